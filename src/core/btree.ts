@@ -1,0 +1,71 @@
+/**
+ * The clustered index B-tree: find its root through the INODE entries, descend along the leftmost
+ * node pointers to level 0, then follow the leaf pages' FIL_PAGE_NEXT links in key order.
+ */
+import { IbdError } from './errors.ts';
+import { FIL_NULL, FIL_PAGE_NEXT, FIL_PAGE_PREV, FIL_PAGE_TYPE, PageType, pageTypeName, u16, u32 } from './fil-header.ts';
+import { PAGE_BTR_SEG_TOP, readFsegHeader, readIndexHeader, recordOrigins, type IndexPageHeader } from './index-page.ts';
+import { inodeEntries, inodePageNumbers } from './inode.ts';
+import type { Tablespace } from './tablespace.ts';
+
+export interface IndexRoot {
+  page: number;
+  header: IndexPageHeader;
+}
+
+function isIndexPage(bytes: Uint8Array): boolean {
+  return u16(bytes, FIL_PAGE_TYPE) === PageType.INDEX;
+}
+
+/** Every B-tree root of the tablespace (excluding MySQL 8's SDI tree), lowest index id first. */
+export async function findIndexRoots(ts: Tablespace): Promise<IndexRoot[]> {
+  const page0 = (await ts.page(0)).bytes;
+  const readBytes = async (no: number) => (await ts.page(no)).bytes;
+  const roots = new Map<number, IndexRoot>();
+  for (const inodePage of await inodePageNumbers(page0, readBytes, ts.pageCount)) {
+    if (inodePage >= ts.pageCount) continue;
+    const inodes = inodeEntries(await readBytes(inodePage), inodePage);
+    for (const entry of inodes) {
+      if (entry.firstFrag === FIL_NULL || entry.firstFrag >= ts.pageCount || roots.has(entry.firstFrag)) continue;
+      const bytes = await readBytes(entry.firstFrag);
+      if (!isIndexPage(bytes) || u32(bytes, FIL_PAGE_PREV) !== FIL_NULL || u32(bytes, FIL_PAGE_NEXT) !== FIL_NULL) continue;
+      const top = readFsegHeader(bytes, PAGE_BTR_SEG_TOP);
+      if (top.inodePage !== entry.page || top.inodeOffset !== entry.offset) continue;
+      roots.set(entry.firstFrag, { page: entry.firstFrag, header: readIndexHeader(bytes) });
+    }
+  }
+  return [...roots.values()].sort((a, b) => (a.header.indexId < b.header.indexId ? -1 : a.header.indexId > b.header.indexId ? 1 : 0));
+}
+
+/** The clustered index is created before any secondary index, so it has the lowest index id. */
+export async function findClusteredRoot(ts: Tablespace): Promise<IndexRoot> {
+  const roots = await findIndexRoots(ts);
+  if (roots.length === 0) {
+    throw new IbdError(ts.source.name, 'no index root page found: the INODE page (page 2) lists no B-tree, so this is not a table tablespace or its first pages are damaged', 2);
+  }
+  return roots[0];
+}
+
+/**
+ * Descends from the root to the leftmost leaf. `childOf` reads the child page number out of a node
+ * pointer record (it depends on the key layout and record format).
+ */
+export async function leftmostLeaf(ts: Tablespace, root: IndexRoot, childOf: (page: Uint8Array, origin: number) => number): Promise<number> {
+  const origins: number[] = [];
+  let pageNo = root.page;
+  let level = root.header.level;
+  while (level > 0) {
+    const bytes = (await ts.page(pageNo)).bytes;
+    const h = readIndexHeader(bytes);
+    if (!isIndexPage(bytes) || h.indexId !== root.header.indexId || h.level !== level) {
+      throw new IbdError(ts.source.name, `expected an INDEX page of index ${root.header.indexId} at level ${level}, found ${pageTypeName(u16(bytes, FIL_PAGE_TYPE))} (index ${h.indexId}, level ${h.level})`, pageNo);
+    }
+    const damage = recordOrigins(bytes, h.compact, origins);
+    if (damage !== null || origins.length === 0) {
+      throw new IbdError(ts.source.name, `cannot descend the B-tree: ${damage ?? 'the non-leaf page has no records'}`, pageNo);
+    }
+    pageNo = childOf(bytes, origins[0]);
+    level--;
+  }
+  return pageNo;
+}

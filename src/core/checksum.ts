@@ -1,0 +1,87 @@
+/**
+ * Page checksums, as buf_page_is_corrupted() accepts them (buf0checksum.cc, MariaDB buf0buf.cc):
+ *  - crc32: CRC-32C of bytes 4..26 xor CRC-32C of the body, in the header and again in the trailer;
+ *  - innodb: the pre-5.6 "fold" checksums (new one in the header, old one in the trailer);
+ *  - none: the magic 0xDEADBEEF;
+ *  - full_crc32 (MariaDB 10.5+): CRC-32C of everything but the last 4 bytes, stored in those 4 bytes.
+ * A never-written page (all zero) is valid in every scheme.
+ */
+import { FIL_PAGE_DATA, FIL_PAGE_END_LSN_OLD_CHKSUM, FIL_PAGE_FILE_FLUSH_LSN, FIL_PAGE_LSN, FIL_PAGE_OFFSET, isAllZero, u32 } from './fil-header.ts';
+
+const CRC32C_POLY = 0x82f63b78;
+/** Slicing-by-8 tables: 8 × 256 entries, so the hot loop consumes 8 bytes per step. */
+const T = new Uint32Array(8 * 256);
+for (let n = 0; n < 256; n++) {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ CRC32C_POLY : c >>> 1;
+  T[n] = c >>> 0;
+}
+for (let n = 0; n < 256; n++) {
+  for (let s = 1; s < 8; s++) T[s * 256 + n] = (T[(s - 1) * 256 + n] >>> 8) ^ T[T[(s - 1) * 256 + n] & 0xff];
+}
+
+/** CRC-32C (Castagnoli) of b[start, end). */
+export function crc32c(b: Uint8Array, start: number, end: number): number {
+  let crc = 0xffffffff;
+  let i = start;
+  for (; i + 8 <= end; i += 8) {
+    const lo = crc ^ (b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) | (b[i + 3] << 24));
+    crc =
+      T[7 * 256 + (lo & 0xff)] ^ T[6 * 256 + ((lo >>> 8) & 0xff)] ^
+      T[5 * 256 + ((lo >>> 16) & 0xff)] ^ T[4 * 256 + (lo >>> 24)] ^
+      T[3 * 256 + b[i + 4]] ^ T[2 * 256 + b[i + 5]] ^ T[256 + b[i + 6]] ^ T[b[i + 7]];
+  }
+  for (; i < end; i++) crc = (crc >>> 8) ^ T[(crc ^ b[i]) & 0xff];
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+const MAGIC_NONE = 0xdeadbeef;
+const FOLD_MASK = 1463735687;
+const FOLD_MASK2 = 1653893711;
+
+/**
+ * ut_fold_binary(). The engine computes it in 64-bit words, but shifts, xors and additions only carry
+ * upwards, so the low 32 bits (all that is kept) are exact in 32-bit arithmetic.
+ */
+function fold(b: Uint8Array, start: number, end: number): number {
+  let f = 0;
+  for (let i = start; i < end; i++) {
+    const x = b[i];
+    f = ((((((f ^ x ^ FOLD_MASK2) << 8) + f) | 0) ^ FOLD_MASK) + x) | 0;
+  }
+  return f >>> 0;
+}
+
+export type ChecksumResult = 'empty' | 'crc32' | 'innodb' | 'none' | 'full_crc32' | 'bad';
+
+function crc32Page(page: Uint8Array): number {
+  const size = page.length;
+  return (crc32c(page, FIL_PAGE_OFFSET, FIL_PAGE_FILE_FLUSH_LSN) ^ crc32c(page, FIL_PAGE_DATA, size - FIL_PAGE_END_LSN_OLD_CHKSUM)) >>> 0;
+}
+
+function legacyValid(page: Uint8Array, stored: number, trailer: number): boolean {
+  const size = page.length;
+  const lsnLow = u32(page, FIL_PAGE_LSN + 4);
+  const oldOk = trailer === MAGIC_NONE || trailer === lsnLow || trailer === fold(page, 0, FIL_PAGE_FILE_FLUSH_LSN);
+  if (!oldOk) return false;
+  const calc = (fold(page, FIL_PAGE_OFFSET, FIL_PAGE_FILE_FLUSH_LSN) + fold(page, FIL_PAGE_DATA, size - FIL_PAGE_END_LSN_OLD_CHKSUM)) >>> 0;
+  return stored === calc || stored === MAGIC_NONE;
+}
+
+/** Which checksum a page carries (or 'bad'): accepts every algorithm the servers accept on read. */
+export function verifyPage(page: Uint8Array, fullCrc32: boolean): ChecksumResult {
+  const size = page.length;
+  if (fullCrc32) {
+    if (u32(page, size - 4) === crc32c(page, 0, size - 4)) return 'full_crc32';
+    return isAllZero(page) ? 'empty' : 'bad';
+  }
+  const stored = u32(page, 0);
+  const trailer = u32(page, size - FIL_PAGE_END_LSN_OLD_CHKSUM);
+  // The low 32 bits of the LSN are written twice; a mismatch means a torn (half-written) page.
+  if (u32(page, FIL_PAGE_LSN + 4) !== u32(page, size - 4)) return isAllZero(page) ? 'empty' : 'bad';
+  if (stored === MAGIC_NONE && trailer === MAGIC_NONE) return 'none';
+  const crc = crc32Page(page);
+  if (stored === crc && trailer === crc) return 'crc32';
+  if (legacyValid(page, stored, trailer)) return 'innodb';
+  return isAllZero(page) ? 'empty' : 'bad';
+}

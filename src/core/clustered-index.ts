@@ -1,0 +1,136 @@
+/**
+ * The clustered index record layout of a table (dict0dict.cc, dict_index_build_internal_clust):
+ * the key columns, then DB_TRX_ID and DB_ROLL_PTR, then every other stored column in table order.
+ * The key is the PRIMARY KEY, else the first UNIQUE index whose columns are all NOT NULL, else a
+ * hidden 6-byte DB_ROW_ID. Virtual generated columns are not stored.
+ */
+import { charsetInfo } from './charset.ts';
+import type { Column, IndexColumn, TableDef } from './schema.ts';
+import { decimalRenderer, decimalSize } from './types/decimal.ts';
+import { integerRenderer } from './types/integer.ts';
+import { renderHex, type Render } from './types/render.ts';
+import { textRenderer } from './types/string.ts';
+import { datetimeRenderer, fracBytes, renderDate, timestampRenderer } from './types/temporal.ts';
+
+export interface FieldSpec {
+  /** Column name, or DB_ROW_ID / DB_TRX_ID / DB_ROLL_PTR. */
+  name: string;
+  /** Output column this field fills, or -1 (system fields, column prefixes in the key). */
+  out: number;
+  /** Bytes for fixed-size fields, 0 for variable-size ones. */
+  fixedLen: number;
+  /** Variable-size field whose length may take 2 bytes in a COMPACT header (DATA_BIG_COL). */
+  bigCol: boolean;
+  nullable: boolean;
+  render: Render;
+}
+
+export interface ClusteredLayout {
+  fields: FieldSpec[];
+  /** Key fields: what a node pointer record holds before the child page number. */
+  nUnique: number;
+  /** Nullable fields in the leaf record: the COMPACT null bitmap has one bit for each. */
+  nNullable: number;
+  /** Output columns: every stored, non-virtual column in table order. */
+  columns: Column[];
+  /** How the key was chosen, for the summary. */
+  keyKind: 'primary' | 'unique' | 'row_id';
+}
+
+const INT_BYTES: Record<string, number> = { tinyint: 1, bool: 1, smallint: 2, mediumint: 3, int: 4, bigint: 8 };
+const BLOB_TYPES = new Set(['tinytext', 'text', 'mediumtext', 'longtext', 'tinyblob', 'blob', 'mediumblob', 'longblob', 'json']);
+
+interface Storage {
+  fixedLen: number;
+  bigCol: boolean;
+  render: Render;
+}
+
+/** How a column is stored in a COMPACT/DYNAMIC (or, with `redundant`, REDUNDANT) record. */
+export function columnStorage(c: Column, redundant: boolean): Storage {
+  const fixed = (fixedLen: number, render: Render): Storage => ({ fixedLen, bigCol: false, render });
+  const intBytes = INT_BYTES[c.type];
+  if (intBytes) return fixed(intBytes, integerRenderer(intBytes, c.unsigned));
+  switch (c.type) {
+    case 'decimal': return fixed(decimalSize(c.precision, c.scale), decimalRenderer(c.precision, c.scale));
+    case 'date': return fixed(3, renderDate);
+    case 'datetime': return fixed(5 + fracBytes(c.fsp), datetimeRenderer(c.fsp));
+    case 'timestamp': return fixed(4 + fracBytes(c.fsp), timestampRenderer(c.fsp));
+    case 'binary': return fixed(c.length, renderHex);
+    case 'varbinary': return { fixedLen: 0, bigCol: c.length > 255, render: renderHex };
+    case 'char': {
+      const cs = charsetInfo(c.charset);
+      const render = c.charset === 'binary' ? renderHex : textRenderer(c.charset, true);
+      // COMPACT stores CHAR in variable-width charsets as variable-length (at least `length` bytes).
+      if (redundant || cs.mbmaxlen === cs.mbminlen) return fixed(c.length * cs.mbmaxlen, render);
+      return { fixedLen: 0, bigCol: c.length * cs.mbmaxlen > 255, render };
+    }
+    case 'varchar': {
+      const render = c.charset === 'binary' ? renderHex : textRenderer(c.charset, false);
+      return { fixedLen: 0, bigCol: c.length * charsetInfo(c.charset).mbmaxlen > 255, render };
+    }
+    default:
+      if (BLOB_TYPES.has(c.type)) {
+        const render = c.charset === 'binary' ? renderHex : textRenderer(c.charset, false);
+        return { fixedLen: 0, bigCol: true, render };
+      }
+      throw new Error(`column \`${c.name}\`: type ${c.type.toUpperCase()} is not supported yet`);
+  }
+}
+
+const systemField = (name: string, len: number): FieldSpec => ({
+  name, out: -1, fixedLen: len, bigCol: false, nullable: false, render: renderHex,
+});
+
+/** The index InnoDB clusters on: PRIMARY, else the first all-NOT-NULL UNIQUE without prefixes. */
+function clusterKey(table: TableDef): { kind: ClusteredLayout['keyKind']; cols: IndexColumn[] } {
+  const primary = table.indexes.find((i) => i.kind === 'primary');
+  if (primary) return { kind: 'primary', cols: primary.columns };
+  const byName = new Map(table.columns.map((c) => [c.name.toLowerCase(), c]));
+  const unique = table.indexes.find((i) => i.kind === 'unique' && i.columns.every((k) => {
+    const c = byName.get(k.name.toLowerCase());
+    return c !== undefined && !c.nullable && k.prefix === 0 && c.generated !== 'virtual';
+  }));
+  if (unique) return { kind: 'unique', cols: unique.columns };
+  return { kind: 'row_id', cols: [] };
+}
+
+/** dict_index_add_col(): fixed columns longer than 768 bytes are laid out as variable-length ones. */
+const DICT_MAX_FIXED_COL_LEN = 768;
+
+function storageOf(c: Column, redundant: boolean): Storage {
+  const s = columnStorage(c, redundant);
+  return s.fixedLen > DICT_MAX_FIXED_COL_LEN ? { fixedLen: 0, bigCol: true, render: s.render } : s;
+}
+
+export function clusteredLayout(table: TableDef, redundant: boolean): ClusteredLayout {
+  const columns = table.columns.filter((c) => c.generated !== 'virtual');
+  const outIndex = new Map(columns.map((c, i) => [c.name.toLowerCase(), i]));
+  const spec = (c: Column, out: number): FieldSpec => ({ name: c.name, out, nullable: c.nullable, ...storageOf(c, redundant) });
+  const key = clusterKey(table);
+  const fields: FieldSpec[] = [];
+  const inKey = new Set<string>();
+  for (const k of key.cols) {
+    const name = k.name.toLowerCase();
+    const i = outIndex.get(name);
+    if (i === undefined) throw new Error(`the ${key.kind === 'primary' ? 'PRIMARY KEY' : 'UNIQUE key'} names column \`${k.name}\`, which the table does not have`);
+    const c = columns[i];
+    if (k.prefix > 0) {
+      // A prefix key part holds only the first characters; the whole column follows with the rest.
+      const prefixBytes = k.prefix * charsetInfo(c.charset).mbmaxlen;
+      const whole = storageOf(c, redundant);
+      const fixedLen = whole.fixedLen === 0 ? 0 : Math.min(whole.fixedLen, prefixBytes);
+      fields.push({ name: c.name, out: -1, nullable: false, fixedLen, bigCol: fixedLen === 0 && whole.bigCol, render: renderHex });
+    } else {
+      fields.push({ ...spec(c, i), nullable: false });
+      inKey.add(name);
+    }
+  }
+  if (key.kind === 'row_id') fields.push(systemField('DB_ROW_ID', 6));
+  const nUnique = fields.length;
+  fields.push(systemField('DB_TRX_ID', 6), systemField('DB_ROLL_PTR', 7));
+  columns.forEach((c, i) => {
+    if (!inKey.has(c.name.toLowerCase())) fields.push(spec(c, i));
+  });
+  return { fields, nUnique, nNullable: fields.filter((f) => f.nullable).length, columns, keyKind: key.kind };
+}

@@ -1,0 +1,130 @@
+/**
+ * Record decoding (rem0rec.cc). COMPACT/DYNAMIC records keep, before the 5-byte header, a null
+ * bitmap and then the lengths of the variable-size fields, both read backwards; REDUNDANT records
+ * keep a 6-byte header and, before it, the end offset of every field (1 or 2 bytes each).
+ * Fields are rendered straight from the page into the caller's row array.
+ */
+import type { ClusteredLayout } from './clustered-index.ts';
+import { u16 } from './fil-header.ts';
+import type { Cell } from './table-reader.ts';
+
+/** 20-byte reference to an externally stored column (BTR_EXTERN_FIELD_REF_SIZE). */
+export const EXTERN_REF_SIZE = 20;
+
+/** A column whose value continues on BLOB pages; filled in by the caller. */
+export interface ExternField {
+  out: number;
+  fieldIndex: number;
+  /** The locally stored prefix followed by the 20-byte reference (a copy: the page buffer is reused). */
+  local: Uint8Array;
+}
+
+/** Thrown for a record whose bytes do not fit the table definition. */
+export class RecordError extends Error {}
+
+/**
+ * Decodes a COMPACT/DYNAMIC leaf record at `origin` into `row`; fields stored off-page are listed in
+ * `externs` for the caller to fetch.
+ */
+export function decodeCompact(page: Uint8Array, origin: number, layout: ClusteredLayout, row: Cell[], externs: ExternField[]): void {
+  const fields = layout.fields;
+  let nullPtr = origin - 6;
+  let nullBit = 1;
+  let lenPtr = origin - 6 - ((layout.nNullable + 7) >> 3);
+  let p = origin;
+  const end = page.length - 8;
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i];
+    if (f.nullable) {
+      const isNull = (page[nullPtr] & nullBit) !== 0;
+      nullBit <<= 1;
+      if (nullBit === 0x100) { nullBit = 1; nullPtr--; }
+      if (isNull) {
+        if (f.out >= 0) row[f.out] = null;
+        continue;
+      }
+    }
+    let len = f.fixedLen;
+    let external = false;
+    if (len === 0) {
+      len = page[lenPtr--];
+      if (f.bigCol && len & 0x80) {
+        external = (len & 0x40) !== 0;
+        len = ((len & 0x3f) << 8) | page[lenPtr--];
+      }
+    }
+    if (p + len > end || lenPtr < 0) throw new RecordError(`field \`${f.name}\` (${len} bytes) runs past the end of the page`);
+    if (f.out >= 0) {
+      if (external) externs.push(externOf(page, p, len, f.out, i, f.name));
+      else row[f.out] = f.render(page, p, len);
+    }
+    p += len;
+  }
+}
+
+function externOf(page: Uint8Array, p: number, len: number, out: number, fieldIndex: number, name: string): ExternField {
+  if (len < EXTERN_REF_SIZE) throw new RecordError(`field \`${name}\` is marked as stored off-page but holds only ${len} bytes`);
+  return { out, fieldIndex, local: page.slice(p, p + len) };
+}
+
+/** Decodes a REDUNDANT leaf record at `origin` into `row`. */
+export function decodeRedundant(page: Uint8Array, origin: number, layout: ClusteredLayout, row: Cell[], externs: ExternField[]): void {
+  const fields = layout.fields;
+  const nFields = (u16(page, origin - 4) >> 1) & 0x3ff;
+  const short = (page[origin - 3] & 1) !== 0;
+  if (nFields !== fields.length) {
+    throw new RecordError(`the record has ${nFields} fields, the table definition gives ${fields.length} (key, system and stored columns)`);
+  }
+  let start = 0;
+  for (let i = 0; i < nFields; i++) {
+    const f = fields[i];
+    let endOff: number;
+    let isNull: boolean;
+    let external = false;
+    if (short) {
+      const v = page[origin - 7 - i];
+      endOff = v & 0x7f;
+      isNull = (v & 0x80) !== 0;
+    } else {
+      const v = u16(page, origin - 8 - 2 * i);
+      endOff = v & 0x3fff;
+      isNull = (v & 0x8000) !== 0;
+      external = (v & 0x4000) !== 0;
+    }
+    const len = endOff - start;
+    if (len < 0 || origin + endOff > page.length - 8) throw new RecordError(`field \`${f.name}\` has an impossible end offset ${endOff}`);
+    if (f.out >= 0) {
+      if (isNull) row[f.out] = null;
+      else if (external) externs.push(externOf(page, origin + start, len, f.out, i, f.name));
+      else row[f.out] = f.render(page, origin + start, len);
+    }
+    start = endOff;
+  }
+}
+
+/** Page number of the child a COMPACT node pointer record points to: 4 bytes after the key fields. */
+export function compactChildPage(page: Uint8Array, origin: number, layout: ClusteredLayout): number {
+  let lenPtr = origin - 6 - ((layout.nNullable + 7) >> 3);
+  let p = origin;
+  for (let i = 0; i < layout.nUnique; i++) {
+    const f = layout.fields[i];
+    let len = f.fixedLen;
+    if (len === 0) {
+      len = page[lenPtr--];
+      if (f.bigCol && len & 0x80) len = ((len & 0x3f) << 8) | page[lenPtr--];
+    }
+    p += len;
+  }
+  if (p + 4 > page.length) throw new RecordError('the node pointer runs past the end of the page');
+  return ((page[p] << 24) | (page[p + 1] << 16) | (page[p + 2] << 8) | page[p + 3]) >>> 0;
+}
+
+/** Page number of the child a REDUNDANT node pointer points to: its last field. */
+export function redundantChildPage(page: Uint8Array, origin: number): number {
+  const nFields = (u16(page, origin - 4) >> 1) & 0x3ff;
+  const short = (page[origin - 3] & 1) !== 0;
+  const endOf = (i: number): number => (short ? page[origin - 7 - i] & 0x7f : u16(page, origin - 8 - 2 * i) & 0x3fff);
+  const p = origin + (nFields >= 2 ? endOf(nFields - 2) : 0);
+  if (p + 4 > page.length) throw new RecordError('the node pointer runs past the end of the page');
+  return ((page[p] << 24) | (page[p + 1] << 16) | (page[p + 2] << 8) | page[p + 3]) >>> 0;
+}

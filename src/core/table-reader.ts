@@ -1,0 +1,227 @@
+/**
+ * Public entry point of the decoder: open an .ibd against a table definition and stream its rows in
+ * primary-key order. Damage never stops the read silently: every skipped page and undecodable
+ * record is counted in `stats` and described in `stats.problems`.
+ */
+import { readExternValue } from './blob-page.ts';
+import { findClusteredRoot, leftmostLeaf, type IndexRoot } from './btree.ts';
+import { clusteredLayout, type ClusteredLayout } from './clustered-index.ts';
+import { IbdError } from './errors.ts';
+import { FIL_NULL, FIL_PAGE_NEXT, FIL_PAGE_TYPE, PageType, pageTypeName, u16, u32 } from './fil-header.ts';
+import {
+  compactInfoBits, compactStatus, readIndexHeader, recordOrigins, redundantInfoBits,
+  REC_INFO_DELETED, REC_INFO_INSTANT, REC_INFO_MIN_REC, REC_INFO_VERSION, REC_STATUS_ORDINARY,
+} from './index-page.ts';
+import { compactChildPage, decodeCompact, decodeRedundant, RecordError, redundantChildPage, type ExternField } from './record.ts';
+import type { TableDef } from './schema.ts';
+import type { ByteSource } from './source.ts';
+import { Tablespace, type Page } from './tablespace.ts';
+
+/** One decoded cell, rendered as the server's SELECT renders it as text; null for SQL NULL. */
+export type Cell = string | null;
+export type Row = Cell[];
+
+export interface Problem {
+  page: number | null;
+  record: number | null;
+  message: string;
+}
+
+export interface TableInfo {
+  file: string;
+  fileSize: number;
+  /** Logical page size in bytes (4096..65536). */
+  pageSize: number;
+  /** Pages in the file (file size / page size). */
+  pageCount: number;
+  spaceId: number;
+  /** 'mysql' (crc32/innodb/none checksums) or 'full_crc32' (MariaDB 10.5+ default). */
+  checksumFormat: 'mysql' | 'full_crc32';
+  rowFormat: 'REDUNDANT' | 'COMPACT' | 'DYNAMIC' | 'COMPRESSED';
+  rootPage: number;
+  indexId: bigint;
+  /** Levels in the clustered index B-tree (1 = the root is a leaf). */
+  treeHeight: number;
+  /** What InnoDB clusters the rows on. */
+  clusteredOn: 'primary' | 'unique' | 'row_id';
+}
+
+export interface DecodeStats {
+  pagesRead: number;
+  pagesSkipped: number;
+  badChecksums: number;
+  rowsDecoded: number;
+  recordsFailed: number;
+  /** Delete-marked records still in the tree (deleted rows not yet purged); not returned. */
+  deletedSkipped: number;
+  /** Every skipped page and undecodable record, with why (capped list; counts are exact). */
+  problems: Problem[];
+}
+
+export interface ReadOptions {
+  signal?: AbortSignal;
+  /** Rows per yielded batch (default 1000). */
+  batchSize?: number;
+}
+
+export interface TableReader {
+  readonly info: TableInfo;
+  /** Output column names, in table order (stored and visible columns). */
+  readonly columns: string[];
+  readonly stats: DecodeStats;
+  /** Rows in primary-key order, in batches. */
+  rows(options?: ReadOptions): AsyncGenerator<Row[]>;
+}
+
+const MAX_PROBLEMS = 1000;
+
+function rowFormatOf(ts: Tablespace, compact: boolean, table: TableDef): TableInfo['rowFormat'] {
+  if (!compact) return 'REDUNDANT';
+  if (table.rowFormat === 'COMPACT' || table.rowFormat === 'DYNAMIC') return table.rowFormat;
+  // MySQL marks DYNAMIC in the space flags; MariaDB's full_crc32 flags do not, and DYNAMIC is its default.
+  return ts.fsp.flags.atomicBlobs || ts.fsp.flags.fullCrc32 ? 'DYNAMIC' : 'COMPACT';
+}
+
+export async function openTable(source: ByteSource, table: TableDef): Promise<TableReader> {
+  const ts = await Tablespace.open(source);
+  const root = await findClusteredRoot(ts);
+  const compact = root.header.compact;
+  let layout: ClusteredLayout;
+  try {
+    layout = clusteredLayout(table, !compact);
+  } catch (e) {
+    throw new IbdError(source.name, `table \`${table.name}\`: ${(e as Error).message}`);
+  }
+  const info: TableInfo = {
+    file: source.name,
+    fileSize: source.size,
+    pageSize: ts.pageSize,
+    pageCount: ts.pageCount,
+    spaceId: ts.fsp.spaceId,
+    checksumFormat: ts.fullCrc32 ? 'full_crc32' : 'mysql',
+    rowFormat: rowFormatOf(ts, compact, table),
+    rootPage: root.page,
+    indexId: root.header.indexId,
+    treeHeight: root.header.level + 1,
+    clusteredOn: layout.keyKind,
+  };
+  return new ClusteredReader(ts, root, info, layout, compact);
+}
+
+class ClusteredReader implements TableReader {
+  readonly columns: string[];
+  readonly stats: DecodeStats = { pagesRead: 0, pagesSkipped: 0, badChecksums: 0, rowsDecoded: 0, recordsFailed: 0, deletedSkipped: 0, problems: [] };
+
+  constructor(
+    private readonly ts: Tablespace,
+    private readonly root: IndexRoot,
+    readonly info: TableInfo,
+    private readonly layout: ClusteredLayout,
+    private readonly compact: boolean,
+  ) {
+    this.columns = layout.columns.map((c) => c.name);
+  }
+
+  private problem(page: number | null, record: number | null, message: string): void {
+    if (this.stats.problems.length < MAX_PROBLEMS) this.stats.problems.push({ page, record, message });
+  }
+
+  async *rows(options: ReadOptions = {}): AsyncGenerator<Row[]> {
+    const batchSize = options.batchSize ?? 1000;
+    const childOf = this.compact
+      ? (p: Uint8Array, o: number) => compactChildPage(p, o, this.layout)
+      : redundantChildPage;
+    let pageNo = await leftmostLeaf(this.ts, this.root, childOf);
+    let batch: Row[] = [];
+    // A leaf chain cannot be longer than the file; past that it loops.
+    for (let visited = 0; pageNo !== FIL_NULL; visited++) {
+      options.signal?.throwIfAborted();
+      if (visited > this.ts.pageCount) {
+        this.problem(pageNo, null, 'the leaf page chain loops; stopped here');
+        break;
+      }
+      const page = await this.readLeaf(pageNo);
+      if (page === null) break;
+      await this.decodeLeaf(page, batch);
+      if (batch.length >= batchSize) {
+        yield batch;
+        batch = [];
+      }
+      pageNo = u32(page.bytes, FIL_PAGE_NEXT);
+    }
+    if (batch.length > 0) yield batch;
+  }
+
+  /** Reads a leaf page of our index, or records why the chain cannot go on and returns null. */
+  private async readLeaf(pageNo: number): Promise<Page | null> {
+    let page: Page;
+    try {
+      page = await this.ts.page(pageNo);
+    } catch (e) {
+      this.stats.pagesSkipped++;
+      this.problem(pageNo, null, (e as Error).message);
+      return null;
+    }
+    this.stats.pagesRead++;
+    const type = u16(page.bytes, FIL_PAGE_TYPE);
+    const h = readIndexHeader(page.bytes);
+    if (type !== PageType.INDEX || h.indexId !== this.info.indexId || h.level !== 0) {
+      this.stats.pagesSkipped++;
+      this.problem(pageNo, null, `the leaf chain leads to ${pageNo}, which is ${pageTypeName(type)} (index ${h.indexId}, level ${h.level}), not a leaf of index ${this.info.indexId}; the rest of the chain cannot be followed`);
+      return null;
+    }
+    if (page.checksum === 'bad') {
+      this.stats.badChecksums++;
+      this.problem(pageNo, null, 'the page checksum does not match (the page is damaged); its records were decoded anyway and may be wrong');
+    }
+    return page;
+  }
+
+  private async decodeLeaf(page: Page, batch: Row[]): Promise<void> {
+    const bytes = page.bytes;
+    const origins: number[] = [];
+    const damage = recordOrigins(bytes, this.compact, origins);
+    if (damage !== null) this.problem(page.no, null, `${damage}; records after that point on this page are lost`);
+    const nCols = this.layout.columns.length;
+    const externs: ExternField[] = [];
+    for (const origin of origins) {
+      const info = this.compact ? compactInfoBits(bytes, origin) : redundantInfoBits(bytes, origin);
+      if (info & REC_INFO_DELETED) {
+        this.stats.deletedSkipped++;
+        continue;
+      }
+      if (info & REC_INFO_MIN_REC) continue; // MariaDB's instant-ALTER metadata record, not a row.
+      if (this.compact && (compactStatus(bytes, origin) !== REC_STATUS_ORDINARY || info & (REC_INFO_INSTANT | REC_INFO_VERSION))) {
+        this.stats.recordsFailed++;
+        this.problem(page.no, origin, 'the record was written after an instant ALTER TABLE (MySQL 8 row versions), which is not supported yet');
+        continue;
+      }
+      const row: Row = new Array<Cell>(nCols).fill(null);
+      externs.length = 0;
+      try {
+        if (this.compact) decodeCompact(bytes, origin, this.layout, row, externs);
+        else decodeRedundant(bytes, origin, this.layout, row, externs);
+      } catch (e) {
+        if (!(e instanceof RecordError)) throw e;
+        this.stats.recordsFailed++;
+        this.problem(page.no, origin, `the record does not fit the table definition: ${e.message}`);
+        continue;
+      }
+      for (const ext of externs) await this.resolveExtern(ext, row, page.no, origin);
+      batch.push(row);
+      this.stats.rowsDecoded++;
+    }
+  }
+
+  private async resolveExtern(ext: ExternField, row: Row, pageNo: number, origin: number): Promise<void> {
+    const field = this.layout.fields[ext.fieldIndex];
+    try {
+      const value = await readExternValue(ext.local, async (no) => (await this.ts.page(no)).bytes);
+      row[ext.out] = field.render(value, 0, value.length);
+    } catch (e) {
+      const message = `column \`${field.name}\`: ${(e as Error).message}`;
+      this.problem(pageNo, origin, message);
+      row[ext.out] = `[unreadable: ${message}]`;
+    }
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * Character and binary string columns. Text is decoded with one shared TextDecoder per charset;
+ * CHAR values lose their trailing pad spaces, as the server's SELECT shows them.
+ */
+import { decoderFor } from '../charset.ts';
+import { renderHex, type Render } from './render.ts';
+
+/** 7-bit text is by far the most common; building it directly is faster than a TextDecoder call. */
+function asciiOrNull(b: Uint8Array, o: number, len: number): string | null {
+  if (len > 64) return null;
+  let s = '';
+  for (let i = o; i < o + len; i++) {
+    const c = b[i];
+    if (c >= 0x80) return null;
+    s += String.fromCharCode(c);
+  }
+  return s;
+}
+
+export function textRenderer(charset: string, padded: boolean): Render {
+  const decoder = decoderFor(charset);
+  if (decoder === null) return renderHex;
+  const asciiCompatible = charset !== 'ucs2' && !charset.startsWith('utf16');
+  const decode: Render = (b, o, len) =>
+    (asciiCompatible ? asciiOrNull(b, o, len) : null) ?? decoder.decode(b.subarray(o, o + len));
+  if (!padded) return decode;
+  return (b, o, len) => decode(b, o, len).replace(/ +$/, '');
+}
