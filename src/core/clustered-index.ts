@@ -10,7 +10,8 @@ import { decimalRenderer, decimalSize } from './types/decimal.ts';
 import { integerRenderer } from './types/integer.ts';
 import { renderHex, type Render } from './types/render.ts';
 import { textRenderer } from './types/string.ts';
-import { datetimeRenderer, fracBytes, renderDate, timestampRenderer } from './types/temporal.ts';
+import { enumRenderer, enumSize, setRenderer, setSize } from './types/enum-set.ts';
+import { datetimeRenderer, fracBytes, renderDate, renderYear, timeRenderer, timestampRenderer } from './types/temporal.ts';
 
 export interface FieldSpec {
   /** Column name, or DB_ROW_ID / DB_TRX_ID / DB_ROLL_PTR. */
@@ -56,6 +57,11 @@ export function columnStorage(c: Column, redundant: boolean): Storage {
     case 'date': return fixed(3, renderDate);
     case 'datetime': return fixed(5 + fracBytes(c.fsp), datetimeRenderer(c.fsp));
     case 'timestamp': return fixed(4 + fracBytes(c.fsp), timestampRenderer(c.fsp));
+    case 'time': return fixed(3 + fracBytes(c.fsp), timeRenderer(c.fsp));
+    case 'year': return fixed(1, renderYear);
+    case 'bit': return fixed((Math.max(1, c.length) + 7) >> 3, renderHex);
+    case 'enum': return fixed(enumSize(c.values.length), enumRenderer(c.values));
+    case 'set': return fixed(setSize(c.values.length), setRenderer(c.values));
     case 'binary': return fixed(c.length, renderHex);
     case 'varbinary': return { fixedLen: 0, bigCol: c.length > 255, render: renderHex };
     case 'char': {

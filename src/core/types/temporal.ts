@@ -74,3 +74,35 @@ export function timestampRenderer(fsp: number): Render {
     return `${ymd(y, m, d)} ${hms(Math.floor(rem / 3600), Math.floor(rem / 60) % 60, rem % 60)}${fraction(micros, fsp)}`;
   };
 }
+
+/** TIME(fsp) (my_time_packed_from_binary): 3 bytes offset by 2^23, fraction stored signed. */
+export function timeRenderer(fsp: number): Render {
+  return (b, o) => {
+    let packed: number;
+    const intPart = readUintBE(b, o, 3) - 0x800000;
+    switch (fracBytes(fsp)) {
+      case 0: packed = intPart * 0x1000000; break;
+      case 1: packed = fracTime(intPart, (b[o + 3] << 24) >> 24, 0x100, 10000); break;
+      case 2: packed = fracTime(intPart, (((b[o + 3] << 8) | b[o + 4]) << 16) >> 16, 0x10000, 100); break;
+      default: packed = readUintBE(b, o, 6) - 0x800000000000;
+    }
+    const negative = packed < 0;
+    const abs = Math.abs(packed);
+    const hmsPart = Math.floor(abs / 0x1000000);
+    const micros = abs % 0x1000000;
+    const hour = Math.floor(hmsPart / 4096) % 1024;
+    return `${negative ? '-' : ''}${hms(hour, (hmsPart >> 6) & 63, hmsPart & 63)}${fraction(micros, fsp)}`;
+  };
+}
+
+/** A negative time with a fraction borrows one second from the integer part. */
+function fracTime(intPart: number, frac: number, range: number, scale: number): number {
+  if (intPart < 0 && frac !== 0) {
+    intPart++;
+    frac -= range;
+  }
+  return intPart * 0x1000000 + frac * scale;
+}
+
+/** YEAR: one byte, 0 for the zero year, else years since 1900. */
+export const renderYear: Render = (b, o) => (b[o] === 0 ? '0000' : String(1900 + b[o]));

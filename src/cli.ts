@@ -1,0 +1,108 @@
+/**
+ * Command-line front end: `ibd-reader FILE.ibd --schema FILE.sql [--format csv|ndjson] [-o OUT]`.
+ * Same decoder as the page; rows stream to stdout or OUT, problems and the summary go to stderr.
+ */
+import { createWriteStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { Writable } from 'node:stream';
+import { parseCreateTables, pickTable } from './core/ddl/create-table.ts';
+import { csvHeader, csvRows, ndjsonRows } from './core/output.ts';
+import { openTable } from './core/table-reader.ts';
+import { fileSource } from './node/file-source.ts';
+
+const USAGE = `usage: ibd-reader FILE.ibd --schema FILE.sql [--table NAME] [--format csv|ndjson] [-o OUT]
+
+  --schema FILE.sql  CREATE TABLE statement(s): SHOW CREATE TABLE output or a mysqldump file
+  --table NAME       which table of the schema file (default: the one named like FILE.ibd)
+  --format F         csv (default; NULL as \\N) or ndjson (one JSON object per row)
+  -o, --output OUT   write rows to OUT instead of stdout`;
+
+interface Args {
+  ibd: string;
+  schema: string;
+  table: string | null;
+  format: 'csv' | 'ndjson';
+  output: string | null;
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null } = { format: 'csv', table: null, output: null };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = (): string => {
+      const v = argv[++i];
+      if (v === undefined) throw new UsageError(`${a} needs a value`);
+      return v;
+    };
+    if (a === '--schema' || a === '-s') args.schema = value();
+    else if (a === '--table' || a === '-t') args.table = value();
+    else if (a === '--output' || a === '-o') args.output = value();
+    else if (a === '--format' || a === '-f') {
+      const f = value();
+      if (f !== 'csv' && f !== 'ndjson') throw new UsageError(`unknown format '${f}' (csv or ndjson)`);
+      args.format = f;
+    } else if (a === '--help' || a === '-h') throw new UsageError('');
+    else if (a.startsWith('-')) throw new UsageError(`unknown option ${a}`);
+    else if (args.ibd === undefined) args.ibd = a;
+    else throw new UsageError(`unexpected argument ${a}`);
+  }
+  if (args.ibd === undefined) throw new UsageError('no .ibd file given');
+  if (args.schema === undefined) throw new UsageError('no --schema given (a .sql file with the CREATE TABLE)');
+  return args as Args;
+}
+
+class UsageError extends Error {}
+
+/** Writes with backpressure, so a multi-GB export never piles up in memory. */
+function write(out: Writable, text: string): Promise<void> | undefined {
+  if (out.write(text)) return undefined;
+  return new Promise((resolve) => out.once('drain', resolve));
+}
+
+async function run(args: Args): Promise<number> {
+  const ddl = await readFile(args.schema, 'utf8');
+  const tables = parseCreateTables(ddl);
+  if (tables.length === 0) throw new Error(`${args.schema}: no CREATE TABLE statement found`);
+  const table = args.table !== null
+    ? tables.find((t) => t.name.toLowerCase() === args.table?.toLowerCase())
+    : pickTable(tables, basename(args.ibd)) ?? (tables.length === 1 ? tables[0] : undefined);
+  if (!table) {
+    throw new Error(`${args.schema}: ${args.table !== null ? `no table named ${args.table}` : `no table matches ${basename(args.ibd)}`}; tables: ${tables.map((t) => t.name).join(', ')} (choose one with --table)`);
+  }
+  const source = await fileSource(args.ibd);
+  const out: Writable = args.output !== null ? createWriteStream(args.output) : process.stdout;
+  try {
+    const reader = await openTable(source, table);
+    if (args.format === 'csv') await write(out, csvHeader(reader.columns));
+    for await (const batch of reader.rows()) {
+      await write(out, args.format === 'csv' ? csvRows(batch) : ndjsonRows(reader.columns, batch));
+    }
+    const s = reader.stats;
+    for (const p of s.problems) process.stderr.write(`warning: ${source.name}${p.page !== null ? `, page ${p.page}` : ''}${p.record !== null ? `, record at ${p.record}` : ''}: ${p.message}\n`);
+    process.stderr.write(`${source.name}: ${s.rowsDecoded} rows from ${s.pagesRead} leaf pages (${reader.info.pageSize / 1024} KB pages, ${reader.info.rowFormat}, ${reader.info.checksumFormat} checksums); ${s.recordsFailed} undecodable records, ${s.pagesSkipped} skipped pages, ${s.badChecksums} bad checksums\n`);
+    return s.recordsFailed + s.pagesSkipped + s.badChecksums > 0 ? 2 : 0;
+  } finally {
+    await source.close();
+    if (out !== process.stdout) await new Promise<void>((resolve) => out.end(resolve));
+  }
+}
+
+async function main(): Promise<void> {
+  let args: Args;
+  try {
+    args = parseArgs(process.argv.slice(2));
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    process.stderr.write(`${e.message ? `ibd-reader: ${e.message}\n\n` : ''}${USAGE}\n`);
+    process.exit(e.message ? 64 : 0);
+  }
+  try {
+    process.exitCode = await run(args);
+  } catch (e) {
+    process.stderr.write(`ibd-reader: ${(e as Error).message}\n`);
+    process.exitCode = 1;
+  }
+}
+
+void main();
