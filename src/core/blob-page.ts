@@ -4,6 +4,7 @@
  * Each BLOB page holds, at the reference's offset, the part length, the next page and the part's bytes.
  */
 import { FIL_NULL, FIL_PAGE_DATA, FIL_PAGE_TYPE, PageType, pageTypeName, u16, u32 } from './fil-header.ts';
+import { readLob } from './lob-first-page.ts';
 import { EXTERN_REF_SIZE } from './record.ts';
 
 const BTR_EXTERN_PAGE_NO = 4;
@@ -29,8 +30,9 @@ export function readExternRef(local: Uint8Array): ExternRef {
 export const MAX_EXTERN_BYTES = 256 << 20;
 
 /**
- * The whole value: the local prefix followed by the BLOB chain's parts. Throws an Error saying what
- * is wrong (unknown page type, broken chain) for the caller to report against the record.
+ * The whole value: the local prefix followed by the off-page parts, from a BLOB chain (MySQL 5.x,
+ * MariaDB) or a MySQL 8.0 LOB, told apart by the first page's type. Throws an Error saying what is
+ * wrong (unknown page type, broken chain) for the caller to report against the record.
  */
 export async function readExternValue(local: Uint8Array, readPage: (no: number) => Promise<Uint8Array>): Promise<Uint8Array> {
   const prefix = local.length - EXTERN_REF_SIZE;
@@ -39,6 +41,10 @@ export async function readExternValue(local: Uint8Array, readPage: (no: number) 
   if (ref.length > MAX_EXTERN_BYTES) throw new Error(`the off-page value is ${ref.length} bytes, above the ${MAX_EXTERN_BYTES >> 20} MB this reader assembles`);
   const out = new Uint8Array(prefix + ref.length);
   out.set(local.subarray(0, prefix));
+  if (u16(await readPage(ref.pageNo), FIL_PAGE_TYPE) === PageType.LOB_FIRST) {
+    await readLob(ref.pageNo, out, prefix, readPage);
+    return out;
+  }
   let filled = prefix;
   let pageNo = ref.pageNo;
   let offset = ref.offset;
@@ -46,10 +52,7 @@ export async function readExternValue(local: Uint8Array, readPage: (no: number) 
     if (pageNo === FIL_NULL) throw new Error(`the BLOB chain ends after ${filled - prefix} of ${ref.length} bytes`);
     const page = await readPage(pageNo);
     const type = u16(page, FIL_PAGE_TYPE);
-    if (type !== PageType.BLOB) {
-      const hint = type === PageType.LOB_FIRST ? ' (the MySQL 8.0 LOB format is not supported yet)' : '';
-      throw new Error(`off-page value: page ${pageNo} is ${pageTypeName(type)}, expected a BLOB page${hint}`);
-    }
+    if (type !== PageType.BLOB) throw new Error(`off-page value: page ${pageNo} is ${pageTypeName(type)}, expected a BLOB page`);
     const partLen = u32(page, offset + BTR_BLOB_HDR_PART_LEN);
     const start = offset + BTR_BLOB_HDR_SIZE;
     if (partLen === 0 || partLen > out.length - filled || start + partLen > page.length) throw new Error(`off-page value: BLOB page ${pageNo} claims a part of ${partLen} bytes, which does not fit`);

@@ -53,15 +53,37 @@ export function charsetInfo(name: string): CharsetInfo {
   return CHARSETS[name] ?? UNKNOWN;
 }
 
-const decoders = new Map<string, TextDecoder>();
+/** Decodes b[o, o+len) to a string. */
+export type Decode = (b: Uint8Array, o: number, len: number) => string;
 
-/** One shared TextDecoder per encoding, or null when the charset has none. */
-export function decoderFor(charset: string): TextDecoder | null {
+/** Windows-1252's 0x80-0x9F; the five holes map to the C1 controls, as both MySQL and WHATWG do. */
+const CP1252_HIGH = [
+  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f,
+  0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
+];
+const CP1252 = new Uint16Array(256).map((_, i) => (i >= 0x80 && i < 0xa0 ? CP1252_HIGH[i - 0x80] : i));
+const utf16 = new TextDecoder('utf-16le');
+
+/**
+ * MySQL's latin1 is Windows-1252. Decoded by table rather than TextDecoder: Node's 'windows-1252'
+ * decoder is really ISO-8859-1 (0x80 comes out as U+0080, not €).
+ */
+const decodeCp1252: Decode = (b, o, len) => {
+  const units = new Uint16Array(len);
+  for (let i = 0; i < len; i++) units[i] = CP1252[b[o + i]];
+  return utf16.decode(units);
+};
+
+const decoders = new Map<string, Decode>([['windows-1252', decodeCp1252]]);
+
+/** One shared decoder per encoding, or null when the charset has none (its values show as hex). */
+export function decoderFor(charset: string): Decode | null {
   const label = charsetInfo(charset).label;
   if (label === null) return null;
   let d = decoders.get(label);
   if (!d) {
-    d = new TextDecoder(label);
+    const td = new TextDecoder(label);
+    d = (b, o, len) => td.decode(b.subarray(o, o + len));
     decoders.set(label, d);
   }
   return d;

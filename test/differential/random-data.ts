@@ -39,7 +39,9 @@ export function integer(bits: number, unsigned: boolean): Gen {
     let v = 0n;
     for (let i = 0; i < 4; i++) v = (v << 16n) | BigInt(Math.floor(r() * 65536));
     // Mostly small numbers, like real data, with full-range ones mixed in.
-    return r() < 0.5 ? String(BigInt(int(r, 0, 1000)) + (unsigned ? 0n : -500n)) : String(min + (v % span));
+    const lo = Number(min > -500n ? min : -500n);
+    const hi = Number(max < 500n ? max : 500n);
+    return r() < 0.5 ? String(int(r, lo, hi)) : String(min + (v % span));
   };
   return withEdges(random, [String(min), String(max), '0', unsigned ? '1' : '-1']);
 }
@@ -85,8 +87,8 @@ export function text(maxChars: number, charset: 'latin1' | 'utf8mb3' | 'utf8mb4'
   return (r) => {
     const x = r();
     if (x < 0.03) return sqlString('');
-    if (x < 0.05) return sqlString('trailing  ');
-    if (x < 0.07) return sqlString('NULL');
+    if (x < 0.05) return sqlString('ab  '.slice(0, maxChars));
+    if (x < 0.07) return sqlString('NULL'.slice(0, maxChars));
     if (x < 0.09) return full(r);
     return withEdges(random, [], opts.nullable ?? true)(r);
   };

@@ -1,5 +1,5 @@
 /**
- * Character and binary string columns. Text is decoded with one shared TextDecoder per charset;
+ * Character and binary string columns. Text is decoded with one shared decoder per charset;
  * CHAR values lose their trailing pad spaces, as the server's SELECT shows them.
  */
 import { decoderFor } from '../charset.ts';
@@ -22,7 +22,7 @@ export function textRenderer(charset: string, padded: boolean): Render {
   if (decoder === null) return renderHex;
   const asciiCompatible = charset !== 'ucs2' && !charset.startsWith('utf16');
   const decode: Render = (b, o, len) =>
-    (asciiCompatible ? asciiOrNull(b, o, len) : null) ?? decoder.decode(b.subarray(o, o + len));
+    (asciiCompatible ? asciiOrNull(b, o, len) : null) ?? decoder(b, o, len);
   if (!padded) return decode;
   return (b, o, len) => decode(b, o, len).replace(/ +$/, '');
 }
