@@ -1,0 +1,31 @@
+/** Small display helpers (no state). */
+
+const intFormat = new Intl.NumberFormat('en-US');
+
+export function formatCount(n: number): string {
+  return intFormat.format(n);
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let v = n / 1024;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return `${v >= 100 ? v.toFixed(0) : v.toFixed(1)} ${units[u]}`;
+}
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const s = ms / 1000;
+  if (s < 60) return `${s.toFixed(1)} s`;
+  const m = Math.floor(s / 60);
+  return `${m} min ${Math.round(s - m * 60)} s`;
+}
+
+export function checksumLabel(format: 'mysql' | 'full_crc32'): string {
+  return format === 'full_crc32' ? 'full_crc32 (MariaDB 10.5+)' : 'crc32 / innodb (MySQL style)';
+}
