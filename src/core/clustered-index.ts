@@ -10,6 +10,7 @@ import { decimalRenderer, decimalSize } from './types/decimal.ts';
 import { integerRenderer } from './types/integer.ts';
 import { renderHex, type Render } from './types/render.ts';
 import { textRenderer } from './types/string.ts';
+import { doubleRenderer, floatRenderer } from './types/float.ts';
 import { enumRenderer, enumSize, setRenderer, setSize } from './types/enum-set.ts';
 import { datetimeRenderer, fracBytes, renderDate, renderYear, timeRenderer, timestampRenderer } from './types/temporal.ts';
 
@@ -54,6 +55,8 @@ export function columnStorage(c: Column, redundant: boolean): Storage {
   if (intBytes) return fixed(intBytes, integerRenderer(intBytes, c.unsigned));
   switch (c.type) {
     case 'decimal': return fixed(decimalSize(c.precision, c.scale), decimalRenderer(c.precision, c.scale));
+    case 'float': return fixed(4, floatRenderer(c.scale, c.precision > 0));
+    case 'double': return fixed(8, doubleRenderer(c.scale, c.precision > 0));
     case 'date': return fixed(3, renderDate);
     case 'datetime': return fixed(5 + fracBytes(c.fsp), datetimeRenderer(c.fsp));
     case 'timestamp': return fixed(4 + fracBytes(c.fsp), timestampRenderer(c.fsp));

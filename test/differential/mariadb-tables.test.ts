@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMariadb, type ChecksumAlgorithm, type MariadbServer } from '../harness/mariadb.ts';
 import { expectServerRows } from './decode.ts';
-import { date, datetime, decimal, integer, inserts, rng, text, timestamp, type Gen } from './random-data.ts';
+import { date, datetime, decimal, integer, inserts, real, rng, text, timestamp, type Gen } from './random-data.ts';
 
 interface ColumnCase {
   name: string;
@@ -105,6 +105,19 @@ describe.each(SERVERS)('MariaDB, $pageSize-byte pages, $checksum', ({ pageSize, 
     expect(reader.info.rowFormat).toBe(rowFormat);
     expect(reader.info.treeHeight).toBeGreaterThanOrEqual(2);
     expect(reader.stats.badChecksums).toBe(0);
+  });
+
+  it('FLOAT and DOUBLE, plain and with fixed decimals', async () => {
+    const cols: ColumnCase[] = [
+      { name: 'f', sql: 'FLOAT', gen: real(37) },
+      { name: 'd', sql: 'DOUBLE', gen: real(307) },
+      { name: 'fu', sql: 'FLOAT UNSIGNED', gen: (r) => real(37)(r).replace('-', '') },
+      { name: 'f74', sql: 'FLOAT(7,4)', gen: (r) => (r() * 2000 - 1000).toFixed(Math.floor(r() * 6)) },
+      { name: 'd155', sql: 'DOUBLE(15,5)', gen: (r) => (r() * 2e9 - 1e9).toFixed(Math.floor(r() * 8)) },
+      { name: 'd100', sql: 'DOUBLE(10,0)', gen: (r) => (r() * 2e6 - 1e6).toFixed(Math.floor(r() * 3)) },
+    ];
+    await server.exec(`CREATE TABLE reals (id INT PRIMARY KEY, ${cols.map((c) => `\`${c.name}\` ${c.sql}`).join(', ')});` + inserts('reals', ['id', ...cols.map((c) => c.name)], cols.map((c) => c.gen), 1500, seed + 5));
+    await expectServerRows(server, 'reals', 'id');
   });
 
   it('a table without a primary key (clustered on DB_ROW_ID)', async () => {

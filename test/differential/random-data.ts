@@ -128,3 +128,12 @@ export function inserts(table: string, columns: string[], gens: Gen[], rows: num
   }
   return out.join('\n');
 }
+
+/** FLOAT/DOUBLE literals: random magnitudes over the whole exponent range, and the awkward ones. */
+export function real(maxExp: number): Gen {
+  const random: Gen = (r) => {
+    const mantissa = ((r() * 2 - 1) * 10).toFixed(int(r, 0, 16));
+    return r() < 0.5 ? mantissa : `${mantissa}e${int(r, -maxExp, maxExp)}`;
+  };
+  return withEdges(random, ['0', '-0', '0.1', '-0.1', '0.125', '0.375', '2.5', '3.5', '1e15', '1e16', '1e-14', '1e-15', '123456789', '1234565', '16777217', '3.1415926535', '-1.5e-10', `3e${maxExp}`, `1.5e-${maxExp}`]);
+}
