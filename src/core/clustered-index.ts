@@ -2,7 +2,7 @@
  * The clustered index record layout of a table (dict0dict.cc, dict_index_build_internal_clust):
  * the key columns, then DB_TRX_ID and DB_ROLL_PTR, then every other stored column in table order.
  * The key is the PRIMARY KEY, else the first UNIQUE index whose columns are all NOT NULL, else a
- * hidden 6-byte DB_ROW_ID. Virtual generated columns are not stored.
+ * hidden 6-byte DB_ROW_ID. Virtual generated columns are not stored; FULLTEXT adds a hidden FTS_DOC_ID.
  */
 import { charsetInfo } from './charset.ts';
 import type { Column, IndexColumn, TableDef } from './schema.ts';
@@ -141,5 +141,8 @@ export function clusteredLayout(table: TableDef, redundant: boolean): ClusteredL
   columns.forEach((c, i) => {
     if (!inKey.has(c.name.toLowerCase())) fields.push(spec(c, i));
   });
+  // A FULLTEXT index makes InnoDB add a hidden FTS_DOC_ID BIGINT UNSIGNED column after the user's
+  // columns, unless the table defines one itself.
+  if (table.indexes.some((i) => i.kind === 'fulltext') && !outIndex.has('fts_doc_id')) fields.push(systemField('FTS_DOC_ID', 8));
   return { fields, nUnique, nNullable: fields.filter((f) => f.nullable).length, columns, keyKind: key.kind };
 }

@@ -23,6 +23,9 @@ export const PAGE_NEW_INFIMUM = PAGE_DATA + 5;
 export const PAGE_NEW_SUPREMUM = PAGE_DATA + 2 * 5 + 8;
 export const PAGE_OLD_INFIMUM = PAGE_DATA + 1 + 6;
 export const PAGE_OLD_SUPREMUM = PAGE_DATA + 2 + 2 * 6 + 8;
+/** Where user records may start: after the supremum's data ("supremum" + NUL in REDUNDANT). */
+export const PAGE_NEW_SUPREMUM_END = PAGE_NEW_SUPREMUM + 8;
+export const PAGE_OLD_SUPREMUM_END = PAGE_OLD_SUPREMUM + 9;
 
 export interface IndexPageHeader {
   nDirSlots: number;

@@ -23,10 +23,11 @@ export interface ExternField {
 export class RecordError extends Error {}
 
 /**
- * Decodes a COMPACT/DYNAMIC leaf record at `origin` into `row`; fields stored off-page are listed in
- * `externs` for the caller to fetch.
+ * Decodes a COMPACT/DYNAMIC leaf record at `origin` into `row` (or only measures it, when `row` is
+ * null); fields stored off-page are listed in `externs` for the caller to fetch. Returns the record's
+ * size in bytes, header included, which the caller checks against the page's own accounting.
  */
-export function decodeCompact(page: Uint8Array, origin: number, layout: ClusteredLayout, row: Cell[], externs: ExternField[]): void {
+export function decodeCompact(page: Uint8Array, origin: number, layout: ClusteredLayout, row: Cell[] | null, externs: ExternField[]): number {
   const fields = layout.fields;
   let nullPtr = origin - 6;
   let nullBit = 1;
@@ -40,7 +41,7 @@ export function decodeCompact(page: Uint8Array, origin: number, layout: Clustere
       nullBit <<= 1;
       if (nullBit === 0x100) { nullBit = 1; nullPtr--; }
       if (isNull) {
-        if (f.out >= 0) row[f.out] = null;
+        if (row !== null && f.out >= 0) row[f.out] = null;
         continue;
       }
     }
@@ -54,12 +55,14 @@ export function decodeCompact(page: Uint8Array, origin: number, layout: Clustere
       }
     }
     if (p + len > end || lenPtr < 0) throw new RecordError(`field \`${f.name}\` (${len} bytes) runs past the end of the page`);
-    if (f.out >= 0) {
+    if (row !== null && f.out >= 0) {
       if (external) externs.push(externOf(page, p, len, f.out, i, f.name));
       else row[f.out] = f.render(page, p, len);
     }
     p += len;
   }
+  // The header runs from just after the last length byte read up to the origin.
+  return p - (lenPtr + 1);
 }
 
 function externOf(page: Uint8Array, p: number, len: number, out: number, fieldIndex: number, name: string): ExternField {
@@ -67,8 +70,8 @@ function externOf(page: Uint8Array, p: number, len: number, out: number, fieldIn
   return { out, fieldIndex, local: page.slice(p, p + len) };
 }
 
-/** Decodes a REDUNDANT leaf record at `origin` into `row`. */
-export function decodeRedundant(page: Uint8Array, origin: number, layout: ClusteredLayout, row: Cell[], externs: ExternField[]): void {
+/** Decodes (or, with `row` null, measures) a REDUNDANT leaf record at `origin`; returns its size. */
+export function decodeRedundant(page: Uint8Array, origin: number, layout: ClusteredLayout, row: Cell[] | null, externs: ExternField[]): number {
   const fields = layout.fields;
   const nFields = (u16(page, origin - 4) >> 1) & 0x3ff;
   const short = (page[origin - 3] & 1) !== 0;
@@ -93,13 +96,15 @@ export function decodeRedundant(page: Uint8Array, origin: number, layout: Cluste
     }
     const len = endOff - start;
     if (len < 0 || origin + endOff > page.length - 8) throw new RecordError(`field \`${f.name}\` has an impossible end offset ${endOff}`);
-    if (f.out >= 0) {
+    if (row !== null && f.out >= 0) {
       if (isNull) row[f.out] = null;
       else if (external) externs.push(externOf(page, origin + start, len, f.out, i, f.name));
       else row[f.out] = f.render(page, origin + start, len);
     }
     start = endOff;
   }
+  // 6 header bytes plus one end offset (1 or 2 bytes) per field, then the data.
+  return 6 + nFields * (short ? 1 : 2) + start;
 }
 
 /** Page number of the child a COMPACT node pointer record points to: 4 bytes after the key fields. */

@@ -7,9 +7,9 @@ import { readExternValue } from './blob-page.ts';
 import { findClusteredRoot, leftmostLeaf, type IndexRoot } from './btree.ts';
 import { clusteredLayout, type ClusteredLayout } from './clustered-index.ts';
 import { IbdError } from './errors.ts';
-import { FIL_NULL, FIL_PAGE_NEXT, FIL_PAGE_TYPE, PageType, pageTypeName, u16, u32 } from './fil-header.ts';
+import { FIL_NULL, FIL_PAGE_NEXT, FIL_PAGE_OFFSET, FIL_PAGE_TYPE, PageType, pageTypeName, u16, u32 } from './fil-header.ts';
 import {
-  compactInfoBits, compactStatus, readIndexHeader, recordOrigins, redundantInfoBits,
+  compactInfoBits, compactStatus, PAGE_DATA, PAGE_NEW_SUPREMUM_END, PAGE_OLD_SUPREMUM_END, readIndexHeader, recordOrigins, redundantInfoBits,
   REC_INFO_DELETED, REC_INFO_INSTANT, REC_INFO_MIN_REC, REC_INFO_VERSION, REC_STATUS_ORDINARY,
 } from './index-page.ts';
 import { compactChildPage, decodeCompact, decodeRedundant, RecordError, redundantChildPage, type ExternField } from './record.ts';
@@ -111,6 +111,8 @@ export async function openTable(source: ByteSource, table: TableDef): Promise<Ta
 class ClusteredReader implements TableReader {
   readonly columns: string[];
   readonly stats: DecodeStats = { pagesRead: 0, pagesSkipped: 0, badChecksums: 0, rowsDecoded: 0, recordsFailed: 0, deletedSkipped: 0, problems: [] };
+  /** Leaf pages whose records added up to the page's own accounting. */
+  private pagesVerified = 0;
 
   constructor(
     private readonly ts: Tablespace,
@@ -158,8 +160,9 @@ class ClusteredReader implements TableReader {
     try {
       page = await this.ts.page(pageNo);
     } catch (e) {
+      if (!(e instanceof IbdError)) throw e;
       this.stats.pagesSkipped++;
-      this.problem(pageNo, null, (e as Error).message);
+      this.problem(pageNo, null, e.detail);
       return null;
     }
     this.stats.pagesRead++;
@@ -182,35 +185,71 @@ class ClusteredReader implements TableReader {
     const origins: number[] = [];
     const damage = recordOrigins(bytes, this.compact, origins);
     if (damage !== null) this.problem(page.no, null, `${damage}; records after that point on this page are lost`);
-    const nCols = this.layout.columns.length;
-    const externs: ExternField[] = [];
+    const rows: Row[] = [];
+    const externs: { row: Row; origin: number; fields: ExternField[] }[] = [];
+    // The page accounts for every byte of its heap: records in the list, plus garbage (freed records).
+    let recordBytes = 0;
+    let accountable = damage === null;
     for (const origin of origins) {
       const info = this.compact ? compactInfoBits(bytes, origin) : redundantInfoBits(bytes, origin);
-      if (info & REC_INFO_DELETED) {
-        this.stats.deletedSkipped++;
+      if (info & REC_INFO_MIN_REC) {
+        accountable = false; // MariaDB's instant-ALTER metadata record, laid out differently: not a row.
         continue;
       }
-      if (info & REC_INFO_MIN_REC) continue; // MariaDB's instant-ALTER metadata record, not a row.
       if (this.compact && (compactStatus(bytes, origin) !== REC_STATUS_ORDINARY || info & (REC_INFO_INSTANT | REC_INFO_VERSION))) {
+        accountable = false;
         this.stats.recordsFailed++;
         this.problem(page.no, origin, 'the record was written after an instant ALTER TABLE (MySQL 8 row versions), which is not supported yet');
         continue;
       }
-      const row: Row = new Array<Cell>(nCols).fill(null);
-      externs.length = 0;
+      const deleted = (info & REC_INFO_DELETED) !== 0;
+      const row: Row | null = deleted ? null : new Array<Cell>(this.layout.columns.length).fill(null);
+      const fields: ExternField[] = [];
       try {
-        if (this.compact) decodeCompact(bytes, origin, this.layout, row, externs);
-        else decodeRedundant(bytes, origin, this.layout, row, externs);
+        recordBytes += this.compact
+          ? decodeCompact(bytes, origin, this.layout, row, fields)
+          : decodeRedundant(bytes, origin, this.layout, row, fields);
       } catch (e) {
         if (!(e instanceof RecordError)) throw e;
+        accountable = false;
         this.stats.recordsFailed++;
         this.problem(page.no, origin, `the record does not fit the table definition: ${e.message}`);
         continue;
       }
-      for (const ext of externs) await this.resolveExtern(ext, row, page.no, origin);
-      batch.push(row);
-      this.stats.rowsDecoded++;
+      if (row === null) {
+        this.stats.deletedSkipped++;
+        continue;
+      }
+      rows.push(row);
+      if (fields.length > 0) externs.push({ row, origin, fields });
     }
+    if (accountable && !this.heapAddsUp(bytes, recordBytes)) return;
+    for (const e of externs) for (const f of e.fields) await this.resolveExtern(f, e.row, page.no, e.origin);
+    for (const row of rows) batch.push(row);
+    this.stats.rowsDecoded += rows.length;
+    this.pagesVerified++;
+  }
+
+  /**
+   * A wrong table definition still "decodes" COMPACT records (they do not store their field count),
+   * only with every length wrong. The page header catches it: the heap (PAGE_HEAP_TOP) holds exactly
+   * the infimum and supremum, the records in the list and PAGE_GARBAGE bytes of freed records.
+   * On the first leaf page a mismatch means the DDL is wrong; later, that page is damaged.
+   */
+  private heapAddsUp(bytes: Uint8Array, recordBytes: number): boolean {
+    const h = readIndexHeader(bytes);
+    const base = (this.compact ? PAGE_NEW_SUPREMUM_END : PAGE_OLD_SUPREMUM_END) - PAGE_DATA;
+    const expected = h.heapTop - PAGE_DATA - base - h.garbage;
+    if (recordBytes === expected) return true;
+    const pageNo = u32(bytes, FIL_PAGE_OFFSET);
+    const detail = `its records take ${recordBytes} bytes when decoded with this table definition, but the page holds ${expected} bytes of records`;
+    if (this.pagesVerified === 0) {
+      throw new IbdError(this.info.file, `the table definition does not match the records: ${detail}. Check that the CREATE TABLE is this table's, with every column in order and the same types`, pageNo);
+    }
+    this.stats.pagesSkipped++;
+    this.stats.recordsFailed += h.nRecs;
+    this.problem(pageNo, null, `${detail}; the page is damaged, its ${h.nRecs} records were skipped`);
+    return false;
   }
 
   private async resolveExtern(ext: ExternField, row: Row, pageNo: number, origin: number): Promise<void> {

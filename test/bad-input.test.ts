@@ -1,0 +1,95 @@
+/**
+ * Bad input must give a clear message naming the file, the page and what was expected, never a hang or
+ * an unexpected exception; whatever is readable is still returned, and what is not is counted.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseCreateTables } from '../src/core/ddl/create-table.ts';
+import { IbdError } from '../src/core/errors.ts';
+import { bytesSource } from '../src/core/source.ts';
+import { openTable, type Row, type TableReader } from '../src/core/table-reader.ts';
+
+const FIXTURES = join(import.meta.dirname, '../../shared/fixtures/mysql-testsuite');
+const IBD = readFileSync(join(FIXTURES, 'mysql57/deletion/tb13.ibd'));
+const DDL = readFileSync(join(FIXTURES, 'mysql56/deletion/tb13.sql'), 'utf8');
+const TABLE = parseCreateTables(DDL)[0];
+
+async function readAll(reader: TableReader): Promise<Row[]> {
+  const rows: Row[] = [];
+  for await (const batch of reader.rows()) rows.push(...batch);
+  return rows;
+}
+
+async function openError(bytes: Uint8Array, name: string, ddl = TABLE): Promise<IbdError> {
+  const error = await openTable(bytesSource(bytes, name), ddl).then(() => null, (e: unknown) => e);
+  expect(error).toBeInstanceOf(IbdError);
+  return error as IbdError;
+}
+
+describe('files that are not InnoDB tablespaces', () => {
+  it('an empty file', async () => {
+    expect((await openError(new Uint8Array(0), 'empty.ibd')).message).toMatch(/^empty\.ibd, page 0: the file is 0 bytes long/);
+  });
+  it('random bytes', async () => {
+    const bytes = new Uint8Array(65536).map((_, i) => (i * 2654435761) >>> 24);
+    expect((await openError(bytes, 'noise.ibd')).message).toMatch(/^noise\.ibd, page 0: this is not an InnoDB tablespace/);
+  });
+  it('a PNG image', async () => {
+    const png = new Uint8Array(20000);
+    png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    expect((await openError(png, 'photo.png')).message).toMatch(/^photo\.png, page 0: this is not an InnoDB tablespace/);
+  });
+  it('a text file', async () => {
+    const text = new TextEncoder().encode('CREATE TABLE t (a INT);\n'.repeat(1000));
+    expect((await openError(text, 'dump.sql')).message).toMatch(/^dump\.sql, page 0: this is not an InnoDB tablespace/);
+  });
+});
+
+describe('a truncated file', () => {
+  const full = async () => readAll(await openTable(bytesSource(IBD, 'tb13.ibd'), TABLE));
+
+  it('keeps every row of the pages that are there and reports the rest', async () => {
+    const all = await full();
+    expect(all.length).toBeGreaterThan(1000);
+    for (const pages of [IBD.length / 16384 - 1, Math.floor(IBD.length / 16384 / 2), 6]) {
+      for (const extra of [0, 5000]) {
+        const cut = IBD.subarray(0, pages * 16384 + extra);
+        const reader = await openTable(bytesSource(cut, 'tb13.ibd'), TABLE).catch((e: unknown) => e);
+        if (reader instanceof IbdError) {
+          // The root or an inner page is gone: nothing can be walked, and the message says which.
+          expect(reader.message).toMatch(/^tb13\.ibd, page \d+: /);
+          continue;
+        }
+        const rows = await readAll(reader as TableReader);
+        const { stats } = reader as TableReader;
+        // What was read is a prefix of the real rows, in order, and the cut is reported.
+        expect(rows).toEqual(all.slice(0, rows.length));
+        if (rows.length < all.length) {
+          expect(stats.pagesSkipped).toBeGreaterThan(0);
+          expect(stats.problems.map((p) => p.message).join('\n')).toMatch(/past the end of the file/);
+        }
+      }
+    }
+  });
+
+  it('a file shorter than one page', async () => {
+    expect((await openError(IBD.subarray(0, 10000), 'tb13.ibd')).message).toMatch(/^tb13\.ibd, page 0: the file is 10000 bytes long/);
+  });
+});
+
+describe('a table definition that does not match the file', () => {
+  const variant = (from: string, to: string) => parseCreateTables(DDL.replace(from, to))[0];
+
+  it.each([
+    ['a column too few', '`c` varchar(1024)', '-- '],
+    ['a column too many', '`c` varchar(1024)', '`extra` INT NOT NULL, `c` varchar(1024)'],
+    ['a wrong type', '`a` bigint(20) NOT NULL', '`a` int(11) NOT NULL'],
+  ])('%s: a clear error naming the page', async (_what, from, to) => {
+    const table = variant(from, to);
+    const reader = await openTable(bytesSource(IBD, 'tb13.ibd'), table);
+    const error = await readAll(reader).then(() => null, (e: unknown) => e);
+    expect(error).toBeInstanceOf(IbdError);
+    expect((error as IbdError).message).toMatch(/^tb13\.ibd, page \d+: the table definition does not match the records/);
+  });
+});
