@@ -55,7 +55,10 @@ if [ ! -d node_modules ]; then
 fi
 
 # ---------------------------------------------------------------- 3. lint / type-check
-# >>> lint and type-check steps go here (owned by the lead) <<<
+# Strict types everywhere (TypeScript and Svelte), and lint: a failure here fails the test command.
+npx tsc --noEmit -p tsconfig.json
+npx svelte-check --tsconfig ./tsconfig.json --threshold error --output machine
+npx eslint .
 
 # ---------------------------------------------------------------- 4. build (browser tests need dist/)
 if [ -f vite.config.ts ]; then
