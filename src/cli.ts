@@ -7,7 +7,9 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Writable } from 'node:stream';
 import { parseCreateTables, pickTable } from './core/ddl/create-table.ts';
-import { csvHeader, csvRows, ndjsonRows } from './core/output.ts';
+import { csvBytes } from './core/csv-bytes.ts';
+import { csvHeader, ndjsonRows } from './core/output.ts';
+import { batchRows } from './core/row-batch.ts';
 import { openTable } from './core/table-reader.ts';
 import { fileSource } from './node/file-source.ts';
 
@@ -55,7 +57,7 @@ function parseArgs(argv: string[]): Args {
 class UsageError extends Error {}
 
 /** Writes with backpressure, so a multi-GB export never piles up in memory. */
-function write(out: Writable, text: string): Promise<void> | undefined {
+function write(out: Writable, text: string | Uint8Array): Promise<void> | undefined {
   if (out.write(text)) return undefined;
   return new Promise((resolve) => out.once('drain', resolve));
 }
@@ -75,8 +77,8 @@ async function run(args: Args): Promise<number> {
   try {
     const reader = await openTable(source, table);
     if (args.format === 'csv') await write(out, csvHeader(reader.columns));
-    for await (const batch of reader.rows()) {
-      await write(out, args.format === 'csv' ? csvRows(batch) : ndjsonRows(reader.columns, batch));
+    for await (const batch of reader.batches({ batchSize: 5000 })) {
+      await write(out, args.format === 'csv' ? csvBytes(batch) : ndjsonRows(reader.columns, batchRows(batch)));
     }
     const s = reader.stats;
     for (const p of s.problems) process.stderr.write(`warning: ${source.name}${p.page !== null ? `, page ${p.page}` : ''}${p.record !== null ? `, record at ${p.record}` : ''}: ${p.message}\n`);

@@ -2,18 +2,20 @@
  * Record decoding (rem0rec.cc). COMPACT/DYNAMIC records keep, before the 5-byte header, a null
  * bitmap and then the lengths of the variable-size fields, both read backwards; REDUNDANT records
  * keep a 6-byte header and, before it, the end offset of every field (1 or 2 bytes each).
- * Fields are rendered straight from the page into the caller's row array.
+ * Fields are written straight from the page into the caller's BatchBuilder, through per-field writers.
  */
 import type { ClusteredLayout } from './clustered-index.ts';
 import { u16 } from './fil-header.ts';
-import type { Cell } from './table-reader.ts';
+import type { BatchBuilder } from './row-batch.ts';
+import type { Write } from './text-writers.ts';
 
 /** 20-byte reference to an externally stored column (BTR_EXTERN_FIELD_REF_SIZE). */
 export const EXTERN_REF_SIZE = 20;
 
 /** A column whose value continues on BLOB pages; filled in by the caller. */
 export interface ExternField {
-  out: number;
+  /** The batch cell to fill. */
+  cell: number;
   fieldIndex: number;
   /** The locally stored prefix followed by the 20-byte reference (a copy: the page buffer is reused). */
   local: Uint8Array;
@@ -22,12 +24,19 @@ export interface ExternField {
 /** Thrown for a record whose bytes do not fit the table definition. */
 export class RecordError extends Error {}
 
+/** Where decoded cells go: the builder, the row's first cell in it, and a writer per field. */
+export interface RecordSink {
+  out: BatchBuilder;
+  base: number;
+  writers: readonly Write[];
+}
+
 /**
- * Decodes a COMPACT/DYNAMIC leaf record at `origin` into `row` (or only measures it, when `row` is
+ * Decodes a COMPACT/DYNAMIC leaf record at `origin` into `sink` (or only measures it, when `sink` is
  * null); fields stored off-page are listed in `externs` for the caller to fetch. Returns the record's
  * size in bytes, header included, which the caller checks against the page's own accounting.
  */
-export function decodeCompact(page: Uint8Array, origin: number, layout: ClusteredLayout, row: Cell[] | null, externs: ExternField[]): number {
+export function decodeCompact(page: Uint8Array, origin: number, layout: ClusteredLayout, sink: RecordSink | null, externs: ExternField[]): number {
   const fields = layout.fields;
   let nullPtr = origin - 6;
   let nullBit = 1;
@@ -40,10 +49,7 @@ export function decodeCompact(page: Uint8Array, origin: number, layout: Clustere
       const isNull = (page[nullPtr] & nullBit) !== 0;
       nullBit <<= 1;
       if (nullBit === 0x100) { nullBit = 1; nullPtr--; }
-      if (isNull) {
-        if (row !== null && f.out >= 0) row[f.out] = null;
-        continue;
-      }
+      if (isNull) continue; // cells start out NULL
     }
     let len = f.fixedLen;
     let external = false;
@@ -55,9 +61,9 @@ export function decodeCompact(page: Uint8Array, origin: number, layout: Clustere
       }
     }
     if (p + len > end || lenPtr < 0) throw new RecordError(`field \`${f.name}\` (${len} bytes) runs past the end of the page`);
-    if (row !== null && f.out >= 0) {
-      if (external) externs.push(externOf(page, p, len, f.out, i, f.name));
-      else row[f.out] = f.render(page, p, len);
+    if (sink !== null && f.out >= 0) {
+      if (external) externs.push(externOf(page, p, len, sink.base + f.out, i, f.name));
+      else writeCell(sink, i, f.out, page, p, len);
     }
     p += len;
   }
@@ -65,13 +71,19 @@ export function decodeCompact(page: Uint8Array, origin: number, layout: Clustere
   return p - (lenPtr + 1);
 }
 
-function externOf(page: Uint8Array, p: number, len: number, out: number, fieldIndex: number, name: string): ExternField {
-  if (len < EXTERN_REF_SIZE) throw new RecordError(`field \`${name}\` is marked as stored off-page but holds only ${len} bytes`);
-  return { out, fieldIndex, local: page.slice(p, p + len) };
+function writeCell(sink: RecordSink, field: number, col: number, page: Uint8Array, p: number, len: number): void {
+  const start = sink.out.pos;
+  sink.writers[field](page, p, len, sink.out);
+  sink.out.setCell(sink.base + col, start, sink.out.pos);
 }
 
-/** Decodes (or, with `row` null, measures) a REDUNDANT leaf record at `origin`; returns its size. */
-export function decodeRedundant(page: Uint8Array, origin: number, layout: ClusteredLayout, row: Cell[] | null, externs: ExternField[]): number {
+function externOf(page: Uint8Array, p: number, len: number, cell: number, fieldIndex: number, name: string): ExternField {
+  if (len < EXTERN_REF_SIZE) throw new RecordError(`field \`${name}\` is marked as stored off-page but holds only ${len} bytes`);
+  return { cell, fieldIndex, local: page.slice(p, p + len) };
+}
+
+/** Decodes (or, with `sink` null, measures) a REDUNDANT leaf record at `origin`; returns its size. */
+export function decodeRedundant(page: Uint8Array, origin: number, layout: ClusteredLayout, sink: RecordSink | null, externs: ExternField[]): number {
   const fields = layout.fields;
   const nFields = (u16(page, origin - 4) >> 1) & 0x3ff;
   const short = (page[origin - 3] & 1) !== 0;
@@ -96,10 +108,9 @@ export function decodeRedundant(page: Uint8Array, origin: number, layout: Cluste
     }
     const len = endOff - start;
     if (len < 0 || origin + endOff > page.length - 8) throw new RecordError(`field \`${f.name}\` has an impossible end offset ${endOff}`);
-    if (row !== null && f.out >= 0) {
-      if (isNull) row[f.out] = null;
-      else if (external) externs.push(externOf(page, origin + start, len, f.out, i, f.name));
-      else row[f.out] = f.render(page, origin + start, len);
+    if (sink !== null && f.out >= 0 && !isNull) {
+      if (external) externs.push(externOf(page, origin + start, len, sink.base + f.out, i, f.name));
+      else writeCell(sink, i, f.out, page, origin + start, len);
     }
     start = endOff;
   }

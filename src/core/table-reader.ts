@@ -12,8 +12,10 @@ import {
   compactInfoBits, compactStatus, PAGE_DATA, PAGE_NEW_SUPREMUM_END, PAGE_OLD_SUPREMUM_END, readIndexHeader, recordOrigins, redundantInfoBits,
   REC_INFO_DELETED, REC_INFO_INSTANT, REC_INFO_MIN_REC, REC_INFO_VERSION, REC_STATUS_ORDINARY,
 } from './index-page.ts';
-import { compactChildPage, decodeCompact, decodeRedundant, RecordError, redundantChildPage, type ExternField } from './record.ts';
+import { compactChildPage, decodeCompact, decodeRedundant, RecordError, redundantChildPage, type ExternField, type RecordSink } from './record.ts';
+import { BatchBuilder, batchRows, type RowBatch } from './row-batch.ts';
 import type { TableDef } from './schema.ts';
+import { writerFor, type Write } from './text-writers.ts';
 import type { ByteSource } from './source.ts';
 import { Tablespace, type Page } from './tablespace.ts';
 
@@ -69,7 +71,9 @@ export interface TableReader {
   /** Output column names, in table order (stored and visible columns). */
   readonly columns: string[];
   readonly stats: DecodeStats;
-  /** Rows in primary-key order, in batches. */
+  /** Rows in primary-key order, in compact batches (see row-batch.ts): the fast path. */
+  batches(options?: ReadOptions): AsyncGenerator<RowBatch>;
+  /** Rows in primary-key order, as arrays of strings. */
   rows(options?: ReadOptions): AsyncGenerator<Row[]>;
 }
 
@@ -113,6 +117,8 @@ class ClusteredReader implements TableReader {
   readonly stats: DecodeStats = { pagesRead: 0, pagesSkipped: 0, badChecksums: 0, rowsDecoded: 0, recordsFailed: 0, deletedSkipped: 0, problems: [] };
   /** Leaf pages whose records added up to the page's own accounting. */
   private pagesVerified = 0;
+  /** One byte writer per clustered index field (system fields write nothing). */
+  private readonly writers: Write[];
 
   constructor(
     private readonly ts: Tablespace,
@@ -122,6 +128,7 @@ class ClusteredReader implements TableReader {
     private readonly compact: boolean,
   ) {
     this.columns = layout.columns.map((c) => c.name);
+    this.writers = layout.fields.map((f) => writerFor(f.out >= 0 ? layout.columns[f.out] : null, f.render));
   }
 
   private problem(page: number | null, record: number | null, message: string): void {
@@ -129,12 +136,16 @@ class ClusteredReader implements TableReader {
   }
 
   async *rows(options: ReadOptions = {}): AsyncGenerator<Row[]> {
+    for await (const batch of this.batches(options)) yield batchRows(batch);
+  }
+
+  async *batches(options: ReadOptions = {}): AsyncGenerator<RowBatch> {
     const batchSize = options.batchSize ?? 1000;
     const childOf = this.compact
       ? (p: Uint8Array, o: number) => compactChildPage(p, o, this.layout)
       : redundantChildPage;
     let pageNo = await leftmostLeaf(this.ts, this.root, childOf);
-    let batch: Row[] = [];
+    const out = new BatchBuilder(this.columns.length, batchSize);
     // A leaf chain cannot be longer than the file; past that it loops.
     for (let visited = 0; pageNo !== FIL_NULL; visited++) {
       options.signal?.throwIfAborted();
@@ -144,14 +155,11 @@ class ClusteredReader implements TableReader {
       }
       const page = await this.readLeaf(pageNo);
       if (page === null) break;
-      await this.decodeLeaf(page, batch);
-      if (batch.length >= batchSize) {
-        yield batch;
-        batch = [];
-      }
+      await this.decodeLeaf(page, out);
+      if (out.rows >= batchSize) yield out.take();
       pageNo = u32(page.bytes, FIL_PAGE_NEXT);
     }
-    if (batch.length > 0) yield batch;
+    if (out.rows > 0) yield out.take();
   }
 
   /** Reads a leaf page of our index, or records why the chain cannot go on and returns null. */
@@ -180,13 +188,15 @@ class ClusteredReader implements TableReader {
     return page;
   }
 
-  private async decodeLeaf(page: Page, batch: Row[]): Promise<void> {
+  private async decodeLeaf(page: Page, out: BatchBuilder): Promise<void> {
     const bytes = page.bytes;
     const origins: number[] = [];
     const damage = recordOrigins(bytes, this.compact, origins);
     if (damage !== null) this.problem(page.no, null, `${damage}; records after that point on this page are lost`);
-    const rows: Row[] = [];
-    const externs: { row: Row; origin: number; fields: ExternField[] }[] = [];
+    const before = out.mark();
+    const externs: { origin: number; field: ExternField }[] = [];
+    const fields: ExternField[] = [];
+    const sink: RecordSink = { out, base: 0, writers: this.writers };
     // The page accounts for every byte of its heap: records in the list, plus garbage (freed records).
     let recordBytes = 0;
     let accountable = damage === null;
@@ -203,30 +213,30 @@ class ClusteredReader implements TableReader {
         continue;
       }
       const deleted = (info & REC_INFO_DELETED) !== 0;
-      const row: Row | null = deleted ? null : new Array<Cell>(this.layout.columns.length).fill(null);
-      const fields: ExternField[] = [];
+      const row = out.mark();
+      if (!deleted) sink.base = out.startRow();
+      fields.length = 0;
       try {
         recordBytes += this.compact
-          ? decodeCompact(bytes, origin, this.layout, row, fields)
-          : decodeRedundant(bytes, origin, this.layout, row, fields);
+          ? decodeCompact(bytes, origin, this.layout, deleted ? null : sink, fields)
+          : decodeRedundant(bytes, origin, this.layout, deleted ? null : sink, fields);
       } catch (e) {
         if (!(e instanceof RecordError)) throw e;
+        out.rollback(row);
         accountable = false;
         this.stats.recordsFailed++;
         this.problem(page.no, origin, `the record does not fit the table definition: ${e.message}`);
         continue;
       }
-      if (row === null) {
-        this.stats.deletedSkipped++;
-        continue;
-      }
-      rows.push(row);
-      if (fields.length > 0) externs.push({ row, origin, fields });
+      if (deleted) this.stats.deletedSkipped++;
+      for (const field of fields) externs.push({ origin, field });
     }
-    if (accountable && !this.heapAddsUp(bytes, recordBytes)) return;
-    for (const e of externs) for (const f of e.fields) await this.resolveExtern(f, e.row, page.no, e.origin);
-    for (const row of rows) batch.push(row);
-    this.stats.rowsDecoded += rows.length;
+    if (accountable && !this.heapAddsUp(bytes, recordBytes)) {
+      out.rollback(before);
+      return;
+    }
+    for (const e of externs) await this.resolveExtern(e.field, out, page.no, e.origin);
+    this.stats.rowsDecoded += out.rows - before.rows;
     this.pagesVerified++;
   }
 
@@ -252,15 +262,17 @@ class ClusteredReader implements TableReader {
     return false;
   }
 
-  private async resolveExtern(ext: ExternField, row: Row, pageNo: number, origin: number): Promise<void> {
+  private async resolveExtern(ext: ExternField, out: BatchBuilder, pageNo: number, origin: number): Promise<void> {
     const field = this.layout.fields[ext.fieldIndex];
     try {
       const value = await readExternValue(ext.local, async (no) => (await this.ts.page(no)).bytes);
-      row[ext.out] = field.render(value, 0, value.length);
+      const start = out.pos;
+      this.writers[ext.fieldIndex](value, 0, value.length, out);
+      out.setCell(ext.cell, start, out.pos);
     } catch (e) {
       const message = `column \`${field.name}\`: ${(e as Error).message}`;
       this.problem(pageNo, origin, message);
-      row[ext.out] = `[unreadable: ${message}]`;
+      out.setString(ext.cell, `[unreadable: ${message}]`);
     }
   }
 }

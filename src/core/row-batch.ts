@@ -1,0 +1,115 @@
+/**
+ * Decoded rows in a compact, transferable form: every cell's text (UTF-8, exactly what the server's
+ * SELECT shows) lives in one byte buffer, addressed by a start/end pair per cell, with a NULL flag per
+ * cell. A page's rows become one batch: no object or string per cell, and the three buffers can be
+ * handed from a worker to the page without copying.
+ */
+
+export interface RowBatch {
+  rows: number;
+  cols: number;
+  /** UTF-8 text of all cells. */
+  text: Uint8Array;
+  /** [start, end) of cell (r * cols + c) in `text`, at index 2 * cell. */
+  cells: Uint32Array;
+  /** 1 where the cell is SQL NULL. */
+  nulls: Uint8Array;
+}
+
+/** Appends rows cell by cell; grows its buffers as needed. */
+export class BatchBuilder {
+  text = new Uint8Array(1 << 16);
+  pos = 0;
+  cells: Uint32Array;
+  nulls: Uint8Array;
+  rows = 0;
+
+  constructor(readonly cols: number, expectedRows = 64) {
+    this.cells = new Uint32Array(2 * cols * expectedRows);
+    this.nulls = new Uint8Array(cols * expectedRows);
+  }
+
+  /** Makes room for `n` more text bytes. */
+  reserve(n: number): void {
+    if (this.pos + n <= this.text.length) return;
+    const grown = new Uint8Array(Math.max(this.text.length * 2, this.pos + n));
+    grown.set(this.text.subarray(0, this.pos));
+    this.text = grown;
+  }
+
+  /** Starts a row whose cells are all NULL until set; returns the index of its first cell. */
+  startRow(): number {
+    const base = this.rows * this.cols;
+    if (base + this.cols > this.nulls.length) {
+      const cells = new Uint32Array(this.cells.length * 2);
+      cells.set(this.cells);
+      this.cells = cells;
+      const nulls = new Uint8Array(this.nulls.length * 2);
+      nulls.set(this.nulls);
+      this.nulls = nulls;
+    }
+    this.nulls.fill(1, base, base + this.cols);
+    this.rows++;
+    return base;
+  }
+
+  /** The builder's state, to roll back to when a record or a page turns out to be undecodable. */
+  mark(): { rows: number; pos: number } {
+    return { rows: this.rows, pos: this.pos };
+  }
+
+  rollback(mark: { rows: number; pos: number }): void {
+    this.rows = mark.rows;
+    this.pos = mark.pos;
+  }
+
+  setCell(cell: number, start: number, end: number): void {
+    this.cells[2 * cell] = start;
+    this.cells[2 * cell + 1] = end;
+    this.nulls[cell] = 0;
+  }
+
+  /** Appends a JS string as UTF-8 and makes it the cell's value. */
+  setString(cell: number, value: string): void {
+    this.reserve(value.length * 3);
+    const start = this.pos;
+    this.pos += encoder.encodeInto(value, this.text.subarray(this.pos)).written;
+    this.setCell(cell, start, this.pos);
+  }
+
+  /** The finished batch, trimmed to size (copies, so the builder can be reused). */
+  take(): RowBatch {
+    const batch: RowBatch = {
+      rows: this.rows,
+      cols: this.cols,
+      text: this.text.slice(0, this.pos),
+      cells: this.cells.slice(0, 2 * this.rows * this.cols),
+      nulls: this.nulls.slice(0, this.rows * this.cols),
+    };
+    this.rows = 0;
+    this.pos = 0;
+    return batch;
+  }
+}
+
+const encoder = new TextEncoder();
+// ignoreBOM: a value that starts with U+FEFF keeps it (by default TextDecoder would drop it).
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/** One cell as a string, or null for SQL NULL. */
+export function cellText(batch: RowBatch, row: number, col: number): string | null {
+  const cell = row * batch.cols + col;
+  if (batch.nulls[cell]) return null;
+  return decoder.decode(batch.text.subarray(batch.cells[2 * cell], batch.cells[2 * cell + 1]));
+}
+
+/** Every row as an array of strings (NULL as null): for the grid's visible rows and for tests. */
+export function batchRows(batch: RowBatch): (string | null)[][] {
+  const out: (string | null)[][] = [];
+  for (let r = 0; r < batch.rows; r++) {
+    const row: (string | null)[] = [];
+    for (let c = 0; c < batch.cols; c++) row.push(cellText(batch, r, c));
+    out.push(row);
+  }
+  return out;
+}
