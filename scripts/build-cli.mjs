@@ -1,13 +1,13 @@
-// Bundles the command-line tool (src/cli.ts and the decoder core) into one Node ESM file: dist-cli/ibd-reader.mjs.
+// Bundles the command-line tool (src/cli.ts and the decoder core) into Node ESM files in dist-cli/:
+// ibd-reader.mjs, and decode-worker.mjs for its worker threads.
 import { build } from 'esbuild';
 
-await build({
-  entryPoints: ['src/cli.ts'],
-  outfile: 'dist-cli/ibd-reader.mjs',
+const common = {
   bundle: true,
   platform: 'node',
   target: 'node20',
   format: 'esm',
-  banner: { js: '#!/usr/bin/env node' },
   logLevel: 'warning',
-});
+};
+await build({ ...common, entryPoints: ['src/cli.ts'], outfile: 'dist-cli/ibd-reader.mjs', banner: { js: '#!/usr/bin/env node' } });
+await build({ ...common, entryPoints: ['src/node/decode-worker.ts'], outfile: 'dist-cli/decode-worker.mjs' });

@@ -46,26 +46,49 @@ export async function findClusteredRoot(ts: Tablespace): Promise<IndexRoot> {
   return roots[0];
 }
 
-/**
- * Descends from the root to the leftmost leaf. `childOf` reads the child page number out of a node
- * pointer record (it depends on the key layout and record format).
- */
-export async function leftmostLeaf(ts: Tablespace, root: IndexRoot, childOf: (page: Uint8Array, origin: number) => number): Promise<number> {
+export type ChildOf = (page: Uint8Array, origin: number) => number;
+
+/** Reads a non-leaf page of the index at the expected level, or throws saying what was found. */
+async function nodePage(ts: Tablespace, root: IndexRoot, pageNo: number, level: number, origins: number[]): Promise<Uint8Array> {
+  const bytes = (await ts.page(pageNo)).bytes;
+  const h = readIndexHeader(bytes);
+  if (!isIndexPage(bytes) || h.indexId !== root.header.indexId || h.level !== level) {
+    throw new IbdError(ts.source.name, `expected an INDEX page of index ${root.header.indexId} at level ${level}, found ${pageTypeName(u16(bytes, FIL_PAGE_TYPE))} (index ${h.indexId}, level ${h.level})`, pageNo);
+  }
+  const damage = recordOrigins(bytes, h.compact, origins);
+  if (damage !== null || origins.length === 0) {
+    throw new IbdError(ts.source.name, `cannot descend the B-tree: ${damage ?? 'the non-leaf page has no records'}`, pageNo);
+  }
+  return bytes;
+}
+
+/** Descends along the leftmost node pointers to `level`; returns that page's number. */
+async function leftmostAt(ts: Tablespace, root: IndexRoot, childOf: ChildOf, level: number): Promise<number> {
   const origins: number[] = [];
   let pageNo = root.page;
-  let level = root.header.level;
-  while (level > 0) {
-    const bytes = (await ts.page(pageNo)).bytes;
-    const h = readIndexHeader(bytes);
-    if (!isIndexPage(bytes) || h.indexId !== root.header.indexId || h.level !== level) {
-      throw new IbdError(ts.source.name, `expected an INDEX page of index ${root.header.indexId} at level ${level}, found ${pageTypeName(u16(bytes, FIL_PAGE_TYPE))} (index ${h.indexId}, level ${h.level})`, pageNo);
-    }
-    const damage = recordOrigins(bytes, h.compact, origins);
-    if (damage !== null || origins.length === 0) {
-      throw new IbdError(ts.source.name, `cannot descend the B-tree: ${damage ?? 'the non-leaf page has no records'}`, pageNo);
-    }
+  for (let l = root.header.level; l > level; l--) {
+    const bytes = await nodePage(ts, root, pageNo, l, origins);
     pageNo = childOf(bytes, origins[0]);
-    level--;
   }
   return pageNo;
+}
+
+/**
+ * Every leaf page of the index in key order, read off the level-1 pages' node pointers: about one
+ * page in a hundred, so the whole leaf level can be planned (and split between workers) before any
+ * leaf is read. `childOf` reads a node pointer's child page number (it depends on the key layout).
+ */
+export async function leafPageNumbers(ts: Tablespace, root: IndexRoot, childOf: ChildOf): Promise<number[]> {
+  if (root.header.level === 0) return [root.page];
+  const leaves: number[] = [];
+  const origins: number[] = [];
+  let pageNo = await leftmostAt(ts, root, childOf, 1);
+  // The level-1 chain cannot be longer than the file; past that it loops.
+  for (let visited = 0; pageNo !== FIL_NULL; visited++) {
+    if (visited > ts.pageCount) throw new IbdError(ts.source.name, 'the chain of level-1 B-tree pages loops', pageNo);
+    const bytes = await nodePage(ts, root, pageNo, 1, origins);
+    for (const origin of origins) leaves.push(childOf(bytes, origin));
+    pageNo = u32(bytes, FIL_PAGE_NEXT);
+  }
+  return leaves;
 }

@@ -9,11 +9,16 @@ export interface RowBatch {
   rows: number;
   cols: number;
   /** UTF-8 text of all cells. */
-  text: Uint8Array;
+  text: Uint8Array<ArrayBuffer>;
   /** [start, end) of cell (r * cols + c) in `text`, at index 2 * cell. */
-  cells: Uint32Array;
+  cells: Uint32Array<ArrayBuffer>;
   /** 1 where the cell is SQL NULL. */
-  nulls: Uint8Array;
+  nulls: Uint8Array<ArrayBuffer>;
+}
+
+/** The buffers to transfer (not copy) when a batch crosses to another thread. */
+export function batchBuffers(batch: RowBatch): ArrayBuffer[] {
+  return [batch.text.buffer, batch.cells.buffer, batch.nulls.buffer];
 }
 
 /** Appends rows cell by cell; grows its buffers as needed. */

@@ -4,10 +4,10 @@
  * record is counted in `stats` and described in `stats.problems`.
  */
 import { readExternValue } from './blob-page.ts';
-import { findClusteredRoot, leftmostLeaf, type IndexRoot } from './btree.ts';
+import { findClusteredRoot, leafPageNumbers, type IndexRoot } from './btree.ts';
 import { clusteredLayout, type ClusteredLayout } from './clustered-index.ts';
 import { IbdError } from './errors.ts';
-import { FIL_NULL, FIL_PAGE_NEXT, FIL_PAGE_OFFSET, FIL_PAGE_TYPE, PageType, pageTypeName, u16, u32 } from './fil-header.ts';
+import { FIL_PAGE_OFFSET, FIL_PAGE_TYPE, PageType, pageTypeName, u16, u32 } from './fil-header.ts';
 import {
   compactInfoBits, compactStatus, PAGE_DATA, PAGE_NEW_SUPREMUM_END, PAGE_OLD_SUPREMUM_END, readIndexHeader, recordOrigins, redundantInfoBits,
   REC_INFO_DELETED, REC_INFO_INSTANT, REC_INFO_MIN_REC, REC_INFO_VERSION, REC_STATUS_ORDINARY,
@@ -66,6 +66,15 @@ export interface ReadOptions {
   batchSize?: number;
 }
 
+export interface DecodePagesOptions {
+  /**
+   * The pages come first in the table: if the first one's records do not add up with this table
+   * definition, the definition is wrong (an IbdError), not the page. Otherwise such a page is
+   * reported as damaged and skipped.
+   */
+  first?: boolean;
+}
+
 export interface TableReader {
   readonly info: TableInfo;
   /** Output column names, in table order (stored and visible columns). */
@@ -75,6 +84,10 @@ export interface TableReader {
   batches(options?: ReadOptions): AsyncGenerator<RowBatch>;
   /** Rows in primary-key order, as arrays of strings. */
   rows(options?: ReadOptions): AsyncGenerator<Row[]>;
+  /** The clustered index's leaf pages in key order (read off the level above; leaves are not read). */
+  leafPages(): Promise<number[]>;
+  /** Decodes these leaf pages, in order, into one batch (the unit of work of a worker pool). */
+  decodePages(pageNos: readonly number[], options?: DecodePagesOptions): Promise<RowBatch>;
 }
 
 const MAX_PROBLEMS = 1000;
@@ -115,8 +128,6 @@ export async function openTable(source: ByteSource, table: TableDef): Promise<Ta
 class ClusteredReader implements TableReader {
   readonly columns: string[];
   readonly stats: DecodeStats = { pagesRead: 0, pagesSkipped: 0, badChecksums: 0, rowsDecoded: 0, recordsFailed: 0, deletedSkipped: 0, problems: [] };
-  /** Leaf pages whose records added up to the page's own accounting. */
-  private pagesVerified = 0;
   /** One byte writer per clustered index field (system fields write nothing). */
   private readonly writers: Write[];
 
@@ -141,28 +152,36 @@ class ClusteredReader implements TableReader {
 
   async *batches(options: ReadOptions = {}): AsyncGenerator<RowBatch> {
     const batchSize = options.batchSize ?? 1000;
-    const childOf = this.compact
-      ? (p: Uint8Array, o: number) => compactChildPage(p, o, this.layout)
-      : redundantChildPage;
-    let pageNo = await leftmostLeaf(this.ts, this.root, childOf);
+    const leaves = await this.leafPages();
     const out = new BatchBuilder(this.columns.length, batchSize);
-    // A leaf chain cannot be longer than the file; past that it loops.
-    for (let visited = 0; pageNo !== FIL_NULL; visited++) {
+    for (let i = 0; i < leaves.length; i++) {
       options.signal?.throwIfAborted();
-      if (visited > this.ts.pageCount) {
-        this.problem(pageNo, null, 'the leaf page chain loops; stopped here');
-        break;
-      }
-      const page = await this.readLeaf(pageNo);
-      if (page === null) break;
-      await this.decodeLeaf(page, out);
+      await this.decodePage(leaves[i], out, i === 0);
       if (out.rows >= batchSize) yield out.take();
-      pageNo = u32(page.bytes, FIL_PAGE_NEXT);
     }
     if (out.rows > 0) yield out.take();
   }
 
-  /** Reads a leaf page of our index, or records why the chain cannot go on and returns null. */
+  private leaves: Promise<number[]> | null = null;
+
+  leafPages(): Promise<number[]> {
+    const childOf = this.compact ? (p: Uint8Array, o: number) => compactChildPage(p, o, this.layout) : redundantChildPage;
+    this.leaves ??= leafPageNumbers(this.ts, this.root, childOf);
+    return this.leaves;
+  }
+
+  async decodePages(pageNos: readonly number[], options: DecodePagesOptions = {}): Promise<RowBatch> {
+    const out = new BatchBuilder(this.columns.length, pageNos.length * 64);
+    for (let i = 0; i < pageNos.length; i++) await this.decodePage(pageNos[i], out, options.first === true && i === 0);
+    return out.take();
+  }
+
+  private async decodePage(pageNo: number, out: BatchBuilder, first: boolean): Promise<void> {
+    const page = await this.readLeaf(pageNo);
+    if (page !== null) await this.decodeLeaf(page, out, first);
+  }
+
+  /** Reads a leaf page of our index, or records why it cannot be read and returns null. */
   private async readLeaf(pageNo: number): Promise<Page | null> {
     let page: Page;
     try {
@@ -178,7 +197,7 @@ class ClusteredReader implements TableReader {
     const h = readIndexHeader(page.bytes);
     if (type !== PageType.INDEX || h.indexId !== this.info.indexId || h.level !== 0) {
       this.stats.pagesSkipped++;
-      this.problem(pageNo, null, `the leaf chain leads to ${pageNo}, which is ${pageTypeName(type)} (index ${h.indexId}, level ${h.level}), not a leaf of index ${this.info.indexId}; the rest of the chain cannot be followed`);
+      this.problem(pageNo, null, `the B-tree points to page ${pageNo} as a leaf of index ${this.info.indexId}, but it is ${pageTypeName(type)} (index ${h.indexId}, level ${h.level}); skipped`);
       return null;
     }
     if (page.checksum === 'bad') {
@@ -188,7 +207,7 @@ class ClusteredReader implements TableReader {
     return page;
   }
 
-  private async decodeLeaf(page: Page, out: BatchBuilder): Promise<void> {
+  private async decodeLeaf(page: Page, out: BatchBuilder, first: boolean): Promise<void> {
     const bytes = page.bytes;
     const origins: number[] = [];
     const damage = recordOrigins(bytes, this.compact, origins);
@@ -231,29 +250,28 @@ class ClusteredReader implements TableReader {
       if (deleted) this.stats.deletedSkipped++;
       for (const field of fields) externs.push({ origin, field });
     }
-    if (accountable && !this.heapAddsUp(bytes, recordBytes)) {
+    if (accountable && !this.heapAddsUp(bytes, recordBytes, first)) {
       out.rollback(before);
       return;
     }
     for (const e of externs) await this.resolveExtern(e.field, out, page.no, e.origin);
     this.stats.rowsDecoded += out.rows - before.rows;
-    this.pagesVerified++;
   }
 
   /**
    * A wrong table definition still "decodes" COMPACT records (they do not store their field count),
    * only with every length wrong. The page header catches it: the heap (PAGE_HEAP_TOP) holds exactly
    * the infimum and supremum, the records in the list and PAGE_GARBAGE bytes of freed records.
-   * On the first leaf page a mismatch means the DDL is wrong; later, that page is damaged.
+   * On the table's first leaf page a mismatch means the DDL is wrong; elsewhere, that page is damaged.
    */
-  private heapAddsUp(bytes: Uint8Array, recordBytes: number): boolean {
+  private heapAddsUp(bytes: Uint8Array, recordBytes: number, first: boolean): boolean {
     const h = readIndexHeader(bytes);
     const base = (this.compact ? PAGE_NEW_SUPREMUM_END : PAGE_OLD_SUPREMUM_END) - PAGE_DATA;
     const expected = h.heapTop - PAGE_DATA - base - h.garbage;
     if (recordBytes === expected) return true;
     const pageNo = u32(bytes, FIL_PAGE_OFFSET);
     const detail = `its records take ${recordBytes} bytes when decoded with this table definition, but the page holds ${expected} bytes of records`;
-    if (this.pagesVerified === 0) {
+    if (first) {
       throw new IbdError(this.info.file, `the table definition does not match the records: ${detail}. Check that the CREATE TABLE is this table's, with every column in order and the same types`, pageNo);
     }
     this.stats.pagesSkipped++;

@@ -1,0 +1,58 @@
+/** The CLI's worker pool: one Node worker thread per core, each a RunDecoder (see core/parallel.ts). */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { IbdError } from '../core/errors.ts';
+import { mergeStats, type RunDecoder, type RunResult } from '../core/parallel.ts';
+import type { DecodeStats } from '../core/table-reader.ts';
+import type { TableDef } from '../core/schema.ts';
+import type { RunRequest, WorkerError } from './decode-worker.ts';
+
+export interface NodePool {
+  decoders: RunDecoder[];
+  /** All workers' statistics so far, added up. */
+  stats(): DecodeStats;
+  close(): Promise<void>;
+}
+
+type Reply = { id: number; error: WorkerError } | ({ id: number; error?: undefined } & RunResult);
+
+export function startPool(workerUrl: URL, path: string, table: TableDef, size = availableParallelism()): NodePool {
+  const workers = Array.from({ length: Math.max(1, size) }, () => new Worker(workerUrl, { workerData: { path, table } }));
+  let nextId = 0;
+  const latest: DecodeStats[] = [];
+  const decoders = workers.map((worker, n): RunDecoder => {
+    const waiting = new Map<number, { resolve: (r: RunResult) => void; reject: (e: Error) => void }>();
+    worker.on('message', (reply: Reply) => {
+      const w = waiting.get(reply.id);
+      if (!w) return;
+      waiting.delete(reply.id);
+      if (reply.error === undefined) {
+        latest[n] = reply.stats;
+        w.resolve({ batch: reply.batch, stats: reply.stats });
+      }
+      else w.reject(toError(reply.error));
+    });
+    worker.on('error', (e) => {
+      for (const w of waiting.values()) w.reject(e);
+      waiting.clear();
+    });
+    return {
+      decode(pages, first) {
+        const id = nextId++;
+        return new Promise<RunResult>((resolve, reject) => {
+          waiting.set(id, { resolve, reject });
+          worker.postMessage({ id, pages, first } satisfies RunRequest);
+        });
+      },
+    };
+  });
+  return {
+    decoders,
+    stats: () => mergeStats(latest.filter((s) => s !== undefined)),
+    close: async () => void (await Promise.all(workers.map((w) => w.terminate()))),
+  };
+}
+
+function toError(e: WorkerError): Error {
+  return e.file !== undefined && e.detail !== undefined ? new IbdError(e.file, e.detail, e.page ?? null, e.record ?? null) : new Error(e.message);
+}

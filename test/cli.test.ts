@@ -1,0 +1,67 @@
+/**
+ * The command-line tool end to end (built with scripts/build-cli.mjs): a table big enough for the
+ * worker-thread pool, exported from a real MariaDB, decoded with 1 and 2 threads; both outputs must be
+ * the server's rows, byte for byte, in primary-key order.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { csvHeader, csvRows, ndjsonRows } from '../src/core/output.ts';
+import { startMariadb, type MariadbServer } from './harness/mariadb.ts';
+
+const ROOT = join(import.meta.dirname, '..');
+const CLI = join(ROOT, 'dist-cli/ibd-reader.mjs');
+
+describe('ibd-reader CLI', () => {
+  let server: MariadbServer;
+  let dir: string;
+  let ibd: string;
+  let sql: string;
+  let expectedCsv: string;
+  let expectedNdjson: string;
+
+  beforeAll(async () => {
+    execFileSync(process.execPath, [join(ROOT, 'scripts/build-cli.mjs')], { cwd: ROOT });
+    server = await startMariadb();
+    dir = mkdtempSync(join(tmpdir(), 'ibd-cli-'));
+    // ~1,000 leaf pages: enough for several runs per worker.
+    await server.exec(`CREATE TABLE wide (id INT PRIMARY KEY, k BIGINT, name VARCHAR(40), amount DECIMAL(10,2), at DATETIME(3), note TEXT) DEFAULT CHARSET=utf8mb4;
+      INSERT INTO wide SELECT seq, CAST(seq AS SIGNED) * 7919 - 1000000, CONCAT('name ', seq, IF(seq % 7 = 0, ', "quoted"', '')), CAST(seq % 100000 AS SIGNED) / 100 - 500,
+        TIMESTAMP'2020-01-01 00:00:00' + INTERVAL seq * 37 SECOND + INTERVAL (seq % 1000) * 1000 MICROSECOND, IF(seq % 5 = 0, NULL, REPEAT('é', seq % 30)) FROM seq_1_to_200000;`);
+    const expected = await server.query('SELECT * FROM wide ORDER BY id');
+    expectedCsv = csvHeader(expected.columns) + csvRows(expected.rows);
+    expectedNdjson = ndjsonRows(expected.columns, expected.rows);
+    ibd = join(dir, 'wide.ibd');
+    writeFileSync(ibd, readFileSync(await server.exportTable('wide')));
+    sql = join(dir, 'wide.sql');
+    writeFileSync(sql, (await server.query('SHOW CREATE TABLE wide')).rows[0][1] as string);
+  });
+  afterAll(async () => {
+    await server?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it.each([1, 2])('CSV with %i thread(s) equals the server rows', (threads) => {
+    const out = join(dir, `out-${threads}.csv`);
+    const run = spawnSync(process.execPath, [CLI, ibd, '--schema', sql, '--threads', String(threads), '-o', out], { encoding: 'utf8' });
+    expect(run.stderr).toMatch(/200000 rows from \d+ leaf pages/);
+    expect(run.status).toBe(0);
+    expect(readFileSync(out, 'utf8') === expectedCsv).toBe(true);
+  });
+
+  it('NDJSON to stdout', () => {
+    const run = spawnSync(process.execPath, [CLI, ibd, '--schema', sql, '--format', 'ndjson'], { encoding: 'utf8', maxBuffer: 1 << 30 });
+    expect(run.status).toBe(0);
+    expect(run.stdout === expectedNdjson).toBe(true);
+  });
+
+  it('a wrong CREATE TABLE fails with a message naming the page', () => {
+    const wrong = join(dir, 'wrong.sql');
+    writeFileSync(wrong, readFileSync(sql, 'utf8').replace('`k` bigint(20)', '`k` int(11)'));
+    const run = spawnSync(process.execPath, [CLI, ibd, '--schema', wrong], { encoding: 'utf8', maxBuffer: 1 << 30 });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/^ibd-reader: wide\.ibd, page \d+: the table definition does not match the records/m);
+  });
+});
