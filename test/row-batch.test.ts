@@ -38,6 +38,13 @@ describe('byte writers write what the renderers render', () => {
     ['VARBINARY', column('varbinary'), false],
     ['DECIMAL(20,6)', column('decimal', { precision: 20, scale: 6 }), false],
     ['DATETIME(3)', column('datetime', { fsp: 3 }), false],
+    ['DATETIME', column('datetime'), false],
+    ['DATETIME(6)', column('datetime', { fsp: 6 }), false],
+    ['DATETIME(1)', column('datetime', { fsp: 1 }), false],
+    ['DATE', column('date'), false],
+    ['DECIMAL(65,30)', column('decimal', { precision: 65, scale: 30 }), false],
+    ['DECIMAL(10,0)', column('decimal', { precision: 10, scale: 0 }), false],
+    ['DECIMAL(5,5)', column('decimal', { precision: 5, scale: 5 }), false],
   ];
   it.each(cases)('%s', (_name, c, ascii) => {
     const storage = columnStorage(c, false);

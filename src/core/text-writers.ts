@@ -21,6 +21,9 @@ export function writerFor(c: Column | null, render: Render): Write {
   if (c === null) return fromRender(render);
   const intBytes = INT_BYTES[c.type];
   if (intBytes !== undefined && !c.zerofill && intBytes <= 4) return intWriter(intBytes, c.unsigned);
+  if (c.type === 'decimal' && !c.zerofill) return decimalWriter(c.precision, c.scale);
+  if (c.type === 'date') return dateWriter(render);
+  if (c.type === 'datetime') return datetimeWriter(c.fsp, render);
   if (TEXT_TYPES.has(c.type)) {
     const padded = c.type === 'char';
     if (c.charset === 'utf8mb4' || c.charset === 'utf8mb3') return utf8Writer(padded, render);
@@ -152,6 +155,124 @@ function singleByteWriter(table: Uint8Array[], padded: boolean): Write {
       const u = table[b[i]];
       if (u.length === 1) t[p++] = u[0];
       else for (let k = 0; k < u.length; k++) t[p++] = u[k];
+    }
+    out.pos = p;
+  };
+}
+
+/**
+ * Zero-padded decimal digits of a non-negative integer at p (room reserved); like pad() in
+ * types/render.ts, a value wider than `width` keeps all its digits.
+ */
+function putPadded(t: Uint8Array, p: number, v: number, width: number): number {
+  for (let x = Math.floor(v / 10 ** width); x > 0; x = Math.floor(x / 10)) width++;
+  for (let i = p + width - 1; i >= p; i--) {
+    const q = Math.floor(v / 10);
+    t[i] = 48 + (v - q * 10);
+    v = q;
+  }
+  return p + width;
+}
+
+const DIG2BYTES = [0, 1, 1, 2, 2, 3, 3, 4, 4, 4];
+
+/** One DECIMAL digit group of n bytes at p; `first` is the field's first byte (its top bit flipped). */
+function decimalGroup(b: Uint8Array, p: number, n: number, mask: number, first: number): number {
+  let v = 0;
+  for (let i = p; i < p + n; i++) v = v * 256 + ((b[i] ^ mask ^ (i === first ? 0x80 : 0)) & 0xff);
+  return v;
+}
+
+/** DECIMAL: the same digit groups as decimalRenderer (types/decimal.ts), written as bytes. */
+function decimalWriter(precision: number, scale: number): Write {
+  const intg = precision - scale;
+  const intFull = Math.floor(intg / 9);
+  const intLead = DIG2BYTES[intg % 9];
+  const fracFull = Math.floor(scale / 9);
+  const fracDigits = scale % 9;
+  const fracTail = DIG2BYTES[fracDigits];
+  return (b, o, _len, out) => {
+    // A damaged value can hold groups above 999,999,999: one more digit per group at most.
+    out.reserve(precision + 3 + intFull + fracFull + 2);
+    const mask = (b[o] & 0x80) === 0 ? 0xff : 0;
+    const t = out.text;
+    if (mask) t[out.pos++] = 45; // '-'
+    let p = o;
+    let started = false;
+    if (intLead > 0) {
+      const v = decimalGroup(b, p, intLead, mask, o);
+      p += intLead;
+      if (v !== 0) {
+        appendUint(out, v);
+        started = true;
+      }
+    }
+    for (let i = 0; i < intFull; i++, p += 4) {
+      const v = decimalGroup(b, p, 4, mask, o);
+      if (started) out.pos = putPadded(t, out.pos, v, 9);
+      else if (v !== 0) {
+        appendUint(out, v);
+        started = true;
+      }
+    }
+    if (!started) t[out.pos++] = 48;
+    if (scale === 0) return;
+    t[out.pos++] = 46; // '.'
+    for (let i = 0; i < fracFull; i++, p += 4) out.pos = putPadded(t, out.pos, decimalGroup(b, p, 4, mask, o), 9);
+    if (fracTail > 0) out.pos = putPadded(t, out.pos, decimalGroup(b, p, fracTail, mask, o), fracDigits);
+  };
+}
+
+/** DATE: 3 bytes, sign bit flipped, day in bits 0-4, month 5-8, year above (see renderDate). */
+function dateWriter(render: Render): Write {
+  return (b, o, len, out) => {
+    const v = ((b[o] << 16) | (b[o + 1] << 8) | b[o + 2]) ^ 0x800000;
+    const year = v >> 9;
+    if (year > 9999) return appendString(out, render(b, o, len));
+    out.reserve(10);
+    putDate(out, year, (v >> 5) & 15, v & 31);
+  };
+}
+
+function putDate(out: BatchBuilder, year: number, month: number, day: number): void {
+  const t = out.text;
+  let p = putPadded(t, out.pos, year, 4);
+  t[p++] = 45;
+  p = putPadded(t, p, month, 2);
+  t[p++] = 45;
+  out.pos = putPadded(t, p, day, 2);
+}
+
+/** DATETIME(fsp), MySQL 5.6+ format (see datetimeRenderer); unusual values go through the renderer. */
+function datetimeWriter(fsp: number, render: Render): Write {
+  const fracBytes = (fsp + 1) >> 1;
+  return (b, o, len, out) => {
+    // Other lengths are older storage formats: the renderer knows them.
+    if (len !== 5 + fracBytes) return appendString(out, render(b, o, len));
+    let v = 0;
+    for (let i = 0; i < 5; i++) v = v * 256 + b[o + i];
+    v -= 0x8000000000;
+    let micros = 0;
+    for (let i = 0; i < fracBytes; i++) micros = micros * 256 + b[o + 5 + i];
+    micros *= fracBytes === 1 ? 10000 : fracBytes === 2 ? 100 : 1;
+    const ymdPart = Math.floor(v / 131072);
+    const ym = ymdPart >> 5;
+    if (v < 0 || micros > 999999 || ym / 13 > 9999) return appendString(out, render(b, o, len));
+    const hmsPart = v % 131072;
+    out.reserve(26);
+    putDate(out, Math.floor(ym / 13), ym % 13, ymdPart & 31);
+    const t = out.text;
+    let p = out.pos;
+    t[p++] = 32;
+    p = putPadded(t, p, hmsPart >> 12, 2);
+    t[p++] = 58;
+    p = putPadded(t, p, (hmsPart >> 6) & 63, 2);
+    t[p++] = 58;
+    p = putPadded(t, p, hmsPart & 63, 2);
+    if (fsp > 0) {
+      t[p++] = 46;
+      // The first fsp digits of the 6-digit microseconds, as the renderer's pad(micros, 6).slice(0, fsp).
+      p = putPadded(t, p, Math.floor(micros / 10 ** (6 - fsp)), fsp);
     }
     out.pos = p;
   };

@@ -24,20 +24,41 @@ function readDouble(b: Uint8Array, o: number): number {
 const MAX_DECPT_FOR_F_FORMAT = 15;
 const FLT_DIG = 6;
 
+/** Shortest round-trip digits of |x| (no leading or trailing zeros) and the decimal point position. */
+function shortestDigits(abs: number): { digits: string; decpt: number } {
+  // String() gives the shortest digits that read back as the same double, like dtoa mode 0.
+  const str = String(abs);
+  const e = str.indexOf('e');
+  const mantissa = e < 0 ? str : str.slice(0, e);
+  const dot = mantissa.indexOf('.');
+  let digits = dot < 0 ? mantissa : mantissa.slice(0, dot) + mantissa.slice(dot + 1);
+  let decpt = (dot < 0 ? mantissa.length : dot) + (e < 0 ? 0 : Number(str.slice(e + 1)));
+  let lead = 0;
+  while (lead < digits.length - 1 && digits.charCodeAt(lead) === 48) lead++;
+  digits = digits.slice(lead);
+  decpt -= lead;
+  let end = digits.length;
+  while (end > 1 && digits.charCodeAt(end - 1) === 48) end--;
+  return { digits: digits.slice(0, end), decpt };
+}
+
 /**
- * Significant digits (no trailing zeros) and the decimal point position of |x|, from a JS exponential
- * string. `maxDigits` caps the digits, rounding half-to-even as dtoa does (JS rounds ties up).
+ * Significant digits and decimal point position of |x|, as dtoa mode 4 gives them: the shortest
+ * round-trip digits if there are at most `maxDigits`, else |x| correctly rounded to `maxDigits`,
+ * an exact tie going to the even neighbour (JS would round it up).
  */
 function digitsOf(x: number, maxDigits: number): { digits: string; decpt: number } {
   const abs = Math.abs(x);
-  let s = abs.toExponential();
-  let mantissa = s.slice(0, s.indexOf('e')).replace('.', '');
-  if (mantissa.length > maxDigits) {
-    s = roundedExponential(abs, maxDigits);
-    mantissa = s.slice(0, s.indexOf('e')).replace('.', '');
-  }
-  const exp = Number(s.slice(s.indexOf('e') + 1));
-  return { digits: mantissa.replace(/0+$/, '') || '0', decpt: exp + 1 };
+  const shortest = shortestDigits(abs);
+  if (shortest.digits.length <= maxDigits) return shortest;
+  // Only a value whose shortest form is exactly one digit longer, ending in 5, can be a tie.
+  const maybeTie = shortest.digits.length === maxDigits + 1 && shortest.digits.endsWith('5');
+  const s = maybeTie ? roundedExponential(abs, maxDigits) : abs.toExponential(maxDigits - 1);
+  const e = s.indexOf('e');
+  const mantissa = s.slice(0, e).replace('.', '');
+  let end = mantissa.length;
+  while (end > 1 && mantissa.charCodeAt(end - 1) === 48) end--;
+  return { digits: mantissa.slice(0, end), decpt: Number(s.slice(e + 1)) + 1 };
 }
 
 /** Digits of |x| to 30 places past `n` significant ones: enough to see whether it ends there. */
