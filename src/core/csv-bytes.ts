@@ -24,6 +24,8 @@ function needsQuotes(t: Uint8Array, start: number, end: number, singleColumn: bo
   if (end - start === 2 && t[start] === BACKSLASH && t[start + 1] === N) return true;
   for (let i = start; i < end; i++) {
     const c = t[i];
+    // One comparison rules out most bytes: all the special ones are below 0x2D or are 0xEF.
+    if (c > COMMA && c !== 0xef) continue;
     if (c === COMMA || c === QUOTE || c === NEWLINE || c === CR) return true;
     if (c === 0xef && t[i + 1] === 0xbb && t[i + 2] === 0xbf && i + 2 < end) return true;
   }
@@ -54,12 +56,8 @@ export function csvBytes(batch: RowBatch): Uint8Array {
           out[p++] = text[i];
         }
         out[p++] = QUOTE;
-      } else if (end - start < 64) {
-        // Short values: a plain loop beats creating a subarray view per cell.
-        for (let i = start; i < end; i++) out[p++] = text[i];
       } else {
-        out.set(text.subarray(start, end), p);
-        p += end - start;
+        for (let i = start; i < end; i++) out[p++] = text[i];
       }
     }
     out[p++] = NEWLINE;

@@ -112,15 +112,19 @@ function trimmedLength(b: Uint8Array, o: number, len: number): number {
 function utf8Writer(padded: boolean, render: Render): Write {
   return (b, o, len, out) => {
     if (padded) len = trimmedLength(b, o, len);
-    for (let i = o; i < o + len; i++) {
-      if (b[i] >= 0x80) {
+    out.reserve(len);
+    // Copy while checking for non-ASCII bytes: one pass for the common case.
+    const t = out.text;
+    const start = out.pos;
+    for (let i = 0; i < len; i++) {
+      const c = b[o + i];
+      if (c >= 0x80) {
         appendString(out, render(b, o, len));
         return;
       }
+      t[start + i] = c;
     }
-    out.reserve(len);
-    out.text.set(b.subarray(o, o + len), out.pos);
-    out.pos += len;
+    out.pos = start + len;
   };
 }
 
