@@ -1,7 +1,10 @@
 /**
  * MySQL/MariaDB character sets: the most bytes one character takes (decides how InnoDB lays out
- * CHAR and how wide a VARCHAR length field is), and the WHATWG encoding label TextDecoder knows it by.
+ * CHAR and how wide a VARCHAR length field is), and how text in it is decoded: single-byte charsets
+ * by the server's own tables, UTF-32 by hand, the others by TextDecoder.
  */
+import { SINGLE_BYTE_CHARSETS } from './types/charset-tables.ts';
+import { isMultibyteCjk, multibyteDecoder } from './types/multibyte.ts';
 
 interface CharsetInfo {
   mbmaxlen: number;
@@ -10,11 +13,9 @@ interface CharsetInfo {
   label: string | null;
 }
 
+/** Multi-byte charsets (every single-byte one has a table in charset-tables.ts). */
 const CHARSETS: Record<string, CharsetInfo> = {
   binary: { mbmaxlen: 1, mbminlen: 1, label: null },
-  // MySQL's latin1 is really Windows-1252, which is what the WHATWG 'latin1' label means too.
-  latin1: { mbmaxlen: 1, mbminlen: 1, label: 'windows-1252' },
-  ascii: { mbmaxlen: 1, mbminlen: 1, label: 'windows-1252' },
   utf8mb3: { mbmaxlen: 3, mbminlen: 1, label: 'utf-8' },
   utf8mb4: { mbmaxlen: 4, mbminlen: 1, label: 'utf-8' },
   ucs2: { mbmaxlen: 2, mbminlen: 2, label: 'utf-16be' },
@@ -30,23 +31,9 @@ const CHARSETS: Record<string, CharsetInfo> = {
   ujis: { mbmaxlen: 3, mbminlen: 1, label: 'euc-jp' },
   eucjpms: { mbmaxlen: 3, mbminlen: 1, label: 'euc-jp' },
   euckr: { mbmaxlen: 2, mbminlen: 1, label: 'euc-kr' },
-  cp1250: { mbmaxlen: 1, mbminlen: 1, label: 'windows-1250' },
-  cp1251: { mbmaxlen: 1, mbminlen: 1, label: 'windows-1251' },
-  cp1256: { mbmaxlen: 1, mbminlen: 1, label: 'windows-1256' },
-  cp1257: { mbmaxlen: 1, mbminlen: 1, label: 'windows-1257' },
-  latin2: { mbmaxlen: 1, mbminlen: 1, label: 'iso-8859-2' },
-  latin5: { mbmaxlen: 1, mbminlen: 1, label: 'windows-1254' },
-  latin7: { mbmaxlen: 1, mbminlen: 1, label: 'iso-8859-13' },
-  greek: { mbmaxlen: 1, mbminlen: 1, label: 'iso-8859-7' },
-  hebrew: { mbmaxlen: 1, mbminlen: 1, label: 'iso-8859-8' },
-  koi8r: { mbmaxlen: 1, mbminlen: 1, label: 'koi8-r' },
-  koi8u: { mbmaxlen: 1, mbminlen: 1, label: 'koi8-u' },
-  cp866: { mbmaxlen: 1, mbminlen: 1, label: 'ibm866' },
-  tis620: { mbmaxlen: 1, mbminlen: 1, label: 'windows-874' },
-  macroman: { mbmaxlen: 1, mbminlen: 1, label: 'macintosh' },
 };
 
-/** Unknown charsets are treated as single-byte; their values are shown as hex. */
+/** Single-byte charsets, and unknown ones (whose values are shown as hex). */
 const UNKNOWN: CharsetInfo = { mbmaxlen: 1, mbminlen: 1, label: null };
 
 export function charsetInfo(name: string): CharsetInfo {
@@ -56,35 +43,81 @@ export function charsetInfo(name: string): CharsetInfo {
 /** Decodes b[o, o+len) to a string. */
 export type Decode = (b: Uint8Array, o: number, len: number) => string;
 
-/** Windows-1252's 0x80-0x9F; the five holes map to the C1 controls, as both MySQL and WHATWG do. */
-const CP1252_HIGH = [
-  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f,
-  0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
-];
-const CP1252 = new Uint16Array(256).map((_, i) => (i >= 0x80 && i < 0xa0 ? CP1252_HIGH[i - 0x80] : i));
-const utf16 = new TextDecoder('utf-16le');
+const utf16 = new TextDecoder('utf-16le', { ignoreBOM: true });
+
+/** Builds the string of code units in `units[0, n)`: short ones directly, long ones in one decode. */
+function fromUnits(units: Uint16Array, n: number): string {
+  if (n <= 64) {
+    let s = '';
+    for (let i = 0; i < n; i++) s += String.fromCharCode(units[i]);
+    return s;
+  }
+  return utf16.decode(units.subarray(0, n));
+}
+
+let scratch = new Uint16Array(1024);
+function scratchFor(n: number): Uint16Array {
+  if (scratch.length < n) scratch = new Uint16Array(Math.max(n, scratch.length * 2));
+  return scratch;
+}
 
 /**
- * MySQL's latin1 is Windows-1252. Decoded by table rather than TextDecoder: Node's 'windows-1252'
- * decoder is really ISO-8859-1 (0x80 comes out as U+0080, not €).
+ * Single-byte charsets by table, the server's own mapping (charset-tables.ts): TextDecoder has no
+ * decoder for several of them (dec8, cp850, swe7, ...) and differs from the server on others (Node's
+ * 'windows-1252' is ISO-8859-1, MySQL's ascii shows bytes above 0x7F as '?').
  */
-const decodeCp1252: Decode = (b, o, len) => {
-  const units = new Uint16Array(len);
-  for (let i = 0; i < len; i++) units[i] = CP1252[b[o + i]];
-  return utf16.decode(units);
+function tableDecoder(chars: string): Decode {
+  const map = new Uint16Array(256);
+  const offset = 256 - chars.length;
+  for (let i = 0; i < 256; i++) map[i] = i < offset ? i : chars.charCodeAt(i - offset);
+  return (b, o, len) => {
+    const units = scratchFor(len);
+    for (let i = 0; i < len; i++) units[i] = map[b[o + i]];
+    return fromUnits(units, len);
+  };
+}
+
+/** UTF-32 (big-endian, as MySQL stores it), which TextDecoder does not know; bad code points become '?'. */
+const decodeUtf32: Decode = (b, o, len) => {
+  const units = scratchFor(len >> 1);
+  let n = 0;
+  for (let i = o; i + 3 < o + len; i += 4) {
+    const cp = ((b[i] << 24) | (b[i + 1] << 16) | (b[i + 2] << 8) | b[i + 3]) >>> 0;
+    if (cp < 0x10000 && (cp < 0xd800 || cp > 0xdfff)) units[n++] = cp;
+    else if (cp >= 0x10000 && cp <= 0x10ffff) {
+      units[n++] = 0xd800 + ((cp - 0x10000) >> 10);
+      units[n++] = 0xdc00 + ((cp - 0x10000) & 0x3ff);
+    } else units[n++] = 0x3f;
+  }
+  return fromUnits(units, n);
 };
 
-const decoders = new Map<string, Decode>([['windows-1252', decodeCp1252]]);
+const decoders = new Map<string, Decode>([['utf32', decodeUtf32]]);
 
-/** One shared decoder per encoding, or null when the charset has none (its values show as hex). */
+/** One shared decoder per charset, or null when the charset has none (its values show as hex). */
 export function decoderFor(charset: string): Decode | null {
+  let d = decoders.get(charset);
+  if (d) return d;
+  const table = SINGLE_BYTE_CHARSETS[charset];
   const label = charsetInfo(charset).label;
-  if (label === null) return null;
-  let d = decoders.get(label);
-  if (!d) {
-    const td = new TextDecoder(label);
+  if (table !== undefined) d = tableDecoder(table);
+  else if (label !== null && isMultibyteCjk(charset)) d = multibyteDecoder(charset, label);
+  else if (label !== null) {
+    const td = new TextDecoder(label, { ignoreBOM: true });
     d = (b, o, len) => td.decode(b.subarray(o, o + len));
-    decoders.set(label, d);
-  }
+  } else return null;
+  decoders.set(charset, d);
   return d;
 }
+
+/** Charsets whose bytes below 0x80 are ASCII characters one byte each (so 7-bit text can be copied as is). */
+export function asciiCompatible(charset: string): boolean {
+  const info = charsetInfo(charset);
+  return info.mbminlen === 1 && charset !== 'swe7';
+}
+
+/** MySQL's latin1 (Windows-1252 with the five holes as C1 controls): code point of each byte. */
+export const CP1252: Uint16Array = (() => {
+  const high = SINGLE_BYTE_CHARSETS.latin1;
+  return new Uint16Array(256).map((_, i) => (i < 0x80 ? i : high.charCodeAt(i - 0x80)));
+})();

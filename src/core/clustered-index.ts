@@ -8,11 +8,14 @@ import { charsetInfo } from './charset.ts';
 import type { Column, IndexColumn, TableDef } from './schema.ts';
 import { decimalRenderer, decimalSize } from './types/decimal.ts';
 import { integerRenderer } from './types/integer.ts';
-import { renderHex, type Render } from './types/render.ts';
+import { renderHex, zerofill, type Render } from './types/render.ts';
 import { textRenderer } from './types/string.ts';
 import { doubleRenderer, floatRenderer } from './types/float.ts';
 import { enumRenderer, enumSize, setRenderer, setSize } from './types/enum-set.ts';
-import { datetimeRenderer, fracBytes, renderDate, renderYear, timeRenderer, timestampRenderer } from './types/temporal.ts';
+import { jsonRenderer } from './types/json-binary.ts';
+import { renderInet4, renderInet6, renderUuid } from './types/network.ts';
+import { datetimeRenderer, fracBytes, renderDate, renderYear, renderYear2, timeRenderer, timestampRenderer } from './types/temporal.ts';
+import { legacyTemporalRenderer, legacyTemporalSize, renderDatetime55 } from './types/temporal-legacy.ts';
 
 export interface FieldSpec {
   /** Column name, or DB_ROW_ID / DB_TRX_ID / DB_ROLL_PTR. */
@@ -40,7 +43,10 @@ export interface ClusteredLayout {
 }
 
 const INT_BYTES: Record<string, number> = { tinyint: 1, bool: 1, smallint: 2, mediumint: 3, int: 4, bigint: 8 };
-const BLOB_TYPES = new Set(['tinytext', 'text', 'mediumtext', 'longtext', 'tinyblob', 'blob', 'mediumblob', 'longblob', 'json']);
+/** Display widths of ZEROFILL integers without an explicit one (they are unsigned). */
+const INT_WIDTHS: Record<string, number> = { tinyint: 3, bool: 3, smallint: 5, mediumint: 8, int: 10, bigint: 20 };
+const TEXT_BLOBS = new Set(['tinytext', 'text', 'mediumtext', 'longtext', 'tinyblob', 'blob', 'mediumblob', 'longblob']);
+const GEOMETRIES = new Set(['geometry', 'point', 'linestring', 'polygon', 'multipoint', 'multilinestring', 'multipolygon', 'geometrycollection']);
 
 interface Storage {
   fixedLen: number;
@@ -48,43 +54,72 @@ interface Storage {
   render: Render;
 }
 
+/** Not yet in Column: set for TIME/DATETIME/TIMESTAMP columns in the pre-5.6 formats (see temporal-legacy.ts). */
+
+const fixed = (fixedLen: number, render: Render): Storage => ({ fixedLen, bigCol: false, render });
+const variable = (maxBytes: number, render: Render): Storage => ({ fixedLen: 0, bigCol: maxBytes > 255, render });
+
 /** How a column is stored in a COMPACT/DYNAMIC (or, with `redundant`, REDUNDANT) record. */
 export function columnStorage(c: Column, redundant: boolean): Storage {
-  const fixed = (fixedLen: number, render: Render): Storage => ({ fixedLen, bigCol: false, render });
   const intBytes = INT_BYTES[c.type];
-  if (intBytes) return fixed(intBytes, integerRenderer(intBytes, c.unsigned));
+  if (intBytes) {
+    const render = integerRenderer(intBytes, c.unsigned);
+    return fixed(intBytes, c.zerofill ? zerofill(render, c.length || INT_WIDTHS[c.type]) : render);
+  }
+  if (TEXT_BLOBS.has(c.type)) return variable(Infinity, stringRenderer(c, false));
+  if (GEOMETRIES.has(c.type)) return variable(Infinity, renderHex); // SELECT returns the stored SRID + WKB bytes
   switch (c.type) {
-    case 'decimal': return fixed(decimalSize(c.precision, c.scale), decimalRenderer(c.precision, c.scale));
-    case 'float': return fixed(4, floatRenderer(c.scale, c.precision > 0));
-    case 'double': return fixed(8, doubleRenderer(c.scale, c.precision > 0));
+    case 'decimal': return fixed(decimalSize(c.precision, c.scale), withZerofill(c, decimalRenderer(c.precision, c.scale), c.precision + (c.scale > 0 ? 1 : 0)));
+    case 'float': return fixed(4, withZerofill(c, floatRenderer(c.scale, c.precision > 0), c.precision > 0 ? c.precision : 12));
+    case 'double': return fixed(8, withZerofill(c, doubleRenderer(c.scale, c.precision > 0), c.precision > 0 ? c.precision : 22));
     case 'date': return fixed(3, renderDate);
-    case 'datetime': return fixed(5 + fracBytes(c.fsp), datetimeRenderer(c.fsp));
-    case 'timestamp': return fixed(4 + fracBytes(c.fsp), timestampRenderer(c.fsp));
-    case 'time': return fixed(3 + fracBytes(c.fsp), timeRenderer(c.fsp));
-    case 'year': return fixed(1, renderYear);
+    case 'datetime':
+    case 'timestamp':
+    case 'time': return temporalStorage(c);
+    case 'year': return fixed(1, c.length === 2 ? renderYear2 : renderYear);
     case 'bit': return fixed((Math.max(1, c.length) + 7) >> 3, renderHex);
     case 'enum': return fixed(enumSize(c.values.length), enumRenderer(c.values));
     case 'set': return fixed(setSize(c.values.length), setRenderer(c.values));
     case 'binary': return fixed(c.length, renderHex);
-    case 'varbinary': return { fixedLen: 0, bigCol: c.length > 255, render: renderHex };
-    case 'char': {
-      const cs = charsetInfo(c.charset);
-      const render = c.charset === 'binary' ? renderHex : textRenderer(c.charset, true);
-      // COMPACT stores CHAR in variable-width charsets as variable-length (at least `length` bytes).
-      if (redundant || cs.mbmaxlen === cs.mbminlen) return fixed(c.length * cs.mbmaxlen, render);
-      return { fixedLen: 0, bigCol: c.length * cs.mbmaxlen > 255, render };
-    }
-    case 'varchar': {
-      const render = c.charset === 'binary' ? renderHex : textRenderer(c.charset, false);
-      return { fixedLen: 0, bigCol: c.length * charsetInfo(c.charset).mbmaxlen > 255, render };
-    }
-    default:
-      if (BLOB_TYPES.has(c.type)) {
-        const render = c.charset === 'binary' ? renderHex : textRenderer(c.charset, false);
-        return { fixedLen: 0, bigCol: true, render };
-      }
-      throw new Error(`column \`${c.name}\`: type ${c.type.toUpperCase()} is not supported yet`);
+    case 'varbinary': return variable(c.length, renderHex);
+    case 'char': return charStorage(c, redundant);
+    case 'varchar': return variable(c.length * charsetInfo(c.charset).mbmaxlen, stringRenderer(c, false));
+    case 'json': return variable(Infinity, jsonRenderer(textRenderer('utf8mb4', false)));
+    case 'inet4': return fixed(4, renderInet4);
+    case 'inet6': return fixed(16, renderInet6);
+    case 'uuid': return fixed(16, renderUuid);
+    // MySQL 9: a BLOB of float32s underneath (Field_vector is a Field_blob); SELECT returns the bytes.
+    case 'vector': return variable(Infinity, renderHex);
+    default: throw new Error(`column \`${c.name}\`: type ${String(c.type).toUpperCase()} is not supported yet`);
   }
+}
+
+function withZerofill(c: Column, render: Render, width: number): Render {
+  return c.zerofill ? zerofill(render, width) : render;
+}
+
+function stringRenderer(c: Column, padded: boolean): Render {
+  return c.charset === 'binary' ? renderHex : textRenderer(c.charset, padded);
+}
+
+function charStorage(c: Column, redundant: boolean): Storage {
+  const cs = charsetInfo(c.charset);
+  const render = stringRenderer(c, true);
+  // COMPACT stores CHAR in variable-width charsets as variable-length (at least `length` bytes).
+  if (redundant || cs.mbmaxlen === cs.mbminlen) return fixed(c.length * cs.mbmaxlen, render);
+  return variable(c.length * cs.mbmaxlen, render);
+}
+
+function temporalStorage(c: Column): Storage {
+  const type = c.type as 'time' | 'datetime' | 'timestamp';
+  if (c.legacyTemporal) return fixed(legacyTemporalSize(type, c.fsp), legacyTemporalRenderer(type, c.fsp));
+  const frac = fracBytes(c.fsp);
+  if (type === 'time') return fixed(3 + frac, timeRenderer(c.fsp));
+  if (type === 'timestamp') return fixed(4 + frac, timestampRenderer(c.fsp));
+  const current = datetimeRenderer(c.fsp);
+  // REDUNDANT records give every field's length: an 8-byte DATETIME is MySQL 5.5's format.
+  const render: Render = c.fsp === 0 ? (b, o, len) => (len === 8 ? renderDatetime55(b, o, len) : current(b, o, len)) : current;
+  return fixed(5 + frac, render);
 }
 
 const systemField = (name: string, len: number): FieldSpec => ({

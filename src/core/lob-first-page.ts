@@ -27,9 +27,12 @@ export async function readLob(firstPageNo: number, out: Uint8Array, filled: numb
   const first = await readPage(firstPageNo);
   let entryPage = u32(first, FIRST_INDEX_LIST + 4);
   let entryOffset = u16(first, FIRST_INDEX_LIST + 8);
-  // Each entry is at least one page of data, so a list longer than the value is pages long loops.
-  for (let guard = 0; entryPage !== FIL_NULL; guard++) {
-    if (guard > out.length) throw new Error('the LOB index list loops');
+  // A damaged list can point back into itself: no entry is visited twice.
+  const visited = new Set<number>();
+  while (entryPage !== FIL_NULL) {
+    const address = entryPage * 65536 + entryOffset;
+    if (visited.has(address)) throw new Error(`the LOB index list loops (entry at page ${entryPage} offset ${entryOffset} again)`);
+    visited.add(address);
     const page = entryPage === firstPageNo ? first : await readPage(entryPage);
     if (entryOffset + INDEX_ENTRY_SIZE > page.length) throw new Error(`LOB index entry at page ${entryPage} offset ${entryOffset} is outside the page`);
     const dataPageNo = u32(page, entryOffset + ENTRY_PAGE_NO);

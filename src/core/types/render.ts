@@ -19,3 +19,11 @@ export function pad(n: number, width: number): string {
   const s = String(n);
   return s.length >= width ? s : '0'.repeat(width - s.length) + s;
 }
+
+/** ZEROFILL columns: the value left-padded with zeros to the column's display width. */
+export function zerofill(render: Render, width: number): Render {
+  return (b, o, len) => {
+    const s = render(b, o, len);
+    return s.length >= width ? s : '0'.repeat(width - s.length) + s;
+  };
+}

@@ -2,7 +2,7 @@
  * Character and binary string columns. Text is decoded with one shared decoder per charset;
  * CHAR values lose their trailing pad spaces, as the server's SELECT shows them.
  */
-import { decoderFor } from '../charset.ts';
+import { asciiCompatible, decoderFor } from '../charset.ts';
 import { renderHex, type Render } from './render.ts';
 
 /** 7-bit text is by far the most common; building it directly is faster than a TextDecoder call. */
@@ -20,9 +20,7 @@ function asciiOrNull(b: Uint8Array, o: number, len: number): string | null {
 export function textRenderer(charset: string, padded: boolean): Render {
   const decoder = decoderFor(charset);
   if (decoder === null) return renderHex;
-  const asciiCompatible = charset !== 'ucs2' && !charset.startsWith('utf16');
-  const decode: Render = (b, o, len) =>
-    (asciiCompatible ? asciiOrNull(b, o, len) : null) ?? decoder(b, o, len);
+  const decode: Render = asciiCompatible(charset) ? (b, o, len) => asciiOrNull(b, o, len) ?? decoder(b, o, len) : decoder;
   if (!padded) return decode;
   return (b, o, len) => decode(b, o, len).replace(/ +$/, '');
 }

@@ -64,26 +64,27 @@ function civilFromDays(days: number): [number, number, number] {
 }
 
 export function timestampRenderer(fsp: number): Render {
-  return (b, o) => {
-    const secs = readUintBE(b, o, 4);
-    const micros = readMicros(b, o + 4, fsp);
-    if (secs === 0 && micros === 0) return `0000-00-00 00:00:00${fraction(0, fsp)}`;
-    const days = Math.floor(secs / 86400);
-    const rem = secs - days * 86400;
-    const [y, m, d] = civilFromDays(days);
-    return `${ymd(y, m, d)} ${hms(Math.floor(rem / 3600), Math.floor(rem / 60) % 60, rem % 60)}${fraction(micros, fsp)}`;
-  };
+  return (b, o) => formatTimestamp(readUintBE(b, o, 4), readMicros(b, o + 4, fsp), fsp);
 }
 
-/** TIME(fsp) (my_time_packed_from_binary): 3 bytes offset by 2^23, fraction stored signed. */
+/** Seconds since the epoch (UTC) and microseconds as the server prints them; 0 is the zero date. */
+export function formatTimestamp(secs: number, micros: number, fsp: number): string {
+  if (secs === 0 && micros === 0) return `0000-00-00 00:00:00${fraction(0, fsp)}`;
+  const days = Math.floor(secs / 86400);
+  const rem = secs - days * 86400;
+  const [y, m, d] = civilFromDays(days);
+  return `${ymd(y, m, d)} ${hms(Math.floor(rem / 3600), Math.floor(rem / 60) % 60, rem % 60)}${fraction(micros, fsp)}`;
+}
+
+/** TIME(fsp) (my_time_packed_from_binary): 3 bytes offset by 2^23, then the fraction (see fracTime). */
 export function timeRenderer(fsp: number): Render {
   return (b, o) => {
     let packed: number;
     const intPart = readUintBE(b, o, 3) - 0x800000;
     switch (fracBytes(fsp)) {
       case 0: packed = intPart * 0x1000000; break;
-      case 1: packed = fracTime(intPart, (b[o + 3] << 24) >> 24, 0x100, 10000); break;
-      case 2: packed = fracTime(intPart, (((b[o + 3] << 8) | b[o + 4]) << 16) >> 16, 0x10000, 100); break;
+      case 1: packed = fracTime(intPart, b[o + 3], 0x100, 10000); break;
+      case 2: packed = fracTime(intPart, (b[o + 3] << 8) | b[o + 4], 0x10000, 100); break;
       default: packed = readUintBE(b, o, 6) - 0x800000000000;
     }
     const negative = packed < 0;
@@ -95,7 +96,10 @@ export function timeRenderer(fsp: number): Render {
   };
 }
 
-/** A negative time with a fraction borrows one second from the integer part. */
+/**
+ * The 1-2 byte fraction is stored as (fraction - 1 s) for negative times, i.e. unsigned and borrowed
+ * from the integer part: -00:00:01.25 is stored as integer -2 and fraction 0.75.
+ */
 function fracTime(intPart: number, frac: number, range: number, scale: number): number {
   if (intPart < 0 && frac !== 0) {
     intPart++;
@@ -106,3 +110,6 @@ function fracTime(intPart: number, frac: number, range: number, scale: number): 
 
 /** YEAR: one byte, 0 for the zero year, else years since 1900. */
 export const renderYear: Render = (b, o) => (b[o] === 0 ? '0000' : String(1900 + b[o]));
+
+/** YEAR(2) (MySQL before 5.7.5): the same byte, shown as two digits. */
+export const renderYear2: Render = (b, o) => pad(b[o] === 0 ? 0 : (1900 + b[o]) % 100, 2);

@@ -1,0 +1,113 @@
+/**
+ * Spatial values. The server stores a 4-byte little-endian SRID followed by the WKB of the geometry,
+ * and a SELECT of the column returns exactly those bytes, so cells show them as hex like any binary
+ * value: lossless, and an `INSERT ... VALUES (0x...)` puts the same geometry back. For reading, this
+ * module turns the bytes into WKT the way MariaDB's ST_AsText() prints it (`POINT(1 2)`,
+ * `POLYGON((0 0,1 0,1 1,0 0))`, `MULTIPOINT(1 2,3 4)`); MySQL 8.0 prints multipoints as
+ * `MULTIPOINT((1 2),(3 4))` and swaps the axes of geographic SRIDs, which this does not do.
+ */
+import { gcvt } from './float.ts';
+
+const KINDS = ['', 'POINT', 'LINESTRING', 'POLYGON', 'MULTIPOINT', 'MULTILINESTRING', 'MULTIPOLYGON', 'GEOMETRYCOLLECTION'];
+const MAX_DEPTH = 32;
+
+/** Reads WKB: each geometry starts with its own byte order (1 = little-endian) and type. */
+class WkbReader {
+  private readonly view: DataView;
+  p: number;
+
+  constructor(b: Uint8Array, o: number, private readonly end: number) {
+    this.view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    this.p = o;
+  }
+
+  private need(n: number): void {
+    if (this.p + n > this.end) throw new Error(`the geometry ends early (at byte ${this.p})`);
+  }
+
+  uint32(little: boolean): number {
+    this.need(4);
+    const v = this.view.getUint32(this.p, little);
+    this.p += 4;
+    return v;
+  }
+
+  coordinate(little: boolean): string {
+    this.need(8);
+    const v = this.view.getFloat64(this.p, little);
+    this.p += 8;
+    return gcvt(v, 17);
+  }
+
+  header(): { little: boolean; kind: number } {
+    this.need(1);
+    const order = this.view.getUint8(this.p++);
+    if (order > 1) throw new Error(`byte ${this.p - 1} is not a WKB byte order`);
+    const little = order === 1;
+    const kind = this.uint32(little);
+    if (kind < 1 || kind >= KINDS.length) throw new Error(`unknown WKB geometry type ${kind}`);
+    return { little, kind };
+  }
+
+  done(): boolean {
+    return this.p === this.end;
+  }
+}
+
+function points(r: WkbReader, little: boolean): string {
+  const n = r.uint32(little);
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) out.push(`${r.coordinate(little)} ${r.coordinate(little)}`);
+  return out.join(',');
+}
+
+function rings(r: WkbReader, little: boolean): string {
+  const n = r.uint32(little);
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) out.push(`(${points(r, little)})`);
+  return out.join(',');
+}
+
+/** The body of one geometry (what follows its type name). */
+function body(r: WkbReader, kind: number, little: boolean, depth: number): string {
+  if (depth > MAX_DEPTH) throw new Error('the geometry nests too deeply');
+  switch (kind) {
+    case 1: return `${r.coordinate(little)} ${r.coordinate(little)}`;
+    case 2: return points(r, little);
+    case 3: return rings(r, little);
+    default: {
+      const n = r.uint32(little);
+      const parts: string[] = [];
+      for (let i = 0; i < n; i++) {
+        const h = r.header();
+        // Collections name each member, multipoints list bare coordinates, multi-lines and
+        // -polygons parenthesise their parts.
+        if (kind === 7) parts.push(named(r, h.kind, h.little, depth + 1));
+        else if (kind === 4) parts.push(body(r, h.kind, h.little, depth + 1));
+        else parts.push(`(${body(r, h.kind, h.little, depth + 1)})`);
+      }
+      return parts.join(',');
+    }
+  }
+}
+
+/** One geometry with its type name; an empty collection is `GEOMETRYCOLLECTION EMPTY`. */
+function named(r: WkbReader, kind: number, little: boolean, depth: number): string {
+  const inner = body(r, kind, little, depth);
+  return kind === 7 && inner === '' ? 'GEOMETRYCOLLECTION EMPTY' : `${KINDS[kind]}(${inner})`;
+}
+
+/** WKT of the stored geometry b[o, o+len) (SRID + WKB). Throws an Error for bytes that are not one. */
+export function geometryToWkt(b: Uint8Array, o: number, len: number): string {
+  if (len < 4 + 5) throw new Error(`${len} bytes are too few for a geometry`);
+  const r = new WkbReader(b, o + 4, o + len);
+  const { little, kind } = r.header();
+  const text = named(r, kind, little, 0);
+  if (!r.done()) throw new Error('bytes follow the end of the geometry');
+  return text;
+}
+
+/** The SRID of a stored geometry. */
+export function geometrySrid(b: Uint8Array, o: number): number {
+  return (b[o] | (b[o + 1] << 8) | (b[o + 2] << 16) | (b[o + 3] << 24)) >>> 0;
+}
