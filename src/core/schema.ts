@@ -39,6 +39,11 @@ export interface Column {
   /** Generated columns: VIRTUAL ones are not stored in the clustered index record. */
   generated: 'virtual' | 'stored' | null;
   invisible: boolean;
+  /**
+   * TIME/DATETIME/TIMESTAMP stored in the pre-5.6 format (MySQL 5.5, MariaDB 5.3-10.0): the SQL type
+   * cannot tell, `SHOW CREATE TABLE` marks it with a comment (`/* mariadb-5.3 *\/`, `/* 5.5 binary format *\/`).
+   */
+  legacyTemporal: boolean;
   /** DEFAULT clause as the literal SQL text (e.g. "'abc'", "NULL", "CURRENT_TIMESTAMP"), or null when absent. */
   defaultSql: string | null;
   comment: string;

@@ -14,7 +14,8 @@ export type Write = (b: Uint8Array, o: number, len: number, out: BatchBuilder) =
 const encoder = new TextEncoder();
 
 const INT_BYTES: Record<string, number> = { tinyint: 1, bool: 1, smallint: 2, mediumint: 3, int: 4, bigint: 8 };
-const TEXT_TYPES = new Set(['char', 'varchar', 'tinytext', 'text', 'mediumtext', 'longtext', 'json']);
+// Not JSON: MySQL stores it in a binary format that its renderer turns into text.
+const TEXT_TYPES = new Set(['char', 'varchar', 'tinytext', 'text', 'mediumtext', 'longtext']);
 
 export function writerFor(c: Column | null, render: Render): Write {
   if (render === renderHex) return writeHex;
@@ -54,9 +55,11 @@ function fromRender(render: Render): Write {
   return (b, o, len, out) => appendString(out, render(b, o, len));
 }
 
-/** Decimal digits of a non-negative safe integer, written backwards from the end of a scratch area. */
+/**
+ * Decimal digits of a non-negative safe integer. The caller has reserved room (16 digits at most):
+ * reserving here could move `out.text` under a caller that holds it.
+ */
 function appendUint(out: BatchBuilder, v: number): void {
-  out.reserve(20);
   const t = out.text;
   let digits = 1;
   for (let x = v; x >= 10; x = Math.floor(x / 10)) digits++;
@@ -75,8 +78,8 @@ function intWriter(bytes: number, unsigned: boolean): Write {
     let v = 0;
     for (let i = 0; i < bytes; i++) v = v * 256 + b[o + i];
     if (!unsigned) v -= bias;
+    out.reserve(12);
     if (v < 0) {
-      out.reserve(1);
       out.text[out.pos++] = 45; // '-'
       v = -v;
     }
@@ -196,8 +199,9 @@ function decimalWriter(precision: number, scale: number): Write {
   const fracDigits = scale % 9;
   const fracTail = DIG2BYTES[fracDigits];
   return (b, o, _len, out) => {
-    // A damaged value can hold groups above 999,999,999: one more digit per group at most.
-    out.reserve(precision + 3 + intFull + fracFull + 2);
+    // A damaged value can hold groups above 999,999,999: one more digit per group at most. The
+    // reservation is made once, so `t` stays the buffer written to.
+    out.reserve(precision + 3 + intFull + fracFull + 20);
     const mask = (b[o] & 0x80) === 0 ? 0xff : 0;
     const t = out.text;
     if (mask) t[out.pos++] = 45; // '-'

@@ -38,7 +38,7 @@ function keys(table: TableDef): string[] {
 
 const PLAIN = {
   unsigned: false, zerofill: false, nullable: true, length: 0, precision: 0, scale: 0, fsp: 0,
-  values: [], generated: null, invisible: false, defaultSql: null, comment: '',
+  values: [], generated: null, invisible: false, defaultSql: null, comment: '', legacyTemporal: false,
 };
 
 describe('SHOW CREATE TABLE output', () => {
@@ -67,7 +67,7 @@ describe('SHOW CREATE TABLE output', () => {
     expect(t.columns.map((c) => c.name)).toEqual([
       'id', 'email', 'name', 'balance', 'flags', 'created', 'updated', 'bio', 'avatar', 'rating', 'active', 'born',
     ]);
-    expect(t.columns[0]).toEqual({ ...PLAIN, name: 'id', type: 'int', nullable: false, charset: 'binary', collation: '' });
+    expect(t.columns[0]).toEqual({ ...PLAIN, name: 'id', type: 'int', length: 11, nullable: false, charset: 'binary', collation: '' });
     expect(byName(t, 'email')).toMatchObject({ type: 'varchar', length: 255, nullable: false, charset: 'latin1', collation: '' });
     expect(byName(t, 'name')).toMatchObject({ type: 'varchar', length: 100, charset: 'utf8mb4', defaultSql: 'NULL' });
     expect(byName(t, 'balance')).toMatchObject({ type: 'decimal', precision: 12, scale: 2, defaultSql: "'0.00'" });
@@ -1222,5 +1222,16 @@ describe('mysql-testsuite fixtures (MySQL 5.6 scripts with inserts and procedure
     expect(byName(table('pk/tb24.sql'), 'c2')).toMatchObject({ type: 'int', nullable: false, defaultSql: "'0'" });
     expect(keys(table('pk/tb24_sk.sql'))).toEqual(['primary PRIMARY(c8)', 'key mykey(c5, c2, c6)']);
     expect(table('pk/tb29.sql').indexes).toEqual([]);
+  });
+});
+
+describe('storage hints in the DDL', () => {
+  it('marks pre-5.6 temporal columns from the comments SHOW CREATE TABLE prints', () => {
+    const [t] = parseCreateTables(
+      'CREATE TABLE `t` (`a` datetime /* mariadb-5.3 */ DEFAULT NULL, `b` time(3) /* mariadb-5.3 */ NOT NULL, `c` timestamp /* 5.5 binary format */ NULL, `d` datetime DEFAULT NULL /* not a mark */, `e` int(5) unsigned zerofill, `y` year(2))',
+    );
+    expect(t.columns.map((c) => c.legacyTemporal)).toEqual([true, true, true, false, false, false]);
+    expect(t.columns.find((c) => c.name === 'e')?.length).toBe(5);
+    expect(t.columns.find((c) => c.name === 'y')?.length).toBe(2);
   });
 });

@@ -479,12 +479,20 @@ class TableParser {
     const column: ColumnDraft = {
       name, type, unsigned: false, zerofill: false, nullable: true, length: 0, precision: 0, scale: 0, fsp: 0,
       charset: '', collation: '', values: [], generated: null, invisible: false, defaultSql: null, comment: '',
-      at, binaryCollation: false, sizedLength: null,
+      at, binaryCollation: false, sizedLength: null, legacyTemporal: false,
     };
     this.typeSynonym(keyword, column);
     if (type === 'enum' || type === 'set') column.values = this.valueList(name);
     else this.typeArguments(column);
+    column.legacyTemporal = (type === 'time' || type === 'datetime' || type === 'timestamp') && this.legacyMarkFollows();
     return column;
+  }
+
+  /** Whether the comment right after the type marks the pre-5.6 temporal storage format. */
+  private legacyMarkFollows(): boolean {
+    const previous = this.tokens[this.pos - 1];
+    const gap = this.sql.slice(previous.end, this.peek().start);
+    return /\/\*\s*(mariadb-5\.3|5\.5 binary format)\s*\*\//i.test(gap);
   }
 
   /** Finishes multi-word type names and the synonyms that say more than a type. */
@@ -682,6 +690,15 @@ class TableParser {
 
 function applyTypeArguments(column: ColumnDraft, [first, second]: number[]): void {
   switch (column.type) {
+    case 'tinyint':
+    case 'smallint':
+    case 'mediumint':
+    case 'int':
+    case 'bigint':
+    case 'year':
+      // The display width: only ZEROFILL (and YEAR(2)) change what SELECT shows.
+      column.length = first ?? 0;
+      break;
     case 'decimal':
       column.precision = first ?? 10;
       column.scale = second ?? 0;
@@ -726,7 +743,7 @@ function resolveColumn(draft: ColumnDraft, table: { charset: string; collation: 
     name: draft.name, type, unsigned: draft.unsigned, zerofill: draft.zerofill, nullable: draft.nullable,
     length: draft.length, precision: draft.precision, scale: draft.scale, fsp: draft.fsp, charset, collation,
     values: draft.values, generated: draft.generated, invisible: draft.invisible, defaultSql: draft.defaultSql,
-    comment: draft.comment,
+    comment: draft.comment, legacyTemporal: draft.legacyTemporal,
   };
 }
 
