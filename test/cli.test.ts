@@ -48,7 +48,9 @@ describe('ibd-reader CLI', () => {
     const run = spawnSync(process.execPath, [CLI, ibd, '--schema', sql, '--threads', String(threads), '-o', out], { encoding: 'utf8' });
     expect(run.stderr).toMatch(/200000 rows from \d+ leaf pages/);
     expect(run.status).toBe(0);
-    expect(readFileSync(out, 'utf8') === expectedCsv).toBe(true);
+    const actual = readFileSync(out, "utf8");
+    if (actual !== expectedCsv) writeFileSync(join(tmpdir(), `cli-debug-${threads}.csv`), actual + "\n=====\n" + expectedCsv);
+    expect(actual === expectedCsv).toBe(true);
   });
 
   it('NDJSON to stdout', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { decodeInParallel, splitRuns, type RunDecoder } from '../src/core/parallel.ts';
 import type { RowBatch } from '../src/core/row-batch.ts';
-import type { DecodeStats } from '../src/core/table-reader.ts';
+import { emptyStats } from '../src/core/table-reader.ts';
 
-const stats: DecodeStats = { pagesRead: 0, pagesSkipped: 0, badChecksums: 0, rowsDecoded: 0, recordsFailed: 0, deletedSkipped: 0, problems: [] };
+const stats = emptyStats();
 const batchOf = (pages: number[]): RowBatch => ({ rows: pages.length, cols: 1, text: new Uint8Array(Uint8Array.from(pages)), cells: new Uint32Array(0), nulls: new Uint8Array(0) });
 
 /** A fake worker that finishes runs after a delay depending on their content, so completion order is scrambled. */

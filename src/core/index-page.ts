@@ -129,3 +129,21 @@ export function recordOrigins(page: Uint8Array, compact: boolean, out: number[])
   }
   return null;
 }
+
+/**
+ * Records in the page's free list (PAGE_FREE): deleted records that purge removed from the list of
+ * rows. Their bytes stay until the space is reused, so a deleted row can often still be read back.
+ * Stops (returns what it has) at the first pointer that leaves the heap or loops.
+ */
+export function freeListOrigins(page: Uint8Array, compact: boolean, out: number[]): void {
+  out.length = 0;
+  const h = readIndexHeader(page);
+  const start = compact ? PAGE_NEW_SUPREMUM_END : PAGE_OLD_SUPREMUM_END;
+  let rec = h.free;
+  const seen = new Set<number>();
+  while (rec !== 0 && rec >= start && rec < h.heapTop && !seen.has(rec)) {
+    seen.add(rec);
+    out.push(rec);
+    rec = compact ? compactNext(page, rec) : redundantNext(page, rec);
+  }
+}

@@ -5,7 +5,7 @@
  * comlink, Node worker_threads) only supplies the RunDecoders.
  */
 import type { RowBatch } from './row-batch.ts';
-import type { DecodeStats } from './table-reader.ts';
+import { emptyStats, type DecodeStats } from './table-reader.ts';
 
 export interface RunResult {
   batch: RowBatch;
@@ -66,14 +66,11 @@ export async function* decodeInParallel(leaves: readonly number[], decoders: Run
 
 /** Adds up the per-worker statistics (each cumulative) into one. */
 export function mergeStats(all: readonly DecodeStats[], maxProblems = 1000): DecodeStats {
-  const total: DecodeStats = { pagesRead: 0, pagesSkipped: 0, badChecksums: 0, rowsDecoded: 0, recordsFailed: 0, deletedSkipped: 0, problems: [] };
+  const total = emptyStats();
   for (const s of all) {
-    total.pagesRead += s.pagesRead;
-    total.pagesSkipped += s.pagesSkipped;
-    total.badChecksums += s.badChecksums;
-    total.rowsDecoded += s.rowsDecoded;
-    total.recordsFailed += s.recordsFailed;
-    total.deletedSkipped += s.deletedSkipped;
+    for (const key of Object.keys(total) as (keyof DecodeStats)[]) {
+      if (key !== 'problems') total[key] += s[key];
+    }
     total.problems.push(...s.problems.slice(0, maxProblems - total.problems.length));
   }
   total.problems.sort((a, b) => (a.page ?? -1) - (b.page ?? -1));

@@ -118,8 +118,8 @@ export function decodeRedundant(page: Uint8Array, origin: number, layout: Cluste
   return 6 + nFields * (short ? 1 : 2) + start;
 }
 
-/** Page number of the child a COMPACT node pointer record points to: 4 bytes after the key fields. */
-export function compactChildPage(page: Uint8Array, origin: number, layout: ClusteredLayout): number {
+/** Where the key fields of a COMPACT record end (key fields are never NULL). */
+function compactKeyEnd(page: Uint8Array, origin: number, layout: ClusteredLayout): number {
   let lenPtr = origin - 6 - ((layout.nNullable + 7) >> 3);
   let p = origin;
   for (let i = 0; i < layout.nUnique; i++) {
@@ -131,8 +131,32 @@ export function compactChildPage(page: Uint8Array, origin: number, layout: Clust
     }
     p += len;
   }
+  return p;
+}
+
+/** Page number of the child a COMPACT node pointer record points to: 4 bytes after the key fields. */
+export function compactChildPage(page: Uint8Array, origin: number, layout: ClusteredLayout): number {
+  const p = compactKeyEnd(page, origin, layout);
   if (p + 4 > page.length) throw new RecordError('the node pointer runs past the end of the page');
   return ((page[p] << 24) | (page[p + 1] << 16) | (page[p + 2] << 8) | page[p + 3]) >>> 0;
+}
+
+/**
+ * Whether a leaf record's DB_ROLL_PTR (7 bytes after the key and the 6-byte DB_TRX_ID) is all zero.
+ * No stored row has that (the pointer always carries an undo address or the insert flag), but
+ * MariaDB zero-fills a record's data when purge frees it: such a record is no longer a row.
+ */
+export function rollPtrIsZero(page: Uint8Array, origin: number, layout: ClusteredLayout, compact: boolean): boolean {
+  let p: number;
+  if (compact) p = compactKeyEnd(page, origin, layout) + 6;
+  else {
+    const short = (page[origin - 3] & 1) !== 0;
+    const i = layout.nUnique; // DB_TRX_ID ends where DB_ROLL_PTR starts
+    p = origin + (short ? page[origin - 7 - i] & 0x7f : u16(page, origin - 8 - 2 * i) & 0x3fff);
+  }
+  if (p + 7 > page.length) return true;
+  for (let i = p; i < p + 7; i++) if (page[i] !== 0) return false;
+  return true;
 }
 
 /** Page number of the child a REDUNDANT node pointer points to: its last field. */

@@ -5,14 +5,15 @@
  */
 import { readExternValue } from './blob-page.ts';
 import { findClusteredRoot, leafPageNumbers, type IndexRoot } from './btree.ts';
+import { scanIndexes, scanLeafPages } from './page-scan.ts';
 import { clusteredLayout, type ClusteredLayout } from './clustered-index.ts';
 import { IbdError } from './errors.ts';
 import { FIL_PAGE_OFFSET, FIL_PAGE_TYPE, PageType, pageTypeName, u16, u32 } from './fil-header.ts';
 import {
-  compactInfoBits, compactStatus, PAGE_DATA, PAGE_NEW_SUPREMUM_END, PAGE_OLD_SUPREMUM_END, readIndexHeader, recordOrigins, redundantInfoBits,
+  compactInfoBits, compactStatus, freeListOrigins, PAGE_DATA, PAGE_NEW_SUPREMUM_END, PAGE_OLD_SUPREMUM_END, readIndexHeader, recordOrigins, redundantInfoBits,
   REC_INFO_DELETED, REC_INFO_INSTANT, REC_INFO_MIN_REC, REC_INFO_VERSION, REC_STATUS_ORDINARY,
 } from './index-page.ts';
-import { compactChildPage, decodeCompact, decodeRedundant, RecordError, redundantChildPage, type ExternField, type RecordSink } from './record.ts';
+import { compactChildPage, decodeCompact, decodeRedundant, RecordError, redundantChildPage, rollPtrIsZero, type ExternField, type RecordSink } from './record.ts';
 import { BatchBuilder, batchRows, type RowBatch } from './row-batch.ts';
 import type { TableDef } from './schema.ts';
 import { writerFor, type Write } from './text-writers.ts';
@@ -40,12 +41,15 @@ export interface TableInfo {
   /** 'mysql' (crc32/innodb/none checksums) or 'full_crc32' (MariaDB 10.5+ default). */
   checksumFormat: 'mysql' | 'full_crc32';
   rowFormat: 'REDUNDANT' | 'COMPACT' | 'DYNAMIC' | 'COMPRESSED';
+  /** The clustered index's root page, or -1 when none was found (the leaves were found by scanning). */
   rootPage: number;
   indexId: bigint;
-  /** Levels in the clustered index B-tree (1 = the root is a leaf). */
+  /** Levels in the clustered index B-tree (1 = the root is a leaf; 0 = unknown, no root found). */
   treeHeight: number;
   /** What InnoDB clusters the rows on. */
   clusteredOn: 'primary' | 'unique' | 'row_id';
+  /** How the leaf pages were found: through the B-tree, or (when it is damaged) by scanning every page. */
+  leafSource: 'btree' | 'scan';
 }
 
 export interface DecodeStats {
@@ -54,8 +58,12 @@ export interface DecodeStats {
   badChecksums: number;
   rowsDecoded: number;
   recordsFailed: number;
-  /** Delete-marked records still in the tree (deleted rows not yet purged); not returned. */
+  /** Delete-marked records still in the tree (deleted rows not yet purged); returned outside `live` mode. */
   deletedSkipped: number;
+  /** Deleted rows returned (`deleted`/`both` modes): delete-marked ones, and purged ones from free lists. */
+  deletedRecovered: number;
+  /** Purged records found in free lists that could no longer be read (their space partly reused). */
+  purgedUnreadable: number;
   /** Every skipped page and undecodable record, with why (capped list; counts are exact). */
   problems: Problem[];
 }
@@ -65,6 +73,21 @@ export interface ReadOptions {
   /** Rows per yielded batch (default 1000). */
   batchSize?: number;
 }
+
+/**
+ * Which records to return: the table as the server shows it (`live`), the deleted rows still in the
+ * file (`deleted`: records delete-marked in the B-tree, and purged ones left in the pages' free
+ * lists), or `both`. Outside `live`, a last column `_row_state` says which each row is.
+ */
+export type RowMode = 'live' | 'deleted' | 'both';
+
+export interface OpenOptions {
+  mode?: RowMode;
+}
+
+/** The extra column of the `deleted` and `both` modes. */
+export const ROW_STATE_COLUMN = '_row_state';
+const STATE_TEXT = { live: 'live', marked: 'delete-marked', purged: 'purged' } as const;
 
 export interface DecodePagesOptions {
   /**
@@ -92,6 +115,13 @@ export interface TableReader {
 
 const MAX_PROBLEMS = 1000;
 
+export function emptyStats(): DecodeStats {
+  return {
+    pagesRead: 0, pagesSkipped: 0, badChecksums: 0, rowsDecoded: 0, recordsFailed: 0,
+    deletedSkipped: 0, deletedRecovered: 0, purgedUnreadable: 0, problems: [],
+  };
+}
+
 function rowFormatOf(ts: Tablespace, compact: boolean, table: TableDef): TableInfo['rowFormat'] {
   if (!compact) return 'REDUNDANT';
   if (table.rowFormat === 'COMPACT' || table.rowFormat === 'DYNAMIC') return table.rowFormat;
@@ -99,9 +129,12 @@ function rowFormatOf(ts: Tablespace, compact: boolean, table: TableDef): TableIn
   return ts.fsp.flags.atomicBlobs || ts.fsp.flags.fullCrc32 ? 'DYNAMIC' : 'COMPACT';
 }
 
-export async function openTable(source: ByteSource, table: TableDef): Promise<TableReader> {
+export async function openTable(source: ByteSource, table: TableDef, options: OpenOptions = {}): Promise<TableReader> {
   const ts = await Tablespace.open(source);
-  const root = await findClusteredRoot(ts);
+  const root = await findClusteredRoot(ts).catch(async (e: unknown) => {
+    if (!(e instanceof IbdError)) throw e;
+    return rootlessIndex(ts, e);
+  });
   const compact = root.header.compact;
   let layout: ClusteredLayout;
   try {
@@ -119,15 +152,28 @@ export async function openTable(source: ByteSource, table: TableDef): Promise<Ta
     rowFormat: rowFormatOf(ts, compact, table),
     rootPage: root.page,
     indexId: root.header.indexId,
-    treeHeight: root.header.level + 1,
+    treeHeight: root.page < 0 ? 0 : root.header.level + 1,
     clusteredOn: layout.keyKind,
+    leafSource: root.page < 0 ? 'scan' : 'btree',
   };
-  return new ClusteredReader(ts, root, info, layout, compact);
+  return new ClusteredReader(ts, root, info, layout, compact, options.mode ?? 'live');
+}
+
+/**
+ * No root could be found (page 2 or the root itself is damaged): take the index with the lowest id
+ * that has leaf pages, as the clustered index is created first. Its root is unknown (page -1), so its
+ * leaves will be found by scanning.
+ */
+async function rootlessIndex(ts: Tablespace, why: IbdError): Promise<IndexRoot> {
+  const indexes = await scanIndexes(ts);
+  if (indexes.length === 0) throw new IbdError(ts.source.name, `${why.detail}; no leaf page of any index was found in the file either`, why.page);
+  const first = indexes[0];
+  return { page: -1, header: { nDirSlots: 0, heapTop: 0, nHeap: 0, compact: first.compact, free: 0, garbage: 0, nRecs: 0, level: 0, indexId: first.indexId } };
 }
 
 class ClusteredReader implements TableReader {
   readonly columns: string[];
-  readonly stats: DecodeStats = { pagesRead: 0, pagesSkipped: 0, badChecksums: 0, rowsDecoded: 0, recordsFailed: 0, deletedSkipped: 0, problems: [] };
+  readonly stats: DecodeStats = emptyStats();
   /** One byte writer per clustered index field (system fields write nothing). */
   private readonly writers: Write[];
 
@@ -137,8 +183,10 @@ class ClusteredReader implements TableReader {
     readonly info: TableInfo,
     private readonly layout: ClusteredLayout,
     private readonly compact: boolean,
+    private readonly mode: RowMode,
   ) {
     this.columns = layout.columns.map((c) => c.name);
+    if (mode !== 'live') this.columns.push(ROW_STATE_COLUMN);
     this.writers = layout.fields.map((f) => writerFor(f.out >= 0 ? layout.columns[f.out] : null, f.render));
   }
 
@@ -165,9 +213,25 @@ class ClusteredReader implements TableReader {
   private leaves: Promise<number[]> | null = null;
 
   leafPages(): Promise<number[]> {
-    const childOf = this.compact ? (p: Uint8Array, o: number) => compactChildPage(p, o, this.layout) : redundantChildPage;
-    this.leaves ??= leafPageNumbers(this.ts, this.root, childOf);
+    this.leaves ??= this.findLeaves();
     return this.leaves;
+  }
+
+  /** Through the B-tree; if it is damaged, by scanning every page of the file for our leaves. */
+  private async findLeaves(): Promise<number[]> {
+    if (this.root.page < 0) {
+      this.problem(null, null, `no B-tree root was found; the leaf pages of index ${this.info.indexId} (the lowest index id in the file) were found by scanning the whole file, so rows may come out of primary-key order`);
+      return scanLeafPages(this.ts, this.info.indexId);
+    }
+    const childOf = this.compact ? (p: Uint8Array, o: number) => compactChildPage(p, o, this.layout) : redundantChildPage;
+    try {
+      return await leafPageNumbers(this.ts, this.root, childOf);
+    } catch (e) {
+      if (!(e instanceof IbdError) && !(e instanceof RecordError)) throw e;
+      this.problem(e instanceof IbdError ? e.page : null, null, `the B-tree cannot be walked (${e instanceof IbdError ? e.detail : e.message}); found the leaf pages by scanning the whole file instead, so rows may come out of primary-key order`);
+      this.info.leafSource = 'scan';
+      return scanLeafPages(this.ts, this.info.indexId);
+    }
   }
 
   async decodePages(pageNos: readonly number[], options: DecodePagesOptions = {}): Promise<RowBatch> {
@@ -232,13 +296,14 @@ class ClusteredReader implements TableReader {
         continue;
       }
       const deleted = (info & REC_INFO_DELETED) !== 0;
+      const wanted = deleted ? this.mode !== 'live' : this.mode !== 'deleted';
       const row = out.mark();
-      if (!deleted) sink.base = out.startRow();
+      if (wanted) sink.base = this.startRow(out, deleted ? STATE_TEXT.marked : STATE_TEXT.live);
       fields.length = 0;
       try {
         recordBytes += this.compact
-          ? decodeCompact(bytes, origin, this.layout, deleted ? null : sink, fields)
-          : decodeRedundant(bytes, origin, this.layout, deleted ? null : sink, fields);
+          ? decodeCompact(bytes, origin, this.layout, wanted ? sink : null, fields)
+          : decodeRedundant(bytes, origin, this.layout, wanted ? sink : null, fields);
       } catch (e) {
         if (!(e instanceof RecordError)) throw e;
         out.rollback(row);
@@ -247,15 +312,59 @@ class ClusteredReader implements TableReader {
         this.problem(page.no, origin, `the record does not fit the table definition: ${e.message}`);
         continue;
       }
-      if (deleted) this.stats.deletedSkipped++;
+      if (deleted) this.stats[wanted ? 'deletedRecovered' : 'deletedSkipped']++;
       for (const field of fields) externs.push({ origin, field });
     }
     if (accountable && !this.heapAddsUp(bytes, recordBytes, first)) {
       out.rollback(before);
       return;
     }
+    if (this.mode !== 'live') this.recoverPurged(page, out, sink, externs);
     for (const e of externs) await this.resolveExtern(e.field, out, page.no, e.origin);
     this.stats.rowsDecoded += out.rows - before.rows;
+  }
+
+  /** Starts a row; outside `live` mode its last cell says whether it is live or deleted. */
+  private startRow(out: BatchBuilder, state: string): number {
+    const base = out.startRow();
+    if (this.mode !== 'live') out.setString(base + this.columns.length - 1, state);
+    return base;
+  }
+
+  /**
+   * Purged rows: records in the page's free list. Purge only frees records that were delete-marked,
+   * so a free record without the mark is not a deleted row (an old version of an updated one) and is
+   * left out; one that no longer decodes, runs outside the heap, or was zero-filled (MariaDB scrubs
+   * purged records) cannot be read back.
+   */
+  private recoverPurged(page: Page, out: BatchBuilder, sink: RecordSink, externs: { origin: number; field: ExternField }[]): void {
+    const bytes = page.bytes;
+    const heapTop = readIndexHeader(bytes).heapTop;
+    const origins: number[] = [];
+    freeListOrigins(bytes, this.compact, origins);
+    const fields: ExternField[] = [];
+    for (const origin of origins) {
+      const info = this.compact ? compactInfoBits(bytes, origin) : redundantInfoBits(bytes, origin);
+      if (!(info & REC_INFO_DELETED) || info & REC_INFO_MIN_REC) continue;
+      if (rollPtrIsZero(bytes, origin, this.layout, this.compact)) {
+        this.stats.purgedUnreadable++;
+        continue;
+      }
+      const row = out.mark();
+      sink.base = this.startRow(out, STATE_TEXT.purged);
+      fields.length = 0;
+      try {
+        const size = this.compact ? decodeCompact(bytes, origin, this.layout, sink, fields) : decodeRedundant(bytes, origin, this.layout, sink, fields);
+        if (origin + size > heapTop + (this.compact ? 5 : 6)) throw new RecordError('it runs past the end of the heap');
+      } catch (e) {
+        if (!(e instanceof RecordError)) throw e;
+        out.rollback(row);
+        this.stats.purgedUnreadable++;
+        continue;
+      }
+      this.stats.deletedRecovered++;
+      for (const field of fields) externs.push({ origin, field });
+    }
   }
 
   /**
