@@ -116,8 +116,3 @@ export function asciiCompatible(charset: string): boolean {
   return info.mbminlen === 1 && charset !== 'swe7';
 }
 
-/** MySQL's latin1 (Windows-1252 with the five holes as C1 controls): code point of each byte. */
-export const CP1252: Uint16Array = (() => {
-  const high = SINGLE_BYTE_CHARSETS.latin1;
-  return new Uint16Array(256).map((_, i) => (i < 0x80 ? i : high.charCodeAt(i - 0x80)));
-})();

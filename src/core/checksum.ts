@@ -6,7 +6,7 @@
  *  - full_crc32 (MariaDB 10.5+): CRC-32C of everything but the last 4 bytes, stored in those 4 bytes.
  * A never-written page (all zero) is valid in every scheme.
  */
-import { FIL_PAGE_DATA, FIL_PAGE_END_LSN_OLD_CHKSUM, FIL_PAGE_FILE_FLUSH_LSN, FIL_PAGE_LSN, FIL_PAGE_OFFSET, isAllZero, u32 } from './fil-header.ts';
+import { FIL_PAGE_DATA, FIL_PAGE_END_LSN_OLD_CHKSUM, FIL_PAGE_FILE_FLUSH_LSN, FIL_PAGE_LSN, FIL_PAGE_OFFSET, FIL_PAGE_SPACE_OR_CHKSUM, isAllZero, u32 } from './fil-header.ts';
 
 const CRC32C_POLY = 0x82f63b78;
 /** Slicing-by-8 tables: 8 × 256 entries, so the hot loop consumes 8 bytes per step. */
@@ -75,7 +75,7 @@ export function verifyPage(page: Uint8Array, fullCrc32: boolean): ChecksumResult
     if (u32(page, size - 4) === crc32c(page, 0, size - 4)) return 'full_crc32';
     return isAllZero(page) ? 'empty' : 'bad';
   }
-  const stored = u32(page, 0);
+  const stored = u32(page, FIL_PAGE_SPACE_OR_CHKSUM);
   const trailer = u32(page, size - FIL_PAGE_END_LSN_OLD_CHKSUM);
   // The low 32 bits of the LSN are written twice; a mismatch means a torn (half-written) page.
   if (u32(page, FIL_PAGE_LSN + 4) !== u32(page, size - 4)) return isAllZero(page) ? 'empty' : 'bad';

@@ -69,26 +69,6 @@ export function u64(b: Uint8Array, o: number): bigint {
   return (BigInt(u32(b, o)) << 32n) | BigInt(u32(b, o + 4));
 }
 
-export interface FilHeader {
-  pageNo: number;
-  prev: number;
-  next: number;
-  lsn: bigint;
-  type: number;
-  spaceId: number;
-}
-
-export function readFilHeader(page: Uint8Array): FilHeader {
-  return {
-    pageNo: u32(page, FIL_PAGE_OFFSET),
-    prev: u32(page, FIL_PAGE_PREV),
-    next: u32(page, FIL_PAGE_NEXT),
-    lsn: u64(page, FIL_PAGE_LSN),
-    type: u16(page, FIL_PAGE_TYPE),
-    spaceId: u32(page, FIL_PAGE_SPACE_ID),
-  };
-}
-
 /** A page that was allocated in the file but never written is all zero bytes. */
 export function isAllZero(page: Uint8Array): boolean {
   for (let i = 0; i < page.length; i++) if (page[i] !== 0) return false;

@@ -13,7 +13,6 @@ export const PAGE_GARBAGE = 8;
 export const PAGE_N_RECS = 16;
 export const PAGE_LEVEL = 26;
 export const PAGE_INDEX_ID = 28;
-export const PAGE_BTR_SEG_LEAF = 36;
 export const PAGE_BTR_SEG_TOP = 46;
 /** Start of the records area (infimum), after the 56-byte page header. */
 export const PAGE_DATA = PAGE_HEADER + 56;
@@ -78,13 +77,9 @@ export const REC_INFO_INSTANT = 0x80;
 /** MySQL 8.0.29+ row versions: the record stores its row version. */
 export const REC_INFO_VERSION = 0x40;
 
-/** Record status (COMPACT header, low 3 bits of byte origin-3). */
+/** Record status (COMPACT header, low 3 bits of byte origin-3): 0 ordinary, 1 node pointer, 2 infimum, 3 supremum, 4 MariaDB instant metadata. */
 export const REC_STATUS_ORDINARY = 0;
 export const REC_STATUS_NODE_PTR = 1;
-export const REC_STATUS_INFIMUM = 2;
-export const REC_STATUS_SUPREMUM = 3;
-/** MariaDB 10.3+: the instant ALTER metadata record, first on the leftmost leaf. */
-export const REC_STATUS_INSTANT = 4;
 
 export function compactInfoBits(page: Uint8Array, origin: number): number {
   return page[origin - 5] & 0xf0;
