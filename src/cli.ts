@@ -1,33 +1,45 @@
 /**
- * Command-line front end: `ibd-reader FILE.ibd --schema FILE.sql [--format csv|ndjson] [-o OUT]`.
+ * Command-line front end: `ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [--format csv|ndjson] [-o OUT]`.
  * Same decoder as the page; rows stream to stdout or OUT, problems and the summary go to stderr.
+ * Without --schema the table definition comes from the .ibd itself (MySQL 8 data dictionary) or from
+ * the .frm of the same name beside it (MySQL 5.x, MariaDB).
  */
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { basename } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { parseCreateTables, pickTable } from './core/ddl/create-table.ts';
 import { csvBytes } from './core/csv-bytes.ts';
 import { csvHeader, ndjsonRows } from './core/output.ts';
+import { readFrm } from './core/frm/index.ts';
 import { decodeInParallel } from './core/parallel.ts';
 import { batchRows, type RowBatch } from './core/row-batch.ts';
+import { disagreements, resolveSchema } from './core/schema-source.ts';
 import type { TableDef } from './core/schema.ts';
+import { readSdi } from './core/sdi/index.ts';
+import type { ByteSource } from './core/source.ts';
 import { openTable, type DecodeStats, type TableReader } from './core/table-reader.ts';
+import { Tablespace } from './core/tablespace.ts';
 import { fileSource } from './node/file-source.ts';
 import { startPool } from './node/pool.ts';
 
-const USAGE = `usage: ibd-reader FILE.ibd --schema FILE.sql [--table NAME] [--format csv|ndjson] [-o OUT]
+const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [--table NAME] [--format csv|ndjson] [-o OUT]
+       ibd-reader FILE.ibd [--schema FILE] --print-ddl
 
-  --schema FILE.sql  CREATE TABLE statement(s): SHOW CREATE TABLE output or a mysqldump file
-  --table NAME       which table of the schema file (default: the one named like FILE.ibd)
+  --schema FILE      the table definition: CREATE TABLE statement(s) (SHOW CREATE TABLE output or a
+                     mysqldump file) or the table's .frm. Not needed for MySQL 8 files, which carry
+                     their own, nor when FILE.frm lies beside FILE.ibd
+  --table NAME       which table of the schema (default: the one named like FILE.ibd)
+  --print-ddl        print the table's CREATE TABLE (rebuilt from the .ibd or the .frm) and stop
   --format F         csv (default; NULL as \\N) or ndjson (one JSON object per row)
   --threads N        decode with N worker threads (default: one per core)
   -o, --output OUT   write rows to OUT instead of stdout`;
 
 interface Args {
   ibd: string;
-  schema: string;
+  schema: string | null;
+  printDdl: boolean;
   table: string | null;
   format: 'csv' | 'ndjson';
   output: string | null;
@@ -35,7 +47,7 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null } = { format: 'csv', table: null, output: null, threads: availableParallelism() };
+  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null } = { format: 'csv', schema: null, printDdl: false, table: null, output: null, threads: availableParallelism() };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = (): string => {
@@ -45,6 +57,7 @@ function parseArgs(argv: string[]): Args {
     };
     if (a === '--schema' || a === '-s') args.schema = value();
     else if (a === '--table' || a === '-t') args.table = value();
+    else if (a === '--print-ddl') args.printDdl = true;
     else if (a === '--output' || a === '-o') args.output = value();
     else if (a === '--threads') {
       const n = Number(value());
@@ -61,7 +74,6 @@ function parseArgs(argv: string[]): Args {
     else throw new UsageError(`unexpected argument ${a}`);
   }
   if (args.ibd === undefined) throw new UsageError('no .ibd file given');
-  if (args.schema === undefined) throw new UsageError('no --schema given (a .sql file with the CREATE TABLE)');
   return args as Args;
 }
 
@@ -93,19 +105,83 @@ async function decodeAll(reader: TableReader, args: Args, table: TableDef): Prom
   return { batches: batches(), stats: () => Promise.resolve(pool.stats()) };
 }
 
-async function run(args: Args): Promise<number> {
-  const ddl = await readFile(args.schema, 'utf8');
-  const tables = parseCreateTables(ddl);
-  if (tables.length === 0) throw new Error(`${args.schema}: no CREATE TABLE statement found`);
+function warn(message: string): void {
+  process.stderr.write(`warning: ${message}\n`);
+}
+
+/** A .frm starts with FE 01 whatever it is called. */
+async function isFrm(path: string): Promise<boolean> {
+  if (path.toLowerCase().endsWith('.frm')) return true;
+  const head = await readFile(path).then((b) => b.subarray(0, 2), () => new Uint8Array(0));
+  return head[0] === 0xfe && head[1] === 0x01;
+}
+
+/** The table named --table among `tables`, else the one named like the .ibd, else the only one. */
+function selectTable(tables: TableDef[], args: Args, from: string): TableDef {
   const table = args.table !== null
     ? tables.find((t) => t.name.toLowerCase() === args.table?.toLowerCase())
     : pickTable(tables, basename(args.ibd)) ?? (tables.length === 1 ? tables[0] : undefined);
   if (!table) {
-    throw new Error(`${args.schema}: ${args.table !== null ? `no table named ${args.table}` : `no table matches ${basename(args.ibd)}`}; tables: ${tables.map((t) => t.name).join(', ')} (choose one with --table)`);
+    throw new Error(`${from}: ${args.table !== null ? `no table named ${args.table}` : `no table matches ${basename(args.ibd)}`}; tables: ${tables.map((t) => t.name).join(', ')} (choose one with --table)`);
   }
-  const source = await fileSource(args.ibd);
-  const out: Writable = args.output !== null ? createWriteStream(args.output) : process.stdout;
+  return table;
+}
+
+/** The definition from --schema (.sql or .frm); when the .ibd carries its own, differences are warned about. */
+async function schemaFromFile(args: Args, schema: string, source: ByteSource): Promise<TableDef> {
+  let table: TableDef;
+  const kind = (await isFrm(schema)) ? 'frm' : 'sql';
+  if (kind === 'frm') {
+    const frmSource = await fileSource(schema);
+    try {
+      const frm = await readFrm(frmSource);
+      for (const w of frm.warnings) warn(`${basename(schema)}: ${w}`);
+      table = frm.table;
+    } finally {
+      await frmSource.close();
+    }
+  } else {
+    const tables = parseCreateTables(await readFile(schema, 'utf8'));
+    if (tables.length === 0) throw new Error(`${schema}: no CREATE TABLE statement found`);
+    table = selectTable(tables, args, schema);
+  }
+  const sdi = await Tablespace.open(source).then(readSdi).catch(() => null);
+  const own = sdi?.tables.find((t) => t.table.name.toLowerCase() === table.name.toLowerCase());
+  if (own) {
+    for (const d of disagreements({ table, source: kind, file: basename(schema) }, { table: own.table, source: 'sdi', file: source.name })) warn(d);
+  }
+  return table;
+}
+
+/** The definition the .ibd carries (SDI), or the one in FILE.frm beside it. */
+async function schemaFromIbd(args: Args, source: ByteSource): Promise<TableDef> {
+  const frmPath = join(dirname(args.ibd), `${basename(args.ibd).replace(/\.ibd$/i, '')}.frm`);
+  const others: ByteSource[] = [];
+  const frm = existsSync(frmPath) ? await fileSource(frmPath) : null;
+  if (frm) others.push(frm);
   try {
+    const resolved = await resolveSchema(source, others);
+    for (const w of resolved.warnings) warn(w);
+    if (args.table !== null || !resolved.table) {
+      if (resolved.candidates.length === 0) throw new Error(`${resolved.error ?? 'no table definition found'}; give the table definition with --schema FILE.sql (or FILE.frm)`);
+      return selectTable(resolved.candidates.map((c) => c.table), args, resolved.candidates[0].file);
+    }
+    return resolved.table;
+  } finally {
+    await frm?.close();
+  }
+}
+
+async function run(args: Args): Promise<number> {
+  const source = await fileSource(args.ibd);
+  let out: Writable | null = null;
+  try {
+    const table = args.schema !== null ? await schemaFromFile(args, args.schema, source) : await schemaFromIbd(args, source);
+    out = args.output !== null ? createWriteStream(args.output) : process.stdout;
+    if (args.printDdl) {
+      await write(out, `${table.createSql.replace(/;?\s*$/, '')};\n`);
+      return 0;
+    }
     const reader = await openTable(source, table);
     if (args.format === 'csv') await write(out, csvHeader(reader.columns));
     const decoded = await decodeAll(reader, args, table);
@@ -118,7 +194,8 @@ async function run(args: Args): Promise<number> {
     return s.recordsFailed + s.pagesSkipped + s.badChecksums > 0 ? 2 : 0;
   } finally {
     await source.close();
-    if (out !== process.stdout) await new Promise<void>((resolve) => out.end(resolve));
+    const stream = out;
+    if (stream !== null && stream !== process.stdout) await new Promise<void>((resolve) => stream.end(resolve));
   }
 }
 
