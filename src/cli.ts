@@ -19,7 +19,7 @@ import { disagreements, resolveSchema } from './core/schema-source.ts';
 import type { TableDef } from './core/schema.ts';
 import { readSdi } from './core/sdi/index.ts';
 import type { ByteSource } from './core/source.ts';
-import { openTable, type DecodeStats, type TableReader } from './core/table-reader.ts';
+import { openTable, type DecodeStats, type RowMode, type TableReader } from './core/table-reader.ts';
 import { Tablespace } from './core/tablespace.ts';
 import { fileSource } from './node/file-source.ts';
 import { startPool } from './node/pool.ts';
@@ -34,6 +34,8 @@ const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [--table 
   --print-ddl        print the table's CREATE TABLE (rebuilt from the .ibd or the .frm) and stop
   --format F         csv (default; NULL as \\N) or ndjson (one JSON object per row)
   --threads N        decode with N worker threads (default: one per core)
+  --rows WHICH       live (default: the table as the server shows it), deleted (deleted rows still in
+                     the file) or both; outside live, a last column _row_state tags each row
   -o, --output OUT   write rows to OUT instead of stdout`;
 
 interface Args {
@@ -44,10 +46,11 @@ interface Args {
   format: 'csv' | 'ndjson';
   output: string | null;
   threads: number;
+  mode: RowMode;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null } = { format: 'csv', schema: null, printDdl: false, table: null, output: null, threads: availableParallelism() };
+  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null } = { format: 'csv', schema: null, printDdl: false, table: null, output: null, threads: availableParallelism(), mode: 'live' };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = (): string => {
@@ -59,7 +62,11 @@ function parseArgs(argv: string[]): Args {
     else if (a === '--table' || a === '-t') args.table = value();
     else if (a === '--print-ddl') args.printDdl = true;
     else if (a === '--output' || a === '-o') args.output = value();
-    else if (a === '--threads') {
+    else if (a === '--rows') {
+      const m = value();
+      if (m !== 'live' && m !== 'deleted' && m !== 'both') throw new UsageError(`--rows takes live, deleted or both, not '${m}'`);
+      args.mode = m;
+    } else if (a === '--threads') {
       const n = Number(value());
       if (!Number.isInteger(n) || n < 1) throw new UsageError('--threads takes a whole number, 1 or more');
       args.threads = n;
@@ -94,7 +101,7 @@ async function decodeAll(reader: TableReader, args: Args, table: TableDef): Prom
   if (args.threads === 1 || leaves.length < PARALLEL_MIN_PAGES) {
     return { batches: reader.batches({ batchSize: 5000 }), stats: () => Promise.resolve(reader.stats) };
   }
-  const pool = startPool(new URL('./decode-worker.mjs', import.meta.url), args.ibd, table, args.threads);
+  const pool = startPool(new URL('./decode-worker.mjs', import.meta.url), args.ibd, table, args.mode, args.threads);
   async function* batches(): AsyncGenerator<RowBatch> {
     try {
       for await (const run of decodeInParallel(leaves, pool.decoders)) yield run.batch;
@@ -182,7 +189,7 @@ async function run(args: Args): Promise<number> {
       await write(out, `${table.createSql.replace(/;?\s*$/, '')};\n`);
       return 0;
     }
-    const reader = await openTable(source, table);
+    const reader = await openTable(source, table, { mode: args.mode });
     if (args.format === 'csv') await write(out, csvHeader(reader.columns));
     const decoded = await decodeAll(reader, args, table);
     for await (const batch of decoded.batches) {

@@ -3,11 +3,15 @@
  * root, and random corruption. Rows are compared with what the server says existed; a recovered row
  * must be one that really existed, and the live set must stay exact.
  */
-import { readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createConnection } from 'mariadb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCreateTables } from '../src/core/ddl/create-table.ts';
 import { IbdError } from '../src/core/errors.ts';
+import { csvHeader, csvRows } from '../src/core/output.ts';
 import { batchRows } from '../src/core/row-batch.ts';
 import { bytesSource } from '../src/core/source.ts';
 import { openTable, ROW_STATE_COLUMN, type Row, type RowMode, type TableReader } from '../src/core/table-reader.ts';
@@ -58,6 +62,16 @@ describe('deleted rows', () => {
       expect(new Set(gone.rows.map((r) => r.at(-1)))).toEqual(new Set(['delete-marked']));
       const both = await decode(bytes, ddl, 'both');
       expect(both.rows.map((r) => r.slice(0, -1))).toEqual(before);
+
+      // The same from the command line.
+      const dir = mkdtempSync(join(tmpdir(), 'ibd-deleted-'));
+      writeFileSync(join(dir, 'kept.ibd'), bytes);
+      writeFileSync(join(dir, 'kept.sql'), ddl);
+      execFileSync(process.execPath, [join(import.meta.dirname, '../scripts/build-cli.mjs')], { cwd: join(import.meta.dirname, '..') });
+      const cli = spawnSync(process.execPath, [join(import.meta.dirname, '../dist-cli/ibd-reader.mjs'), join(dir, 'kept.ibd'), '--schema', join(dir, 'kept.sql'), '--rows', 'deleted'], { encoding: 'utf8' });
+      rmSync(dir, { recursive: true, force: true });
+      expect(cli.status).toBe(0);
+      expect(cli.stdout).toBe(csvHeader(gone.reader.columns) + csvRows(gone.rows));
     } finally {
       await reader.end();
     }
