@@ -6,6 +6,7 @@
 import { FIL_NULL, FIL_PAGE_DATA, FIL_PAGE_TYPE, PageType, pageTypeName, u16, u32 } from './fil-header.ts';
 import { readLob } from './lob-first-page.ts';
 import { EXTERN_REF_SIZE } from './record.ts';
+import { isZblobType, isZlobFirst, readZblob, readZlob } from './zblob.ts';
 
 const BTR_EXTERN_PAGE_NO = 4;
 const BTR_EXTERN_OFFSET = 8;
@@ -41,8 +42,19 @@ export async function readExternValue(local: Uint8Array, readPage: (no: number) 
   if (ref.length > MAX_EXTERN_BYTES) throw new Error(`the off-page value is ${ref.length} bytes, above the ${MAX_EXTERN_BYTES >> 20} MB this reader assembles`);
   const out = new Uint8Array(prefix + ref.length);
   out.set(local.subarray(0, prefix));
-  if (u16(await readPage(ref.pageNo), FIL_PAGE_TYPE) === PageType.LOB_FIRST) {
+  const firstType = u16(await readPage(ref.pageNo), FIL_PAGE_TYPE);
+  if (firstType === PageType.LOB_FIRST) {
     await readLob(ref.pageNo, out, prefix, readPage);
+    return out;
+  }
+  // ROW_FORMAT=COMPRESSED: one zlib stream over a ZBLOB page chain, or MySQL 8's ZLOB (zblob.ts).
+  if (isZblobType(firstType)) {
+    await readZblob(ref.pageNo, ref.offset, out, prefix, readPage);
+    return out;
+  }
+  if (isZlobFirst(firstType)) {
+    // In a MySQL 8 LOB reference the offset field holds the LOB version.
+    await readZlob(ref.pageNo, ref.offset, out, prefix, readPage);
     return out;
   }
   let filled = prefix;

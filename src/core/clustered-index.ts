@@ -5,6 +5,7 @@
  * hidden 6-byte DB_ROW_ID. Virtual generated columns are not stored; FULLTEXT adds a hidden FTS_DOC_ID.
  */
 import { charsetInfo } from './charset.ts';
+import type { InstantInfo } from './instant.ts';
 import type { Column, IndexColumn, TableDef } from './schema.ts';
 import { decimalRenderer, decimalSize } from './types/decimal.ts';
 import { integerRenderer } from './types/integer.ts';
@@ -40,6 +41,11 @@ export interface ClusteredLayout {
   columns: Column[];
   /** How the key was chosen, for the summary. */
   keyKind: 'primary' | 'unique' | 'row_id';
+  /**
+   * Set for tables altered with ALGORITHM=INSTANT (instant.ts): which fields each record stores and
+   * the defaults of those it lacks. `fields` is then in physical order, with dropped columns (out -1).
+   */
+  instant?: InstantInfo;
 }
 
 const INT_BYTES: Record<string, number> = { tinyint: 1, bool: 1, smallint: 2, mediumint: 3, int: 4, bigint: 8 };

@@ -20,8 +20,8 @@ export async function scanLeafPages(ts: Tablespace, indexId: bigint): Promise<nu
   let xdes: Uint8Array | null = null;
   let xdesNo = -1;
   for (let n = 0; n < ts.pageCount; n++) {
-    if (xdesPageOf(n, ts.pageSize) !== xdesNo) {
-      xdesNo = xdesPageOf(n, ts.pageSize);
+    if (xdesPageOf(n, ts.physicalSize) !== xdesNo) {
+      xdesNo = xdesPageOf(n, ts.physicalSize);
       xdes = await descriptorPage(ts, xdesNo);
     }
     const bytes = (await ts.page(n).catch((e: unknown) => {
@@ -30,7 +30,7 @@ export async function scanLeafPages(ts: Tablespace, indexId: bigint): Promise<nu
     }))?.bytes;
     if (!bytes || u16(bytes, FIL_PAGE_TYPE) !== PageType.INDEX) continue;
     const h = readIndexHeader(bytes);
-    if (h.indexId !== indexId || h.level !== 0 || (xdes !== null && isPageFree(xdes, n))) continue;
+    if (h.indexId !== indexId || h.level !== 0 || (xdes !== null && isPageFree(xdes, n, ts))) continue;
     leaves.set(n, { prev: u32(bytes, FIL_PAGE_PREV), next: u32(bytes, FIL_PAGE_NEXT) });
   }
   return chainOrder(leaves);

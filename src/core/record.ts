@@ -6,6 +6,7 @@
  */
 import type { ClusteredLayout } from './clustered-index.ts';
 import { u16 } from './fil-header.ts';
+import type { InstantInfo, RecordShape } from './instant.ts';
 import type { BatchBuilder } from './row-batch.ts';
 import type { Write } from './text-writers.ts';
 
@@ -37,6 +38,7 @@ export interface RecordSink {
  * size in bytes, header included, which the caller checks against the page's own accounting.
  */
 export function decodeCompact(page: Uint8Array, origin: number, layout: ClusteredLayout, sink: RecordSink | null, externs: ExternField[]): number {
+  if (layout.instant) return decodeCompactInstant(page, origin, layout.instant, sink, externs);
   const fields = layout.fields;
   let nullPtr = origin - 6;
   let nullBit = 1;
@@ -71,6 +73,110 @@ export function decodeCompact(page: Uint8Array, origin: number, layout: Clustere
   return p - (lenPtr + 1);
 }
 
+/** Info bits and status of the records that instant ALTER TABLE introduced. */
+const MARIADB_STATUS_INSTANT = 4;
+const MYSQL_INFO_INSTANT = 0x80;
+const MYSQL_INFO_VERSION = 0x40;
+
+/**
+ * Which fields a COMPACT leaf record of an instantly altered table stores (MariaDB status 4 and its
+ * added-field count, MySQL field count or row version) and where its null bitmap starts.
+ */
+function instantShape(page: Uint8Array, origin: number, instant: InstantInfo): { shape: RecordShape; nullStart: number } {
+  let p = origin - 6;
+  let shape: RecordShape;
+  try {
+    if (instant.kind === 'mariadb') {
+      if ((page[origin - 3] & 7) === MARIADB_STATUS_INSTANT) {
+        let nAdd = page[p--];
+        if (nAdd & 0x80) nAdd = (nAdd & 0x7f) | (page[p--] << 7);
+        shape = instant.prefix(instant.nCore + nAdd + 1);
+      } else {
+        shape = instant.core();
+      }
+    } else {
+      const info = page[origin - 5];
+      if (info & MYSQL_INFO_VERSION) {
+        shape = instant.version(page[p--]);
+      } else if (info & MYSQL_INFO_INSTANT) {
+        let n = page[p--];
+        if (n & 0x80) n = ((n & 0x7f) << 8) | page[p--];
+        shape = instant.prefix(n);
+      } else {
+        shape = instant.core();
+      }
+    }
+  } catch (e) {
+    if (e instanceof RangeError) throw new RecordError(e.message);
+    throw e;
+  }
+  return { shape, nullStart: p };
+}
+
+/**
+ * decodeCompact() for a table altered with ALGORITHM=INSTANT (see instant.ts): the record says which
+ * fields it stores, its null bitmap is sized for those, and the fields it lacks show their default.
+ */
+function decodeCompactInstant(page: Uint8Array, origin: number, instant: InstantInfo, sink: RecordSink | null, externs: ExternField[]): number {
+  const fields = instant.fields;
+  const { shape, nullStart } = instantShape(page, origin, instant);
+  let nullPtr = nullStart;
+  let nullBit = 1;
+  let lenPtr = nullStart - shape.nullBytes;
+  let p = origin;
+  const end = page.length - 8;
+  const stored = shape.fields;
+  for (let k = 0; k < stored.length; k++) {
+    const i = stored[k];
+    const f = fields[i];
+    if (f.nullable) {
+      const isNull = (page[nullPtr] & nullBit) !== 0;
+      nullBit <<= 1;
+      if (nullBit === 0x100) { nullBit = 1; nullPtr--; }
+      if (isNull) continue;
+    }
+    let len = f.fixedLen;
+    let external = false;
+    if (len === 0) {
+      len = page[lenPtr--];
+      if (f.bigCol && len & 0x80) {
+        external = (len & 0x40) !== 0;
+        len = ((len & 0x3f) << 8) | page[lenPtr--];
+      }
+    }
+    if (p + len > end || lenPtr < 0) throw new RecordError(`field \`${f.name}\` (${len} bytes) runs past the end of the page`);
+    if (sink !== null && f.out >= 0) {
+      if (external) externs.push(externOf(page, p, len, sink.base + f.out, i, f.name));
+      else writeCell(sink, i, f.out, page, p, len);
+    }
+    p += len;
+  }
+  if (sink !== null) for (let k = 0; k < shape.absent.length; k++) writeDefault(sink, instant, shape.absent[k]);
+  return p - (lenPtr + 1);
+}
+
+/** The value of a field the record does not store: the instant default (cells start out NULL). */
+function writeDefault(sink: RecordSink, instant: InstantInfo, i: number): void {
+  const d = instant.defaults[i];
+  const out = instant.fields[i].out;
+  if (d === null || out < 0) return;
+  if ('bytes' in d) writeCell(sink, i, out, d.bytes, 0, d.bytes.length);
+  else sink.out.setString(sink.base + out, d.text);
+}
+
+/**
+ * Whether decodeCompact() can read this COMPACT leaf record with this layout: an ordinary record, or
+ * one written after an instant ALTER TABLE that the layout's instant information describes.
+ */
+export function compactRecordReadable(page: Uint8Array, origin: number, layout: ClusteredLayout): boolean {
+  const status = page[origin - 3] & 7;
+  const info = page[origin - 5] & (MYSQL_INFO_INSTANT | MYSQL_INFO_VERSION);
+  const kind = layout.instant?.kind;
+  if (kind === 'mysql') return status === 0;
+  if (kind === 'mariadb') return (status === 0 || status === MARIADB_STATUS_INSTANT) && info === 0;
+  return status === 0 && info === 0;
+}
+
 function writeCell(sink: RecordSink, field: number, col: number, page: Uint8Array, p: number, len: number): void {
   const start = sink.out.pos;
   sink.writers[field](page, p, len, sink.out);
@@ -87,7 +193,9 @@ export function decodeRedundant(page: Uint8Array, origin: number, layout: Cluste
   const fields = layout.fields;
   const nFields = (u16(page, origin - 4) >> 1) & 0x3ff;
   const short = (page[origin - 3] & 1) !== 0;
-  if (nFields !== fields.length) {
+  // After instant ADD COLUMN a record may stop short: the fields it lacks show their default.
+  const instant = layout.instant;
+  if (nFields !== fields.length && !(instant && nFields >= instant.nCore && nFields < fields.length)) {
     throw new RecordError(`the record has ${nFields} fields, the table definition gives ${fields.length} (key, system and stored columns)`);
   }
   let start = 0;
@@ -114,13 +222,22 @@ export function decodeRedundant(page: Uint8Array, origin: number, layout: Cluste
     }
     start = endOff;
   }
+  if (sink !== null && instant) for (let i = nFields; i < fields.length; i++) writeDefault(sink, instant, i);
   // 6 header bytes plus one end offset (1 or 2 bytes) per field, then the data.
   return 6 + nFields * (short ? 1 : 2) + start;
 }
 
 /** Where the key fields of a COMPACT record end (key fields are never NULL). */
-function compactKeyEnd(page: Uint8Array, origin: number, layout: ClusteredLayout): number {
+function compactKeyEnd(page: Uint8Array, origin: number, layout: ClusteredLayout, leaf: boolean): number {
   let lenPtr = origin - 6 - ((layout.nNullable + 7) >> 3);
+  if (layout.instant) {
+    // Instant ALTER: node pointers keep the original fields' null bitmap; leaf records say their own.
+    if (!leaf) lenPtr = origin - 6 - layout.instant.nodePtrNullBytes;
+    else {
+      const { shape, nullStart } = instantShape(page, origin, layout.instant);
+      lenPtr = nullStart - shape.nullBytes;
+    }
+  }
   let p = origin;
   for (let i = 0; i < layout.nUnique; i++) {
     const f = layout.fields[i];
@@ -136,7 +253,7 @@ function compactKeyEnd(page: Uint8Array, origin: number, layout: ClusteredLayout
 
 /** Page number of the child a COMPACT node pointer record points to: 4 bytes after the key fields. */
 export function compactChildPage(page: Uint8Array, origin: number, layout: ClusteredLayout): number {
-  const p = compactKeyEnd(page, origin, layout);
+  const p = compactKeyEnd(page, origin, layout, false);
   if (p + 4 > page.length) throw new RecordError('the node pointer runs past the end of the page');
   return ((page[p] << 24) | (page[p + 1] << 16) | (page[p + 2] << 8) | page[p + 3]) >>> 0;
 }
@@ -148,7 +265,7 @@ export function compactChildPage(page: Uint8Array, origin: number, layout: Clust
  */
 export function rollPtrIsZero(page: Uint8Array, origin: number, layout: ClusteredLayout, compact: boolean): boolean {
   let p: number;
-  if (compact) p = compactKeyEnd(page, origin, layout) + 6;
+  if (compact) p = compactKeyEnd(page, origin, layout, true) + 6;
   else {
     const short = (page[origin - 3] & 1) !== 0;
     const i = layout.nUnique; // DB_TRX_ID ends where DB_ROLL_PTR starts

@@ -10,10 +10,12 @@ import { clusteredLayout, type ClusteredLayout } from './clustered-index.ts';
 import { IbdError } from './errors.ts';
 import { FIL_PAGE_OFFSET, FIL_PAGE_TYPE, PageType, pageTypeName, u16, u32 } from './fil-header.ts';
 import {
-  compactInfoBits, compactStatus, freeListOrigins, PAGE_DATA, PAGE_NEW_SUPREMUM_END, PAGE_OLD_SUPREMUM_END, readIndexHeader, recordOrigins, redundantInfoBits,
-  REC_INFO_DELETED, REC_INFO_INSTANT, REC_INFO_MIN_REC, REC_INFO_VERSION, REC_STATUS_ORDINARY,
+  compactInfoBits, freeListOrigins, PAGE_DATA, PAGE_NEW_SUPREMUM_END, PAGE_OLD_SUPREMUM_END, readIndexHeader, recordOrigins, redundantInfoBits,
+  REC_INFO_DELETED, REC_INFO_MIN_REC,
 } from './index-page.ts';
-import { compactChildPage, decodeCompact, decodeRedundant, RecordError, redundantChildPage, rollPtrIsZero, type ExternField, type RecordSink } from './record.ts';
+import type { EncryptionKeys } from './encryption.ts';
+import { readInstantLayout } from './instant.ts';
+import { compactChildPage, compactRecordReadable, decodeCompact, decodeRedundant, RecordError, redundantChildPage, rollPtrIsZero, type ExternField, type RecordSink } from './record.ts';
 import { BatchBuilder, batchRows, type RowBatch } from './row-batch.ts';
 import type { TableDef } from './schema.ts';
 import { writerFor, type Write } from './text-writers.ts';
@@ -83,6 +85,8 @@ export type RowMode = 'live' | 'deleted' | 'both';
 
 export interface OpenOptions {
   mode?: RowMode;
+  /** Keys for an encrypted tablespace (MariaDB key file, MySQL keyring): see encryption.ts. */
+  keys?: EncryptionKeys;
 }
 
 /** The extra column of the `deleted` and `both` modes. */
@@ -124,13 +128,14 @@ export function emptyStats(): DecodeStats {
 
 function rowFormatOf(ts: Tablespace, compact: boolean, table: TableDef): TableInfo['rowFormat'] {
   if (!compact) return 'REDUNDANT';
+  if (ts.fsp.flags.zipSize !== 0) return 'COMPRESSED';
   if (table.rowFormat === 'COMPACT' || table.rowFormat === 'DYNAMIC') return table.rowFormat;
   // MySQL marks DYNAMIC in the space flags; MariaDB's full_crc32 flags do not, and DYNAMIC is its default.
   return ts.fsp.flags.atomicBlobs || ts.fsp.flags.fullCrc32 ? 'DYNAMIC' : 'COMPACT';
 }
 
 export async function openTable(source: ByteSource, table: TableDef, options: OpenOptions = {}): Promise<TableReader> {
-  const ts = await Tablespace.open(source);
+  const ts = await Tablespace.open(source, { keys: options.keys });
   const root = await findClusteredRoot(ts).catch(async (e: unknown) => {
     if (!(e instanceof IbdError)) throw e;
     return rootlessIndex(ts, e);
@@ -142,6 +147,8 @@ export async function openTable(source: ByteSource, table: TableDef, options: Op
   } catch (e) {
     throw new IbdError(source.name, `table \`${table.name}\`: ${(e as Error).message}`);
   }
+  // Instant ADD/DROP COLUMN: fields in physical order, and the defaults of fields records lack.
+  layout = await readInstantLayout(ts, root.page, layout, compact);
   const info: TableInfo = {
     file: source.name,
     fileSize: source.size,
@@ -289,10 +296,10 @@ class ClusteredReader implements TableReader {
         accountable = false; // MariaDB's instant-ALTER metadata record, laid out differently: not a row.
         continue;
       }
-      if (this.compact && (compactStatus(bytes, origin) !== REC_STATUS_ORDINARY || info & (REC_INFO_INSTANT | REC_INFO_VERSION))) {
+      if (this.compact && !compactRecordReadable(bytes, origin, this.layout)) {
         accountable = false;
         this.stats.recordsFailed++;
-        this.problem(page.no, origin, 'the record was written after an instant ALTER TABLE (MySQL 8 row versions), which is not supported yet');
+        this.problem(page.no, origin, 'the record is in a format the table\'s metadata does not describe (written after an instant ALTER TABLE that this file does not record)');
         continue;
       }
       const deleted = (info & REC_INFO_DELETED) !== 0;

@@ -2,86 +2,248 @@
  * A tablespace file opened through a ByteSource: page 0 tells the page size and checksum layout, and
  * pages are then read in aligned chunks (a few hundred KB to a few MB) so that walking a B-tree, whose
  * leaves mostly sit in consecutive extents, costs few reads while memory stays bounded.
+ *
+ * Every page goes through one hook before anything else sees it: the physical page as stored is
+ * checked against its checksum, then decrypted (MariaDB file_key_management, MySQL keyring), then
+ * decompressed (MariaDB PAGE_COMPRESSED, MySQL COMPRESSION=, ROW_FORMAT=COMPRESSED index pages), so
+ * the rest of the decoder only ever reads ordinary page images of the logical page size.
  */
 import { verifyPage, type ChecksumResult } from './checksum.ts';
+import { EncryptionError, openDecryptor, type EncryptionKeys, type PageDecryptor } from './encryption.ts';
 import { IbdError } from './errors.ts';
-import { FIL_PAGE_OFFSET, FIL_PAGE_SPACE_ID, isAllZero, u32 } from './fil-header.ts';
+import { crc32c } from './checksum.ts';
+import { FIL_PAGE_FILE_FLUSH_LSN, FIL_PAGE_OFFSET, FIL_PAGE_SPACE_ID, FIL_PAGE_TYPE, isAllZero, PageType, u16, u32 } from './fil-header.ts';
 import { isValidPageSize, readFspHeader, type FspHeader } from './fsp-header.ts';
+import {
+  decompressFullCrc32, decompressMariadb, decompressMysql, fullCrc32StoredSize, isFullCrc32Compressed, isMariadbCompressed, isMysqlCompressed,
+  MARIADB_ALGORITHMS, PageCompressionError,
+} from './page-compression.ts';
 import type { ByteSource } from './source.ts';
+import { decompressZipPage, isZipIndexType, verifyZipPage, zipPageCrc32, ZipPageError } from './zip-page.ts';
 
 /** Bytes per cached read. */
 const CHUNK_BYTES = 1 << 20;
 /** Chunks kept; the cache never holds more than CHUNKS_KEPT × CHUNK_BYTES. */
 const CHUNKS_KEPT = 4;
+/** Decrypted/decompressed pages kept, so that the B-tree's upper pages are not rebuilt on every read. */
+const TRANSFORMED_KEPT = 64;
+/** MariaDB's FIL_PAGE_TYPE_INSTANT: a clustered index root after instant ALTER TABLE (MySQL uses 18 for SDI_BLOB). */
+const MARIADB_INSTANT_ROOT = 18;
 
 export interface Page {
   no: number;
+  /**
+   * The logical page image: decrypted and decompressed, `pageSize` bytes, except the non-index pages
+   * of a ROW_FORMAT=COMPRESSED tablespace (compressed BLOB pages and the like), which keep the
+   * compressed page size. FSP, extent descriptor and INODE pages of such a tablespace are padded with
+   * zeros to the logical size, since their layout is sized by it.
+   */
   bytes: Uint8Array;
+  /** The checksum of the page as stored (before decryption and decompression, where that is how the engine checks it). */
   checksum: ChecksumResult;
 }
 
+export interface TablespaceOptions {
+  /** Keys for encrypted tablespaces; without them an encrypted file fails to open, naming the key. */
+  keys?: EncryptionKeys;
+}
+
 export class Tablespace {
+  /** Pages in the file (file size / physical page size). */
   readonly pageCount: number;
+  /** Bytes per page as stored: the compressed page size of a ROW_FORMAT=COMPRESSED tablespace, else pageSize. */
+  readonly physicalSize: number;
   private readonly chunkPages: number;
   private readonly chunks = new Map<number, Uint8Array>();
+  private readonly transformed = new Map<number, Page>();
+  private decryptor: PageDecryptor | null = null;
 
   private constructor(
     readonly source: ByteSource,
     readonly fsp: FspHeader,
+    /** The logical (uncompressed) page size. */
     readonly pageSize: number,
   ) {
-    this.pageCount = Math.floor(source.size / pageSize);
-    this.chunkPages = Math.max(1, Math.floor(CHUNK_BYTES / pageSize));
+    this.physicalSize = fsp.flags.zipSize || pageSize;
+    this.pageCount = Math.floor(source.size / this.physicalSize);
+    this.chunkPages = Math.max(1, Math.floor(CHUNK_BYTES / this.physicalSize));
   }
 
-  static async open(source: ByteSource): Promise<Tablespace> {
-    if (source.size < 4096) {
-      throw new IbdError(source.name, `the file is ${source.size} bytes long; an InnoDB tablespace is at least one 4 KB page`, 0);
+  static async open(source: ByteSource, options: TablespaceOptions = {}): Promise<Tablespace> {
+    if (source.size < 1024) {
+      throw new IbdError(source.name, `the file is ${source.size} bytes long; an InnoDB tablespace is at least one 1 KB page`, 0);
     }
-    const head = await source.read(0, 4096);
+    const head = await source.read(0, Math.min(source.size, 4096));
     const fsp = readFspHeader(head);
     const pageSize = fsp.flags.pageSize;
-    if (!isValidPageSize(pageSize) || fsp.flags.zipSize > pageSize || u32(head, FIL_PAGE_OFFSET) !== 0) {
+    const zipSize = fsp.flags.zipSize;
+    if (!isValidPageSize(pageSize) || zipSize > pageSize || (zipSize !== 0 && zipSize < 1024) || u32(head, FIL_PAGE_OFFSET) !== 0) {
       throw new IbdError(source.name, 'this is not an InnoDB tablespace (page 0 has no valid FSP header: unknown space flags or page number)', 0);
-    }
-    if (fsp.flags.zipSize !== 0) {
-      throw new IbdError(source.name, `ROW_FORMAT=COMPRESSED tablespaces (KEY_BLOCK_SIZE=${fsp.flags.zipSize / 1024}) are not supported yet`, 0);
     }
     if (u32(head, FIL_PAGE_SPACE_ID) !== fsp.spaceId) {
       throw new IbdError(source.name, 'this is not an InnoDB tablespace (the space id in the FIL header and the FSP header differ)', 0);
     }
-    if (source.size < pageSize) {
-      throw new IbdError(source.name, `the file is ${source.size} bytes long, shorter than one ${pageSize / 1024} KB page: it is truncated`, 0);
+    const physical = zipSize || pageSize;
+    if (source.size < physical) {
+      throw new IbdError(source.name, `the file is ${source.size} bytes long, shorter than one ${physical / 1024} KB page: it is truncated`, 0);
     }
-    return new Tablespace(source, fsp, pageSize);
+    const algo = fsp.flags.fullCrc32 ? fsp.flags.pageCompression : 0;
+    if (algo > 2) {
+      throw new IbdError(source.name, `the tablespace is page-compressed with ${MARIADB_ALGORITHMS[algo]?.toUpperCase() ?? `algorithm ${algo}`} (MariaDB innodb_compression_algorithm=${MARIADB_ALGORITHMS[algo] ?? algo}); ibd-reader can decompress only zlib and LZ4 pages`, 0);
+    }
+    const ts = new Tablespace(source, fsp, pageSize);
+    // Without the right key the file still opens (its summary can be shown); its encrypted pages
+    // then fail to read, with a message naming the key to give.
+    ts.decryptor = await openDecryptor(await source.read(0, physical), fsp, physical, options.keys);
+    return ts;
   }
 
   get fullCrc32(): boolean {
     return this.fsp.flags.fullCrc32;
   }
 
-  /** Reads one page, verifying its checksum; throws IbdError for a page past the end of the file. */
+  /** What the file is encrypted with, or null. */
+  get encryption(): string | null {
+    return this.decryptor?.description ?? null;
+  }
+
+  /** Why the encrypted pages cannot be read (the key to give), or null. */
+  get encryptionProblem(): string | null {
+    return this.decryptor?.problem ?? null;
+  }
+
+  /**
+   * Reads one page: checksum, decryption, decompression. Throws IbdError for a page past the end of
+   * the file, and for one that cannot be decrypted or decompressed (saying why).
+   */
   async page(no: number): Promise<Page> {
     if (!Number.isInteger(no) || no < 0 || no >= this.pageCount) {
       throw new IbdError(this.source.name, `page ${no} is past the end of the file (${this.pageCount} pages): the file is truncated or a page pointer is damaged`, no);
     }
+    const kept = this.transformed.get(no);
+    if (kept) {
+      this.transformed.delete(no);
+      this.transformed.set(no, kept);
+      return kept;
+    }
+    const raw = await this.physicalPage(no);
+    let page: Page;
+    try {
+      page = await this.transform(no, raw);
+    } catch (e) {
+      if (e instanceof PageCompressionError || e instanceof ZipPageError || e instanceof EncryptionError) {
+        throw new IbdError(this.source.name, e.message, no);
+      }
+      throw e;
+    }
+    if (page.bytes !== raw) {
+      if (this.transformed.size >= TRANSFORMED_KEPT) this.transformed.delete(this.transformed.keys().next().value as number);
+      this.transformed.set(no, page);
+    }
+    return page;
+  }
+
+  /** The page as stored in the file. */
+  private async physicalPage(no: number): Promise<Uint8Array> {
     const chunkNo = Math.floor(no / this.chunkPages);
     let chunk = this.chunks.get(chunkNo);
     if (chunk) {
       // Re-insert so the Map's order is least-recently-used first.
       this.chunks.delete(chunkNo);
     } else {
-      chunk = await this.source.read(chunkNo * this.chunkPages * this.pageSize, this.chunkPages * this.pageSize);
+      chunk = await this.source.read(chunkNo * this.chunkPages * this.physicalSize, this.chunkPages * this.physicalSize);
       if (this.chunks.size >= CHUNKS_KEPT) this.chunks.delete(this.chunks.keys().next().value as number);
     }
     this.chunks.set(chunkNo, chunk);
-    const start = (no - chunkNo * this.chunkPages) * this.pageSize;
-    const bytes = chunk.subarray(start, start + this.pageSize);
-    return { no, bytes, checksum: verifyPage(bytes, this.fullCrc32) };
+    const start = (no - chunkNo * this.chunkPages) * this.physicalSize;
+    return chunk.subarray(start, start + this.physicalSize);
+  }
+
+  private async transform(no: number, raw: Uint8Array): Promise<Page> {
+    if (isAllZero(raw)) return { no, bytes: raw, checksum: 'empty' };
+    const zip = this.fsp.flags.zipSize !== 0;
+    let bytes = raw;
+    // MySQL checks its pages after decryption and decompression; MariaDB and compressed pages as stored.
+    let checksum: ChecksumResult | null = zip ? this.zipChecksum(raw) : this.storedChecksum(raw);
+    if (this.decryptor?.isEncrypted(bytes)) bytes = await this.decryptor.decrypt(bytes, no);
+    if (!zip) {
+      if (this.fullCrc32) {
+        if (isFullCrc32Compressed(bytes)) bytes = decompressFullCrc32(bytes, this.fsp.flags.pageCompression);
+      } else if (isMariadbCompressed(bytes)) {
+        bytes = decompressMariadb(bytes);
+      } else if (isMysqlCompressed(bytes)) {
+        bytes = decompressMysql(bytes);
+      }
+    }
+    checksum ??= verifyPage(bytes, false);
+    const type = u16(bytes, FIL_PAGE_TYPE);
+    if (zip) {
+      if (isZipIndexType(type)) {
+        bytes = decompressZipPage(bytes, this.pageSize);
+      } else if (type === PageType.FSP_HDR || type === PageType.XDES || type === PageType.INODE) {
+        const padded = new Uint8Array(this.pageSize);
+        padded.set(bytes);
+        bytes = padded;
+      }
+    } else if (type === MARIADB_INSTANT_ROOT && !this.fsp.flags.sdi && looksLikeIndexPage(bytes)) {
+      // MariaDB marks the root of a table altered with instant ADD/DROP COLUMN as FIL_PAGE_TYPE_INSTANT
+      // (its PAGE_INSTANT header field keeps the number of original fields; see instant.ts). It is an
+      // index page in every other respect, and is presented as one.
+      bytes = bytes.slice();
+      bytes[FIL_PAGE_TYPE] = PageType.INDEX >> 8;
+      bytes[FIL_PAGE_TYPE + 1] = PageType.INDEX & 0xff;
+    }
+    return { no, bytes, checksum };
+  }
+
+  /**
+   * The checksum of a page in the original or full_crc32 format where the engine checks it on the
+   * stored bytes; null where it is checked after decryption/decompression (MySQL).
+   */
+  private storedChecksum(raw: Uint8Array): ChecksumResult | null {
+    if (this.fullCrc32) {
+      const size = fullCrc32StoredSize(raw);
+      if (size === null) return 'bad';
+      return u32(raw, size - 4) === crc32c(raw, 0, size - 4) ? 'full_crc32' : 'bad';
+    }
+    const type = u16(raw, FIL_PAGE_TYPE);
+    if (type === PageType.PAGE_COMPRESSED || type === PageType.PAGE_COMPRESSED_ENCRYPTED) {
+      // MariaDB writes no checksum into page-compressed pages, only this marker.
+      return u32(raw, 0) === 0xdeadbeef ? 'none' : 'bad';
+    }
+    if (this.decryptor?.isEncrypted(raw)) {
+      if (this.decryptor.description.startsWith('MariaDB')) {
+        // The checksum of the encrypted page, after the key version.
+        return u32(raw, FIL_PAGE_FILE_FLUSH_LSN + 4) === crc32Page(raw) ? 'crc32' : 'bad';
+      }
+      return null;
+    }
+    if (type === PageType.COMPRESSED) return null;
+    return verifyPage(raw, false);
+  }
+
+  private zipChecksum(raw: Uint8Array): ChecksumResult {
+    if (this.decryptor?.isEncrypted(raw) && this.decryptor.description.startsWith('MariaDB')) {
+      // MariaDB stores the checksum of the encrypted page after the key version.
+      return u32(raw, FIL_PAGE_FILE_FLUSH_LSN + 4) === zipPageCrc32(raw) ? 'crc32' : 'bad';
+    }
+    return verifyZipPage(raw);
   }
 
   /** True when the page was allocated but never written. */
   static isEmpty(page: Page): boolean {
     return page.checksum === 'empty' && isAllZero(page.bytes);
   }
+}
+
+/** An index page header with a plausible heap and the infimum where a COMPACT or REDUNDANT page has it. */
+function looksLikeIndexPage(b: Uint8Array): boolean {
+  const nHeap = u16(b, 38 + 4);
+  const heapTop = u16(b, 38 + 2);
+  return (nHeap & 0x7fff) >= 2 && heapTop >= 120 && heapTop < b.length && u32(b, 38 + 28) + u32(b, 38 + 32) !== 0;
+}
+
+/** buf_calc_page_crc32(): what MariaDB stores after the key version of an encrypted page. */
+function crc32Page(page: Uint8Array): number {
+  return (crc32c(page, 4, 26) ^ crc32c(page, 38, page.length - 8)) >>> 0;
 }

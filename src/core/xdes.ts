@@ -17,16 +17,24 @@ function entrySize(pageSize: number): number {
   return XDES_BITMAP + Math.ceil((extentPages(pageSize) * 2) / 8);
 }
 
-/** The page (0, pageSize, 2 × pageSize, …) holding the descriptor of page `n`. */
-export function xdesPageOf(n: number, pageSize: number): number {
-  return Math.floor(n / pageSize) * pageSize;
+/**
+ * The page (0, N, 2N, …) holding the descriptor of page `n`, N being the physical page size: one
+ * descriptor page describes as many pages as a page has bytes (compressed tablespaces: KEY_BLOCK_SIZE).
+ */
+export function xdesPageOf(n: number, physicalSize: number): number {
+  return Math.floor(n / physicalSize) * physicalSize;
+}
+
+/** Page sizes of a tablespace: logical (sets the extent size) and physical (compressed tables). */
+export interface PageSizes {
+  pageSize: number;
+  physicalSize: number;
 }
 
 /** Whether page `n` is marked free in the descriptor page `xdes` (which must be xdesPageOf(n)). */
-export function isPageFree(xdes: Uint8Array, n: number): boolean {
-  const pageSize = xdes.length;
+export function isPageFree(xdes: Uint8Array, n: number, { pageSize, physicalSize }: PageSizes): boolean {
   const perExtent = extentPages(pageSize);
-  const inGroup = n % pageSize;
+  const inGroup = n % physicalSize;
   const entry = XDES_ARR_OFFSET + Math.floor(inGroup / perExtent) * entrySize(pageSize);
   const state = (xdes[entry + XDES_STATE] << 24) | (xdes[entry + XDES_STATE + 1] << 16) | (xdes[entry + XDES_STATE + 2] << 8) | xdes[entry + XDES_STATE + 3];
   // An extent that was never initialised (state 0) or is wholly free has no live pages.
