@@ -1,11 +1,52 @@
 import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { VitePWA } from 'vite-plugin-pwa';
 
 // The page is fully static: `base: './'` makes every asset URL relative, so dist/ works from any
-// path (a sub-folder, a file share, a CDN prefix). The decoder runs in an ES-module worker.
+// path (a sub-folder, a file share, a CDN prefix). The decoder runs in ES-module workers.
+//
+// Offline: vite-plugin-pwa (workbox generateSW) writes a service worker that precaches the whole
+// app (HTML, JS and worker chunks, CSS, icons, the bundled sample) on the first visit, so the page
+// works with the network off afterwards. It caches only the app's own files: the user's files are
+// never sent anywhere, so there is nothing of theirs to cache.
 export default defineConfig({
   base: './',
-  plugins: [svelte()],
+  plugins: [
+    svelte(),
+    VitePWA({
+      registerType: 'autoUpdate',
+      // src/ui/pwa.svelte.ts registers it (and reports "ready offline" on the page).
+      injectRegister: false,
+      manifest: {
+        name: 'ibd-reader — read InnoDB .ibd files',
+        short_name: 'ibd-reader',
+        description:
+          'Read the rows of MySQL / MariaDB InnoDB table files (.ibd) in your browser. Nothing is uploaded; works offline.',
+        lang: 'en',
+        start_url: './',
+        scope: './',
+        display: 'standalone',
+        background_color: '#f5f7fa',
+        theme_color: '#1f5f8b',
+        categories: ['developer', 'utilities'],
+        icons: [
+          { src: 'icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: 'icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: 'icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+          { src: 'icons/icon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' },
+        ],
+      },
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,svg,png,webmanifest,ibd,sql}'],
+        // The sample table and the decoder chunks are larger than workbox's 2 MiB default allows.
+        maximumFileSizeToCacheInBytes: 16 * 1024 * 1024,
+        navigateFallback: 'index.html',
+        cleanupOutdatedCaches: true,
+        clientsClaim: true,
+        skipWaiting: true,
+      },
+    }),
+  ],
   worker: { format: 'es' },
   build: {
     outDir: 'dist',

@@ -10,16 +10,46 @@
  * runs ahead of the page. `cancel()` aborts the running decode through its AbortSignal; `decode` then
  * resolves with `status: 'cancelled'`. Errors about the user's files reject with the IbdError's
  * message (comlink carries `name` and `message` of thrown errors across).
+ *
+ * Without a .sql: `resolveSchema(ibdFile, ibdName, otherFiles)` finds the definition in the .ibd
+ * itself (MySQL 8 data dictionary), else in a .frm named like it among `otherFiles`, else in the .sql
+ * files among them; the tables it finds can then be decoded by name like readSchema's.
+ * `createSql(tableName)` gives the CREATE TABLE text (rebuilt from the data dictionary or the .frm).
  */
 import * as Comlink from 'comlink';
 import type { DecodeStats, Row, TableInfo } from '../src/core/table-reader.ts';
+import type { ViewerApi } from './viewer-api.ts';
 
 export type { DecodeStats, Row, TableInfo };
+export type * from './viewer-api.ts';
 
-/** One CREATE TABLE found in the .sql file. */
+/** Where a table definition comes from: the .ibd's own data dictionary (MySQL 8), a .frm, or CREATE TABLE text. */
+export type SchemaSourceKind = 'sdi' | 'frm' | 'sql';
+
+/** One table definition found (a CREATE TABLE of the .sql file, or one from resolveSchema). */
 export interface TableChoice {
   name: string;
   columnCount: number;
+  /** Set by resolveSchema. */
+  source?: SchemaSourceKind;
+}
+
+/** A file the user gave besides the .ibd (.frm, .sql…), with its name (a Blob has none). */
+export interface NamedBlob {
+  name: string;
+  blob: Blob;
+}
+
+/** What resolveSchema found. */
+export interface ResolvedSchemaResult extends SchemaResult {
+  /** Where `picked` comes from; null when nothing describes the .ibd (see `error`). */
+  source: SchemaSourceKind | null;
+  /** The file `picked` was read from (the .ibd itself for its data dictionary). */
+  file: string | null;
+  /** Sources that disagree with the chosen one, files that could not be read: to show the user. */
+  warnings: string[];
+  /** Why no table was picked: no definition at all, or none named like the .ibd (then `tables` offers the choice). */
+  error: string | null;
 }
 
 export interface SchemaResult {
@@ -53,9 +83,18 @@ export interface DecodeOptions {
   batchSize?: number;
 }
 
-export interface DecoderApi {
+/** The page's summary / batch / export methods are in viewer-api.ts. */
+export interface DecoderApi extends ViewerApi {
   /** Parses the .sql (File, Blob or text) and picks the table matching `ibdName`. */
   readSchema(sql: Blob | string, ibdName: string): Promise<SchemaResult>;
+  /**
+   * Finds the definition of `ibd` with no CREATE TABLE typed: the file's own data dictionary, else a
+   * .frm named like it among `files`, else the .sql files among them (see src/core/schema-source.ts).
+   * Replaces the tables of the last readSchema / resolveSchema.
+   */
+  resolveSchema(ibd: Blob, ibdName: string, files: NamedBlob[]): Promise<ResolvedSchemaResult>;
+  /** The CREATE TABLE text of a table of the last readSchema / resolveSchema. */
+  createSql(tableName: string): Promise<string>;
   /**
    * Decodes `ibd` as table `tableName` of the last `readSchema` call, streaming to `sink`.
    * `name` is the file name to use in messages (a Blob has none).

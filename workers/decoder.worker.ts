@@ -9,7 +9,9 @@ import { openTable } from '../src/core/table-reader.ts';
 import type { DecodeStats } from '../src/core/table-reader.ts';
 import type { TableDef } from '../src/core/schema.ts';
 import { parseCreateTables, pickTable } from '../src/core/ddl/create-table.ts';
-import type { DecodeOptions, DecodeResult, DecodeSink, DecoderApi, SchemaResult } from './decoder-api.ts';
+import { resolveSchema } from '../src/core/schema-source.ts';
+import type { DecodeOptions, DecodeResult, DecodeSink, DecoderApi, ResolvedSchemaResult, SchemaResult } from './decoder-api.ts';
+import { createViewerMethods } from './viewer-methods.ts';
 
 let tables: TableDef[] = [];
 let running: AbortController | null = null;
@@ -19,6 +21,8 @@ function snapshot(stats: DecodeStats): DecodeStats {
 }
 
 const api: DecoderApi = {
+  ...createViewerMethods((name) => tables.find((t) => t.name === name)),
+
   async readSchema(sql, ibdName) {
     const text = typeof sql === 'string' ? sql : await sql.text();
     tables = parseCreateTables(text);
@@ -28,6 +32,28 @@ const api: DecoderApi = {
       picked: picked ? picked.name : null,
     };
     return result;
+  },
+
+  async resolveSchema(ibd, ibdName, files) {
+    const resolved = await resolveSchema(blobSource(ibd, ibdName), files.map((f) => blobSource(f.blob, f.name)));
+    // the chosen source's tables (a general tablespace or a dump can hold several), chosen one first
+    const candidates = resolved.candidates.slice().sort((a, b) => Number(b.table === resolved.table) - Number(a.table === resolved.table));
+    tables = candidates.map((c) => c.table);
+    const result: ResolvedSchemaResult = {
+      tables: candidates.map((c) => ({ name: c.table.name, columnCount: c.table.columns.length, source: c.source })),
+      picked: resolved.table?.name ?? null,
+      source: resolved.source,
+      file: resolved.file,
+      warnings: resolved.warnings,
+      error: resolved.error,
+    };
+    return result;
+  },
+
+  async createSql(tableName) {
+    const table = tables.find((t) => t.name === tableName);
+    if (!table) throw new Error(`Table ${tableName} is not defined by the files given.`);
+    return table.createSql;
   },
 
   async decode(ibd, name, tableName, sinkProxy, options: DecodeOptions = {}) {

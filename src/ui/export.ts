@@ -1,33 +1,116 @@
 /**
- * Builds the downloads from the rows held by the page. The text is built in chunks, yielding to the
- * event loop between them so the page stays responsive for a million rows, and handed to the browser
- * as a Blob (encoded as UTF-8, no byte-order mark).
+ * Where an export goes. The export itself (decoding the file again and formatting CSV / NDJSON / SQL)
+ * runs in a worker of its own (workers/viewer-methods.ts, `exportRows`), which hands over UTF-8
+ * chunks; a SaveTarget writes them:
+ *
+ *  - `pickSaveFile`: the File System Access API (`showSaveFilePicker`, Chromium browsers): each
+ *    chunk is written to the chosen file as it comes, so a 20 GB export never sits in memory. Cancel
+ *    aborts the write and the browser discards the partial file.
+ *  - `downloadTarget`: elsewhere, each chunk becomes a small Blob at once (browsers keep Blob data
+ *    outside the page's heap, on disk when large) and the file is offered as one Blob made of
+ *    those parts when the export is done.
  */
-import { csvHeader, csvRows, ndjsonRows } from '../core/output.ts';
-import type { Row } from '../core/table-reader.ts';
 
-export type ExportFormat = 'csv' | 'ndjson';
+export type { ExportFormat } from '../../workers/viewer-api.ts';
+import type { ExportFormat } from '../../workers/viewer-api.ts';
 
-const CHUNK_ROWS = 20_000;
+export interface SaveTarget {
+  readonly kind: 'file' | 'download';
+  readonly fileName: string;
+  write(chunk: Uint8Array): Promise<void>;
+  /** Completes the file (or starts the download). */
+  finish(): Promise<void>;
+  /** Drops what was written. */
+  abort(): Promise<void>;
+}
 
-const yieldToPage = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+export const FORMAT_INFO: Record<ExportFormat, { label: string; extension: string; mime: string; description: string }> = {
+  csv: { label: 'CSV', extension: 'csv', mime: 'text/csv', description: 'CSV file' },
+  ndjson: { label: 'NDJSON', extension: 'ndjson', mime: 'application/x-ndjson', description: 'Newline-delimited JSON' },
+  sql: { label: 'SQL', extension: 'sql', mime: 'application/sql', description: 'SQL script' },
+};
 
-export async function buildExport(
-  format: ExportFormat,
-  columns: readonly string[],
-  rows: readonly Row[],
-  onProgress?: (done: number, total: number) => void,
-): Promise<Blob> {
-  const parts: string[] = [];
-  if (format === 'csv') parts.push(csvHeader(columns));
-  for (let i = 0; i < rows.length; i += CHUNK_ROWS) {
-    const chunk = rows.slice(i, i + CHUNK_ROWS);
-    parts.push(format === 'csv' ? csvRows(chunk) : ndjsonRows(columns, chunk));
-    onProgress?.(Math.min(rows.length, i + CHUNK_ROWS), rows.length);
-    if (i + CHUNK_ROWS < rows.length) await yieldToPage();
+/** A file-name-safe stem from a table name. */
+export function exportFileName(table: string, format: ExportFormat): string {
+  let stem = '';
+  for (const ch of table) stem += ch < ' ' || '\\/:*?"<>|'.includes(ch) ? '_' : ch;
+  stem = stem.trim() || 'table';
+  return `${stem}.${FORMAT_INFO[format].extension}`;
+}
+
+interface SaveFilePickerOptions {
+  suggestedName?: string;
+  types?: { description: string; accept: Record<string, string[]> }[];
+}
+type ShowSaveFilePicker = (options?: SaveFilePickerOptions) => Promise<FileSystemFileHandle>;
+
+function picker(): ShowSaveFilePicker | null {
+  const fn = (globalThis as { showSaveFilePicker?: ShowSaveFilePicker }).showSaveFilePicker;
+  return typeof fn === 'function' ? fn.bind(globalThis) : null;
+}
+
+/** True where exports can stream straight into a file the user picks. */
+export function canPickSaveFile(): boolean {
+  return picker() !== null;
+}
+
+/**
+ * Asks where to save (must be called from a click). Null when the user closed the dialog.
+ * Throws when the browser refuses (e.g. a sandboxed frame).
+ */
+export async function pickSaveFile(fileName: string, format: ExportFormat): Promise<SaveTarget | null> {
+  const show = picker();
+  if (!show) throw new Error('This browser cannot save straight to a file.');
+  const info = FORMAT_INFO[format];
+  let handle: FileSystemFileHandle;
+  try {
+    handle = await show({
+      suggestedName: fileName,
+      types: [{ description: info.description, accept: { [info.mime]: [`.${info.extension}`] } }],
+    });
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') return null;
+    throw err;
   }
-  const type = format === 'csv' ? 'text/csv;charset=utf-8' : 'application/x-ndjson;charset=utf-8';
-  return new Blob(parts, { type });
+  const writable = await handle.createWritable();
+  let closed = false;
+  return {
+    kind: 'file',
+    fileName: handle.name,
+    write: (chunk) => writable.write(chunk as Uint8Array<ArrayBuffer>),
+    async finish() {
+      closed = true;
+      await writable.close();
+    },
+    async abort() {
+      if (closed) return;
+      closed = true;
+      await writable.abort().catch(() => undefined);
+    },
+  };
+}
+
+/** Collects the chunks as Blob parts and downloads them as one file at the end. */
+export function downloadTarget(fileName: string, format: ExportFormat): SaveTarget {
+  let parts: Blob[] = [];
+  return {
+    kind: 'download',
+    fileName,
+    write(chunk) {
+      parts.push(new Blob([chunk as Uint8Array<ArrayBuffer>]));
+      return Promise.resolve();
+    },
+    finish() {
+      const blob = new Blob(parts, { type: `${FORMAT_INFO[format].mime};charset=utf-8` });
+      parts = [];
+      saveBlob(blob, fileName);
+      return Promise.resolve();
+    },
+    abort() {
+      parts = [];
+      return Promise.resolve();
+    },
+  };
 }
 
 /** Saves a Blob through a temporary link (no server involved). */
@@ -43,12 +126,4 @@ export function saveBlob(blob: Blob, fileName: string): void {
   a.remove();
   // Revoking at once can cancel the save in some browsers; a minute is plenty.
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
-
-/** A file-name-safe stem from a table name. */
-export function exportFileName(table: string, format: ExportFormat): string {
-  let stem = '';
-  for (const ch of table) stem += ch < ' ' || '\\/:*?"<>|'.includes(ch) ? '_' : ch;
-  stem = stem.trim() || 'table';
-  return `${stem}.${format === 'csv' ? 'csv' : 'ndjson'}`;
 }

@@ -1,0 +1,117 @@
+/**
+ * Which dropped files belong together. No DOM besides the `File` type: unit-tested in Node.
+ *
+ * Every `.ibd` is a table. Its `.frm` (MySQL 5.x / MariaDB table definition) and `.cfg` (written by
+ * FLUSH TABLES … FOR EXPORT) are the files with the same name in the same folder. Which definition
+ * decodes it — the file's own data dictionary (MySQL 8), that .frm, or a CREATE TABLE of the `.sql`
+ * files — is decided by the decoder worker (`resolveSchema`, src/core/schema-source.ts), given the
+ * `.frm` and every `.sql`.
+ *
+ * File names are in MySQL's "filename" encoding: `@` + 4 hex digits for other ASCII characters and
+ * for characters outside the 2-character table (`my@002dtable` is `my-table`), `@` + 2 characters
+ * for accented and other letters (not decoded here). Partitions are `t#P#p0.ibd` (`t#p#p0.ibd` in
+ * MySQL 8.0), sub-partitions `t#P#p0#SP#sp0.ibd`.
+ */
+
+export type FileKind = 'ibd' | 'frm' | 'sql' | 'cfg' | 'other';
+
+/** A file and where it was in a dropped or picked folder ('' for loose files). */
+export interface InputFile {
+  file: File;
+  /** Relative path, e.g. `db1/t.ibd` (or just the name). */
+  path: string;
+}
+
+export function kindOf(name: string): FileKind {
+  const m = /\.([a-z0-9]+)$/i.exec(name);
+  const ext = m ? m[1].toLowerCase() : '';
+  return ext === 'ibd' || ext === 'frm' || ext === 'sql' || ext === 'cfg' ? ext : 'other';
+}
+
+export function folderOf(path: string): string {
+  const i = path.lastIndexOf('/');
+  return i < 0 ? '' : path.slice(0, i);
+}
+
+function baseName(path: string): string {
+  return path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
+}
+
+/** File name without its extension. */
+export function stemOf(name: string): string {
+  const base = baseName(name);
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(0, dot) : base;
+}
+
+export interface TableFileName {
+  /** The table name, decoded where possible (2-character escapes stay as written). */
+  table: string;
+  /** Partition (and sub-partition) name, e.g. `p0` or `p0 / sp1`, or null. */
+  partition: string | null;
+}
+
+function decodePart(part: string): string {
+  return part.replace(/@([0-9a-fA-F]{4})/g, (_all, hex: string) => String.fromCodePoint(parseInt(hex, 16)));
+}
+
+export function parseTableFileName(name: string): TableFileName {
+  const stem = stemOf(name);
+  const parts = stem.split(/#(?:sub)?p#|#sp#/i);
+  const m = /#p#(.*?)(?:#sp#(.*))?$/i.exec(stem);
+  let partition: string | null = null;
+  if (m) partition = m[2] ? `${decodePart(m[1])} / ${decodePart(m[2])}` : decodePart(m[1]);
+  return { table: decodePart(parts[0]), partition };
+}
+
+export interface PairedTable {
+  /** Stable key: the .ibd's path. */
+  key: string;
+  ibd: InputFile;
+  name: TableFileName;
+  frm: InputFile | null;
+  cfg: InputFile | null;
+}
+
+export interface Pairing {
+  tables: PairedTable[];
+  sqls: InputFile[];
+  /** Files that are none of .ibd / .frm / .sql / .cfg. */
+  ignored: InputFile[];
+  /** .frm / .cfg without an .ibd of the same name. */
+  orphans: InputFile[];
+}
+
+/** Groups the files: each .ibd with its .frm and .cfg; the .sql files; the rest. */
+export function pairFiles(files: readonly InputFile[]): Pairing {
+  const ibds: InputFile[] = [];
+  const sqls: InputFile[] = [];
+  const side: InputFile[] = [];
+  const ignored: InputFile[] = [];
+  for (const f of files) {
+    const kind = kindOf(f.file.name);
+    if (kind === 'ibd') ibds.push(f);
+    else if (kind === 'sql') sqls.push(f);
+    else if (kind === 'frm' || kind === 'cfg') side.push(f);
+    else ignored.push(f);
+  }
+  const used = new Set<InputFile>();
+  const sideFile = (ibd: InputFile, kind: FileKind): InputFile | null => {
+    const folder = folderOf(ibd.path);
+    const stem = stemOf(ibd.file.name).toLowerCase();
+    const found = side.find((f) => kindOf(f.file.name) === kind && folderOf(f.path) === folder && stemOf(f.file.name).toLowerCase() === stem);
+    if (found) used.add(found);
+    return found ?? null;
+  };
+  const tables = ibds
+    .map((ibd): PairedTable => ({
+      key: ibd.path,
+      ibd,
+      name: parseTableFileName(ibd.file.name),
+      frm: sideFile(ibd, 'frm'),
+      cfg: sideFile(ibd, 'cfg'),
+    }))
+    .sort((a, b) => a.ibd.path.localeCompare(b.ibd.path));
+  const orphans = side.filter((f) => !used.has(f));
+  return { tables, sqls, ignored, orphans };
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { folderOf, kindOf, pairFiles, parseTableFileName, stemOf, type InputFile } from '../../src/ui/pairing.ts';
+
+const f = (path: string): InputFile => ({ file: new File(['x'], path.slice(path.lastIndexOf('/') + 1)), path });
+
+describe('file names', () => {
+  it('knows the kinds by extension, in any case', () => {
+    expect(['a.ibd', 'B.IBD', 'c.frm', 'd.sql', 'e.cfg', 'f.txt', 'g'].map(kindOf)).toEqual(['ibd', 'ibd', 'frm', 'sql', 'cfg', 'other', 'other']);
+    expect(stemOf('db/t.ibd')).toBe('t');
+    expect(folderOf('db/x/t.ibd')).toBe('db/x');
+    expect(folderOf('t.ibd')).toBe('');
+  });
+
+  it('decodes MySQL file-name escapes and partitions', () => {
+    expect(parseTableFileName('my@002dtable.ibd')).toEqual({ table: 'my-table', partition: null });
+    expect(parseTableFileName('sales#P#p2019.ibd')).toEqual({ table: 'sales', partition: 'p2019' });
+    expect(parseTableFileName('sales#p#p1#sp#p1sp0.ibd')).toEqual({ table: 'sales', partition: 'p1 / p1sp0' });
+    // 2-character escapes (accented letters) stay as written
+    expect(parseTableFileName('caf@0j.ibd').table).toBe('caf@0j');
+  });
+});
+
+describe('pairFiles', () => {
+  it('pairs each .ibd with the .frm and .cfg of the same name in the same folder', () => {
+    const files = [
+      f('data/shop/orders.ibd'), f('data/shop/orders.frm'), f('data/shop/orders.cfg'),
+      f('data/crm/orders.ibd'), f('data/crm/orders.frm'),
+      f('data/shop/users.ibd'),
+      f('dump.sql'), f('notes.txt'), f('data/shop/ghost.frm'),
+    ];
+    const p = pairFiles(files);
+    expect(p.tables.map((t) => [t.key, t.frm?.path ?? null, t.cfg?.path ?? null])).toEqual([
+      ['data/crm/orders.ibd', 'data/crm/orders.frm', null],
+      ['data/shop/orders.ibd', 'data/shop/orders.frm', 'data/shop/orders.cfg'],
+      ['data/shop/users.ibd', null, null],
+    ]);
+    expect(p.sqls.map((s) => s.path)).toEqual(['dump.sql']);
+    expect(p.ignored.map((s) => s.path)).toEqual(['notes.txt']);
+    expect(p.orphans.map((s) => s.path)).toEqual(['data/shop/ghost.frm']);
+  });
+
+  it('matches the side files without regard to case (case-folding file systems)', () => {
+    const p = pairFiles([f('T1.ibd'), f('t1.frm')]);
+    expect(p.tables[0].frm?.path).toBe('t1.frm');
+  });
+});
