@@ -19,7 +19,8 @@ import { disagreements, resolveSchema } from './core/schema-source.ts';
 import type { TableDef } from './core/schema.ts';
 import { readSdi } from './core/sdi/index.ts';
 import type { ByteSource } from './core/source.ts';
-import { openTable, type DecodeStats, type RowMode, type TableReader } from './core/table-reader.ts';
+import { loadKeyFile, parseMysqlKeyring, type EncryptionKeys } from './core/encryption.ts';
+import { openTable, type DecodeStats, type OpenOptions, type RowMode, type TableReader } from './core/table-reader.ts';
 import { Tablespace } from './core/tablespace.ts';
 import { fileSource } from './node/file-source.ts';
 import { startPool } from './node/pool.ts';
@@ -34,6 +35,9 @@ const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [--table 
   --print-ddl        print the table's CREATE TABLE (rebuilt from the .ibd or the .frm) and stop
   --format F         csv (default; NULL as \\N) or ndjson (one JSON object per row)
   --threads N        decode with N worker threads (default: one per core)
+  --key-file FILE    MariaDB file_key_management key file, for an encrypted table
+  --key-password PW  its password, when the key file is encrypted (file_key_management_filekey)
+  --keyring FILE     MySQL keyring_file, for an encrypted table
   --rows WHICH       live (default: the table as the server shows it), deleted (deleted rows still in
                      the file) or both; outside live, a last column _row_state tags each row
   -o, --output OUT   write rows to OUT instead of stdout`;
@@ -47,10 +51,13 @@ interface Args {
   output: string | null;
   threads: number;
   mode: RowMode;
+  keyFile: string | null;
+  keyPassword: string | undefined;
+  keyring: string | null;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null } = { format: 'csv', schema: null, printDdl: false, table: null, output: null, threads: availableParallelism(), mode: 'live' };
+  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null } = { format: 'csv', schema: null, printDdl: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = (): string => {
@@ -62,6 +69,9 @@ function parseArgs(argv: string[]): Args {
     else if (a === '--table' || a === '-t') args.table = value();
     else if (a === '--print-ddl') args.printDdl = true;
     else if (a === '--output' || a === '-o') args.output = value();
+    else if (a === '--key-file') args.keyFile = value();
+    else if (a === '--key-password') args.keyPassword = value();
+    else if (a === '--keyring') args.keyring = value();
     else if (a === '--rows') {
       const m = value();
       if (m !== 'live' && m !== 'deleted' && m !== 'both') throw new UsageError(`--rows takes live, deleted or both, not '${m}'`);
@@ -101,7 +111,7 @@ async function decodeAll(reader: TableReader, args: Args, table: TableDef): Prom
   if (args.threads === 1 || leaves.length < PARALLEL_MIN_PAGES) {
     return { batches: reader.batches({ batchSize: 5000 }), stats: () => Promise.resolve(reader.stats) };
   }
-  const pool = startPool(new URL('./decode-worker.mjs', import.meta.url), args.ibd, table, args.mode, args.threads);
+  const pool = startPool(new URL('./decode-worker.mjs', import.meta.url), args.ibd, table, await openOptions(args), args.threads);
   async function* batches(): AsyncGenerator<RowBatch> {
     try {
       for await (const run of decodeInParallel(leaves, pool.decoders)) yield run.batch;
@@ -179,6 +189,14 @@ async function schemaFromIbd(args: Args, source: ByteSource): Promise<TableDef> 
   }
 }
 
+/** Row mode and encryption keys, as openTable takes them (also sent to the worker threads). */
+async function openOptions(args: Args): Promise<OpenOptions> {
+  const keys: EncryptionKeys = {};
+  if (args.keyFile !== null) keys.mariadb = await loadKeyFile(new Uint8Array(await readFile(args.keyFile)), args.keyPassword);
+  if (args.keyring !== null) keys.mysql = parseMysqlKeyring(new Uint8Array(await readFile(args.keyring)));
+  return { mode: args.mode, keys };
+}
+
 async function run(args: Args): Promise<number> {
   const source = await fileSource(args.ibd);
   let out: Writable | null = null;
@@ -189,7 +207,7 @@ async function run(args: Args): Promise<number> {
       await write(out, `${table.createSql.replace(/;?\s*$/, '')};\n`);
       return 0;
     }
-    const reader = await openTable(source, table, { mode: args.mode });
+    const reader = await openTable(source, table, await openOptions(args));
     if (args.format === 'csv') await write(out, csvHeader(reader.columns));
     const decoded = await decodeAll(reader, args, table);
     for await (const batch of decoded.batches) {

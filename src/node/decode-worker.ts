@@ -6,7 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { IbdError } from '../core/errors.ts';
 import { batchBuffers } from '../core/row-batch.ts';
 import type { TableDef } from '../core/schema.ts';
-import { openTable, type RowMode } from '../core/table-reader.ts';
+import { openTable, type OpenOptions } from '../core/table-reader.ts';
 import { fileSource } from './file-source.ts';
 
 export interface RunRequest {
@@ -23,10 +23,10 @@ export interface WorkerError {
   record?: number | null;
 }
 
-const { path, table, mode } = workerData as { path: string; table: TableDef; mode: RowMode };
+const { path, table, options } = workerData as { path: string; table: TableDef; options: OpenOptions };
 const port = parentPort;
 if (port === null) throw new Error('decode-worker must run as a worker thread');
-const reader = fileSource(path).then((source) => openTable(source, table, { mode }));
+const reader = fileSource(path).then((source) => openTable(source, table, options));
 
 port.on('message', (request: RunRequest) => {
   void reader

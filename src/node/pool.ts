@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { IbdError } from '../core/errors.ts';
 import { mergeStats, type RunDecoder, type RunResult } from '../core/parallel.ts';
-import type { DecodeStats, RowMode } from '../core/table-reader.ts';
+import type { DecodeStats, OpenOptions } from '../core/table-reader.ts';
 import type { TableDef } from '../core/schema.ts';
 import type { RunRequest, WorkerError } from './decode-worker.ts';
 
@@ -16,8 +16,8 @@ export interface NodePool {
 
 type Reply = { id: number; error: WorkerError } | ({ id: number; error?: undefined } & RunResult);
 
-export function startPool(workerUrl: URL, path: string, table: TableDef, mode: RowMode, size = availableParallelism()): NodePool {
-  const workers = Array.from({ length: Math.max(1, size) }, () => new Worker(workerUrl, { workerData: { path, table, mode } }));
+export function startPool(workerUrl: URL, path: string, table: TableDef, options: OpenOptions, size = availableParallelism()): NodePool {
+  const workers = Array.from({ length: Math.max(1, size) }, () => new Worker(workerUrl, { workerData: { path, table, options } }));
   let nextId = 0;
   const latest: DecodeStats[] = [];
   const decoders = workers.map((worker, n): RunDecoder => {

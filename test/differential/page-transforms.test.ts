@@ -24,6 +24,12 @@ import { bytesSource } from '../../src/core/source.ts';
 import { openTable, type Row } from '../../src/core/table-reader.ts';
 import { Tablespace } from '../../src/core/tablespace.ts';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
+import { ndjsonRows } from '../../src/core/output.ts';
+import { execFileSync, spawnSync } from 'node:child_process';
+
+const ROOT = join(import.meta.dirname, '../..');
+const CLI = join(ROOT, 'dist-cli/ibd-reader.mjs');
+execFileSync(process.execPath, [join(ROOT, 'scripts/build-cli.mjs')], { cwd: ROOT });
 import { decodeFile, expectSameRows, expectServerRows } from './decode.ts';
 
 const KEY_FILE = '1;a7addd9adea9978fda19f21e6be987880e68ac92632ca052e5bb42b1a506939a\n2;49c16acc2dffe616710c9ba9a10b94944a737de1beccb52dc1560abfdd67388b\n# a comment\n3;0123456789abcdef0123456789abcdef\n';
@@ -179,6 +185,12 @@ describe('page transforms against MariaDB 10.11', () => {
     for await (const batch of direct.rows()) directRows.push(...batch);
     expectSameRows(directRows, expected.rows, `${table} (openTable with keys)`, expected.columns);
     expect(direct.stats.problems).toEqual([]);
+    // And from the command line, with the key file.
+    const sql = join(dir, `${table}.sql`);
+    writeFileSync(sql, ddl);
+    const cli = spawnSync(process.execPath, [CLI, ibd, '--schema', sql, '--key-file', keyPath, '--format', 'ndjson'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    expect(cli.stderr).toMatch(/ 0 undecodable records, 0 skipped pages, 0 bad checksums/);
+    expect(cli.stdout).toBe(ndjsonRows(expected.columns, expected.rows));
   });
 
   it('a wrong key is reported as such', async () => {
