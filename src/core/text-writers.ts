@@ -7,6 +7,7 @@
 import { charsetInfo, decoderFor } from './charset.ts';
 import type { Column } from './schema.ts';
 import type { BatchBuilder } from './row-batch.ts';
+import { decimalGroup, decimalLayout } from './types/decimal.ts';
 import { renderHex, type Render } from './types/render.ts';
 
 export type Write = (b: Uint8Array, o: number, len: number, out: BatchBuilder) => void;
@@ -181,23 +182,9 @@ function putPadded(t: Uint8Array, p: number, v: number, width: number): number {
   return p + width;
 }
 
-const DIG2BYTES = [0, 1, 1, 2, 2, 3, 3, 4, 4, 4];
-
-/** One DECIMAL digit group of n bytes at p; `first` is the field's first byte (its top bit flipped). */
-function decimalGroup(b: Uint8Array, p: number, n: number, mask: number, first: number): number {
-  let v = 0;
-  for (let i = p; i < p + n; i++) v = v * 256 + ((b[i] ^ mask ^ (i === first ? 0x80 : 0)) & 0xff);
-  return v;
-}
-
 /** DECIMAL: the same digit groups as decimalRenderer (types/decimal.ts), written as bytes. */
 function decimalWriter(precision: number, scale: number): Write {
-  const intg = precision - scale;
-  const intFull = Math.floor(intg / 9);
-  const intLead = DIG2BYTES[intg % 9];
-  const fracFull = Math.floor(scale / 9);
-  const fracDigits = scale % 9;
-  const fracTail = DIG2BYTES[fracDigits];
+  const { intFull, intLead, fracFull, fracDigits, fracTail } = decimalLayout(precision, scale);
   return (b, o, _len, out) => {
     // A damaged value can hold groups above 999,999,999: one more digit per group at most. The
     // reservation is made once, so `t` stays the buffer written to.

@@ -13,35 +13,43 @@ export function decimalSize(precision: number, scale: number): number {
 }
 
 /** One digit group of n bytes at p; `first` is the offset of the field's first byte (top bit flipped). */
-function group(b: Uint8Array, p: number, n: number, mask: number, first: number): number {
+export function decimalGroup(b: Uint8Array, p: number, n: number, mask: number, first: number): number {
   let v = 0;
   for (let i = p; i < p + n; i++) v = v * 256 + ((b[i] ^ mask ^ (i === first ? 0x80 : 0)) & 0xff);
   return v;
 }
 
-export function decimalRenderer(precision: number, scale: number): Render {
+/** How DECIMAL(precision, scale) splits into groups: full 9-digit groups and the leftover bytes/digits. */
+export function decimalLayout(precision: number, scale: number) {
   const intg = precision - scale;
-  const intFull = Math.floor(intg / 9);
-  const intLead = DIG2BYTES[intg % 9];
-  const fracFull = Math.floor(scale / 9);
   const fracDigits = scale % 9;
-  const fracTail = DIG2BYTES[fracDigits];
+  return {
+    intFull: Math.floor(intg / 9),
+    intLead: DIG2BYTES[intg % 9],
+    fracFull: Math.floor(scale / 9),
+    fracDigits,
+    fracTail: DIG2BYTES[fracDigits],
+  };
+}
+
+export function decimalRenderer(precision: number, scale: number): Render {
+  const { intFull, intLead, fracFull, fracDigits, fracTail } = decimalLayout(precision, scale);
   return (b, o) => {
     const mask = (b[o] & 0x80) === 0 ? 0xff : 0;
     let p = o;
     let int = '';
     if (intLead > 0) {
-      const v = group(b, p, intLead, mask, o);
+      const v = decimalGroup(b, p, intLead, mask, o);
       p += intLead;
       if (v !== 0) int = String(v);
     }
     for (let i = 0; i < intFull; i++, p += 4) {
-      const v = group(b, p, 4, mask, o);
+      const v = decimalGroup(b, p, 4, mask, o);
       int = int === '' ? (v === 0 ? '' : String(v)) : int + pad(v, 9);
     }
     let frac = '';
-    for (let i = 0; i < fracFull; i++, p += 4) frac += pad(group(b, p, 4, mask, o), 9);
-    if (fracTail > 0) frac += pad(group(b, p, fracTail, mask, o), fracDigits);
+    for (let i = 0; i < fracFull; i++, p += 4) frac += pad(decimalGroup(b, p, 4, mask, o), 9);
+    if (fracTail > 0) frac += pad(decimalGroup(b, p, fracTail, mask, o), fracDigits);
     return (mask ? '-' : '') + (int || '0') + (scale > 0 ? '.' + frac : '');
   };
 }
