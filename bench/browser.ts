@@ -1,0 +1,324 @@
+/**
+ * The real page, built, served on 127.0.0.1 and driven in headless Debian Chromium with
+ * playwright-core, as a user would use it: files set on the page's file input, the rows shown,
+ * "Download CSV" clicked, the file saved. Times are taken from the moment the files are set:
+ *
+ *  - first rows:  the grid shows its first row ([data-row="0"]);
+ *  - exact count: the file summary knows the exact row count (summary-rows[data-rows]);
+ *  - decoded:     every row is in the grid (the app's data-phase is "done");
+ *  - download:    the CSV export (a fresh decode in its own worker) finished and the browser saved it.
+ *
+ * Memory is sampled every 250 ms: the page's JS heap (CDP Performance.getMetrics JSHeapUsedSize —
+ * the page's main thread only, not its workers) and the RSS of Chromium's processes from /proc (the
+ * page's renderer holds its workers' memory; the total adds the browser process, which keeps Blob
+ * data, and the helpers).
+ */
+import { createServer, type Server } from 'node:http';
+import { createReadStream, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize, sep } from 'node:path';
+import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import { digestFile, type Digest } from './verify.ts';
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.wasm': 'application/wasm',
+};
+
+/** A minimal static file server for the built site (no caching, so every run loads the files fresh). */
+function serveStatic(root: string): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    let path = normalize(join(root, decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname)));
+    if (path !== root && !path.startsWith(root + sep)) {
+      res.writeHead(403).end();
+      return;
+    }
+    if (existsSync(path) && statSync(path).isDirectory()) path = join(path, 'index.html');
+    if (!existsSync(path)) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': CONTENT_TYPES[extname(path)] ?? 'application/octet-stream', 'Cache-Control': 'no-store' });
+    createReadStream(path).pipe(res);
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` }));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Memory sampling
+
+interface ProcInfo {
+  ppid: number;
+  rssMb: number;
+  renderer: boolean;
+}
+
+function readProcs(): Map<number, ProcInfo> {
+  const procs = new Map<number, ProcInfo>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const status = readFileSync(`/proc/${entry}/status`, 'utf8');
+      const ppid = Number(/^PPid:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+      const rssKb = Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      procs.set(Number(entry), { ppid, rssMb: rssKb / 1024, renderer: cmdline.includes('--type=renderer') });
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return procs;
+}
+
+class MemorySampler {
+  jsHeapPeakMb = 0;
+  rendererPeakMb = 0;
+  chromiumPeakMb = 0;
+  #timer: ReturnType<typeof setInterval> | null = null;
+  #busy = false;
+
+  constructor(
+    private readonly cdp: CDPSession,
+    private readonly browserPid: number,
+  ) {}
+
+  start(): void {
+    this.#timer = setInterval(() => void this.sample(), 250);
+  }
+
+  async sample(): Promise<void> {
+    if (this.#busy) return;
+    this.#busy = true;
+    try {
+      const { metrics } = (await this.cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] };
+      const heap = metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0;
+      this.jsHeapPeakMb = Math.max(this.jsHeapPeakMb, heap / 2 ** 20);
+    } catch {
+      // the page is navigating or gone
+    }
+    const procs = readProcs();
+    const tree = new Set([this.browserPid]);
+    // Children appear after their parents in no fixed order: sweep until nothing is added.
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const [pid, p] of procs) {
+        if (!tree.has(pid) && tree.has(p.ppid)) {
+          tree.add(pid);
+          grew = true;
+        }
+      }
+    }
+    let total = 0;
+    for (const pid of tree) {
+      const p = procs.get(pid);
+      if (!p) continue;
+      total += p.rssMb;
+      if (p.renderer) this.rendererPeakMb = Math.max(this.rendererPeakMb, p.rssMb);
+    }
+    this.chromiumPeakMb = Math.max(this.chromiumPeakMb, total);
+    this.#busy = false;
+  }
+
+  stop(): void {
+    if (this.#timer) clearInterval(this.#timer);
+  }
+}
+
+/** The Chromium browser process: the one started with our (unique) profile directory. */
+function findBrowserPid(userDataDir: string): number {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (cmdline.includes(`--user-data-dir=${userDataDir}`) && !cmdline.includes('--type=')) return Number(entry);
+    } catch {
+      // gone
+    }
+  }
+  return -1;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export interface PageResult {
+  /** Seconds from setting the files to each milestone (null: not reached / not applicable). */
+  firstRowsS: number | null;
+  exactCountS: number | null;
+  decodedS: number | null;
+  /** Files set → CSV saved (decode on screen, then the export). */
+  totalS: number | null;
+  /** Click on Download CSV → file saved. */
+  exportS: number | null;
+  /** The row count the page showed when done (for `many`: tables with an exact row count). */
+  rowsShown: number | null;
+  exactCount: number | null;
+  jsHeapPeakMb: number;
+  rendererPeakMb: number;
+  chromiumPeakMb: number;
+  /** The downloaded CSV's digest (Playwright deletes the file with its browser context). */
+  csv: Digest | null;
+  error: string | null;
+}
+
+export interface BrowserSession {
+  measureTable(ibd: string, sql: string, timeoutMs: number): Promise<PageResult>;
+  measureMany(files: string[], tables: number, timeoutMs: number): Promise<PageResult>;
+  close(): Promise<void>;
+}
+
+const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+
+function emptyResult(): PageResult {
+  return { firstRowsS: null, exactCountS: null, decodedS: null, totalS: null, exportS: null, rowsShown: null, exactCount: null, jsHeapPeakMb: 0, rendererPeakMb: 0, chromiumPeakMb: 0, csv: null, error: null };
+}
+
+/** Starts the static server; each measurement gets a fresh Chromium with a fresh profile. */
+export async function openBrowserSession(siteDir: string, chromiumPath: string): Promise<BrowserSession> {
+  const http = await serveStatic(siteDir);
+  const work = mkdtempSync(join(tmpdir(), 'ibd-bench-chromium-'));
+  let run = 0;
+
+  async function withPage<T>(fn: (page: Page, sampler: MemorySampler, result: PageResult) => Promise<T>): Promise<PageResult> {
+    const userDataDir = join(work, `profile-${++run}`);
+    const context: BrowserContext = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: chromiumPath,
+      headless: true,
+      args: FLAGS,
+      acceptDownloads: true,
+      downloadsPath: join(work, 'downloads'),
+      viewport: { width: 1400, height: 900 },
+    });
+    const result = emptyResult();
+    let sampler: MemorySampler | null = null;
+    try {
+      const page = context.pages()[0] ?? (await context.newPage());
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(String(e)));
+      page.on('crash', () => errors.push('the page crashed (out of memory?)'));
+      await page.goto(http.url);
+      await page.locator('[data-testid="app"]').waitFor({ timeout: 30_000 });
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Performance.enable');
+      sampler = new MemorySampler(cdp, findBrowserPid(userDataDir));
+      sampler.start();
+      try {
+        await fn(page, sampler, result);
+      } catch (err) {
+        result.error = `${(err as Error).message.split('\n')[0]}${errors.length > 0 ? ` (page: ${errors.join('; ')})` : ''}`;
+      }
+      await sampler.sample();
+    } finally {
+      sampler?.stop();
+      if (sampler) {
+        result.jsHeapPeakMb = sampler.jsHeapPeakMb;
+        result.rendererPeakMb = sampler.rendererPeakMb;
+        result.chromiumPeakMb = sampler.chromiumPeakMb;
+      }
+      await context.close().catch(() => undefined);
+      rmSync(userDataDir, { recursive: true, force: true });
+    }
+    return result;
+  }
+
+  /** Resolves with seconds since `t0` when `selector` is in the DOM; null on timeout. */
+  function when(page: Page, selector: string, t0: number, timeoutMs: number): Promise<number | null> {
+    return page
+      .locator(selector)
+      .first()
+      .waitFor({ state: 'attached', timeout: timeoutMs })
+      .then(
+        () => (performance.now() - t0) / 1000,
+        () => null,
+      );
+  }
+
+  /** Rejects as soon as the page shows an error box or crashes (so a failure does not wait for the timeout). */
+  function failure(page: Page, timeoutMs: number): Promise<never> {
+    const crashed = new Promise<never>((_, reject) => page.once('crash', () => reject(new Error('the page crashed (out of memory?)'))));
+    const shown = page
+      .locator('[data-testid="error"], [data-testid="file-error"], [data-testid="summary-error"]')
+      .first()
+      .waitFor({ state: 'attached', timeout: timeoutMs })
+      .then(
+        async () => {
+          const text = await page.locator('[data-testid="error"], [data-testid="file-error"], [data-testid="summary-error"]').first().innerText();
+          throw new Error(`the page shows an error: ${text.replace(/\s+/g, ' ').slice(0, 300)}`);
+        },
+        () => new Promise<never>(() => undefined),
+      );
+    return Promise.race([crashed, shown]);
+  }
+
+  return {
+    measureTable(ibd, sql, timeoutMs) {
+      return withPage(async (page, _sampler, result) => {
+        const t0 = performance.now();
+        await page.locator('[data-testid="file-input"]').setInputFiles([ibd, sql]);
+        const firstRows = when(page, '[data-testid="grid"] [data-row="0"]', t0, timeoutMs);
+        const exactCount = when(page, '[data-testid="summary-rows"]:not([data-rows=""])', t0, timeoutMs);
+        const decoded = when(page, '[data-testid="app"][data-phase="done"]', t0, timeoutMs);
+        const [f, e, d] = await Promise.race([Promise.all([firstRows, exactCount, decoded]), failure(page, timeoutMs)]);
+        result.firstRowsS = f;
+        result.exactCountS = e;
+        result.decodedS = d;
+        if (d === null) throw new Error(`the rows were not all decoded within ${timeoutMs / 1000} s`);
+        result.rowsShown = Number(await page.locator('[data-testid="row-count"]').getAttribute('data-count'));
+        result.exactCount = e === null ? null : Number(await page.locator('[data-testid="summary-rows"]').getAttribute('data-rows'));
+
+        const clicked = performance.now();
+        const [download] = await Promise.all([
+          page.waitForEvent('download', { timeout: timeoutMs }),
+          page.locator('[data-testid="download"]').click(),
+        ]);
+        const saved = await download.path();
+        const end = performance.now();
+        result.exportS = (end - clicked) / 1000;
+        result.totalS = (end - t0) / 1000;
+        result.csv = await digestFile(saved);
+      });
+    },
+
+    measureMany(files, tables, timeoutMs) {
+      return withPage(async (page, _sampler, result) => {
+        const t0 = performance.now();
+        await page.locator('[data-testid="file-input"]').setInputFiles(files);
+        const firstRows = when(page, '[data-testid="grid"] [data-row="0"]', t0, timeoutMs);
+        const decoded = when(page, '[data-testid="app"][data-phase="done"]', t0, timeoutMs);
+        // Every table's exact row count is known once its list entry reads "N row(s)".
+        const counted = (async () => {
+          for (;;) {
+            const n = await page.evaluate(
+              () => Array.from(document.querySelectorAll('[data-testid="table-rows"]')).filter((el) => /^[\d,. \u00a0\u202f]+ rows?$/.test(el.textContent ?? '')).length,
+            );
+            result.rowsShown = n;
+            if (n >= tables) return (performance.now() - t0) / 1000;
+            if (performance.now() - t0 > timeoutMs) return null;
+            await page.waitForTimeout(500);
+          }
+        })();
+        const [f, d, c] = await Promise.race([Promise.all([firstRows, decoded, counted]), failure(page, timeoutMs)]);
+        result.firstRowsS = f;
+        result.decodedS = d;
+        result.exactCountS = c;
+        result.totalS = c;
+        if (c === null) throw new Error(`only ${result.rowsShown} of ${tables} tables had a row count after ${timeoutMs / 1000} s`);
+      });
+    },
+
+    async close() {
+      await new Promise<void>((resolve) => http.server.close(() => resolve()));
+      rmSync(work, { recursive: true, force: true });
+    },
+  };
+}
