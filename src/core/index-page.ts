@@ -72,10 +72,6 @@ export function readFsegHeader(page: Uint8Array, at: number): FsegHeader {
 /** Info bits in the record header. */
 export const REC_INFO_DELETED = 0x20;
 export const REC_INFO_MIN_REC = 0x10;
-/** MySQL 8.0.13+ instant ADD COLUMN: the record stores its field count. */
-export const REC_INFO_INSTANT = 0x80;
-/** MySQL 8.0.29+ row versions: the record stores its row version. */
-export const REC_INFO_VERSION = 0x40;
 
 /** Record status (COMPACT header, low 3 bits of byte origin-3): 0 ordinary, 1 node pointer, 2 infimum, 3 supremum, 4 MariaDB instant metadata. */
 export const REC_STATUS_ORDINARY = 0;

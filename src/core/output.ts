@@ -46,13 +46,6 @@ export interface CsvOptions {
   nullAs?: 'marker' | 'empty';
 }
 
-/** Checks a delimiter choice; returns a plain-language problem or null. */
-export function csvDelimiterProblem(delimiter: string): string | null {
-  if ([...delimiter].length !== 1) return 'The delimiter must be a single character.';
-  if (delimiter === '"' || delimiter === '\r' || delimiter === '\n') return 'The delimiter cannot be a quote or a line break.';
-  return null;
-}
-
 function csvLines(data: unknown[][], singleColumn: boolean, options: CsvOptions): string {
   if (data.length === 0) return '';
   const nullCell = options.nullAs === 'empty' ? NULL_EMPTY : NULL_MARKER;

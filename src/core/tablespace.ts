@@ -229,11 +229,6 @@ export class Tablespace {
     }
     return verifyZipPage(raw);
   }
-
-  /** True when the page was allocated but never written. */
-  static isEmpty(page: Page): boolean {
-    return page.checksum === 'empty' && isAllZero(page.bytes);
-  }
 }
 
 /** An index page header with a plausible heap and the infimum where a COMPACT or REDUNDANT page has it. */

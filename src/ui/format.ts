@@ -26,6 +26,3 @@ export function formatDuration(ms: number): string {
   return `${m} min ${Math.round(s - m * 60)} s`;
 }
 
-export function checksumLabel(format: 'mysql' | 'full_crc32'): string {
-  return format === 'full_crc32' ? 'full_crc32 (MariaDB 10.5+)' : 'crc32 / innodb (MySQL style)';
-}
