@@ -56,6 +56,7 @@ function rate(amount: number, s: number | null): string {
 /** "2.1× faster" / "1.4× slower" of `ours` against `ref`. */
 export function ratio(oursS: number, refS: number): string {
   const r = refS / oursS;
+  if (r > 0.95 && r < 1.05) return 'about as fast';
   return r >= 1 ? `${num(r, r < 10 ? 1 : 0)}× faster` : `${num(1 / r, 1 / r < 10 ? 1 : 0)}× slower`;
 }
 
@@ -82,7 +83,7 @@ function datasetSection(d: DatasetReport): string {
     for (const o of ours) {
       // Compare like with like: per row (or table) when a row covers part of the dataset.
       const perUnit = (t: ToolRow) => t.wallS! / (t.rowsCovered ?? d.rows);
-      out.push(`- **${o.tool}**: ${refs.map((r) => `${ratio(perUnit(o), perUnit(r))} than ${r.tool}`).join(', ')}.`);
+      out.push(`- **${o.tool}**: ${refs.map((r) => { const x = ratio(perUnit(o), perUnit(r)); return x.startsWith('about') ? `${x} as ${r.tool}` : `${x} than ${r.tool}`; }).join(', ')}.`);
     }
   }
   if (d.notes.length > 0) {
