@@ -7,6 +7,10 @@
  *  - MariaDB 10.5+ full_crc32 (its default): PAGE_SSIZE bits 0-3, marker bit 4, compression algorithm
  *    bits 5-7. Bit 4 can never be set in the MySQL layout (it would mean a compressed page larger than
  *    16K), which is how the two are told apart.
+ *  - MariaDB 10.1.0 to 10.1.20 wrote PAGE_COMPRESSION at bit 6, its level at bits 7-10, ATOMIC_WRITES
+ *    at 11-12 and PAGE_SSIZE at 13-16 (DATA_DIR at 17). Such flags are invalid in the layout above when
+ *    page compression or a non-16K page size is used (MariaDB's fsp_flags_convert_from_101 tells them
+ *    apart the same way); for plain 16K tables the two layouts coincide.
  */
 import { FIL_PAGE_DATA, u32 } from './fil-header.ts';
 
@@ -41,17 +45,45 @@ function ssizeToPageSize(ssize: number): number {
   return ssize === 0 ? 16384 : 512 << ssize;
 }
 
-export function parseSpaceFlags(raw: number): SpaceFlags {
+/** Whether `raw` makes sense in the MySQL / MariaDB 10.2+ layout (bits 0-16). */
+function validMysqlLayout(raw: number): boolean {
+  // bit 15 is used by neither MySQL (SDI is its last, bit 14) nor MariaDB (reserved)
+  if (raw >>> 15 !== 0 && raw >>> 15 !== 2) return false;
+  // ATOMIC_BLOBS (DYNAMIC/COMPRESSED) implies POST_ANTELOPE
+  if ((raw & 0x21) === 0x20) return false;
+  const ssize = (raw >>> 6) & 15;
+  if (ssize !== 0 && (ssize < 3 || ssize > 7)) return false;
+  const zipSsize = (raw >>> 1) & 15;
+  return zipSsize <= (ssize === 0 ? 5 : ssize);
+}
+
+/** MariaDB 10.1.0-10.1.20 flags rewritten in the 10.2+ layout, or null when they are not of that kind. */
+function fromMariadb101(raw: number): number | null {
+  if (raw >>> 18 !== 0 || (raw & 0x21) === 0x20) return null;
+  const compressed = (raw >>> 6) & 1;
+  const level = (raw >>> 7) & 15;
+  if (compressed !== (level !== 0 ? 1 : 0) || level > 9) return null;
+  if (((raw >>> 11) & 3) === 3) return null;
+  const ssize = (raw >>> 13) & 15;
+  if (ssize === 1 || ssize === 2 || ssize === 5 || ssize & 8) return null;
+  const zipSsize = (raw >>> 1) & 15;
+  if (zipSsize > (ssize === 0 ? 5 : ssize)) return null;
+  if (zipSsize !== 0 && (raw & 0x21) !== 0x21) return null;
+  return (raw & 0x3f) | (ssize << 6) | (compressed << 16);
+}
+
+export function parseSpaceFlags(stored: number): SpaceFlags {
+  const raw = stored & FCRC32_MARKER || validMysqlLayout(stored) ? stored : fromMariadb101(stored) ?? stored;
   if (raw & FCRC32_MARKER) {
     return {
-      raw, fullCrc32: true, pageSize: ssizeToPageSize(raw & 15), zipSize: 0,
+      raw: stored, fullCrc32: true, pageSize: ssizeToPageSize(raw & 15), zipSize: 0,
       atomicBlobs: false, postAntelope: false, sdi: false, encrypted: false,
       pageCompression: (raw >>> 5) & 7,
     };
   }
   const zipSsize = (raw >>> 1) & 15;
   return {
-    raw,
+    raw: stored,
     fullCrc32: false,
     pageSize: ssizeToPageSize((raw >>> 6) & 15),
     zipSize: zipSsize === 0 ? 0 : 512 << zipSsize,
