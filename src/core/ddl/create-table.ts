@@ -122,6 +122,8 @@ interface ColumnDraft extends Column {
   binaryCollation: boolean;
   /** M of TEXT(M) / BLOB(M), which picks the smallest type of the family that holds M characters. */
   sizedLength: number | null;
+  /** MariaDB system versioning: GENERATED ALWAYS AS ROW START / ROW END. */
+  rowPeriod: 'start' | 'end' | null;
 }
 
 interface KeyPart extends IndexColumn {
@@ -213,6 +215,8 @@ class TableParser {
   private charset = '';
   private collation = '';
   private rowFormat = '';
+  /** WITH SYSTEM VERSIONING (MariaDB). */
+  private versioned = false;
 
   constructor(
     private readonly sql: string,
@@ -479,7 +483,7 @@ class TableParser {
     const column: ColumnDraft = {
       name, type, unsigned: false, zerofill: false, nullable: true, length: 0, precision: 0, scale: 0, fsp: 0,
       charset: '', collation: '', values: [], generated: null, invisible: false, defaultSql: null, comment: '',
-      at, binaryCollation: false, sizedLength: null, legacyTemporal: false,
+      at, binaryCollation: false, sizedLength: null, legacyTemporal: false, rowPeriod: null,
     };
     this.typeSynonym(keyword, column);
     if (type === 'enum' || type === 'set') column.values = this.valueList(name);
@@ -583,6 +587,7 @@ class TableParser {
   /** After [GENERATED ALWAYS] AS: `(expr)`, or MariaDB's system-versioning ROW START / ROW END (stored). */
   generated(column: ColumnDraft): void {
     if (this.acceptWord('ROW')) {
+      column.rowPeriod = this.atWord('START') ? 'start' : 'end';
       this.expectWord('START', 'END');
       return;
     }
@@ -652,6 +657,7 @@ class TableParser {
       if (option === 'CHARSET' || (option === 'CHARACTER' && this.acceptWord('SET'))) this.charset = this.optionValue();
       else if (option === 'COLLATE') this.collation = this.optionValue();
       else if (option === 'ROW_FORMAT') this.rowFormat = this.optionValue().toUpperCase();
+      else if (option === 'WITH' && this.atWord('SYSTEM')) this.versioned = true;
     }
   }
 
@@ -667,9 +673,37 @@ class TableParser {
   private build(name: string): TableDef {
     const charset = normaliseCharset(this.charset) || charsetOfCollation(this.collation) || 'latin1';
     const table = { charset, collation: normaliseCollation(this.collation) };
+    if (this.versioned) this.addRowPeriod();
     this.resolveKeyColumns();
     const columns = this.columns.map((c) => resolveColumn(c, table));
     return { name, columns, indexes: serverOrder(nameKeys(this.indexes), columns), rowFormat: this.rowFormat, charset, createSql: this.createSql() };
+  }
+
+  /**
+   * A MariaDB system-versioned table stores every version of a row: it has ROW START / ROW END columns
+   * (when the DDL does not name them, hidden ones `row_start`, `row_end` after the others, which
+   * SHOW CREATE TABLE does not print), and ROW END is appended to the primary and unique keys, so the
+   * clustered index record holds it after the key columns. History rows are real records: they are
+   * decoded like current ones, told apart by `row_end` (a past time; current rows have the maximum).
+   */
+  private addRowPeriod(): void {
+    let end = this.columns.find((c) => c.rowPeriod === 'end');
+    if (!end) {
+      const at = this.statement.start;
+      const hidden = (name: string, rowPeriod: 'start' | 'end'): ColumnDraft => ({
+        name, type: 'timestamp', unsigned: false, zerofill: false, nullable: false, length: 0, precision: 0, scale: 0, fsp: 6,
+        charset: '', collation: '', values: [], generated: null, invisible: true, defaultSql: null, comment: '',
+        at, binaryCollation: false, sizedLength: null, legacyTemporal: false, rowPeriod,
+      });
+      end = hidden('row_end', 'end');
+      this.columns.push(hidden('row_start', 'start'), end);
+    }
+    const name = end.name.toLowerCase();
+    for (const index of this.indexes) {
+      if ((index.kind === 'primary' || index.kind === 'unique') && !index.parts.some((p) => !p.functional && p.name.toLowerCase() === name)) {
+        index.parts.push({ name: end.name, prefix: 0, descending: false, functional: false, at: end.at });
+      }
+    }
   }
 
   /** Checks that key columns exist, spells them as the column is spelt, and makes PRIMARY KEY columns NOT NULL. */

@@ -59,6 +59,8 @@ export interface FrmField {
   comment: string;
   /** Visibility from extra2 (0 visible, 1 INVISIBLE, 2 system, 3 fully hidden). */
   invisible: number;
+  /** WITHOUT SYSTEM VERSIONING (extra2 field flag VERS_OPTIMIZED_UPDATE, the bit above visibility). */
+  unversioned: boolean;
   /** A MariaDB data type plugin name (inet6, uuid...), from extra2. */
   typeName: string | null;
   /** Generated column: expression and whether it is stored. */
@@ -316,6 +318,7 @@ export function parseFrm(b: Uint8Array): FrmImage {
       geometryType: rec[14],
       comment: text(comments.subarray(commentAt, commentAt + commentLen)),
       invisible: flags ? flags[i] & 7 : 0,
+      unversioned: flags ? (flags[i] & 8) !== 0 : false,
       typeName: typeNames[i] ?? null,
       generated: null, defaultExpr: null, check: null, hashField: false,
     });

@@ -470,7 +470,7 @@ export function frmTableDef(image: FrmImage, name: string): FrmTableDef {
   const warnings: string[] = [];
   const engine = image.engine || LEGACY_ENGINES[image.legacyDbType] || 'InnoDB';
   if (engine.toLowerCase() !== 'innodb') warnings.push(`the table uses the ${engine} engine, not InnoDB: its rows are not in an .ibd file`);
-  if (image.systemVersioning) warnings.push('the table is WITH SYSTEM VERSIONING; its history rows are decoded like current ones and the clause is not rebuilt');
+  if (image.systemVersioning) warnings.push('the table is WITH SYSTEM VERSIONING: its history rows are decoded like current ones (their row end time is in the past)');
   if (image.partitionInfo) warnings.push('the table is partitioned; each partition\'s .ibd holds rows of these columns');
   const resolved = image.fields.map((f) => resolveField(f, image, flavor));
   const nullBits = nullBitOf(image);
@@ -488,6 +488,8 @@ export function frmTableDef(image: FrmImage, name: string): FrmTableDef {
       const prefix = key.algorithm === ALG.LONG_HASH ? 0 : prefixChars(part, r, kind);
       const descending = (part.flags & REVERSE_SORT) !== 0;
       parts.push({ name: r.column.name, prefix, descending });
+      // the hidden ROW END the server appends to the keys of a versioned table is not printed
+      if (r.field.invisible >= 2) continue;
       texts.push(`${quoteIdentifier(r.column.name)}${prefix ? `(${prefix})` : ''}${descending ? ' DESC' : ''}`);
     }
     // a long UNIQUE is enforced through a hash of a hidden virtual column: InnoDB holds no unique
@@ -497,8 +499,13 @@ export function frmTableDef(image: FrmImage, name: string): FrmTableDef {
   });
 
   const columns = resolved.filter((r) => !r.field.hashField).map((r) => r.column);
-  const lines = resolved.filter((r) => !r.field.hashField && r.field.invisible < 2).map((r) => columnText(r, tableCollation, flavor));
+  const period = image.systemVersioning;
+  const periodRole = (r: Resolved) => (!period ? null : r.field === image.fields[period.start] ? 'START' : r.field === image.fields[period.end] ? 'END' : null);
+  const lines = resolved.filter((r) => !r.field.hashField && r.field.invisible < 2).map((r) => columnText(r, tableCollation, flavor, periodRole(r)));
   lines.push(...keyLines);
+  if (period && image.fields[period.start].invisible < 2) {
+    lines.push(`PERIOD FOR SYSTEM_TIME (${quoteIdentifier(image.fields[period.start].name)}, ${quoteIdentifier(image.fields[period.end].name)})`);
+  }
   for (const check of image.checks) lines.push(`CONSTRAINT ${quoteIdentifier(check.name)} CHECK (${check.expr})`);
   const createSql = `CREATE TABLE ${quoteIdentifier(name)} (\n  ${lines.join(',\n  ')}\n) ${tableOptions(image, engine, tableCollation, flavor)}`;
   return {
@@ -519,7 +526,8 @@ function keyText(key: FrmKey, kind: IndexDef['kind'], parts: string[]): string {
   return text;
 }
 
-function columnText(r: Resolved, table: { name: string; charset: string }, flavor: ServerFlavor): string {
+/** One column line of SHOW CREATE TABLE; `rowPeriod`: the column is a versioned table's ROW START / ROW END. */
+function columnText(r: Resolved, table: { name: string; charset: string }, flavor: ServerFlavor, rowPeriod: 'START' | 'END' | null): string {
   const { field: f, column: c } = r;
   let text = `${quoteIdentifier(c.name)} ${r.typeText}`;
   if (TEXT_TYPES.has(c.type) && c.charset !== 'binary') {
@@ -535,10 +543,12 @@ function columnText(r: Resolved, table: { name: string; charset: string }, flavo
     text += ` GENERATED ALWAYS AS (${f.generated.expr}) ${f.generated.stored ? 'STORED' : 'VIRTUAL'}`;
     if (c.invisible) text += ' INVISIBLE';
   } else {
-    if (!c.nullable) text += ' NOT NULL';
+    if (rowPeriod) text += ` GENERATED ALWAYS AS ROW ${rowPeriod}`;
+    else if (!c.nullable) text += ' NOT NULL';
     else if (c.type === 'timestamp') text += ' NULL';
     if (c.invisible) text += ' INVISIBLE';
-    if (c.defaultSql !== null) text += ` DEFAULT ${c.defaultSql}`;
+    if (c.defaultSql !== null && !rowPeriod) text += ` DEFAULT ${c.defaultSql}`;
+    if (f.unversioned) text += ' WITHOUT SYSTEM VERSIONING';
     if (f.unireg === U.TIMESTAMP_UN || f.unireg === U.TIMESTAMP_DNUN) {
       text += ` ON UPDATE ${flavor === 'mariadb' ? `current_timestamp(${c.fsp || ''})` : `CURRENT_TIMESTAMP${c.fsp ? `(${c.fsp})` : ''}`}`;
     }
@@ -572,6 +582,7 @@ function tableOptions(image: FrmImage, engine: string, collation: { name: string
   if (ROW_TYPES[image.rowType]) text += ` ROW_FORMAT=${ROW_TYPES[image.rowType]}`;
   if (image.keyBlockSize) text += ` KEY_BLOCK_SIZE=${image.keyBlockSize}`;
   if (image.comment) text += ` COMMENT=${quoteString(image.comment)}`;
+  if (image.systemVersioning) text += ' WITH SYSTEM VERSIONING';
   if (image.partitionInfo) text += `\n${image.partitionInfo.trim()}`;
   return text;
 }
