@@ -5,8 +5,9 @@
  *    keyring_file encryption (page types 15/16, encryption info on page 0, the keyring file format):
  *    real MySQL 8.0.18 files (../shared/fixtures) are rewritten page by page the way MySQL writes
  *    them, using node:zlib and node:crypto, and must decode to the same rows as the originals;
- *  - MariaDB PAGE_COMPRESSED pages with LZ4 (both tablespace formats), and the error naming the
- *    algorithm for LZO, LZMA, bzip2 and Snappy.
+ *  - MariaDB PAGE_COMPRESSED pages with LZ4 (both tablespace formats), the error naming the
+ *    algorithm of a damaged LZO, LZMA, bzip2 or Snappy stream (their differential tests are in
+ *    test/differential/page-compression-algorithms.test.ts), and an unknown algorithm refused.
  */
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -362,17 +363,20 @@ describe('MariaDB PAGE_COMPRESSED algorithms a local server lacks', () => {
     expect(Buffer.from(decompressMariadb(originalPage(1, z))).equals(Buffer.from(original))).toBe(true);
   });
 
-  it.each([[3, 'LZO'], [4, 'LZMA'], [5, 'BZIP2'], [6, 'SNAPPY']])('names algorithm %i (%s) when it cannot decompress it', async (algo, name) => {
+  it.each([[3, 'lzo'], [4, 'lzma'], [5, 'bzip2'], [6, 'snappy']])('names algorithm %i (%s) when its stream is damaged', (algo, name) => {
+    // 300 bytes of 0x01 are no valid stream of any of them
     const payload = new Uint8Array(300).fill(1);
     expect(() => decompressMariadb(originalPage(algo, payload))).toThrow(PageCompressionError);
-    expect(() => decompressMariadb(originalPage(algo, payload))).toThrow(`compressed with ${name}, which ibd-reader cannot decompress`);
-    // full_crc32 keeps the algorithm in the space flags: such a file is refused when opened.
+    expect(() => decompressMariadb(originalPage(algo, payload))).toThrow(`the ${name}-compressed page does not decompress`);
+  });
+
+  it('refuses a full_crc32 file whose space flags name an unknown algorithm', async () => {
     const page0 = new Uint8Array(PAGE);
     const dv = new DataView(page0.buffer);
     dv.setUint32(34, 77);
     dv.setUint32(38, 77);
-    dv.setUint32(38 + 16, 5 | 0x10 | (algo << 5));
+    dv.setUint32(38 + 16, 5 | 0x10 | (7 << 5));
     dv.setUint16(FIL_PAGE_TYPE, PageType.FSP_HDR);
-    await expect(Tablespace.open(bytesSource(page0, 'lz.ibd'))).rejects.toThrow(`page-compressed with ${name}`);
+    await expect(Tablespace.open(bytesSource(page0, 'lz.ibd'))).rejects.toThrow('unknown algorithm 7');
   });
 });

@@ -13,12 +13,22 @@
  *    original page type, original data size and compressed size; the stream starts at FIL_PAGE_DATA
  *    and decompresses to everything after the FIL header.
  *
- * zlib and LZ4 are decoded here; MariaDB's other algorithms (LZO, LZMA, bzip2, Snappy) are named in
- * the error so the user knows which one their server used.
+ * Every algorithm MariaDB offers is decoded (each decoder bounded by the page buffer, throwing on
+ * damaged data): zlib (inflate.ts), LZ4 (lz4.ts), LZO1X (lzo.ts), LZMA as an .xz stream with one
+ * LZMA2 block (xz.ts), bzip2 (bzip2.ts) and Snappy (snappy.ts). The stored streams (fil0pagecompress.cc):
+ * zlib compress2, LZ4_compress_default, lzo1x_1_15_compress, lzma_easy_buffer_encode(level,
+ * LZMA_CHECK_NONE), BZ2_bzBuffToBuffCompress(blockSize100k 1) and snappy_compress, each of the whole
+ * page. The original format records the exact stream length; full_crc32 pads zlib, LZMA and bzip2
+ * streams with zeros up to the checksum (their decoders stop at the stream's own end), and LZ4, LZO
+ * and Snappy, which need the exact length, get the extra length byte.
  */
 import { FIL_PAGE_DATA, FIL_PAGE_FILE_FLUSH_LSN, FIL_PAGE_TYPE, PageType, u16, u32 } from './fil-header.ts';
 import { inflateZlib } from './inflate.ts';
 import { lz4DecodeBlock } from './lz4.ts';
+import { lzo1xDecode } from './lzo.ts';
+import { xzDecode } from './xz.ts';
+import { bzip2Decode } from './bzip2.ts';
+import { snappyDecode } from './snappy.ts';
 
 /** MariaDB's innodb_compression_algorithm numbers (PAGE_*_ALGORITHM). */
 export const MARIADB_ALGORITHMS: Record<number, string> = { 0: 'none', 1: 'zlib', 2: 'lz4', 3: 'lzo', 4: 'lzma', 5: 'bzip2', 6: 'snappy' };
@@ -48,8 +58,12 @@ function decompress(algo: number, src: Uint8Array, start: number, end: number, o
   try {
     if (algo === 1) produced = inflateZlib(src, start, end, out).outLength;
     else if (algo === 2) produced = lz4DecodeBlock(src, start, end, out);
+    else if (names === MARIADB_ALGORITHMS && algo === 3) produced = lzo1xDecode(src, start, end, out);
+    else if (names === MARIADB_ALGORITHMS && algo === 4) produced = xzDecode(src, start, end, out);
+    else if (names === MARIADB_ALGORITHMS && algo === 5) produced = bzip2Decode(src, start, end, out);
+    else if (names === MARIADB_ALGORITHMS && algo === 6) produced = snappyDecode(src, start, end, out);
     else {
-      throw new PageCompressionError(`the page is compressed with ${algorithmName(names, algo).toUpperCase()}, which ibd-reader cannot decompress (only zlib and LZ4)`);
+      throw new PageCompressionError(`the page is compressed with ${algorithmName(names, algo).toUpperCase()}, which ibd-reader cannot decompress`);
     }
   } catch (e) {
     if (e instanceof PageCompressionError) throw e;

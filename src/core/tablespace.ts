@@ -88,8 +88,8 @@ export class Tablespace {
       throw new IbdError(source.name, `the file is ${source.size} bytes long, shorter than one ${physical / 1024} KB page: it is truncated`, 0);
     }
     const algo = fsp.flags.fullCrc32 ? fsp.flags.pageCompression : 0;
-    if (algo > 2) {
-      throw new IbdError(source.name, `the tablespace is page-compressed with ${MARIADB_ALGORITHMS[algo]?.toUpperCase() ?? `algorithm ${algo}`} (MariaDB innodb_compression_algorithm=${MARIADB_ALGORITHMS[algo] ?? algo}); ibd-reader can decompress only zlib and LZ4 pages`, 0);
+    if (!(algo in MARIADB_ALGORITHMS)) {
+      throw new IbdError(source.name, `the tablespace is page-compressed with an unknown algorithm ${algo} (MariaDB's are ${Object.values(MARIADB_ALGORITHMS).slice(1).join(', ')})`, 0);
     }
     const ts = new Tablespace(source, fsp, pageSize);
     // Without the right key the file still opens (its summary can be shown); its encrypted pages
