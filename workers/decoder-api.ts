@@ -4,12 +4,10 @@
  * `connectDecoder()`, which returns a typed `Remote<DecoderApi>`.
  *
  * Flow: `readSchema(sqlFile, ibdName)` parses the CREATE TABLE text in the worker (a mysqldump can be
- * large; the page never holds it) and says which table matches the .ibd. Then
- * `decode(ibdFile, tableName, sink)` opens the table and pushes row batches to `sink` (a
- * `comlink.proxy` object living on the page); each `sink.batch()` call is awaited, so the worker never
- * runs ahead of the page. `cancel()` aborts the running decode through its AbortSignal; `decode` then
- * resolves with `status: 'cancelled'`. Errors about the user's files reject with the IbdError's
- * message (comlink carries `name` and `message` of thrown errors across).
+ * large; the page never holds it) and says which table matches the .ibd; `tableDef(name)` hands that
+ * definition to the page, which opens it in every worker of its pool (`openView`, viewer-api.ts).
+ * Errors about the user's files reject with the IbdError's message (comlink carries `name` and
+ * `message` of thrown errors across).
  *
  * Without a .sql: `resolveSchema(ibdFile, ibdName, otherFiles)` finds the definition in the .ibd
  * itself (MySQL 8 data dictionary), else in a .frm named like it among `otherFiles`, else in the .sql
@@ -17,10 +15,10 @@
  * `createSql(tableName)` gives the CREATE TABLE text (rebuilt from the data dictionary or the .frm).
  */
 import * as Comlink from 'comlink';
-import type { DecodeStats, Row, TableInfo } from '../src/core/table-reader.ts';
+import type { DecodeStats, TableInfo } from '../src/core/table-reader.ts';
 import type { ViewerApi } from './viewer-api.ts';
 
-export type { DecodeStats, Row, TableInfo };
+export type { DecodeStats, TableInfo };
 export type * from './viewer-api.ts';
 
 /** Where a table definition comes from: the .ibd's own data dictionary (MySQL 8), a .frm, or CREATE TABLE text. */
@@ -59,31 +57,7 @@ export interface SchemaResult {
   picked: string | null;
 }
 
-/** Sent once, when the table is open and before any rows. */
-export interface OpenedTable {
-  table: string;
-  columns: string[];
-  info: TableInfo;
-}
-
-export interface DecodeResult {
-  status: 'done' | 'cancelled';
-  stats: DecodeStats;
-}
-
-/** Lives on the page; the worker calls it through a comlink proxy. */
-export interface DecodeSink {
-  opened(table: OpenedTable): void;
-  /** A batch of rows in primary-key order, with the decoder's counters as of this batch. */
-  batch(rows: Row[], stats: DecodeStats): void | Promise<void>;
-}
-
-export interface DecodeOptions {
-  /** Rows per batch (default 2000). */
-  batchSize?: number;
-}
-
-/** The page's summary / batch / export methods are in viewer-api.ts. */
+/** The page's summary / view / export methods are in viewer-api.ts. */
 export interface DecoderApi extends ViewerApi {
   /** Parses the .sql (File, Blob or text) and picks the table matching `ibdName`. */
   readSchema(sql: Blob | string, ibdName: string): Promise<SchemaResult>;
@@ -95,24 +69,11 @@ export interface DecoderApi extends ViewerApi {
   resolveSchema(ibd: Blob, ibdName: string, files: NamedBlob[]): Promise<ResolvedSchemaResult>;
   /** The CREATE TABLE text of a table of the last readSchema / resolveSchema. */
   createSql(tableName: string): Promise<string>;
-  /**
-   * Decodes `ibd` as table `tableName` of the last `readSchema` call, streaming to `sink`.
-   * `name` is the file name to use in messages (a Blob has none).
-   */
-  decode(
-    ibd: Blob,
-    name: string,
-    tableName: string,
-    sink: DecodeSink & Comlink.ProxyMarked,
-    options?: DecodeOptions,
-  ): Promise<DecodeResult>;
-  /** Aborts the running decode, if any. */
-  cancel(): void;
 }
 
 export interface DecoderConnection {
   api: Comlink.Remote<DecoderApi>;
-  /** Hard stop: kills the worker (used when a cancel is not honoured in time). */
+  /** Hard stop: kills the worker at once, wherever it is (Cancel of an export, a table closed). */
   terminate(): void;
 }
 
@@ -130,9 +91,4 @@ export function connectDecoder(): DecoderConnection {
       worker.terminate();
     },
   };
-}
-
-/** Wraps a page-side sink so the worker can call it. */
-export function sinkProxy(sink: DecodeSink): DecodeSink & Comlink.ProxyMarked {
-  return Comlink.proxy(sink);
 }

@@ -1,24 +1,17 @@
 /// <reference lib="webworker" />
 /**
- * The decoder Web Worker: parses the DDL, opens the .ibd by Blob slices (never read whole) and streams
- * row batches back to the page. See decoder-api.ts for the contract.
+ * The decoder Web Worker: parses the DDL, opens the .ibd by Blob slices (never read whole) and decodes
+ * the runs of leaf pages the page's pool hands it. See decoder-api.ts for the contract.
  */
 import * as Comlink from 'comlink';
 import { blobSource } from '../src/core/source.ts';
-import { openTable } from '../src/core/table-reader.ts';
-import type { DecodeStats } from '../src/core/table-reader.ts';
 import type { TableDef } from '../src/core/schema.ts';
 import { parseCreateTables, pickTable } from '../src/core/ddl/create-table.ts';
 import { resolveSchema } from '../src/core/schema-source.ts';
-import type { DecodeOptions, DecodeResult, DecodeSink, DecoderApi, ResolvedSchemaResult, SchemaResult } from './decoder-api.ts';
+import type { DecoderApi, ResolvedSchemaResult, SchemaResult } from './decoder-api.ts';
 import { createViewerMethods } from './viewer-methods.ts';
 
 let tables: TableDef[] = [];
-let running: AbortController | null = null;
-
-function snapshot(stats: DecodeStats): DecodeStats {
-  return { ...stats, problems: stats.problems.slice() };
-}
 
 const api: DecoderApi = {
   ...createViewerMethods((name) => tables.find((t) => t.name === name)),
@@ -54,43 +47,6 @@ const api: DecoderApi = {
     const table = tables.find((t) => t.name === tableName);
     if (!table) throw new Error(`Table ${tableName} is not defined by the files given.`);
     return table.createSql;
-  },
-
-  async decode(ibd, name, tableName, sinkProxy, options: DecodeOptions = {}) {
-    // What arrives is comlink's remote handle on the page's sink: every call is a message round trip.
-    const sink = sinkProxy as unknown as Comlink.Remote<DecodeSink>;
-    const table = tables.find((t) => t.name === tableName);
-    if (!table) throw new Error(`Table ${tableName} is not defined in the .sql file.`);
-    running?.abort();
-    const controller = new AbortController();
-    running = controller;
-    const { signal } = controller;
-    try {
-      const reader = await openTable(blobSource(ibd, name), table);
-      if (signal.aborted) return { status: 'cancelled', stats: snapshot(reader.stats) };
-      await sink.opened({ table: table.name, columns: reader.columns.slice(), info: { ...reader.info } });
-      try {
-        for await (const rows of reader.rows({ signal, batchSize: options.batchSize ?? 2000 })) {
-          // Awaited: the page takes one batch at a time, so memory in the worker stays bounded.
-          await sink.batch(rows, snapshot(reader.stats));
-          if (signal.aborted) break;
-        }
-      } catch (err) {
-        if (signal.aborted) return { status: 'cancelled', stats: snapshot(reader.stats) };
-        throw err;
-      }
-      const result: DecodeResult = {
-        status: signal.aborted ? 'cancelled' : 'done',
-        stats: snapshot(reader.stats),
-      };
-      return result;
-    } finally {
-      if (running === controller) running = null;
-    }
-  },
-
-  cancel() {
-    running?.abort();
   },
 };
 

@@ -1,27 +1,30 @@
 /**
  * The page's own decoder-worker methods (implemented in viewer-methods.ts, exposed by
- * decoder.worker.ts as part of `DecoderApi`):
+ * decoder.worker.ts as part of `DecoderApi`). The page runs a pool of these workers (src/ui/pool.ts);
+ * each opens the same File by Blob slices and works on runs of leaf pages, so nothing grows with the
+ * table size:
  *
- *  - `summarize(ibd, name, progress)`: what the file is, before any row (src/core/summary.ts):
- *    page size, flags, server hints, index heights, a checksum check of every page and the exact row
- *    count. Needs no table definition. `progress` (a comlink proxy) gets snapshots as the scan goes.
- *  - `decodeBatches(ibd, name, tableName, sink)`: the rows of a table defined by the last
- *    `readSchema`, as compact `RowBatch`es (src/core/row-batch.ts: one UTF-8 buffer + offsets +
- *    NULL flags per batch) whose buffers are *transferred* to the page, not copied. The page keeps
- *    only these batches, so a million rows cost tens of MB rather than a JS object per cell.
- *  - `exportRows(ibd, name, tableName, options, sink)`: decodes the table again and streams the
- *    export file (CSV / NDJSON / SQL) as UTF-8 chunks to `sink.chunk`, which is awaited (so the
- *    worker never runs ahead of the disk). The page runs each export in a worker of its own and ends
- *    it with `terminate()` on Cancel: that stops it at once, wherever it is.
- *  - `stopView()`: aborts the running `summarize` / `decodeBatches` / `exportRows` of this worker.
+ *  - `summarize` / `quickSummary`: what the file is, before any row (src/core/summary.ts).
+ *  - `openView(spec)`: opens the table (definition, row mode, encryption keys) in this worker; every
+ *    other view method works on the table last opened.
+ *  - `leafPages()`: the clustered index's leaf pages in key order (read off the level above).
+ *  - `countLeaves(pages)`: rows on each of those pages, without decoding them (src/core/leaf-counts.ts).
+ *  - `decodeLeaves(pages)`: one compact RowBatch per page, *transferred* to the page (not copied).
+ *  - `searchLeaves(pages, query)`: decodes and searches a run; returns each page's row count and the
+ *    matching (page, row) pairs, never the rows.
+ *  - `exportLeaves(pages, options)`: a run formatted as export bytes (CSV / NDJSON / SQL);
+ *    `exportEdge` gives the header / preamble and the postamble.
+ *  - `stats()`: this worker's decode statistics since `openView`.
  */
 import type * as Comlink from 'comlink';
+import type { EncryptionKeys } from '../src/core/encryption.ts';
 import type { CsvOptions } from '../src/core/output.ts';
 import type { RowBatch } from '../src/core/row-batch.ts';
+import type { TableDef } from '../src/core/schema.ts';
 import type { TablespaceSummary } from '../src/core/summary.ts';
-import type { DecodeStats, TableInfo } from '../src/core/table-reader.ts';
+import type { DecodeStats, RowMode, TableInfo } from '../src/core/table-reader.ts';
 
-export type { CsvOptions, RowBatch, TablespaceSummary };
+export type { CsvOptions, EncryptionKeys, RowBatch, RowMode, TableDef, TablespaceSummary };
 
 /** What the page needs to know about one output column. */
 export interface ColumnInfo {
@@ -35,26 +38,48 @@ export interface ColumnInfo {
   nullable: boolean;
 }
 
-/** Sent once per decodeBatches, before any batch. */
+/** Everything a worker needs to open a table: the same in every worker of a pool. */
+export interface ViewSpec {
+  ibd: Blob;
+  /** The file name, for messages (a Blob has none). */
+  name: string;
+  table: TableDef;
+  mode: RowMode;
+  keys?: EncryptionKeys;
+}
+
+/** What `openView` found. */
 export interface OpenedView {
   table: string;
   columns: string[];
   columnInfo: ColumnInfo[];
   /** Output column indexes of the clustered index key (PRIMARY KEY, or the unique key InnoDB used); [] for a hidden row id. */
   keyColumns: number[];
+  /** Output column index of `_row_state` (deleted / both modes), else -1. */
+  stateColumn: number;
+  mode: RowMode;
   info: TableInfo;
   /** The CREATE TABLE statement the table was read with. */
   createSql: string;
 }
 
-export interface BatchSink {
-  opened(view: OpenedView): void;
-  /** One batch of rows in primary-key order; awaited. */
-  batch(batch: RowBatch, stats: DecodeStats): void | Promise<void>;
+/** A text filter, or an exact key match (`columns` / `values`: every one must equal). */
+export type RowQuery =
+  | { kind: 'text'; text: string; column: number | null; matchCase: boolean }
+  | { kind: 'key'; columns: number[]; values: string[]; fold: boolean; firstOnly: boolean };
+
+export interface SearchResult {
+  /** Rows each page of the run decoded to. */
+  counts: Int32Array;
+  /** Matches: index of the page in the run, and row on that page (same length). */
+  pageOf: Int32Array;
+  rowOf: Int32Array;
+  stats: DecodeStats;
 }
 
-export interface ViewResult {
-  status: 'done' | 'cancelled';
+export interface DecodedLeaves {
+  /** One batch per page asked for, in order. */
+  batches: RowBatch[];
   stats: DecodeStats;
 }
 
@@ -67,18 +92,11 @@ export interface ExportOptions {
   csvHeader?: boolean;
   /** SQL: rows per INSERT statement (default 1000). */
   sqlRowsPerInsert?: number;
-  /** Bytes of text gathered before a chunk is sent (default 1 MiB). */
-  chunkBytes?: number;
 }
 
-export interface ExportSink {
-  /** UTF-8 bytes of the export file, in order; `rows` is the number of rows written so far. Awaited. */
-  chunk(bytes: Uint8Array, rows: number): void | Promise<void>;
-}
-
-export interface ExportResult {
+export interface ExportedRun {
+  bytes: Uint8Array;
   rows: number;
-  bytes: number;
   stats: DecodeStats;
 }
 
@@ -88,19 +106,19 @@ export interface ViewerApi {
     name: string,
     progress?: ((summary: TablespaceSummary) => void) & Comlink.ProxyMarked,
   ): Promise<TablespaceSummary>;
-  decodeBatches(
-    ibd: Blob,
-    name: string,
-    tableName: string,
-    sink: BatchSink & Comlink.ProxyMarked,
-    options?: { batchSize?: number },
-  ): Promise<ViewResult>;
-  exportRows(
-    ibd: Blob,
-    name: string,
-    tableName: string,
-    options: ExportOptions,
-    sink: ExportSink & Comlink.ProxyMarked,
-  ): Promise<ExportResult>;
+  /** Page 0 and the index roots only: a few small reads. */
+  quickSummary(ibd: Blob, name: string): Promise<TablespaceSummary>;
+  /** The definition of a table of the last readSchema / resolveSchema (to open it in other workers). */
+  tableDef(tableName: string): Promise<TableDef>;
+  openView(spec: ViewSpec): Promise<OpenedView>;
+  leafPages(): Promise<Int32Array>;
+  countLeaves(pages: Int32Array): Promise<Int32Array>;
+  /** `first`: the run starts at the table's first leaf (a definition mismatch there is an error). */
+  decodeLeaves(pages: Int32Array, first: boolean): Promise<DecodedLeaves>;
+  searchLeaves(pages: Int32Array, first: boolean, query: RowQuery): Promise<SearchResult>;
+  exportLeaves(pages: Int32Array, first: boolean, options: ExportOptions): Promise<ExportedRun>;
+  exportEdge(options: ExportOptions, edge: 'head' | 'tail'): Promise<Uint8Array>;
+  stats(): Promise<DecodeStats>;
+  /** Aborts the running `summarize`. */
   stopView(): void;
 }

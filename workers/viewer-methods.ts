@@ -1,20 +1,25 @@
 /**
  * Implementation of `ViewerApi` (see viewer-api.ts), mixed into the decoder worker's API. Plain
  * TypeScript over the decoder core; `lookup` finds a table of the worker's last `readSchema`.
+ * A worker holds at most one open table (the last `openView`); the page's pool opens the same one in
+ * every worker and hands each a run of leaf pages at a time.
  */
 import * as Comlink from 'comlink';
 import {
   csvHeader, csvRows, ndjsonRows, sqlColumns, sqlInserts, sqlPostamble, sqlPreamble,
 } from '../src/core/output.ts';
 import { csvBytes } from '../src/core/csv-bytes.ts';
+import { countLeafRows } from '../src/core/leaf-counts.ts';
 import { BatchBuilder, batchBuffers, type RowBatch } from '../src/core/row-batch.ts';
 import type { Column, TableDef } from '../src/core/schema.ts';
 import { blobSource } from '../src/core/source.ts';
-import { summarize } from '../src/core/summary.ts';
-import { openTable, type DecodeStats, type Row } from '../src/core/table-reader.ts';
+import { quickSummary, summarize } from '../src/core/summary.ts';
+import { openTable, ROW_STATE_COLUMN, type DecodeStats, type Row, type TableReader } from '../src/core/table-reader.ts';
+import { Tablespace } from '../src/core/tablespace.ts';
 import { batchToRows } from '../src/ui/batch-text.ts';
+import { keyRows, textRows } from '../src/ui/search.ts';
 import type {
-  BatchSink, ColumnInfo, ExportOptions, ExportResult, ExportSink, OpenedView, ViewerApi, ViewResult,
+  ColumnInfo, ExportOptions, OpenedView, RowQuery, SearchResult, ViewerApi, ViewSpec,
 } from './viewer-api.ts';
 
 function snapshot(stats: DecodeStats): DecodeStats {
@@ -80,24 +85,52 @@ export function packRows(rows: readonly Row[], cols: number, builder = new Batch
   return builder.take();
 }
 
+/** The table this worker has open. */
+interface OpenView {
+  spec: ViewSpec;
+  reader: TableReader;
+  /** A second handle on the file for counting (its own chunk cache, read in large ranges). */
+  ts: Tablespace;
+  view: OpenedView;
+}
+
+const encoder = new TextEncoder();
+
+/** Decodes each page on its own (so the page's row count is known), in order. */
+async function decodeEach(reader: TableReader, pages: Int32Array, first: boolean): Promise<RowBatch[]> {
+  const out: RowBatch[] = [];
+  for (let i = 0; i < pages.length; i++) out.push(await reader.decodePages([pages[i]], { first: first && i === 0 }));
+  return out;
+}
+
+/** True for the options the byte-level CSV writer produces exactly (papaparse's output for them). */
+function plainCsv(options: ExportOptions): boolean {
+  const csv = options.csv ?? {};
+  return options.format === 'csv' && (csv.delimiter ?? ',') === ',' && !csv.quoteAll && (csv.nullAs ?? 'marker') === 'marker';
+}
+
+function formatRun(open: OpenView, batch: RowBatch, options: ExportOptions): Uint8Array {
+  if (plainCsv(options)) return csvBytes(batch);
+  const rows = batchToRows(batch);
+  const { reader, spec } = open;
+  if (options.format === 'csv') return encoder.encode(csvRows(rows, options.csv ?? {}));
+  if (options.format === 'ndjson') return encoder.encode(ndjsonRows(reader.columns, rows));
+  return encoder.encode(sqlInserts(spec.table.name, sqlColumns(spec.table, reader.columns), rows, options.sqlRowsPerInsert ?? 1000));
+}
+
 export function createViewerMethods(lookup: (tableName: string) => TableDef | undefined): ViewerApi {
   const running = new Set<AbortController>();
+  let current: OpenView | null = null;
 
-  function begin(): AbortController {
-    const controller = new AbortController();
-    running.add(controller);
-    return controller;
-  }
-
-  function tableOrThrow(tableName: string): TableDef {
-    const table = lookup(tableName);
-    if (!table) throw new Error(`Table ${tableName} is not defined in the schema that was read.`);
-    return table;
+  function opened(): OpenView {
+    if (!current) throw new Error('No table is open in this worker.');
+    return current;
   }
 
   return {
     async summarize(ibd, name, progress) {
-      const controller = begin();
+      const controller = new AbortController();
+      running.add(controller);
       try {
         let last = 0;
         let counted = false;
@@ -120,94 +153,91 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
       }
     },
 
-    async decodeBatches(ibd, name, tableName, sinkProxy, options = {}) {
-      const sink = sinkProxy as unknown as Comlink.Remote<BatchSink>;
-      const table = tableOrThrow(tableName);
-      const controller = begin();
-      const { signal } = controller;
-      try {
-        const reader = await openTable(blobSource(ibd, name), table);
-        const view: OpenedView = {
-          table: table.name,
-          columns: reader.columns.slice(),
-          columnInfo: columnInfo(table, reader.columns),
-          keyColumns: keyColumns(table, reader.columns, reader.info.clusteredOn),
-          info: { ...reader.info },
-          createSql: table.createSql,
-        };
-        if (signal.aborted) return { status: 'cancelled', stats: snapshot(reader.stats) };
-        await sink.opened(view);
-        try {
-          for await (const batch of reader.batches({ signal, batchSize: options.batchSize ?? 4000 })) {
-            await sink.batch(Comlink.transfer(batch, batchBuffers(batch)), snapshot(reader.stats));
-            if (signal.aborted) break;
-          }
-        } catch (err) {
-          if (signal.aborted) return { status: 'cancelled', stats: snapshot(reader.stats) };
-          throw err;
-        }
-        const result: ViewResult = { status: signal.aborted ? 'cancelled' : 'done', stats: snapshot(reader.stats) };
-        return result;
-      } finally {
-        running.delete(controller);
-      }
+    quickSummary(ibd, name) {
+      return quickSummary(blobSource(ibd, name));
     },
 
-    async exportRows(ibd, name, tableName, options: ExportOptions, sinkProxy) {
-      const sink = sinkProxy as unknown as Comlink.Remote<ExportSink>;
-      const table = tableOrThrow(tableName);
-      const controller = begin();
-      const { signal } = controller;
-      try {
-        const reader = await openTable(blobSource(ibd, name), table);
-        const encoder = new TextEncoder();
-        const limit = options.chunkBytes ?? 1 << 20;
-        const sql = options.format === 'sql' ? sqlColumns(table, reader.columns) : null;
-        const csv = options.csv ?? {};
-        // The core's byte-level CSV writer is papaparse's output for the default options.
-        const plainCsv = options.format === 'csv' && (csv.delimiter ?? ',') === ',' && !csv.quoteAll && (csv.nullAs ?? 'marker') === 'marker';
-        let parts: Uint8Array[] = [];
-        let pendingBytes = 0;
-        let rows = 0;
-        let bytes = 0;
-        const add = (chunk: Uint8Array | string) => {
-          const b = typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
-          parts.push(b);
-          pendingBytes += b.length;
-        };
-        const flush = async (force: boolean) => {
-          if (pendingBytes === 0 || (!force && pendingBytes < limit)) return;
-          const chunk = new Uint8Array(pendingBytes);
-          let at = 0;
-          for (const p of parts) {
-            chunk.set(p, at);
-            at += p.length;
-          }
-          parts = [];
-          pendingBytes = 0;
-          bytes += chunk.length;
-          await sink.chunk(Comlink.transfer(chunk, [chunk.buffer]), rows);
-        };
-        if (options.format === 'csv' && options.csvHeader !== false) add(csvHeader(reader.columns, csv));
-        if (options.format === 'sql') add(sqlPreamble(table, name));
-        for await (const batch of reader.batches({ signal, batchSize: 4000 })) {
-          if (plainCsv) add(csvBytes(batch));
-          else {
-            const text = batchToRows(batch);
-            if (options.format === 'csv') add(csvRows(text, csv));
-            else if (options.format === 'ndjson') add(ndjsonRows(reader.columns, text));
-            else add(sqlInserts(table.name, sql ?? [], text, options.sqlRowsPerInsert ?? 1000));
-          }
-          rows += batch.rows;
-          await flush(false);
+    async tableDef(tableName) {
+      const table = lookup(tableName);
+      if (!table) throw new Error(`Table ${tableName} is not defined in the schema that was read.`);
+      return table;
+    },
+
+    async openView(spec) {
+      current = null;
+      const source = blobSource(spec.ibd, spec.name);
+      const reader = await openTable(source, spec.table, { mode: spec.mode, keys: spec.keys });
+      const ts = await Tablespace.open(source, { keys: spec.keys });
+      const view: OpenedView = {
+        table: spec.table.name,
+        columns: reader.columns.slice(),
+        columnInfo: columnInfo(spec.table, reader.columns),
+        keyColumns: keyColumns(spec.table, reader.columns, reader.info.clusteredOn),
+        stateColumn: reader.columns.indexOf(ROW_STATE_COLUMN),
+        mode: spec.mode,
+        info: { ...reader.info },
+        createSql: spec.table.createSql,
+      };
+      current = { spec, reader, ts, view };
+      return view;
+    },
+
+    async leafPages() {
+      return Int32Array.from(await opened().reader.leafPages());
+    },
+
+    async countLeaves(pages) {
+      const { reader, ts, spec } = opened();
+      const counts = await countLeafRows(ts, pages, { indexId: reader.info.indexId, compact: reader.info.rowFormat !== 'REDUNDANT', mode: spec.mode, readBytes: 16 << 20 });
+      return Comlink.transfer(counts, [counts.buffer]);
+    },
+
+    async decodeLeaves(pages, first) {
+      const { reader } = opened();
+      const batches = await decodeEach(reader, pages, first);
+      return Comlink.transfer({ batches, stats: snapshot(reader.stats) }, batches.flatMap(batchBuffers));
+    },
+
+    async searchLeaves(pages, first, query: RowQuery) {
+      const { reader } = opened();
+      const batches = await decodeEach(reader, pages, first);
+      const counts = new Int32Array(batches.length);
+      const pageOf: number[] = [];
+      const rowOf: number[] = [];
+      const rows: number[] = [];
+      for (let i = 0; i < batches.length; i++) {
+        counts[i] = batches[i].rows;
+        rows.length = 0;
+        if (query.kind === 'text') textRows(batches[i], query, rows);
+        else keyRows(batches[i], query, rows);
+        for (const r of rows) {
+          pageOf.push(i);
+          rowOf.push(r);
         }
-        if (options.format === 'sql') add(sqlPostamble());
-        await flush(true);
-        const result: ExportResult = { rows, bytes, stats: snapshot(reader.stats) };
-        return result;
-      } finally {
-        running.delete(controller);
+        if (query.kind === 'key' && query.firstOnly && rows.length > 0) break;
       }
+      const result: SearchResult = { counts, pageOf: Int32Array.from(pageOf), rowOf: Int32Array.from(rowOf), stats: snapshot(reader.stats) };
+      return Comlink.transfer(result, [result.counts.buffer, result.pageOf.buffer, result.rowOf.buffer]);
+    },
+
+    async exportLeaves(pages, first, options) {
+      const open = opened();
+      const batch = await open.reader.decodePages(Array.from(pages), { first });
+      const bytes = formatRun(open, batch, options);
+      return Comlink.transfer({ bytes, rows: batch.rows, stats: snapshot(open.reader.stats) }, [bytes.buffer as ArrayBuffer]);
+    },
+
+    async exportEdge(options, edge) {
+      const { reader, spec } = opened();
+      let text = '';
+      if (edge === 'head' && options.format === 'csv' && options.csvHeader !== false) text = csvHeader(reader.columns, options.csv ?? {});
+      if (edge === 'head' && options.format === 'sql') text = sqlPreamble(spec.table, spec.name);
+      if (edge === 'tail' && options.format === 'sql') text = sqlPostamble();
+      return encoder.encode(text);
+    },
+
+    async stats() {
+      return snapshot(opened().reader.stats);
     },
 
     stopView() {

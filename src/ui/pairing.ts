@@ -20,6 +20,36 @@ export interface InputFile {
   file: File;
   /** Relative path, e.g. `db1/t.ibd` (or just the name). */
   path: string;
+  /** Set when its content is an encryption key file (see keyFileKind). */
+  key?: KeyFileKind;
+}
+
+/**
+ * Encryption key files, told by their content (their names are the user's choice):
+ * MariaDB file_key_management `id;hexkey` lines, the same encrypted with a password
+ * (openssl's `Salted__` header), or a MySQL keyring_file.
+ */
+export type KeyFileKind = 'mariadb' | 'mariadb-encrypted' | 'mysql';
+
+/** Bytes of a file's start that keyFileKind looks at. */
+const KEY_SNIFF_BYTES = 256;
+
+/** What kind of key file starts with `head`, or null when it is none. */
+export function keyFileKind(head: Uint8Array): KeyFileKind | null {
+  const text = new TextDecoder('latin1').decode(head.subarray(0, KEY_SNIFF_BYTES));
+  if (text.startsWith('Keyring file version:')) return 'mysql';
+  if (text.startsWith('Salted__')) return 'mariadb-encrypted';
+  // Comment lines, then a first key: `1;` and (at least) 32 hex digits.
+  return /^(?:\s*#[^\n]*\n)*\s*\d+\s*;\s*[0-9a-fA-F]{32}/.test(text) ? 'mariadb' : null;
+}
+
+/** Marks the key files among `files` (small files whose extension says nothing else). */
+export async function detectKeyFiles(files: readonly InputFile[]): Promise<InputFile[]> {
+  return Promise.all(files.map(async (f) => {
+    if (kindOf(f.file.name) !== 'other' || f.file.size > 1 << 20 || f.file.size < 16) return f;
+    const kind = keyFileKind(new Uint8Array(await f.file.slice(0, KEY_SNIFF_BYTES).arrayBuffer()));
+    return kind ? { ...f, key: kind } : f;
+  }));
 }
 
 export function kindOf(name: string): FileKind {
@@ -76,21 +106,25 @@ export interface PairedTable {
 export interface Pairing {
   tables: PairedTable[];
   sqls: InputFile[];
-  /** Files that are none of .ibd / .frm / .sql / .cfg. */
+  /** Encryption key files (InputFile.key set). */
+  keys: InputFile[];
+  /** Files that are none of .ibd / .frm / .sql / .cfg, nor key files. */
   ignored: InputFile[];
   /** .frm / .cfg without an .ibd of the same name. */
   orphans: InputFile[];
 }
 
-/** Groups the files: each .ibd with its .frm and .cfg; the .sql files; the rest. */
+/** Groups the files: each .ibd with its .frm and .cfg; the .sql files; the key files; the rest. */
 export function pairFiles(files: readonly InputFile[]): Pairing {
   const ibds: InputFile[] = [];
   const sqls: InputFile[] = [];
   const side: InputFile[] = [];
   const ignored: InputFile[] = [];
+  const keys: InputFile[] = [];
   for (const f of files) {
     const kind = kindOf(f.file.name);
-    if (kind === 'ibd') ibds.push(f);
+    if (f.key) keys.push(f);
+    else if (kind === 'ibd') ibds.push(f);
     else if (kind === 'sql') sqls.push(f);
     else if (kind === 'frm' || kind === 'cfg') side.push(f);
     else ignored.push(f);
@@ -113,5 +147,5 @@ export function pairFiles(files: readonly InputFile[]): Pairing {
     }))
     .sort((a, b) => a.ibd.path.localeCompare(b.ibd.path));
   const orphans = side.filter((f) => !used.has(f));
-  return { tables, sqls, ignored, orphans };
+  return { tables, sqls, keys, ignored, orphans };
 }

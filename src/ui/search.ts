@@ -1,33 +1,21 @@
 /**
- * Searching the rows held in a RowStore, without making a string per cell: each batch's UTF-8 text is
- * decoded once into one string, and cells are looked at as ranges of it. No DOM: unit-tested in Node.
+ * Searching decoded rows without making a string per cell: each batch's UTF-8 text is decoded once
+ * into one string, and cells are looked at as ranges of it. Pure functions over RowBatch, run by the
+ * pool's workers (workers/viewer-methods.ts) on the pages they decode; unit-tested in Node.
  *
- *  - `filterRows`: row numbers whose cell (in any column, or in one) contains the text; NULL never
- *    matches (it is not text). Works through the store in slices and yields between them, so the
- *    page stays responsive; abortable.
- *  - `findKey`: the row whose clustered-key value(s) equal the given ones. Rows are in key order, so
- *    a single numeric or temporal key is found by binary search; other keys (collations decide their
- *    order) by a scan for the exact value.
+ *  - `textRows`: rows whose cell (in any column, or in one) contains the text; NULL never matches
+ *    (it is not text).
+ *  - `keyRows`: rows whose clustered-key cells equal the given values (exactly, or ignoring case as
+ *    most collations do).
+ *  - `keyComparer`: how a single key column orders, when its text tells (numbers, dates), so that a
+ *    key is found by binary search over the leaf pages (src/ui/table-view.ts).
  */
-import type { ColumnInfo } from '../../workers/viewer-api.ts';
+import type { ColumnInfo, RowQuery } from '../../workers/viewer-api.ts';
 import type { RowBatch } from '../core/row-batch.ts';
 import { batchText } from './batch-text.ts';
-import type { RowStore } from './row-store.ts';
 
-export interface SearchQuery {
-  text: string;
-  /** Output column index, or null for any column. */
-  column: number | null;
-  matchCase: boolean;
-}
-
-export interface SearchOptions {
-  signal?: AbortSignal;
-  /** Called between slices with rows searched so far. */
-  onProgress?: (searched: number, found: number) => void;
-  /** Milliseconds of work between yields (default 40). */
-  sliceMs?: number;
-}
+export type TextQuery = Extract<RowQuery, { kind: 'text' }>;
+export type KeyQuery = Extract<RowQuery, { kind: 'key' }>;
 
 /** True when the non-NULL cells follow one another in the text (as BatchBuilder writes them). */
 function inTextOrder(batch: RowBatch): boolean {
@@ -40,8 +28,9 @@ function inTextOrder(batch: RowBatch): boolean {
   return true;
 }
 
-/** Rows of `batch` (batch-relative) with a match, appended to `out` offset by `base`. */
-function searchBatch(batch: RowBatch, query: SearchQuery, needle: string, out: number[], base: number): void {
+/** Rows of `batch` with a cell containing `query.text`, appended to `out` (ascending). */
+export function textRows(batch: RowBatch, query: TextQuery, out: number[]): void {
+  const needle = query.matchCase ? query.text : query.text.toLowerCase();
   const { str, map } = batchText(batch);
   const { cols, cells, nulls } = batch;
   const startOf = (cell: number) => (map ? map[cells[2 * cell]] : cells[2 * cell]);
@@ -58,7 +47,7 @@ function searchBatch(batch: RowBatch, query: SearchQuery, needle: string, out: n
       if (row === lastRow || nulls[cell] || !wanted(cell)) continue;
       const text = str.slice(startOf(cell), endOf(cell));
       if ((query.matchCase ? text : text.toLowerCase()).includes(needle)) {
-        out.push(base + row);
+        out.push(row);
         lastRow = row;
       }
     }
@@ -76,7 +65,7 @@ function searchBatch(batch: RowBatch, query: SearchQuery, needle: string, out: n
     const s = startOf(cell);
     if (s <= at && at + needle.length <= endOf(cell) && wanted(cell)) {
       const row = Math.floor(cell / cols);
-      out.push(base + row);
+      out.push(row);
       cell = (row + 1) * cols;
       // skip to the next row's first non-NULL cell
       while (cell < total && nulls[cell] === 1) cell++;
@@ -88,29 +77,35 @@ function searchBatch(batch: RowBatch, query: SearchQuery, needle: string, out: n
   }
 }
 
-/** Row numbers (ascending) whose cells contain `query.text`. */
-export async function filterRows(store: RowStore, query: SearchQuery, options: SearchOptions = {}): Promise<Uint32Array> {
-  const needle = query.matchCase ? query.text : query.text.toLowerCase();
-  const found: number[] = [];
-  const slice = options.sliceMs ?? 40;
-  let started = performance.now();
-  for (let b = 0; b < store.batches.length; b++) {
-    options.signal?.throwIfAborted();
-    searchBatch(store.batches[b], query, needle, found, store.starts[b]);
-    if (performance.now() - started > slice) {
-      options.onProgress?.(store.starts[b] + store.batches[b].rows, found.length);
-      await new Promise<void>((resolve) => setTimeout(resolve, 0));
-      started = performance.now();
+/** Rows of `batch` whose key cells equal `query.values`, appended to `out`. */
+export function keyRows(batch: RowBatch, query: KeyQuery, out: number[]): void {
+  const { str, map } = batchText(batch);
+  const want = query.fold ? query.values.map((v) => v.toLowerCase()) : query.values;
+  const { cols, cells, nulls } = batch;
+  for (let r = 0; r < batch.rows; r++) {
+    let all = true;
+    for (let k = 0; k < query.columns.length && all; k++) {
+      const cell = r * cols + query.columns[k];
+      if (nulls[cell]) {
+        all = false;
+        continue;
+      }
+      const s = map ? map[cells[2 * cell]] : cells[2 * cell];
+      const e = map ? map[cells[2 * cell + 1]] : cells[2 * cell + 1];
+      const v = str.slice(s, e);
+      all = (query.fold ? v.toLowerCase() : v) === want[k];
+    }
+    if (all) {
+      out.push(r);
+      if (query.firstOnly) return;
     }
   }
-  options.signal?.throwIfAborted();
-  return Uint32Array.from(found);
 }
 
 const INTEGER = /^[-+]?\d+$/;
 
 /** Compares two values of a key column the way its rows are ordered; null when unknown. */
-function comparer(info: ColumnInfo | undefined): ((a: string, b: string) => number) | null {
+export function keyComparer(info: ColumnInfo | undefined): ((a: string, b: string) => number) | null {
   if (!info) return null;
   const t = info.sqlType;
   if (/^(tinyint|smallint|mediumint|int|bigint|bool)\b/.test(t)) {
@@ -150,43 +145,4 @@ function unquote(v: string): string {
     return v.slice(1, -1).replace(q === "'" ? /''|\\(.)/g : /""|\\(.)/g, (_all, ch: string | undefined) => ch ?? q);
   }
   return v;
-}
-
-/**
- * Row number whose key cells equal `values`, or -1. `keyColumns` are output column indexes. For a
- * single numeric/temporal key the rows' key order allows a binary search; otherwise a scan compares
- * exactly, then (if nothing is equal) ignoring case, as most collations do.
- */
-export function findKey(store: RowStore, keyColumns: readonly number[], info: readonly ColumnInfo[], values: readonly string[]): number {
-  if (keyColumns.length === 0 || values.length !== keyColumns.length || store.count === 0) return -1;
-  if (keyColumns.length === 1) {
-    const col = keyColumns[0];
-    const cmp = comparer(info[col]);
-    if (cmp) {
-      const want = values[0];
-      let lo = 0;
-      let hi = store.count - 1;
-      while (lo <= hi) {
-        const mid = (lo + hi) >> 1;
-        const v = store.cell(mid, col);
-        const d = v === null ? -1 : cmp(v, want);
-        if (d === 0) return mid;
-        if (d < 0) lo = mid + 1;
-        else hi = mid - 1;
-      }
-      return -1;
-    }
-  }
-  for (const fold of [false, true]) {
-    const want = fold ? values.map((v) => v.toLowerCase()) : values;
-    for (let r = 0; r < store.count; r++) {
-      let all = true;
-      for (let k = 0; k < keyColumns.length && all; k++) {
-        const v = store.cell(r, keyColumns[k]);
-        all = v !== null && (fold ? v.toLowerCase() : v) === want[k];
-      }
-      if (all) return r;
-    }
-  }
-  return -1;
 }

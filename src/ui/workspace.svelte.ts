@@ -1,40 +1,38 @@
 /**
  * The page's state: the files the user gave, the tables found in them, and for each table its summary
- * (read without a schema), its decoded rows and its state. Components read it; the work runs in
- * workers (workers/decoder.worker.ts):
+ * (read without a schema), its rows and its state. Components read it; the work runs in workers
+ * (workers/decoder.worker.ts):
  *
- *  - a *summary* worker reads every table file's summary in turn (page size, server hints, checksums,
- *    exact row count) and lists the CREATE TABLEs of each .sql file;
- *  - a *view* worker decodes the rows of the table on screen into compact batches (RowStore);
- *  - each export gets a worker of its own (see export-run.svelte.ts), killed on Cancel.
+ *  - a *summary* worker reads every table file's summary in turn (page size, server hints, checksums)
+ *    and finds each table's definition; the full checksum scan of the table on screen waits until its
+ *    rows are counted, so the two do not fight for the cores;
+ *  - a *pool* of workers (pool.ts) serves the table on screen (table-view.ts): counts its rows per
+ *    leaf page, decodes the pages the grid shows, searches; only that table is open;
+ *  - each export gets a pool of its own (see export-run.svelte.ts), killed on Cancel.
  *
  * Which table definition decodes a file is the worker's `resolveSchema`: the file's own data
  * dictionary (MySQL 8 SDI), else the .frm beside it, else a CREATE TABLE of the .sql files.
+ * Encrypted tables take the key files dropped with them (MariaDB file_key_management, MySQL keyring).
  *
- * Per table:   resolving ──▶ pending ──select──▶ reading-schema ──▶ decoding ──▶ done | cancelled | error
+ * Per table:   resolving ──▶ pending ──select──▶ reading-schema ──▶ decoding (counting) ──▶ done | cancelled | error
  *                       └──▶ needs-schema (nothing describes it) · choose (no definition named like it)
  */
 import * as Comlink from 'comlink';
 import { connectDecoder } from '../../workers/decoder-api.ts';
 import type {
-  BatchSink, DecodeStats, DecoderConnection, NamedBlob, OpenedView, ResolvedSchemaResult, RowBatch, TablespaceSummary,
+  DecodeStats, DecoderConnection, EncryptionKeys, NamedBlob, OpenedView, ResolvedSchemaResult, RowMode, TableDef, TablespaceSummary,
 } from '../../workers/decoder-api.ts';
-import { pairFiles, type InputFile, type PairedTable } from './pairing.ts';
-import { RowStore } from './row-store.ts';
+import { loadKeyFile, parseMysqlKeyring } from '../core/encryption.ts';
+import { detectKeyFiles, pairFiles, type InputFile, type PairedTable } from './pairing.ts';
+import { PoolStopped, WorkerPool } from './pool.ts';
 import { fetchSample } from './sample.ts';
+import { TableView } from './table-view.ts';
 
 export type TableState = 'resolving' | 'pending' | 'needs-schema' | 'choose' | 'reading-schema' | 'decoding' | 'done' | 'cancelled' | 'error';
 export type SummaryState = 'waiting' | 'scanning' | 'done' | 'error';
 
-/** How long a cancel may take before the worker is killed outright. */
-const CANCEL_GRACE_MS = 1500;
-/**
- * The rows of a table wait this long at most for its summary's row count: on two cores, the count
- * (one quick pass over the file) comes first, and decoding starts right after it.
- */
-const COUNT_FIRST_MS = 1500;
-/** Rows of tables not on screen are dropped (least recently viewed first) past this many bytes. */
-const STORE_BUDGET_BYTES = 384 << 20;
+/** The full summary scan of the table on screen waits at most this long for its row count. */
+const COUNT_FIRST_MS = 10_000;
 
 /** Plain-language text for anything thrown (IbdError messages already name file and page). */
 export function describeError(err: unknown): string {
@@ -50,6 +48,8 @@ export class TableEntry {
   resolved = $state.raw<ResolvedSchemaResult | null>(null);
   /** The table the user picked when no definition is named like the file. */
   chosen = $state<string | null>(null);
+  /** Which rows to show: the live ones, the deleted ones still in the file, or both. */
+  mode = $state<RowMode>('live');
 
   summaryState = $state<SummaryState>('waiting');
   summary = $state.raw<TablespaceSummary | null>(null);
@@ -59,11 +59,17 @@ export class TableEntry {
   error = $state<string | null>(null);
   opened = $state.raw<OpenedView | null>(null);
   stats = $state.raw<DecodeStats | null>(null);
-  /** Rows held in `store`; bumps on every batch (the store itself is not reactive). */
+  /** Rows counted so far (all of them once `state` is done). */
   rowCount = $state(0);
+  /** The exact row count, once every leaf page is counted (in `mode`). */
+  counted = $state<number | null>(null);
+  /** Bumps whenever rows arrive or are renumbered (the view itself is not reactive). */
+  version = $state(0);
   elapsedMs = $state<number | null>(null);
-  store: RowStore | null = null;
-  lastViewed = 0;
+  /** The rows, read on demand; only the table on screen has one. */
+  view: TableView | null = null;
+  /** Rows per leaf page from the last full count (4 bytes a page): coming back to the table skips counting. */
+  counts: { mode: RowMode; leaves: Int32Array; counts: Int32Array } | null = null;
   #countWaiters: (() => void)[] = [];
 
   constructor(paired: PairedTable) {
@@ -90,9 +96,16 @@ export class TableEntry {
     return this.state === 'reading-schema' || this.state === 'decoding';
   }
 
-  /** Resolves once the summary knows the row count (or has failed), or after `ms`. */
+  /** The summary, with the live row count from counting the leaves when that came first. */
+  get shownSummary(): TablespaceSummary | null {
+    const s = this.summary;
+    if (!s || this.mode !== 'live' || this.counted === null || s.rows !== null) return s;
+    return { ...s, rows: this.counted };
+  }
+
+  /** Resolves once the rows are counted (or will not be), or after `ms`. */
   whenCounted(ms: number): Promise<void> {
-    if (this.summaryState !== 'scanning' || this.summary?.rows != null) return Promise.resolve();
+    if (!this.busy) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, ms);
       this.#countWaiters.push(() => {
@@ -102,39 +115,63 @@ export class TableEntry {
     });
   }
 
-  /** The summary's count is in (or will not come). */
-  counted(): void {
+  /** Counting ended (or stopped). */
+  countEnded(): void {
     const waiters = this.#countWaiters;
     this.#countWaiters = [];
     for (const w of waiters) w();
   }
 }
 
+function sameLeaves(a: Int32Array, b: Int32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 function sameFile(a: InputFile, b: InputFile): boolean {
   return a.path === b.path && a.file.size === b.file.size && a.file.lastModified === b.file.lastModified;
+}
+
+/** A key file that needs its password before its keys can be used. */
+export interface LockedKeyFile {
+  path: string;
+  file: File;
+  /** Why the last password did not work, if one was tried. */
+  error: string | null;
 }
 
 export class Workspace {
   tables = $state.raw<TableEntry[]>([]);
   selectedKey = $state<string | null>(null);
   sqlFiles = $state.raw<InputFile[]>([]);
-  /** Files that are not table files, schemas or .cfg/.frm; and .frm/.cfg without an .ibd. */
+  /** Files that are not table files, schemas, key files or .cfg/.frm; and .frm/.cfg without an .ibd. */
   ignored = $state.raw<InputFile[]>([]);
   orphans = $state.raw<InputFile[]>([]);
-  /** Problems with the files as a whole (an unreadable .sql), in plain language. */
+  /** Key files read so far (paths), for display. */
+  keyFiles = $state.raw<string[]>([]);
+  /** Key files waiting for their password. */
+  locked = $state.raw<LockedKeyFile[]>([]);
+  /** Problems with the files as a whole (an unreadable .sql or key file), in plain language. */
   fileErrors = $state.raw<string[]>([]);
   notice = $state<string | null>(null);
 
   #files: InputFile[] = [];
+  #keys: EncryptionKeys = {};
   #summaryConn: DecoderConnection | null = null;
-  #viewConn: DecoderConnection | null = null;
+  readonly #pool = new WorkerPool();
   /** Entries whose summary (`summary: true`) and/or table definition are to be read, in order. */
   #summaryQueue: { entry: TableEntry; summary: boolean }[] = [];
   #summaryRunning = false;
-  /** Bumped for every decode run; callbacks of older runs are ignored. */
+  /** Bumped for every table opened; callbacks of older runs are ignored. */
   #viewRun = 0;
   #viewing: TableEntry | null = null;
-  #cancelTimer: ReturnType<typeof setTimeout> | null = null;
+  #counting: AbortController | null = null;
+
+  constructor() {
+    // Start the pool now: loading the workers' code is a good part of the time to the first rows.
+    this.#pool.warm();
+  }
 
   get selected(): TableEntry | null {
     return this.tables.find((t) => t.key === this.selectedKey) ?? null;
@@ -149,15 +186,10 @@ export class Workspace {
     return this.#summaryConn;
   }
 
-  #viewWorker(): DecoderConnection {
-    this.#viewConn ??= connectDecoder();
-    return this.#viewConn;
-  }
-
   /** Adds dropped or picked files (a file with the same path replaces the earlier one). */
   async addFiles(inputs: InputFile[]): Promise<void> {
     if (inputs.length === 0) return;
-    const fresh = inputs.filter((f) => !this.#files.some((g) => sameFile(f, g)));
+    const fresh = (await detectKeyFiles(inputs.filter((f) => !this.#files.some((g) => sameFile(f, g)))));
     if (fresh.length === 0) {
       this.notice = 'These files are already open.';
       return;
@@ -167,13 +199,59 @@ export class Workspace {
     this.#files = [...this.#files.filter((f) => !paths.has(f.path)), ...fresh];
     this.notice = null;
     this.fileErrors = [];
+    const keysChanged = await this.#readKeys(fresh.filter((f) => f.key));
     const schemaFilesChanged = fresh.some((f) => /\.(sql|frm)$/i.test(f.file.name));
     const firstNew = this.#repair(fresh, schemaFilesChanged);
     const selected = this.selected;
-    // Show the first table just added; else the table on screen may have just got its definition.
+    // Show the first table just added; else the table on screen may have just got its definition or key.
     if (firstNew) this.select(firstNew.key);
+    else if (selected && keysChanged && selected.state === 'error') this.retry(selected.key);
     else if (selected && schemaFilesChanged && !selected.busy && selected.state !== 'done') this.select(selected.key);
     this.#describeLeftovers();
+  }
+
+  /** Reads key files (those with a password wait in `locked`); true when keys were added. */
+  async #readKeys(files: InputFile[]): Promise<boolean> {
+    let added = false;
+    for (const f of files) {
+      if (f.key === 'mariadb-encrypted') {
+        this.locked = [...this.locked.filter((l) => l.path !== f.path), { path: f.path, file: f.file, error: null }];
+        continue;
+      }
+      try {
+        await this.#addKeys(f.file, f.key === 'mysql' ? 'mysql' : 'mariadb');
+        this.keyFiles = [...this.keyFiles, f.path];
+        added = true;
+      } catch (err) {
+        this.fileErrors = [...this.fileErrors, `${f.path}: ${describeError(err)}`];
+      }
+    }
+    return added;
+  }
+
+  async #addKeys(file: Blob, kind: 'mariadb' | 'mysql', password?: string): Promise<void> {
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    // Plain Maps: the keys go to the workers, nothing on the page renders them.
+    /* eslint-disable svelte/prefer-svelte-reactivity */
+    if (kind === 'mysql') this.#keys = { ...this.#keys, mysql: new Map([...(this.#keys.mysql ?? []), ...parseMysqlKeyring(bytes)]) };
+    else this.#keys = { ...this.#keys, mariadb: new Map([...(this.#keys.mariadb ?? []), ...(await loadKeyFile(bytes, password))]) };
+    /* eslint-enable svelte/prefer-svelte-reactivity */
+  }
+
+  /** The password of a locked key file: its keys are read, and the table on screen is opened again. */
+  async unlock(path: string, password: string): Promise<void> {
+    const locked = this.locked.find((l) => l.path === path);
+    if (!locked) return;
+    try {
+      await this.#addKeys(locked.file, 'mariadb', password);
+    } catch (err) {
+      this.locked = this.locked.map((l) => (l === locked ? { ...l, error: describeError(err) } : l));
+      return;
+    }
+    this.locked = this.locked.filter((l) => l !== locked);
+    this.keyFiles = [...this.keyFiles, path];
+    const selected = this.selected;
+    if (selected && !selected.busy && selected.state !== 'done') this.retry(selected.key);
   }
 
   /** The files that may define `entry`'s table: its .frm (same folder) and every .sql. */
@@ -185,8 +263,8 @@ export class Workspace {
   }
 
   /**
-   * Pairs all files again; keeps entries (and their rows) whose .ibd did not change. New entries get
-   * a summary and a definition; with new schema files, the others without rows get a definition again.
+   * Pairs all files again; keeps entries whose .ibd did not change. New entries get a summary and a
+   * definition; with new schema files, the others not read yet get a definition again.
    * Returns the first new entry.
    */
   #repair(fresh: InputFile[], schemaFilesChanged: boolean): TableEntry | null {
@@ -240,7 +318,7 @@ export class Workspace {
     const parts: string[] = [];
     if (this.ignored.length > 0) {
       const names = this.ignored.slice(0, 3).map((f) => f.path).join(', ');
-      parts.push(`Ignored ${this.ignored.length} file${this.ignored.length === 1 ? '' : 's'} that ${this.ignored.length === 1 ? 'is' : 'are'} not .ibd, .frm, .sql or .cfg (${names}${this.ignored.length > 3 ? ', …' : ''}).`);
+      parts.push(`Ignored ${this.ignored.length} file${this.ignored.length === 1 ? '' : 's'} that ${this.ignored.length === 1 ? 'is' : 'are'} not .ibd, .frm, .sql, .cfg or key files (${names}${this.ignored.length > 3 ? ', …' : ''}).`);
     }
     if (this.orphans.length > 0) {
       parts.push(`No .ibd for ${this.orphans.map((f) => f.path).slice(0, 3).join(', ')}${this.orphans.length > 3 ? ', …' : ''}.`);
@@ -251,11 +329,14 @@ export class Workspace {
 
   #drop(entry: TableEntry): void {
     if (this.#viewing === entry) this.#stopView();
-    entry.store = null;
+    entry.view = null;
     this.#summaryQueue = this.#summaryQueue.filter((job) => job.entry !== entry);
   }
 
-  /** Works through the queue in the summary worker: each file's summary, then its table definition. */
+  /**
+   * Works through the queue in the summary worker: each file's quick summary and table definition,
+   * then its full scan (checksums of every page) once the table on screen has counted its rows.
+   */
   async #runSummaries(): Promise<void> {
     if (this.#summaryRunning) return;
     this.#summaryRunning = true;
@@ -267,29 +348,24 @@ export class Workspace {
         if (job.summary) {
           target.summaryState = 'scanning';
           try {
-            const progress = Comlink.proxy((s: TablespaceSummary) => {
-              if (target.summaryState !== 'scanning') return;
-              target.summary = s;
-              if (s.rows !== null) target.counted();
-            });
-            target.summary = await conn.api.summarize(target.file, target.file.name, progress);
-            target.summaryState = 'done';
+            target.summary = await conn.api.quickSummary(target.file, target.file.name);
           } catch (err) {
             target.summaryState = 'error';
             target.summaryError = describeError(err);
           }
-          target.counted();
         }
-        if (target.busy || target.state === 'done' || target.state === 'cancelled') continue;
-        try {
-          const resolved = await conn.api.resolveSchema(target.file, target.file.name, this.schemaFiles(target));
-          this.#applyResolved(target, resolved);
-        } catch (err) {
-          if (!target.busy) {
-            target.error = describeError(err);
-            target.state = 'error';
+        if (!target.busy && target.state !== 'done' && target.state !== 'cancelled') {
+          try {
+            const resolved = await conn.api.resolveSchema(target.file, target.file.name, this.schemaFiles(target));
+            this.#applyResolved(target, resolved);
+          } catch (err) {
+            if (!target.busy) {
+              target.error = describeError(err);
+              target.state = 'error';
+            }
           }
         }
+        if (job.summary && target.summaryState === 'scanning') await this.#fullSummary(conn, target);
       }
     } catch (err) {
       // The worker was terminated (reset): a new queue runner starts with the next files.
@@ -299,14 +375,64 @@ export class Workspace {
     }
   }
 
-  /** Shows a table; decodes its rows unless they are held already. */
+  async #fullSummary(conn: DecoderConnection, target: TableEntry): Promise<void> {
+    // Let the selected table get its rows counted and on screen first, and exports run alone: the
+    // full scan reads and checksums every page, and the cores are few.
+    await new Promise((r) => setTimeout(r, 0));
+    await target.whenCounted(COUNT_FIRST_MS);
+    for (;;) {
+      await this.#exportsDone();
+      try {
+        const progress = Comlink.proxy((s: TablespaceSummary) => {
+          if (target.summaryState === 'scanning') target.summary = s;
+        });
+        target.summary = await conn.api.summarize(target.file, target.file.name, progress);
+        target.summaryState = 'done';
+        return;
+      } catch (err) {
+        // Stopped for an export: scanned again from the start once it is over.
+        if (this.#exports > 0 && conn === this.#summaryConn) continue;
+        target.summaryState = 'error';
+        target.summaryError = describeError(err);
+        return;
+      }
+    }
+  }
+
+  #exports = 0;
+  #exportWaiters: (() => void)[] = [];
+
+  #exportsDone(): Promise<void> {
+    return this.#exports === 0 ? Promise.resolve() : new Promise((resolve) => this.#exportWaiters.push(resolve));
+  }
+
+  /**
+   * An export is starting: the summary scan steps aside until it is over (it would take a core from
+   * it). Returns the function to call when the export ends.
+   */
+  holdSummaries(): () => void {
+    this.#exports++;
+    void this.#summaryConn?.api.stopView();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#exports--;
+      if (this.#exports > 0) return;
+      const waiters = this.#exportWaiters;
+      this.#exportWaiters = [];
+      for (const w of waiters) w();
+    };
+  }
+
+  /** Shows a table; opens its rows unless they are open already. */
   select(key: string): void {
     const entry = this.tables.find((t) => t.key === key);
     if (!entry) return;
     this.selectedKey = key;
-    entry.lastViewed = performance.now();
-    const decodable = entry.state === 'resolving' || entry.state === 'pending' || (entry.state === 'done' && entry.store === null);
-    if (decodable) void this.#decode(entry);
+    const open = entry.view !== null && entry.view.current;
+    const decodable = entry.state === 'resolving' || entry.state === 'pending' || ((entry.state === 'done' || entry.state === 'cancelled') && !open);
+    if (decodable) void this.#open(entry);
   }
 
   /** The user picked the table definition (none is named like the file). */
@@ -318,7 +444,18 @@ export class Workspace {
     this.select(key);
   }
 
-  /** Decodes again (after a cancel or an error). */
+  /** Shows live rows, deleted rows still in the file, or both: the table is opened again. */
+  setMode(key: string, mode: RowMode): void {
+    const entry = this.tables.find((t) => t.key === key);
+    if (!entry || entry.mode === mode) return;
+    entry.mode = mode;
+    if (this.#viewing === entry) this.#stopView();
+    entry.state = 'resolving';
+    entry.error = null;
+    this.select(key);
+  }
+
+  /** Opens again (after a cancel or an error). */
   retry(key: string): void {
     const entry = this.tables.find((t) => t.key === key);
     if (!entry || entry.busy) return;
@@ -327,30 +464,26 @@ export class Workspace {
     this.select(key);
   }
 
-  /** Stops the decode on screen; the rows read so far stay. */
+  /** Stops counting the table on screen; the rows counted so far stay readable. */
   cancel(): void {
     const entry = this.#viewing;
     if (!entry || !entry.busy) return;
-    const run = this.#viewRun;
-    void this.#viewConn?.api.stopView();
-    void this.#viewConn?.api.cancel();
-    if (this.#cancelTimer) clearTimeout(this.#cancelTimer);
-    this.#cancelTimer = setTimeout(() => {
-      // The worker did not stop in time: kill it.
-      if (run !== this.#viewRun || !entry.busy) return;
-      this.#killView();
-      this.#finishCancelled(entry);
-    }, CANCEL_GRACE_MS);
+    this.#counting?.abort();
   }
 
   /** Forgets every file. */
   reset(): void {
     this.#stopView();
+    this.#pool.terminate();
+    this.#pool.warm();
     this.#summaryQueue = [];
     this.#summaryConn?.terminate();
     this.#summaryConn = null;
     this.#summaryRunning = false;
     this.#files = [];
+    this.#keys = {};
+    this.keyFiles = [];
+    this.locked = [];
     this.tables = [];
     this.selectedKey = null;
     this.sqlFiles = [];
@@ -373,101 +506,106 @@ export class Workspace {
     }
   }
 
-  #killView(): void {
-    this.#viewConn?.terminate();
-    this.#viewConn = null;
-  }
-
   #stopView(): void {
     this.#viewRun++;
-    if (this.#cancelTimer) clearTimeout(this.#cancelTimer);
-    this.#cancelTimer = null;
+    this.#counting?.abort();
+    this.#counting = null;
     const was = this.#viewing;
     if (was?.busy) {
-      void this.#viewConn?.api.stopView();
-      void this.#viewConn?.api.cancel();
-      this.#finishCancelled(was);
+      was.state = 'cancelled';
+      was.countEnded();
     }
+    if (was) was.view = null;
     this.#viewing = null;
   }
 
-  #finishCancelled(entry: TableEntry): void {
-    if (this.#cancelTimer) clearTimeout(this.#cancelTimer);
-    this.#cancelTimer = null;
-    entry.state = 'cancelled';
-    if (this.#viewing === entry) this.#viewing = null;
-  }
-
-  /** Drops the rows of tables not on screen, least recently viewed first, past the budget. */
-  #trimStores(keep: TableEntry): void {
-    let total = this.tables.reduce((sum, t) => sum + (t.store?.bytes ?? 0), 0);
-    const others = this.tables.filter((t) => t !== keep && t.store && !t.busy).sort((a, b) => a.lastViewed - b.lastViewed);
-    for (const t of others) {
-      if (total <= STORE_BUDGET_BYTES) break;
-      total -= t.store?.bytes ?? 0;
-      t.store = null;
-      t.rowCount = 0;
-      if (t.state === 'done' || t.state === 'cancelled') t.state = 'pending';
-    }
-  }
-
-  async #decode(entry: TableEntry): Promise<void> {
+  /** Resolves the definition (in a pool worker, which hands it to the others) and opens the table. */
+  async #open(entry: TableEntry): Promise<void> {
     this.#stopView();
     const run = this.#viewRun;
     this.#viewing = entry;
     entry.error = null;
     entry.opened = null;
     entry.stats = null;
-    entry.store = null;
+    entry.view = null;
     entry.rowCount = 0;
+    entry.counted = null;
     entry.elapsedMs = null;
     entry.state = 'reading-schema';
     const started = performance.now();
-    const api = this.#viewWorker().api;
+    const files = this.schemaFiles(entry);
     try {
-      const resolved = await api.resolveSchema(entry.file, entry.file.name, this.schemaFiles(entry));
+      const { resolved, table } = await this.#pool.run(async (api) => {
+        const r = await api.resolveSchema(entry.file, entry.file.name, files);
+        const name = entry.chosen && r.tables.some((t) => t.name === entry.chosen) ? entry.chosen : r.picked;
+        return { resolved: r, table: name ? await api.tableDef(name) : null };
+      }, 'high', null);
       if (run !== this.#viewRun) return;
       entry.resolved = resolved;
       if (entry.chosen && !resolved.tables.some((t) => t.name === entry.chosen)) entry.chosen = null;
-      const tableName = entry.tableName;
-      if (!tableName) {
+      if (!table) {
         entry.state = resolved.tables.length > 0 ? 'choose' : 'needs-schema';
         return;
       }
       entry.state = 'decoding';
-      await entry.whenCounted(COUNT_FIRST_MS);
+      const view = await this.#openView(entry, table, run);
+      if (!view) return;
+      // The first page first: it shows at once, and a table definition that does not fit is caught there.
+      await view.store.load([0]);
+      if (view.store.error) throw new Error(view.store.error);
+      await this.#count(entry, view, run);
       if (run !== this.#viewRun) return;
-      let store: RowStore | null = null;
-      const sink: BatchSink = {
-        opened: (view) => {
-          if (run !== this.#viewRun) return;
-          store = new RowStore(view.columns.length);
-          entry.store = store;
-          entry.opened = view;
-        },
-        batch: (batch: RowBatch, stats) => {
-          if (run !== this.#viewRun || !store) return;
-          store.append(batch);
-          entry.stats = stats;
-          entry.rowCount = store.count;
-        },
-      };
-      const result = await api.decodeBatches(entry.file, entry.file.name, tableName, Comlink.proxy(sink));
-      if (run !== this.#viewRun) return;
-      entry.stats = result.stats;
       entry.elapsedMs = performance.now() - started;
-      if (result.status === 'cancelled' || this.#cancelTimer) this.#finishCancelled(entry);
-      else entry.state = 'done';
-      this.#trimStores(entry);
     } catch (err) {
-      if (run !== this.#viewRun) return;
-      if (this.#cancelTimer) this.#finishCancelled(entry);
-      else {
-        entry.error = describeError(err);
-        entry.state = 'error';
-      }
+      if (run !== this.#viewRun || err instanceof PoolStopped) return;
+      entry.error = describeError(err);
+      entry.state = 'error';
     } finally {
-      if (run === this.#viewRun && this.#viewing === entry) this.#viewing = null;
+      entry.countEnded();
+    }
+  }
+
+  async #openView(entry: TableEntry, table: TableDef, run: number): Promise<TableView | null> {
+    const spec = { ibd: entry.file, name: entry.file.name, table, mode: entry.mode, keys: this.#keys };
+    const view = await TableView.open(this.#pool, spec, () => {
+      if (run !== this.#viewRun) return;
+      entry.rowCount = view.map.rows;
+      entry.stats = view.stats();
+      entry.version++;
+    });
+    if (run !== this.#viewRun) return null;
+    entry.view = view;
+    entry.opened = view.view;
+    return view;
+  }
+
+  async #count(entry: TableEntry, view: TableView, run: number): Promise<void> {
+    const known = entry.counts;
+    if (known && known.mode === entry.mode && sameLeaves(known.leaves, view.map.leaves)) {
+      view.map.setCounts(0, known.counts);
+      entry.rowCount = view.map.rows;
+      entry.counted = view.map.rows;
+      entry.version++;
+      entry.state = 'done';
+      return;
+    }
+    const controller = new AbortController();
+    this.#counting = controller;
+    try {
+      await view.count(controller.signal, () => {
+        if (run !== this.#viewRun) return;
+        entry.rowCount = view.map.rows;
+        entry.version++;
+      });
+      if (run !== this.#viewRun) return;
+      entry.counted = view.map.rows;
+      entry.counts = { mode: entry.mode, leaves: view.map.leaves, counts: view.map.counts.slice() };
+      entry.state = 'done';
+    } catch (err) {
+      if (!controller.signal.aborted) throw err;
+      if (run === this.#viewRun) entry.state = 'cancelled';
+    } finally {
+      if (this.#counting === controller) this.#counting = null;
     }
   }
 }

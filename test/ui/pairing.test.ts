@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { folderOf, kindOf, pairFiles, parseTableFileName, stemOf, type InputFile } from '../../src/ui/pairing.ts';
+import { detectKeyFiles, folderOf, keyFileKind, kindOf, pairFiles, parseTableFileName, stemOf, type InputFile } from '../../src/ui/pairing.ts';
 
 const f = (path: string): InputFile => ({ file: new File(['x'], path.slice(path.lastIndexOf('/') + 1)), path });
 
@@ -42,5 +42,28 @@ describe('pairFiles', () => {
   it('matches the side files without regard to case (case-folding file systems)', () => {
     const p = pairFiles([f('T1.ibd'), f('t1.frm')]);
     expect(p.tables[0].frm?.path).toBe('t1.frm');
+  });
+});
+
+describe('encryption key files, told by content', () => {
+  const bytes = (s: string) => new TextEncoder().encode(s);
+
+  it('recognises MariaDB key files (plain or encrypted) and MySQL keyrings', () => {
+    expect(keyFileKind(bytes('# keys\n1;a7addd9adea9978fda19f21e6be987880e68ac92632ca052e5bb42b1a506939a\n'))).toBe('mariadb');
+    expect(keyFileKind(bytes('2;0123456789abcdef0123456789abcdef\n'))).toBe('mariadb');
+    expect(keyFileKind(bytes('Salted__12345678……'))).toBe('mariadb-encrypted');
+    expect(keyFileKind(bytes('Keyring file version:2.0\0\0\0'))).toBe('mysql');
+    expect(keyFileKind(bytes('not a key file\n1;abc'))).toBeNull();
+  });
+
+  it('marks them among dropped files and pairs them apart from the tables', async () => {
+    const key = { file: new File(['1;0123456789abcdef0123456789abcdef\n'], 'keys.txt'), path: 'keys.txt' };
+    const readme = { file: new File(['hello, this is not a key file at all'], 'README.txt'), path: 'README.txt' };
+    const files = await detectKeyFiles([key, readme, f('db/t.ibd')]);
+    expect(files.map((x) => x.key)).toEqual(['mariadb', undefined, undefined]);
+    const p = pairFiles(files);
+    expect(p.keys.map((x) => x.path)).toEqual(['keys.txt']);
+    expect(p.ignored.map((x) => x.path)).toEqual(['README.txt']);
+    expect(p.tables.map((t) => t.key)).toEqual(['db/t.ibd']);
   });
 });

@@ -1,19 +1,19 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import type { ColumnInfo } from '../../workers/viewer-api.ts';
-import { packRows } from '../../workers/viewer-methods.ts';
+import type { OpenedView, RowQuery, ViewSpec } from '../../workers/viewer-api.ts';
+import { createViewerMethods, packRows } from '../../workers/viewer-methods.ts';
+import { parseCreateTables } from '../../src/core/ddl/create-table.ts';
+import { emptyStats } from '../../src/core/table-reader.ts';
 import { batchText, batchToRows, cellString, unitOffsets } from '../../src/ui/batch-text.ts';
-import { RowStore } from '../../src/ui/row-store.ts';
-import { filterRows, findKey, parseKeyInput } from '../../src/ui/search.ts';
+import { PoolStopped, type Api, type WorkerPool } from '../../src/ui/pool.ts';
+import { keyComparer, keyRows, parseKeyInput, textRows } from '../../src/ui/search.ts';
+import { TableView } from '../../src/ui/table-view.ts';
 
 type Cell = string | null;
 
-function storeOf(rows: Cell[][], batchRows = 3): RowStore {
-  const store = new RowStore(rows[0].length);
-  for (let i = 0; i < rows.length; i += batchRows) store.append(packRows(rows.slice(i, i + batchRows), rows[0].length));
-  return store;
-}
-
-const col = (name: string, sqlType: string): ColumnInfo => ({ name, sqlType, numeric: /int|decimal/.test(sqlType), binary: false, nullable: true });
+const col = (name: string, sqlType: string) => ({ name, sqlType, numeric: /int|decimal/.test(sqlType), binary: false, nullable: true });
 
 const ROWS: Cell[][] = [
   ['1', 'Ana', 'café crème'],
@@ -43,81 +43,60 @@ describe('batch text', () => {
   });
 });
 
-describe('RowStore', () => {
-  it('finds rows across batches', () => {
-    const store = storeOf(ROWS);
-    expect(store.count).toBe(7);
-    expect(store.row(0)).toEqual(ROWS[0]);
-    expect(store.row(6)).toEqual(ROWS[6]);
-    expect(store.cell(4, 1)).toBe('zoë');
-    expect(store.isNull(1, 2)).toBe(true);
-    expect(store.cellBytes(2, 2)).toBe(new TextEncoder().encode('emoji 😀 here').length);
-    for (let r = 6; r >= 0; r--) expect(store.row(r)).toEqual(ROWS[r]);
+describe('textRows', () => {
+  const batch = packRows(ROWS, 3);
+  const run = (text: string, column: number | null = null, matchCase = false) => {
+    const out: number[] = [];
+    textRows(batch, { kind: 'text', text, column, matchCase }, out);
+    return out;
+  };
+
+  it('finds text in any column, ignoring case unless asked', () => {
+    expect(run('ana')).toEqual([0, 5]);
+    expect(run('Ana', null, true)).toEqual([0, 5]);
+    expect(run('ana', null, true)).toEqual([5]);
+    expect(run('😀')).toEqual([2]);
+    expect(run('ZOË')).toEqual([4, 6]);
+  });
+
+  it('searches one column only', () => {
+    expect(run('ana', 1)).toEqual([0, 5]);
+    expect(run('ana', 2)).toEqual([5]);
+  });
+
+  it('never matches across two cells, and NULL is not text', () => {
+    expect(run('Anacafé')).toEqual([]);
+    expect(run('1Ana')).toEqual([]);
+    expect(run('null')).toEqual([]);
+  });
+
+  it('copes with characters whose lower case is longer (İ)', () => {
+    expect(run('istanbul')).toEqual([3]);
   });
 });
 
-describe('filterRows', () => {
-  const store = storeOf(ROWS);
-  const run = (text: string, column: number | null = null, matchCase = false) =>
-    filterRows(store, { text, column, matchCase }).then((m) => Array.from(m));
+describe('keyRows and keyComparer', () => {
+  const batch = packRows(ROWS, 3);
+  const find = (columns: number[], values: string[], fold = false) => {
+    const out: number[] = [];
+    keyRows(batch, { kind: 'key', columns, values, fold, firstOnly: false }, out);
+    return out;
+  };
 
-  it('finds text in any column, ignoring case unless asked', async () => {
-    expect(await run('ana')).toEqual([0, 5]);
-    expect(await run('Ana', null, true)).toEqual([0, 5]);
-    expect(await run('ana', null, true)).toEqual([5]);
-    expect(await run('😀')).toEqual([2]);
-    expect(await run('ZOË')).toEqual([4, 6]);
+  it('matches every key column exactly, or ignoring case', () => {
+    expect(find([1], ['Zoë'])).toEqual([6]);
+    expect(find([1], ['ZOË'], true)).toEqual([4, 6]);
+    expect(find([1, 2], ['Ana', 'ana again'])).toEqual([5]);
+    expect(find([2], ['x'])).toEqual([4]);
+    expect(find([2], ['nothing'])).toEqual([]);
   });
 
-  it('searches one column only', async () => {
-    expect(await run('ana', 1)).toEqual([0, 5]);
-    expect(await run('ana', 2)).toEqual([5]);
-  });
-
-  it('never matches across two cells, and NULL is not text', async () => {
-    expect(await run('Anacafé')).toEqual([]);
-    expect(await run('1Ana')).toEqual([]);
-    expect(await run('null')).toEqual([]);
-  });
-
-  it('copes with characters whose lower case is longer (İ)', async () => {
-    expect(await run('istanbul')).toEqual([3]);
-  });
-
-  it('finds after the first batch too, and over many rows', async () => {
-    const many: Cell[][] = Array.from({ length: 5000 }, (_, i) => [String(i + 1), `name ${i + 1}`, i % 3 === 0 ? null : 'x']);
-    const big = storeOf(many, 1000);
-    expect(Array.from(await filterRows(big, { text: 'name 4321', column: null, matchCase: false }))).toEqual([4320]);
-    expect((await filterRows(big, { text: 'name 1', column: 1, matchCase: false })).length).toBe(1 + 10 + 100 + 1000);
-  });
-
-  it('stops when aborted', async () => {
-    const c = new AbortController();
-    c.abort();
-    await expect(filterRows(store, { text: 'a', column: null, matchCase: false }, { signal: c.signal })).rejects.toThrow();
-  });
-});
-
-describe('findKey', () => {
-  const store = storeOf(ROWS);
-  const info = [col('id', 'int'), col('name', 'varchar(20)'), col('note', 'text')];
-
-  it('binary-searches a numeric key', () => {
-    expect(findKey(store, [0], info, ['13'])).toBe(5);
-    expect(findKey(store, [0], info, ['1'])).toBe(0);
-    expect(findKey(store, [0], info, ['21'])).toBe(6);
-    expect(findKey(store, [0], info, ['4'])).toBe(-1);
-  });
-
-  it('scans other keys, exactly first, then ignoring case', () => {
-    expect(findKey(store, [1], info, ['Zoë'])).toBe(6);
-    expect(findKey(store, [1], info, ['ZOË'])).toBe(4);
-    expect(findKey(store, [1, 2], info, ['Ana', 'ana again'])).toBe(5);
-  });
-
-  it('compares BIGINT keys exactly', () => {
-    const big = storeOf([['9007199254740993'], ['9007199254740994'], ['9007199254740995']]);
-    expect(findKey(big, [0], [col('id', 'bigint unsigned')], ['9007199254740994'])).toBe(1);
+  it('orders numeric keys as numbers, BIGINTs exactly; text keys have no order here', () => {
+    const int = keyComparer(col('id', 'bigint unsigned'))!;
+    expect(int('9007199254740993', '9007199254740994')).toBeLessThan(0);
+    expect(int('10', '9')).toBeGreaterThan(0);
+    expect(keyComparer(col('d', 'date'))!('2024-01-02', '2023-12-31')).toBeGreaterThan(0);
+    expect(keyComparer(col('name', 'varchar(20)'))).toBeNull();
   });
 
   it('splits composite key input', () => {
@@ -125,5 +104,95 @@ describe('findKey', () => {
     expect(parseKeyInput(" 'a,b' ", 1)).toEqual(['a,b']);
     expect(parseKeyInput("1, 'a,b', x", 3)).toEqual(['1', 'a,b', 'x']);
     expect(parseKeyInput(`"it""s", 'o\\'k'`, 2)).toEqual(['it"s', "o'k"]);
+  });
+});
+
+/**
+ * The page's TableView over the bundled sample, with the worker methods called in this thread
+ * through a stand-in for the worker pool: on-demand rows, search result paging, key jumps.
+ */
+describe('TableView over the sample (on-demand rows, search, key jump)', () => {
+  const dir = join(import.meta.dirname, '../../public/sample');
+  const sql = readFileSync(join(dir, 'employees.sql'), 'utf8');
+  const table = parseCreateTables(sql)[0];
+  const csv = Papa.parse<string[]>(readFileSync(join(import.meta.dirname, '../fixtures/sample-employees.csv'), 'utf8').trimEnd()).data.slice(1);
+  const ids = csv.map((row) => row[0]);
+  const ibd = new Blob([readFileSync(join(dir, 'employees.ibd'))]);
+
+  function inThread(): WorkerPool {
+    const api = createViewerMethods((name) => (name === table.name ? table : undefined)) as unknown as Api;
+    let gen = 0;
+    let spec: ViewSpec | null = null;
+    let opened: Promise<OpenedView> | null = null;
+    let tasks = 0;
+    const pool = {
+      size: 2,
+      slots: 1,
+      get generation() {
+        return gen;
+      },
+      get tasks() {
+        return tasks;
+      },
+      setSpec(s: ViewSpec) {
+        spec = s;
+        opened = null;
+        return ++gen;
+      },
+      async run<T>(task: (api: Api, member: number, view: OpenedView | null) => Promise<T>, _p: string, g: number | null): Promise<T> {
+        if (g !== null && g !== gen) throw new PoolStopped();
+        tasks++;
+        const view = g === null ? null : await (opened ??= api.openView(spec as ViewSpec));
+        return task(api, 0, view);
+      },
+      stats: () => emptyStats(),
+      noteStats: () => undefined,
+    };
+    return pool as unknown as WorkerPool;
+  }
+
+  async function open(): Promise<TableView> {
+    const view = await TableView.open(inThread(), { ibd, name: 'employees.ibd', table, mode: 'live' }, () => undefined);
+    await view.count(new AbortController().signal, () => undefined);
+    return view;
+  }
+
+  it('counts the rows per leaf page, then decodes only the pages asked for', async () => {
+    const view = await open();
+    expect(view.map.rows).toBe(300);
+    expect(view.map.complete).toBe(true);
+    const last = view.map.rows - 1;
+    expect(view.store.row(last)).toBeNull();
+    await view.store.load([view.map.leafOf(last)]);
+    expect(view.store.cell(last, 0)).toBe('300');
+    expect(view.store.row(last)?.[1]).toBe(csv[last][1]);
+  });
+
+  it('filters every page and pages through the matches by global row number', async () => {
+    const view = await open();
+    const query: RowQuery = { kind: 'text', text: 'finance', column: 6, matchCase: false };
+    let progress = 0;
+    const rows = await view.filter(query, new AbortController().signal, (p) => (progress = p.searched));
+    const want = csv.flatMap((row, i) => (row[6] === 'Finance' ? [i] : []));
+    expect(Array.from(rows)).toEqual(want);
+    expect(progress).toBe(300);
+    await view.store.load([view.map.leafOf(rows[rows.length - 1])]);
+    expect(view.store.cell(rows[rows.length - 1], 6)).toBe('Finance');
+  });
+
+  it('jumps to a key by a binary search over the leaf pages', async () => {
+    const view = await open();
+    const signal = new AbortController().signal;
+    for (const id of ['1', '150', '300']) expect(await view.findKey([id], signal)).toBe(ids.indexOf(id));
+    expect(await view.findKey(['301'], signal)).toBe(-1);
+    expect(await view.findKey(['0'], signal)).toBe(-1);
+  });
+
+  it('a superseded view rejects its tasks (another table was opened)', async () => {
+    const pool = inThread();
+    const first = await TableView.open(pool, { ibd, name: 'employees.ibd', table, mode: 'live' }, () => undefined);
+    await TableView.open(pool, { ibd, name: 'employees.ibd', table, mode: 'both' }, () => undefined);
+    expect(first.current).toBe(false);
+    await expect(first.count(new AbortController().signal, () => undefined)).rejects.toBeInstanceOf(PoolStopped);
   });
 });

@@ -1,0 +1,99 @@
+/**
+ * Rows per leaf page, without decoding any row: what a viewer needs to number rows (prefix sums over
+ * the leaves in key order) before it decodes only the pages on screen.
+ *
+ * A page's count walks its record list and reads each record's info bits (as summary.ts counts):
+ * `live` counts records that are not delete-marked, `deleted` the delete-marked ones, `both` all
+ * (MariaDB's instant-ALTER metadata record is never a row). Purged records of the free lists are not
+ * counted: they come out of the decode, which then corrects the count. A page that is not a leaf of
+ * the index counts 0 (the decoder skips it); a damaged record list counts PAGE_N_RECS.
+ *
+ * Reading: in a browser, each Blob read costs about a millisecond whatever its size, so many small
+ * reads are far slower than a few large ones. Plain tablespaces are therefore read in large ranges
+ * of consecutive pages (leaves are mostly allocated in order); encrypted or compressed ones go
+ * through Tablespace.page(), which transforms them. Plain TypeScript, no DOM.
+ */
+import { FIL_PAGE_TYPE, PageType, u16 } from './fil-header.ts';
+import { compactInfoBits, readIndexHeader, recordOrigins, redundantInfoBits, REC_INFO_DELETED, REC_INFO_MIN_REC } from './index-page.ts';
+import type { RowMode } from './table-reader.ts';
+import type { Tablespace } from './tablespace.ts';
+
+export interface LeafCountOptions {
+  indexId: bigint;
+  compact: boolean;
+  mode: RowMode;
+  /** Largest read, in bytes (default 8 MiB). */
+  readBytes?: number;
+  signal?: AbortSignal;
+}
+
+/** Rows on one leaf page image of index `indexId` (0 when it is not one). */
+export function leafRowCount(bytes: Uint8Array, options: LeafCountOptions, origins: number[] = []): number {
+  if (u16(bytes, FIL_PAGE_TYPE) !== PageType.INDEX) return 0;
+  const h = readIndexHeader(bytes);
+  if (h.indexId !== options.indexId || h.level !== 0) return 0;
+  if (recordOrigins(bytes, options.compact, origins) !== null) return options.mode === 'deleted' ? 0 : h.nRecs;
+  let live = 0;
+  let deleted = 0;
+  for (const origin of origins) {
+    const info = options.compact ? compactInfoBits(bytes, origin) : redundantInfoBits(bytes, origin);
+    if (info & REC_INFO_MIN_REC) continue;
+    if (info & REC_INFO_DELETED) deleted++;
+    else live++;
+  }
+  return options.mode === 'live' ? live : options.mode === 'deleted' ? deleted : live + deleted;
+}
+
+/** Pages (sorted) cut into ranges read at once: neighbours closer than `gap` pages, at most `most` pages long. */
+export function readRanges(sorted: readonly number[], gap: number, most: number): [number, number][] {
+  const out: [number, number][] = [];
+  let i = 0;
+  while (i < sorted.length) {
+    const from = sorted[i];
+    let to = from;
+    while (i + 1 < sorted.length && sorted[i + 1] - to <= gap && sorted[i + 1] - from < most) to = sorted[++i];
+    out.push([from, to]);
+    i++;
+  }
+  return out;
+}
+
+/** Rows on each of `pages` (any order; the result is in the same order). */
+export async function countLeafRows(ts: Tablespace, pages: ArrayLike<number>, options: LeafCountOptions): Promise<Int32Array> {
+  const counts = new Int32Array(pages.length);
+  const origins: number[] = [];
+  const plain = ts.fsp.flags.zipSize === 0 && ts.encryption === null && ts.fsp.flags.pageCompression === 0 && ts.physicalSize === ts.pageSize;
+  if (!plain) {
+    for (let i = 0; i < pages.length; i++) {
+      options.signal?.throwIfAborted();
+      counts[i] = await ts.page(pages[i]).then((p) => leafRowCount(p.bytes, options, origins), () => 0);
+    }
+    return counts;
+  }
+  // Where each page is in `pages` (a page number appears once in a sane tree; a repeat gets the same count).
+  const at = new Map<number, number[]>();
+  for (let i = 0; i < pages.length; i++) {
+    const list = at.get(pages[i]);
+    if (list) list.push(i);
+    else at.set(pages[i], [i]);
+  }
+  const sorted = [...at.keys()].sort((a, b) => a - b);
+  const size = ts.pageSize;
+  const most = Math.max(1, Math.floor((options.readBytes ?? 8 << 20) / size));
+  for (const [from, to] of readRanges(sorted, 64, most)) {
+    options.signal?.throwIfAborted();
+    const bytes = await ts.source.read(from * size, (to - from + 1) * size);
+    for (let no = from; no <= to; no++) {
+      const where = at.get(no);
+      if (!where) continue;
+      const off = (no - from) * size;
+      const raw = bytes.subarray(off, off + size);
+      // A root after instant ALTER (MariaDB type 18) and short reads go through the Tablespace.
+      const n = raw.length === size && u16(raw, FIL_PAGE_TYPE) === PageType.INDEX
+        ? leafRowCount(raw, options, origins)
+        : await ts.page(no).then((p) => leafRowCount(p.bytes, options, origins), () => 0);
+      for (const i of where) counts[i] = n;
+    }
+  }
+  return counts;
+}

@@ -1,0 +1,244 @@
+/**
+ * One table on screen, read on demand through the worker pool (pool.ts):
+ *
+ *  - `open`: opens the table in the pool (definition, row mode, keys) and gets its leaf pages in key
+ *    order (from the level above the leaves: a few reads);
+ *  - `count`: rows per leaf page, counted without decoding (src/core/leaf-counts.ts) by every worker
+ *    on runs of leaves, in key order: the first run is short so the first rows show at once, and the
+ *    row count grows as runs come in (RowMap);
+ *  - the grid reads rows through `store` (RowStore: decodes the pages on screen, keeps a few);
+ *  - `filter`: every page decoded and searched in the pool, run by run; returns the global row
+ *    numbers of the matches (a Float64Array: 8 bytes a match, never the rows);
+ *  - `findKey`: a key value's row: a binary search over the leaf pages when the key's text orders
+ *    like its values (numbers, dates), else a search for the exact value, stopping at the first.
+ */
+import type { OpenedView, RowQuery, ViewSpec } from '../../workers/viewer-api.ts';
+import type { DecodeStats } from '../../workers/decoder-api.ts';
+import type { RowBatch } from '../core/row-batch.ts';
+import { runBounds, runOrdered } from './ordered.ts';
+import type { WorkerPool } from './pool.ts';
+import { RowMap } from './row-map.ts';
+import { RowStore } from './row-store.ts';
+import { keyComparer } from './search.ts';
+import { batchText, cellString } from './batch-text.ts';
+
+/** Leaves counted per task (16 MiB reads of 16K pages: Blob reads are fastest large), and in the first task (the first screen). */
+const COUNT_RUN = 1024;
+const COUNT_FIRST = 16;
+/** Leaves decoded and searched per task. */
+const SEARCH_RUN = 32;
+
+export interface SearchProgress {
+  /** Rows searched so far, matches so far. */
+  searched: number;
+  found: number;
+}
+
+/** A growable Float64Array (matches are appended in order). */
+class Rows {
+  data = new Float64Array(1024);
+  length = 0;
+  push(v: number): void {
+    if (this.length === this.data.length) {
+      const grown = new Float64Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length++] = v;
+  }
+  take(): Float64Array {
+    return this.data.slice(0, this.length);
+  }
+}
+
+export class TableView {
+  readonly store: RowStore;
+  #stats: DecodeStats | null = null;
+  /** Row numbers or statistics changed (the page redraws). */
+  readonly #onChange: () => void;
+
+  private constructor(
+    private readonly pool: WorkerPool,
+    private readonly gen: number,
+    /** What the pool opened: also what an export opens in its own pool. */
+    readonly spec: ViewSpec,
+    readonly view: OpenedView,
+    readonly map: RowMap,
+    onChange: () => void,
+  ) {
+    this.#onChange = onChange;
+    this.store = new RowStore(map, view.columns.length, (from, to) => this.#decode(from, to), onChange);
+  }
+
+  static async open(pool: WorkerPool, spec: ViewSpec, onChange: () => void): Promise<TableView> {
+    const gen = pool.setSpec(spec);
+    const { view, leaves } = await pool.run(async (api, _m, opened) => ({ view: opened as OpenedView, leaves: await api.leafPages() }), 'high', gen);
+    return new TableView(pool, gen, spec, view, new RowMap(leaves), onChange);
+  }
+
+  /** Still the pool's table (another open replaces it). */
+  get current(): boolean {
+    return this.pool.generation === this.gen;
+  }
+
+  /** Decode statistics of the pages read so far (every worker). */
+  stats(): DecodeStats | null {
+    return this.#stats;
+  }
+
+  #noteStats(): void {
+    this.#stats = this.pool.stats();
+  }
+
+  #pages(from: number, to: number): Int32Array {
+    return this.map.leaves.slice(from, to);
+  }
+
+  #decode(from: number, to: number): Promise<RowBatch[]> {
+    return this.pool.run(async (api, member) => {
+      const r = await api.decodeLeaves(this.#pages(from, to), from === 0);
+      this.pool.noteStats(member, r.stats);
+      this.#noteStats();
+      return r.batches;
+    }, 'high', this.gen);
+  }
+
+  /** Counts the rows of every leaf, in key order; `onRun` after each run. */
+  async count(signal: AbortSignal, onRun: () => void): Promise<void> {
+    const runs = runBounds(this.map.leaves.length, COUNT_RUN, COUNT_FIRST);
+    await runOrdered(
+      runs.length,
+      (i) => this.pool.run((api) => api.countLeaves(this.#pages(runs[i][0], runs[i][1])), 'low', this.gen),
+      (counts, i) => {
+        this.map.setCounts(runs[i][0], counts);
+        onRun();
+      },
+      { ahead: this.pool.size * 2, signal },
+    );
+  }
+
+  /** Decodes and searches every page; the global row numbers of the matches, ascending. */
+  async filter(query: RowQuery, signal: AbortSignal, onProgress: (p: SearchProgress) => void): Promise<Float64Array> {
+    const found = new Rows();
+    await this.#scan(query, signal, (leaf, row) => {
+      found.push(this.map.start(leaf) + row);
+      return false;
+    }, (searched) => onProgress({ searched, found: found.length }));
+    return found.take();
+  }
+
+  /**
+   * Runs `query` over all pages in key order; `hit(leaf, row)` for each match (in order), which may
+   * return true to stop. Each page's decoded count corrects the RowMap first, so the row numbers
+   * computed in `hit` are final.
+   */
+  async #scan(query: RowQuery, signal: AbortSignal, hit: (leaf: number, row: number) => boolean, progress: (searched: number) => void): Promise<void> {
+    const runs = runBounds(this.map.leaves.length, SEARCH_RUN);
+    const stop = new AbortController();
+    const both = AbortSignal.any([signal, stop.signal]);
+    let searched = 0;
+    try {
+      await runOrdered(
+        runs.length,
+        (i) => this.pool.run(async (api, member) => {
+          const r = await api.searchLeaves(this.#pages(runs[i][0], runs[i][1]), runs[i][0] === 0, query);
+          this.pool.noteStats(member, r.stats);
+          return r;
+        }, 'low', this.gen),
+        (r, i) => {
+          const from = runs[i][0];
+          let renumbered = false;
+          r.counts.forEach((n, k) => {
+            renumbered = this.map.setDecoded(from + k, n) || renumbered;
+          });
+          if (renumbered) this.#onChange();
+          for (let m = 0; m < r.pageOf.length; m++) {
+            if (hit(from + r.pageOf[m], r.rowOf[m])) {
+              stop.abort();
+              return;
+            }
+          }
+          for (const n of r.counts) searched += n;
+          progress(searched);
+        },
+        { ahead: this.pool.size * 2, signal: both },
+      );
+    } catch (e) {
+      if (!stop.signal.aborted || signal.aborted) throw e;
+    } finally {
+      this.#noteStats();
+      this.#onChange();
+    }
+  }
+
+  /** The row number whose clustered-key cells equal `values`, or -1. */
+  async findKey(values: readonly string[], signal: AbortSignal): Promise<number> {
+    const keys = this.view.keyColumns;
+    if (keys.length === 0 || values.length !== keys.length || this.map.rows === 0) return -1;
+    const cmp = keys.length === 1 ? keyComparer(this.view.columnInfo[keys[0]]) : null;
+    if (cmp) return this.#binaryFind(keys[0], values[0], cmp);
+    for (const fold of [false, true]) {
+      let row = -1;
+      await this.#scan({ kind: 'key', columns: keys, values: [...values], fold, firstOnly: true }, signal, (leaf, r) => {
+        row = this.map.start(leaf) + r;
+        return true;
+      }, () => undefined);
+      if (row >= 0) return row;
+    }
+    return -1;
+  }
+
+  /** Binary search over the counted leaves by their first and last keys, then inside the page. */
+  async #binaryFind(col: number, want: string, cmp: (a: string, b: string) => number): Promise<number> {
+    let lo = 0;
+    let hi = this.map.known - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const batch = await this.store.page(mid);
+      if (!batch || batch.rows === 0) {
+        // An empty or unreadable page says nothing: look on both sides of it.
+        const left = await this.#binaryFindIn(col, want, cmp, lo, mid - 1);
+        return left >= 0 ? left : this.#binaryFindIn(col, want, cmp, mid + 1, hi);
+      }
+      const text = batchText(batch);
+      const key = (r: number) => cellString(batch, text, r * batch.cols + col);
+      const firstKey = key(0);
+      const lastKey = key(batch.rows - 1);
+      if (firstKey !== null && cmp(want, firstKey) < 0) hi = mid - 1;
+      else if (lastKey !== null && cmp(want, lastKey) > 0) lo = mid + 1;
+      else return this.#inPage(mid, batch.rows, key, want, cmp);
+    }
+    return -1;
+  }
+
+  #binaryFindIn(col: number, want: string, cmp: (a: string, b: string) => number, lo: number, hi: number): Promise<number> {
+    return lo > hi ? Promise.resolve(-1) : this.#binaryFindRange(col, want, cmp, lo, hi);
+  }
+
+  async #binaryFindRange(col: number, want: string, cmp: (a: string, b: string) => number, lo: number, hi: number): Promise<number> {
+    for (let leaf = lo; leaf <= hi; leaf++) {
+      const batch = await this.store.page(leaf);
+      if (!batch || batch.rows === 0) continue;
+      const text = batchText(batch);
+      const key = (r: number) => cellString(batch, text, r * batch.cols + col);
+      const lastKey = key(batch.rows - 1);
+      if (lastKey !== null && cmp(want, lastKey) > 0) continue;
+      return this.#inPage(leaf, batch.rows, key, want, cmp);
+    }
+    return -1;
+  }
+
+  #inPage(leaf: number, rows: number, key: (r: number) => string | null, want: string, cmp: (a: string, b: string) => number): number {
+    let lo = 0;
+    let hi = rows - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const v = key(mid);
+      const d = v === null ? -1 : cmp(v, want);
+      if (d === 0) return this.map.start(leaf) + mid;
+      if (d < 0) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+}
