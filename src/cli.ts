@@ -2,7 +2,8 @@
  * Command-line front end: `ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [--format csv|ndjson] [-o OUT]`.
  * Same decoder as the page; rows stream to stdout or OUT, problems and the summary go to stderr.
  * Without --schema the table definition comes from the .ibd itself (MySQL 8 data dictionary) or from
- * the .frm of the same name beside it (MySQL 5.x, MariaDB).
+ * the .frm of the same name beside it (MySQL 5.x, MariaDB); with --guess and neither, it is guessed
+ * from the records (core/guess.ts).
  */
 import { createWriteStream, existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -22,6 +23,9 @@ import type { ByteSource } from './core/source.ts';
 import { loadKeyFile, parseMysqlKeyring, type EncryptionKeys } from './core/encryption.ts';
 import { openTable, type DecodeStats, type OpenOptions, type RowMode, type TableReader } from './core/table-reader.ts';
 import { Tablespace } from './core/tablespace.ts';
+import { formatGuess, guessColumns, guessedTable } from './core/guess.ts';
+import { listIndexes, recoveryReport, targetOptions } from './core/recovery-target.ts';
+import { PAGE_SIZES } from './core/orphan-scan.ts';
 import { fileSource } from './node/file-source.ts';
 import { startPool } from './node/pool.ts';
 
@@ -33,6 +37,8 @@ const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [--table 
                      their own, nor when FILE.frm lies beside FILE.ibd
   --table NAME       which table of the schema (default: the one named like FILE.ibd)
   --print-ddl        print the table's CREATE TABLE (rebuilt from the .ibd or the .frm) and stop
+  --guess            when no table definition is given or found, guess the columns from the records:
+                     the guessed CREATE TABLE and a report per field go to stderr, rows are decoded with it
   --format F         csv (default; NULL as \\N) or ndjson (one JSON object per row)
   --threads N        decode with N worker threads (default: one per core)
   --key-file FILE    MariaDB file_key_management key file, for an encrypted table
@@ -40,7 +46,12 @@ const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [--table 
   --keyring FILE     MySQL keyring_file, for an encrypted table
   --rows WHICH       live (default: the table as the server shows it), deleted (deleted rows still in
                      the file) or both; outside live, a last column _row_state tags each row
-  -o, --output OUT   write rows to OUT instead of stdout`;
+  -o, --output OUT   write rows to OUT instead of stdout
+  --list-indexes     list the indexes found in the file by reading every page (works on a damaged
+                     file and on a raw image without page 0: a disk image, a partial copy, an ibdata1)
+  --index-id N       decode index N (see --list-indexes) instead of the table's clustered index; on a
+                     raw image, its leaves are found by scanning (give the table's DDL with --schema)
+  --page-size N      the page size in bytes, when guessing it from the content picks the wrong one`;
 
 interface Args {
   ibd: string;
@@ -54,10 +65,13 @@ interface Args {
   keyFile: string | null;
   keyPassword: string | undefined;
   keyring: string | null;
+  listIndexes: boolean;
+  indexId: bigint | null;
+  pageSize: number | null;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null } = { format: 'csv', schema: null, printDdl: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null };
+  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null } = { format: 'csv', schema: null, printDdl: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, indexId: null, pageSize: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = (): string => {
@@ -72,6 +86,16 @@ function parseArgs(argv: string[]): Args {
     else if (a === '--key-file') args.keyFile = value();
     else if (a === '--key-password') args.keyPassword = value();
     else if (a === '--keyring') args.keyring = value();
+    else if (a === '--list-indexes') args.listIndexes = true;
+    else if (a === '--index-id') {
+      const v = value();
+      if (!/^\d+$/.test(v)) throw new UsageError('--index-id takes an index id (a whole number; see --list-indexes)');
+      args.indexId = BigInt(v);
+    } else if (a === '--page-size') {
+      const n = Number(value());
+      if (!PAGE_SIZES.some((size) => size === n)) throw new UsageError(`--page-size takes one of ${PAGE_SIZES.join(', ')}`);
+      args.pageSize = n;
+    }
     else if (a === '--rows') {
       const m = value();
       if (m !== 'live' && m !== 'deleted' && m !== 'both') throw new UsageError(`--rows takes live, deleted or both, not '${m}'`);
@@ -106,12 +130,12 @@ function write(out: Writable, text: string | Uint8Array): Promise<void> | undefi
 const PARALLEL_MIN_PAGES = 256;
 
 /** The table's batches in key order: from a pool of worker threads, or in this thread for small tables. */
-async function decodeAll(reader: TableReader, args: Args, table: TableDef): Promise<{ batches: AsyncIterable<RowBatch>; stats: () => Promise<DecodeStats> }> {
+async function decodeAll(reader: TableReader, args: Args, table: TableDef, options: OpenOptions): Promise<{ batches: AsyncIterable<RowBatch>; stats: () => Promise<DecodeStats> }> {
   const leaves = await reader.leafPages();
   if (args.threads === 1 || leaves.length < PARALLEL_MIN_PAGES) {
     return { batches: reader.batches({ batchSize: 5000 }), stats: () => Promise.resolve(reader.stats) };
   }
-  const pool = startPool(new URL('./decode-worker.mjs', import.meta.url), args.ibd, table, await openOptions(args), args.threads);
+  const pool = startPool(new URL('./decode-worker.mjs', import.meta.url), args.ibd, table, options, args.threads);
   async function* batches(): AsyncGenerator<RowBatch> {
     try {
       for await (const run of decodeInParallel(leaves, pool.decoders)) yield run.batch;
@@ -189,6 +213,28 @@ async function schemaFromIbd(args: Args, source: ByteSource): Promise<TableDef> 
   }
 }
 
+/** --guess was given (read apart from the other options, see main()). */
+let guessMode = false;
+
+/**
+ * The table definition: --schema, else the .ibd's own or its .frm; with --guess and none of those, one
+ * guessed from the records (guess.ts), printed to stderr with its per-field report so it can be
+ * corrected and given back with --schema.
+ */
+async function tableOrGuess(args: Args, source: ByteSource): Promise<TableDef> {
+  if (args.schema !== null) return schemaFromFile(args, args.schema, source);
+  if (!guessMode) return schemaFromIbd(args, source);
+  try {
+    return await schemaFromIbd(args, source);
+  } catch (e) {
+    warn(`${(e as Error).message.replace(/; give the table definition.*$/, '')}; guessing the columns from the records (--guess)`);
+  }
+  const ts = await Tablespace.open(source, { keys: (await openOptions(args)).keys });
+  const guess = await guessColumns(ts, basename(args.ibd).replace(/\.ibd$/i, ''));
+  process.stderr.write(`${formatGuess(guess)}\n${guess.createSql};\n`);
+  return guessedTable(guess);
+}
+
 /** Row mode and encryption keys, as openTable takes them (also sent to the worker threads). */
 async function openOptions(args: Args): Promise<OpenOptions> {
   const keys: EncryptionKeys = {};
@@ -201,21 +247,27 @@ async function run(args: Args): Promise<number> {
   const source = await fileSource(args.ibd);
   let out: Writable | null = null;
   try {
-    const table = args.schema !== null ? await schemaFromFile(args, args.schema, source) : await schemaFromIbd(args, source);
+    if (args.listIndexes) {
+      process.stdout.write(await listIndexes(source, args.pageSize));
+      return 0;
+    }
+    const table = await tableOrGuess(args, source);
     out = args.output !== null ? createWriteStream(args.output) : process.stdout;
     if (args.printDdl) {
       await write(out, `${table.createSql.replace(/;?\s*$/, '')};\n`);
       return 0;
     }
-    const reader = await openTable(source, table, await openOptions(args));
+    const options = { ...(await openOptions(args)), ...(await targetOptions(source, table.name, args, warn)) };
+    const reader = await openTable(source, table, options);
     if (args.format === 'csv') await write(out, csvHeader(reader.columns));
-    const decoded = await decodeAll(reader, args, table);
+    const decoded = await decodeAll(reader, args, table, options);
     for await (const batch of decoded.batches) {
       await write(out, args.format === 'csv' ? csvBytes(batch) : ndjsonRows(reader.columns, batchRows(batch)));
     }
     const s = await decoded.stats();
     for (const p of s.problems) process.stderr.write(`warning: ${source.name}${p.page !== null ? `, page ${p.page}` : ''}${p.record !== null ? `, record at ${p.record}` : ''}: ${p.message}\n`);
     process.stderr.write(`${source.name}: ${s.rowsDecoded} rows from ${s.pagesRead} leaf pages (${reader.info.pageSize / 1024} KB pages, ${reader.info.rowFormat}, ${reader.info.checksumFormat} checksums); ${s.recordsFailed} undecodable records, ${s.pagesSkipped} skipped pages, ${s.badChecksums} bad checksums\n`);
+    process.stderr.write(recoveryReport(source.name, s));
     return s.recordsFailed + s.pagesSkipped + s.badChecksums > 0 ? 2 : 0;
   } finally {
     await source.close();
@@ -227,7 +279,9 @@ async function run(args: Args): Promise<number> {
 async function main(): Promise<void> {
   let args: Args;
   try {
-    args = parseArgs(process.argv.slice(2));
+    const argv = process.argv.slice(2);
+    guessMode = argv.includes('--guess');
+    args = parseArgs(argv.filter((a) => a !== '--guess'));
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     process.stderr.write(`${e.message ? `ibd-reader: ${e.message}\n\n` : ''}${USAGE}\n`);

@@ -5,7 +5,7 @@
  * so each intact stretch of the leaf chain comes out in key order.
  */
 import { IbdError } from './errors.ts';
-import { FIL_NULL, FIL_PAGE_NEXT, FIL_PAGE_PREV, FIL_PAGE_TYPE, PageType, u16, u32 } from './fil-header.ts';
+import { FIL_NULL, FIL_PAGE_NEXT, FIL_PAGE_OFFSET, FIL_PAGE_PREV, FIL_PAGE_SPACE_ID, FIL_PAGE_TYPE, PageType, u16, u32 } from './fil-header.ts';
 import { readIndexHeader } from './index-page.ts';
 import type { Tablespace } from './tablespace.ts';
 import { isPageFree, xdesPageOf } from './xdes.ts';
@@ -31,6 +31,9 @@ export async function scanLeafPages(ts: Tablespace, indexId: bigint): Promise<nu
     if (!bytes || u16(bytes, FIL_PAGE_TYPE) !== PageType.INDEX) continue;
     const h = readIndexHeader(bytes);
     if (h.indexId !== indexId || h.level !== 0 || (xdes !== null && isPageFree(xdes, n, ts))) continue;
+    // In a raw image, a page of the index that is not where its header puts it is a copy (a
+    // doublewrite buffer, a stale or repeated copy) or another server's index with the same id.
+    if (ts.raw && (u32(bytes, FIL_PAGE_OFFSET) !== n || u32(bytes, FIL_PAGE_SPACE_ID) !== ts.fsp.spaceId)) continue;
     leaves.set(n, { prev: u32(bytes, FIL_PAGE_PREV), next: u32(bytes, FIL_PAGE_NEXT) });
   }
   return chainOrder(leaves);

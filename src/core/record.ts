@@ -40,6 +40,9 @@ export interface RecordSink {
 export function decodeCompact(page: Uint8Array, origin: number, layout: ClusteredLayout, sink: RecordSink | null, externs: ExternField[]): number {
   if (layout.instant) return decodeCompactInstant(page, origin, layout.instant, sink, externs);
   const fields = layout.fields;
+  const out = sink === null ? null : sink.out;
+  const writers = sink === null ? null : sink.writers;
+  const base = sink === null ? 0 : sink.base;
   let nullPtr = origin - 6;
   let nullBit = 1;
   let lenPtr = origin - 6 - ((layout.nNullable + 7) >> 3);
@@ -63,9 +66,13 @@ export function decodeCompact(page: Uint8Array, origin: number, layout: Clustere
       }
     }
     if (p + len > end || lenPtr < 0) throw new RecordError(`field \`${f.name}\` (${len} bytes) runs past the end of the page`);
-    if (sink !== null && f.out >= 0) {
-      if (external) externs.push(externOf(page, p, len, sink.base + f.out, i, f.name));
-      else writeCell(sink, i, f.out, page, p, len);
+    if (out !== null && writers !== null && f.out >= 0) {
+      if (external) externs.push(externOf(page, p, len, base + f.out, i, f.name));
+      else {
+        const start = out.pos;
+        writers[i](page, p, len, out);
+        out.setCell(base + f.out, start, out.pos);
+      }
     }
     p += len;
   }
@@ -178,9 +185,10 @@ export function compactRecordReadable(page: Uint8Array, origin: number, layout: 
 }
 
 function writeCell(sink: RecordSink, field: number, col: number, page: Uint8Array, p: number, len: number): void {
-  const start = sink.out.pos;
-  sink.writers[field](page, p, len, sink.out);
-  sink.out.setCell(sink.base + col, start, sink.out.pos);
+  const out = sink.out;
+  const start = out.pos;
+  sink.writers[field](page, p, len, out);
+  out.setCell(sink.base + col, start, out.pos);
 }
 
 function externOf(page: Uint8Array, p: number, len: number, cell: number, fieldIndex: number, name: string): ExternField {

@@ -23,13 +23,15 @@ export function batchBuffers(batch: RowBatch): ArrayBuffer[] {
 
 /** Appends rows cell by cell; grows its buffers as needed. */
 export class BatchBuilder {
-  text = new Uint8Array(1 << 16);
+  text: Uint8Array;
   pos = 0;
   cells: Uint32Array;
   nulls: Uint8Array;
   rows = 0;
 
-  constructor(readonly cols: number, expectedRows = 64) {
+  /** `expectedBytes`: text to make room for up front, so that a big batch is not grown (copied) step by step. */
+  constructor(readonly cols: number, expectedRows = 64, expectedBytes = 1 << 16) {
+    this.text = new Uint8Array(Math.max(1 << 16, expectedBytes));
     this.cells = new Uint32Array(2 * cols * expectedRows);
     this.nulls = new Uint8Array(cols * expectedRows);
   }
@@ -46,14 +48,16 @@ export class BatchBuilder {
   startRow(): number {
     const base = this.rows * this.cols;
     if (base + this.cols > this.nulls.length) {
-      const cells = new Uint32Array(this.cells.length * 2);
+      const cells = new Uint32Array(Math.max(this.cells.length * 2, 2 * (base + this.cols)));
       cells.set(this.cells);
       this.cells = cells;
-      const nulls = new Uint8Array(this.nulls.length * 2);
+      const nulls = new Uint8Array(Math.max(this.nulls.length * 2, base + this.cols));
       nulls.set(this.nulls);
       this.nulls = nulls;
     }
-    this.nulls.fill(1, base, base + this.cols);
+    // A loop, not fill(): rows are a few cells wide, and this runs once per row.
+    const nulls = this.nulls;
+    for (let i = base; i < base + this.cols; i++) nulls[i] = 1;
     this.rows++;
     return base;
   }
@@ -95,6 +99,32 @@ export class BatchBuilder {
     this.pos = 0;
     return batch;
   }
+}
+
+/** `a` cut to `n` elements: the array itself (a view) when it is at least 3/4 full, else a trimmed copy. */
+function trimmed<T extends Uint8Array<ArrayBuffer> | Uint32Array<ArrayBuffer>>(a: T, n: number): T {
+  return (4 * n >= 3 * a.length ? a.subarray(0, n) : a.slice(0, n)) as T;
+}
+
+/**
+ * The finished batch of a builder that will not be used again: its buffers are handed over as they
+ * are where they are mostly full (no copy; at most a third of such a buffer is slack), trimmed copies
+ * where they are not.
+ */
+export function releaseBatch(b: BatchBuilder): RowBatch {
+  const batch: RowBatch = {
+    rows: b.rows,
+    cols: b.cols,
+    text: trimmed(b.text as Uint8Array<ArrayBuffer>, b.pos),
+    cells: trimmed(b.cells as Uint32Array<ArrayBuffer>, 2 * b.rows * b.cols),
+    nulls: trimmed(b.nulls as Uint8Array<ArrayBuffer>, b.rows * b.cols),
+  };
+  b.text = new Uint8Array(0);
+  b.cells = new Uint32Array(0);
+  b.nulls = new Uint8Array(0);
+  b.rows = 0;
+  b.pos = 0;
+  return batch;
 }
 
 const encoder = new TextEncoder();

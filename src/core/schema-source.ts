@@ -21,6 +21,11 @@ export interface SchemaCandidate {
   source: SchemaSourceKind;
   /** The file it was read from (the .ibd for SDI). */
   file: string;
+  /**
+   * From the SDI only: the table's clustered index (root page, index id). In a file with several
+   * tables (general tablespace, mysql.ibd) it says which B-tree to decode: OpenOptions.index.
+   */
+  clusteredIndex?: { rootPage: number; indexId: bigint } | null;
 }
 
 export interface ResolvedSchema {
@@ -91,7 +96,7 @@ export async function resolveSchema(ibd: ByteSource, others: readonly ByteSource
       for (const e of sdi.errors) warnings.push(`${ibd.name}: the data dictionary's definition of \`${e.table}\` cannot be used: ${e.message}`);
       const tables = sdi.tables.map((t) => {
         for (const w of t.warnings) warnings.push(`${ibd.name}: \`${t.table.name}\`: ${w}`);
-        return { table: t.table, source: 'sdi' as const, file: ibd.name };
+        return { table: t.table, source: 'sdi' as const, file: ibd.name, clusteredIndex: t.clusteredIndex };
       });
       if (tables.length > 0) found.push(tables);
     }

@@ -22,6 +22,7 @@ import { FIL_NULL, FIL_PAGE_DATA, FIL_PAGE_PREV, FIL_PAGE_TYPE, isAllZero, PageT
 import { compactInfoBits, readIndexHeader, recordOrigins, redundantInfoBits, REC_INFO_DELETED, REC_INFO_MIN_REC } from './index-page.ts';
 import { isPageFree } from './xdes.ts';
 import type { ByteSource } from './source.ts';
+import type { EncryptionKeys } from './encryption.ts';
 import { Tablespace } from './tablespace.ts';
 
 export interface IndexSummary {
@@ -100,6 +101,8 @@ export interface SummarizeOptions {
   progressPages?: number;
   /** Bytes per read (default 4 MiB). */
   chunkBytes?: number;
+  /** Keys for an encrypted tablespace (without them its encrypted pages cannot be counted or checked). */
+  keys?: EncryptionKeys;
 }
 
 const MAX_BAD_PAGES = 100;
@@ -191,8 +194,8 @@ async function quick(ts: Tablespace): Promise<{ summary: TablespaceSummary; root
 }
 
 /** Page 0 and the index roots only: a few small reads. Throws IbdError when this is not a tablespace. */
-export async function quickSummary(source: ByteSource): Promise<TablespaceSummary> {
-  return (await quick(await Tablespace.open(source))).summary;
+export async function quickSummary(source: ByteSource, keys?: EncryptionKeys): Promise<TablespaceSummary> {
+  return (await quick(await Tablespace.open(source, { keys }))).summary;
 }
 
 /**
@@ -239,7 +242,7 @@ const TRANSFORMED_TYPES = new Set<number>([
  * when aborted.
  */
 export async function summarize(source: ByteSource, options: SummarizeOptions = {}): Promise<TablespaceSummary> {
-  const ts = await Tablespace.open(source);
+  const ts = await Tablespace.open(source, { keys: options.keys });
   const { summary: s, roots } = await quick(ts);
   const { signal, onProgress } = options;
   const every = Math.max(1, options.progressPages ?? 2048);
@@ -257,7 +260,9 @@ export async function summarize(source: ByteSource, options: SummarizeOptions = 
   const origins: number[] = [];
   let groupFree: Uint8Array | null = null;
   const leftmostLeaves: number[] = [];
-  const size = ts.pageSize;
+  // Descriptor pages come every `physicalSize` pages (KEY_BLOCK_SIZE in a ROW_FORMAT=COMPRESSED
+  // tablespace: see xdes.ts), and the plain path reads pages as stored: both are the physical size.
+  const size = ts.physicalSize;
 
   const checked = (no: number, result: ChecksumResult) => {
     s.checksums.checked++;
@@ -270,7 +275,7 @@ export async function summarize(source: ByteSource, options: SummarizeOptions = 
     }
   };
 
-  /** Counts one page image (logical, `size` bytes for the pages that matter). */
+  /** Counts one page image (the logical image, for the pages that matter). */
   const count = (no: number, bytes: Uint8Array) => {
     s.pagesScanned++;
     if (no % size === 0) {

@@ -4,11 +4,12 @@
  * record is counted in `stats` and described in `stats.problems`.
  */
 import { readExternValue } from './blob-page.ts';
-import { findClusteredRoot, leafPageNumbers, type IndexRoot } from './btree.ts';
+import { findClusteredRoot, findIndexRoots, leafPageNumbers, type IndexRoot } from './btree.ts';
+import { rawView, type RawTarget } from './orphan-scan.ts';
 import { scanIndexes, scanLeafPages } from './page-scan.ts';
 import { clusteredLayout, type ClusteredLayout } from './clustered-index.ts';
 import { IbdError } from './errors.ts';
-import { FIL_PAGE_OFFSET, FIL_PAGE_TYPE, PageType, pageTypeName, u16, u32 } from './fil-header.ts';
+import { FIL_NULL, FIL_PAGE_NEXT, FIL_PAGE_OFFSET, FIL_PAGE_PREV, FIL_PAGE_TYPE, PageType, pageTypeName, u16, u32 } from './fil-header.ts';
 import {
   compactInfoBits, freeListOrigins, PAGE_DATA, PAGE_NEW_SUPREMUM_END, PAGE_OLD_SUPREMUM_END, readIndexHeader, recordOrigins, redundantInfoBits,
   REC_INFO_DELETED, REC_INFO_MIN_REC,
@@ -16,7 +17,7 @@ import {
 import type { EncryptionKeys } from './encryption.ts';
 import { readInstantLayout } from './instant.ts';
 import { compactChildPage, compactRecordReadable, decodeCompact, decodeRedundant, RecordError, redundantChildPage, rollPtrIsZero, type ExternField, type RecordSink } from './record.ts';
-import { BatchBuilder, batchRows, type RowBatch } from './row-batch.ts';
+import { BatchBuilder, batchRows, releaseBatch, type RowBatch } from './row-batch.ts';
 import type { TableDef } from './schema.ts';
 import { writerFor, type Write } from './text-writers.ts';
 import type { ByteSource } from './source.ts';
@@ -87,6 +88,14 @@ export interface OpenOptions {
   mode?: RowMode;
   /** Keys for an encrypted tablespace (MariaDB key file, MySQL keyring): see encryption.ts. */
   keys?: EncryptionKeys;
+  /**
+   * Decode this index instead of the one found through page 0 (the lowest index id): a table of a
+   * general tablespace or mysql.ibd (index id and root page from its SDI), or an index of a raw image.
+   * With no usable root, its leaves are found by scanning the file for pages of that index id.
+   */
+  index?: { indexId: bigint; rootPage?: number | null };
+  /** A raw image without a valid page 0 (see orphan-scan.ts): where its pages lie and how they are checked. */
+  raw?: RawTarget;
 }
 
 /** The extra column of the `deleted` and `both` modes. */
@@ -135,11 +144,8 @@ function rowFormatOf(ts: Tablespace, compact: boolean, table: TableDef): TableIn
 }
 
 export async function openTable(source: ByteSource, table: TableDef, options: OpenOptions = {}): Promise<TableReader> {
-  const ts = await Tablespace.open(source, { keys: options.keys });
-  const root = await findClusteredRoot(ts).catch(async (e: unknown) => {
-    if (!(e instanceof IbdError)) throw e;
-    return rootlessIndex(ts, e);
-  });
+  const ts = options.raw ? Tablespace.openRaw(rawView(source, options.raw.base), options.raw) : await Tablespace.open(source, { keys: options.keys });
+  const root = await chooseRoot(ts, options);
   const compact = root.header.compact;
   let layout: ClusteredLayout;
   try {
@@ -166,14 +172,42 @@ export async function openTable(source: ByteSource, table: TableDef, options: Op
   return new ClusteredReader(ts, root, info, layout, compact, options.mode ?? 'live');
 }
 
+/** The root of the index asked for (OpenOptions.index), else of the clustered index found through page 0. */
+async function chooseRoot(ts: Tablespace, options: OpenOptions): Promise<IndexRoot> {
+  const wanted = options.index;
+  if (!wanted) {
+    return findClusteredRoot(ts).catch(async (e: unknown) => {
+      if (!(e instanceof IbdError)) throw e;
+      return rootlessIndex(ts, e);
+    });
+  }
+  if (wanted.rootPage !== undefined && wanted.rootPage !== null) {
+    const root = await rootAt(ts, wanted.rootPage, wanted.indexId);
+    if (root) return root;
+  }
+  // A raw image's page 0 is not trusted (it may be missing or another file's): no INODE lookup there.
+  const roots = options.raw ? [] : await findIndexRoots(ts).catch(() => []);
+  return roots.find((r) => r.header.indexId === wanted.indexId)
+    ?? rootlessIndex(ts, new IbdError(ts.source.name, `no root page of index ${wanted.indexId} was found`, wanted.rootPage ?? null), wanted.indexId);
+}
+
+/** Page `no` if it is an intact root of index `indexId` (an INDEX page of it with no neighbours). */
+async function rootAt(ts: Tablespace, no: number, indexId: bigint): Promise<IndexRoot | null> {
+  const page = await ts.page(no).catch(() => null);
+  if (page === null || page.checksum === 'bad' || u16(page.bytes, FIL_PAGE_TYPE) !== PageType.INDEX) return null;
+  const header = readIndexHeader(page.bytes);
+  const alone = u32(page.bytes, FIL_PAGE_PREV) === FIL_NULL && u32(page.bytes, FIL_PAGE_NEXT) === FIL_NULL;
+  return header.indexId === indexId && alone ? { page: no, header } : null;
+}
+
 /**
- * No root could be found (page 2 or the root itself is damaged): take the index with the lowest id
- * that has leaf pages, as the clustered index is created first. Its root is unknown (page -1), so its
- * leaves will be found by scanning.
+ * No root could be found (page 2 or the root itself is damaged): take the index asked for, else the
+ * one with the lowest id that has leaf pages, as the clustered index is created first. Its root is
+ * unknown (page -1), so its leaves will be found by scanning.
  */
-async function rootlessIndex(ts: Tablespace, why: IbdError): Promise<IndexRoot> {
-  const indexes = await scanIndexes(ts);
-  if (indexes.length === 0) throw new IbdError(ts.source.name, `${why.detail}; no leaf page of any index was found in the file either`, why.page);
+async function rootlessIndex(ts: Tablespace, why: IbdError, indexId?: bigint): Promise<IndexRoot> {
+  const indexes = (await scanIndexes(ts)).filter((i) => indexId === undefined || i.indexId === indexId);
+  if (indexes.length === 0) throw new IbdError(ts.source.name, `${why.detail}; no leaf page of ${indexId === undefined ? 'any index' : `index ${indexId}`} was found in the file either`, why.page);
   const first = indexes[0];
   return { page: -1, header: { nDirSlots: 0, heapTop: 0, nHeap: 0, compact: first.compact, free: 0, garbage: 0, nRecs: 0, level: 0, indexId: first.indexId } };
 }
@@ -227,7 +261,7 @@ class ClusteredReader implements TableReader {
   /** Through the B-tree; if it is damaged, by scanning every page of the file for our leaves. */
   private async findLeaves(): Promise<number[]> {
     if (this.root.page < 0) {
-      this.problem(null, null, `no B-tree root was found; the leaf pages of index ${this.info.indexId} (the lowest index id in the file) were found by scanning the whole file, so rows may come out of primary-key order`);
+      this.problem(null, null, `no B-tree root was found; the leaf pages of index ${this.info.indexId} were found by scanning the whole file, so rows may come out of primary-key order`);
       return scanLeafPages(this.ts, this.info.indexId);
     }
     const childOf = this.compact ? (p: Uint8Array, o: number) => compactChildPage(p, o, this.layout) : redundantChildPage;
@@ -242,14 +276,18 @@ class ClusteredReader implements TableReader {
   }
 
   async decodePages(pageNos: readonly number[], options: DecodePagesOptions = {}): Promise<RowBatch> {
-    const out = new BatchBuilder(this.columns.length, pageNos.length * 64);
+    // Room for the text of about a page's worth of bytes per page: most runs never grow it.
+    const out = new BatchBuilder(this.columns.length, pageNos.length * 64, pageNos.length * this.info.pageSize);
     for (let i = 0; i < pageNos.length; i++) await this.decodePage(pageNos[i], out, options.first === true && i === 0);
-    return out.take();
+    return releaseBatch(out);
   }
 
   private async decodePage(pageNo: number, out: BatchBuilder, first: boolean): Promise<void> {
     const page = await this.readLeaf(pageNo);
-    if (page !== null) await this.decodeLeaf(page, out, first);
+    if (page === null) return;
+    // Only pages with off-page columns have anything to wait for.
+    const pending = this.decodeLeaf(page, out, first);
+    if (pending !== null) await pending;
   }
 
   /** Reads a leaf page of our index, or records why it cannot be read and returns null. */
@@ -278,25 +316,37 @@ class ClusteredReader implements TableReader {
     return page;
   }
 
-  private async decodeLeaf(page: Page, out: BatchBuilder, first: boolean): Promise<void> {
+  /** Scratch lists of decodeLeaf(), reused from page to page. */
+  private readonly origins: number[] = [];
+  private readonly fields: ExternField[] = [];
+
+  /**
+   * Decodes a leaf page's records into `out`. Returns null when that is all, or a promise when
+   * values stored off-page are still being read (so that pages without them need no await).
+   */
+  private decodeLeaf(page: Page, out: BatchBuilder, first: boolean): Promise<void> | null {
     const bytes = page.bytes;
-    const origins: number[] = [];
-    const damage = recordOrigins(bytes, this.compact, origins);
+    const compact = this.compact;
+    const layout = this.layout;
+    const origins = this.origins;
+    const damage = recordOrigins(bytes, compact, origins);
     if (damage !== null) this.problem(page.no, null, `${damage}; records after that point on this page are lost`);
-    const before = out.mark();
-    const externs: { origin: number; field: ExternField }[] = [];
-    const fields: ExternField[] = [];
+    const rowsBefore = out.rows;
+    const posBefore = out.pos;
+    let externs: { origin: number; field: ExternField }[] | null = null;
+    const fields = this.fields;
     const sink: RecordSink = { out, base: 0, writers: this.writers };
     // The page accounts for every byte of its heap: records in the list, plus garbage (freed records).
     let recordBytes = 0;
     let accountable = damage === null;
-    for (const origin of origins) {
-      const info = this.compact ? compactInfoBits(bytes, origin) : redundantInfoBits(bytes, origin);
+    for (let r = 0; r < origins.length; r++) {
+      const origin = origins[r];
+      const info = compact ? compactInfoBits(bytes, origin) : redundantInfoBits(bytes, origin);
       if (info & REC_INFO_MIN_REC) {
         accountable = false; // MariaDB's instant-ALTER metadata record, laid out differently: not a row.
         continue;
       }
-      if (this.compact && !compactRecordReadable(bytes, origin, this.layout)) {
+      if (compact && !compactRecordReadable(bytes, origin, layout)) {
         accountable = false;
         this.stats.recordsFailed++;
         this.problem(page.no, origin, 'the record is in a format the table\'s metadata does not describe (written after an instant ALTER TABLE that this file does not record)');
@@ -304,31 +354,47 @@ class ClusteredReader implements TableReader {
       }
       const deleted = (info & REC_INFO_DELETED) !== 0;
       const wanted = deleted ? this.mode !== 'live' : this.mode !== 'deleted';
-      const row = out.mark();
+      const rowRows = out.rows;
+      const rowPos = out.pos;
       if (wanted) sink.base = this.startRow(out, deleted ? STATE_TEXT.marked : STATE_TEXT.live);
-      fields.length = 0;
+      if (fields.length !== 0) fields.length = 0;
       try {
-        recordBytes += this.compact
-          ? decodeCompact(bytes, origin, this.layout, wanted ? sink : null, fields)
-          : decodeRedundant(bytes, origin, this.layout, wanted ? sink : null, fields);
+        recordBytes += compact
+          ? decodeCompact(bytes, origin, layout, wanted ? sink : null, fields)
+          : decodeRedundant(bytes, origin, layout, wanted ? sink : null, fields);
       } catch (e) {
         if (!(e instanceof RecordError)) throw e;
-        out.rollback(row);
+        out.rollback({ rows: rowRows, pos: rowPos });
         accountable = false;
         this.stats.recordsFailed++;
         this.problem(page.no, origin, `the record does not fit the table definition: ${e.message}`);
         continue;
       }
       if (deleted) this.stats[wanted ? 'deletedRecovered' : 'deletedSkipped']++;
-      for (const field of fields) externs.push({ origin, field });
+      if (fields.length > 0) {
+        externs ??= [];
+        for (const field of fields) externs.push({ origin, field });
+      }
     }
     if (accountable && !this.heapAddsUp(bytes, recordBytes, first)) {
-      out.rollback(before);
-      return;
+      out.rollback({ rows: rowsBefore, pos: posBefore });
+      return null;
     }
-    if (this.mode !== 'live') this.recoverPurged(page, out, sink, externs);
-    for (const e of externs) await this.resolveExtern(e.field, out, page.no, e.origin);
-    this.stats.rowsDecoded += out.rows - before.rows;
+    if (this.mode !== 'live') {
+      externs ??= [];
+      this.recoverPurged(page, out, sink, externs);
+      if (externs.length === 0) externs = null;
+    }
+    if (externs === null) {
+      this.stats.rowsDecoded += out.rows - rowsBefore;
+      return null;
+    }
+    return this.resolveExterns(externs, out, page.no, rowsBefore);
+  }
+
+  private async resolveExterns(externs: { origin: number; field: ExternField }[], out: BatchBuilder, pageNo: number, rowsBefore: number): Promise<void> {
+    for (const e of externs) await this.resolveExtern(e.field, out, pageNo, e.origin);
+    this.stats.rowsDecoded += out.rows - rowsBefore;
   }
 
   /** Starts a row; outside `live` mode its last cell says whether it is live or deleted. */

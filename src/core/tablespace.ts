@@ -13,7 +13,7 @@ import { EncryptionError, openDecryptor, type EncryptionKeys, type PageDecryptor
 import { IbdError } from './errors.ts';
 import { crc32c } from './checksum.ts';
 import { FIL_PAGE_FILE_FLUSH_LSN, FIL_PAGE_OFFSET, FIL_PAGE_SPACE_ID, FIL_PAGE_TYPE, isAllZero, PageType, u16, u32 } from './fil-header.ts';
-import { isValidPageSize, readFspHeader, type FspHeader } from './fsp-header.ts';
+import { isValidPageSize, parseSpaceFlags, readFspHeader, type FspHeader } from './fsp-header.ts';
 import {
   decompressFullCrc32, decompressMariadb, decompressMysql, fullCrc32StoredSize, isFullCrc32Compressed, isMariadbCompressed, isMysqlCompressed,
   MARIADB_ALGORITHMS, PageCompressionError,
@@ -57,6 +57,7 @@ export class Tablespace {
   private readonly chunks = new Map<number, Uint8Array>();
   private readonly transformed = new Map<number, Page>();
   private decryptor: PageDecryptor | null = null;
+  private rawImage = false;
 
   private constructor(
     readonly source: ByteSource,
@@ -96,6 +97,28 @@ export class Tablespace {
     // then fail to read, with a message naming the key to give.
     ts.decryptor = await openDecryptor(await source.read(0, physical), fsp, physical, options.keys);
     return ts;
+  }
+
+  /**
+   * A tablespace without a page 0 to go by (orphan-scan.ts): the page size and checksum format were
+   * guessed from the pages themselves, and `source` is already placed so that page N is at N × pageSize.
+   * Not for encrypted or ROW_FORMAT=COMPRESSED images (their page 0 is needed to read them).
+   */
+  static openRaw(source: ByteSource, layout: { pageSize: number; fullCrc32: boolean; spaceId: number }): Tablespace {
+    if (!isValidPageSize(layout.pageSize)) throw new IbdError(source.name, `${layout.pageSize} bytes is not an InnoDB page size`, null);
+    const ssize = Math.log2(layout.pageSize / 512);
+    // Space flags as the engine would write them: full_crc32 with this page size, or the MySQL layout
+    // of a DYNAMIC table (POST_ANTELOPE | ATOMIC_BLOBS; the row format only affects what is reported).
+    const flags = parseSpaceFlags(layout.fullCrc32 ? 0x10 | ssize : 0x21 | (ssize << 6));
+    const pages = Math.floor(source.size / layout.pageSize);
+    const ts = new Tablespace(source, { spaceId: layout.spaceId, size: pages, freeLimit: pages, flags }, layout.pageSize);
+    ts.rawImage = true;
+    return ts;
+  }
+
+  /** Opened by openRaw: other files' pages, or copies of this one's, may lie anywhere in the image. */
+  get raw(): boolean {
+    return this.rawImage;
   }
 
   get fullCrc32(): boolean {

@@ -7,7 +7,7 @@
 import { charsetInfo, decoderFor } from './charset.ts';
 import type { Column } from './schema.ts';
 import type { BatchBuilder } from './row-batch.ts';
-import { decimalGroup, decimalLayout } from './types/decimal.ts';
+import { decimalLayout } from './types/decimal.ts';
 import { renderHex, type Render } from './types/render.ts';
 
 export type Write = (b: Uint8Array, o: number, len: number, out: BatchBuilder) => void;
@@ -56,35 +56,91 @@ function fromRender(render: Render): Write {
   return (b, o, len, out) => appendString(out, render(b, o, len));
 }
 
+/** '00' … '99': two digits per lookup. */
+const PAIRS = new Uint8Array(200);
+for (let i = 0; i < 100; i++) {
+  PAIRS[2 * i] = 48 + Math.floor(i / 10);
+  PAIRS[2 * i + 1] = 48 + (i % 10);
+}
+
+/** How many decimal digits a non-negative safe integer has. */
+function digitCount(v: number): number {
+  if (v < 100000) return v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : 5;
+  if (v < 10000000000) return v < 1000000 ? 6 : v < 10000000 ? 7 : v < 100000000 ? 8 : v < 1000000000 ? 9 : 10;
+  let n = 11;
+  for (let x = Math.floor(v / 100000000000); x > 0; x = Math.floor(x / 10)) n++;
+  return n;
+}
+
 /**
- * Decimal digits of a non-negative safe integer. The caller has reserved room (16 digits at most):
- * reserving here could move `out.text` under a caller that holds it.
+ * Writes the `n` low decimal digits of a non-negative safe integer ending just before `end` (leading
+ * zeros where it has fewer). Room must have been reserved.
  */
-function appendUint(out: BatchBuilder, v: number): void {
-  const t = out.text;
-  let digits = 1;
-  for (let x = v; x >= 10; x = Math.floor(x / 10)) digits++;
-  let p = out.pos + digits;
-  out.pos = p;
-  do {
+function putDigits(t: Uint8Array, end: number, v: number, n: number): void {
+  let p = end;
+  // Above 2^32, peel digits off in doubles until int32 arithmetic is exact.
+  while (v >= 4294967296) {
     const q = Math.floor(v / 10);
     t[--p] = 48 + (v - q * 10);
     v = q;
-  } while (v > 0);
+    n--;
+  }
+  while (n >= 2) {
+    const q = (v / 100) >>> 0;
+    const r = 2 * (v - q * 100);
+    t[--p] = PAIRS[r + 1];
+    t[--p] = PAIRS[r];
+    v = q;
+    n -= 2;
+  }
+  if (n === 1) t[--p] = 48 + (v % 10);
+}
+
+/**
+ * Decimal digits of a non-negative safe integer at p; returns the position after them. The caller
+ * has reserved room (16 digits at most): reserving here could move `out.text` under a caller that holds it.
+ */
+function putUint(t: Uint8Array, p: number, v: number): number {
+  if (v < 10) {
+    t[p] = 48 + v;
+    return p + 1;
+  }
+  const n = digitCount(v);
+  putDigits(t, p + n, v, n);
+  return p + n;
 }
 
 function intWriter(bytes: number, unsigned: boolean): Write {
-  const bias = 2 ** (bytes * 8 - 1);
+  // Big-endian, the sign bit flipped for signed types: read as int32 arithmetic.
+  const flip = unsigned ? 0 : 0x80;
+  const bias = unsigned ? 0 : 2 ** (bytes * 8 - 1);
+  if (bytes === 4) {
+    return (b, o, _len, out) => {
+      out.reserve(12);
+      const t = out.text;
+      let p = out.pos;
+      let v = unsigned
+        ? ((b[o] << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3]) >>> 0
+        : ((b[o] ^ flip) << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3];
+      if (v < 0) {
+        t[p++] = 45; // '-'
+        v = -v;
+      }
+      out.pos = putUint(t, p, v);
+    };
+  }
   return (b, o, _len, out) => {
     let v = 0;
-    for (let i = 0; i < bytes; i++) v = v * 256 + b[o + i];
-    if (!unsigned) v -= bias;
+    for (let i = 0; i < bytes; i++) v = (v << 8) | b[o + i];
+    v -= bias;
     out.reserve(12);
+    const t = out.text;
+    let p = out.pos;
     if (v < 0) {
-      out.text[out.pos++] = 45; // '-'
+      t[p++] = 45; // '-'
       v = -v;
     }
-    appendUint(out, v);
+    out.pos = putUint(t, p, v);
   };
 }
 
@@ -110,21 +166,100 @@ function trimmedLength(b: Uint8Array, o: number, len: number): number {
 }
 
 /**
- * UTF-8 text is already in output form: copied as is when it is plain ASCII; anything else goes
- * through the renderer, so invalid byte sequences become U+FFFD exactly as the string path shows them.
+ * Values at least this long are checked 4 bytes at a time and copied with TypedArray.set (memcpy);
+ * shorter ones byte by byte, which costs less than making the subarray that set() needs.
+ */
+const LONG = 64;
+
+let viewed: Uint8Array | null = null;
+let view: DataView = new DataView(new ArrayBuffer(0));
+
+/** A DataView of `b` (kept for the next call: writers are called many times over one page). */
+function dataView(b: Uint8Array): DataView {
+  if (b !== viewed) {
+    view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    viewed = b;
+  }
+  return view;
+}
+
+/** Whether b[o, o + len) is plain ASCII: four bytes per step, then the tail. */
+function isAscii(b: Uint8Array, o: number, len: number): boolean {
+  const end = o + len;
+  let i = o;
+  const v = dataView(b);
+  for (; i + 4 <= end; i += 4) if ((v.getInt32(i, true) & 0x80808080) !== 0) return false;
+  for (; i < end; i++) if (b[i] >= 0x80) return false;
+  return true;
+}
+
+/**
+ * Whether b[i, end) is well-formed UTF-8 (Unicode table 3-7: no overlong forms, no surrogates, nothing
+ * above U+10FFFF), exactly the input TextDecoder passes through unchanged: its decoded text encodes
+ * back to the same bytes.
+ */
+function wellFormedUtf8(b: Uint8Array, i: number, end: number): boolean {
+  while (i < end) {
+    const c = b[i];
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    let n: number;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (c >= 0xc2 && c <= 0xdf) n = 1;
+    else if (c >= 0xe0 && c <= 0xef) {
+      n = 2;
+      if (c === 0xe0) lo = 0xa0;
+      else if (c === 0xed) hi = 0x9f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      n = 3;
+      if (c === 0xf0) lo = 0x90;
+      else if (c === 0xf4) hi = 0x8f;
+    } else return false;
+    if (i + n >= end) return false; // cut short
+    const c1 = b[i + 1];
+    if (c1 < lo || c1 > hi) return false;
+    for (let k = 2; k <= n; k++) {
+      const ck = b[i + k];
+      if (ck < 0x80 || ck > 0xbf) return false;
+    }
+    i += n + 1;
+  }
+  return true;
+}
+
+/**
+ * UTF-8 text is already in output form: copied as is when it is well-formed (checked here, ASCII
+ * fastest); anything else goes through the renderer, so invalid byte sequences become U+FFFD exactly
+ * as the string path shows them.
  */
 function utf8Writer(padded: boolean, render: Render): Write {
   return (b, o, len, out) => {
     if (padded) len = trimmedLength(b, o, len);
     out.reserve(len);
-    // Copy while checking for non-ASCII bytes: one pass for the common case.
     const t = out.text;
     const start = out.pos;
+    if (len >= LONG) {
+      if (!isAscii(b, o, len) && !wellFormedUtf8(b, o, o + len)) {
+        appendString(out, render(b, o, len));
+        return;
+      }
+      t.set(b.subarray(o, o + len), start);
+      out.pos = start + len;
+      return;
+    }
+    // Copy while checking for non-ASCII bytes: one pass for the common case.
     for (let i = 0; i < len; i++) {
       const c = b[o + i];
       if (c >= 0x80) {
-        appendString(out, render(b, o, len));
-        return;
+        if (!wellFormedUtf8(b, o + i, o + len)) {
+          appendString(out, render(b, o, len));
+          return;
+        }
+        for (; i < len; i++) t[start + i] = b[o + i];
+        break;
       }
       t[start + i] = c;
     }
@@ -173,48 +308,66 @@ function singleByteWriter(table: Uint8Array[], padded: boolean): Write {
  * types/render.ts, a value wider than `width` keeps all its digits.
  */
 function putPadded(t: Uint8Array, p: number, v: number, width: number): number {
-  for (let x = Math.floor(v / 10 ** width); x > 0; x = Math.floor(x / 10)) width++;
-  for (let i = p + width - 1; i >= p; i--) {
-    const q = Math.floor(v / 10);
-    t[i] = 48 + (v - q * 10);
-    v = q;
-  }
-  return p + width;
+  const n = v < 10 ? Math.max(1, width) : Math.max(digitCount(v), width);
+  putDigits(t, p + n, v, n);
+  return p + n;
+}
+
+/** One digit group of n (1-4) bytes at p, every byte xor `mask` (0 or 0xff: negative values are inverted). */
+function group(b: Uint8Array, p: number, n: number, mask: number): number {
+  let v = (b[p] ^ mask) & 0xff;
+  for (let i = 1; i < n; i++) v = (v << 8) | ((b[p + i] ^ mask) & 0xff);
+  return v >>> 0;
 }
 
 /** DECIMAL: the same digit groups as decimalRenderer (types/decimal.ts), written as bytes. */
 function decimalWriter(precision: number, scale: number): Write {
   const { intFull, intLead, fracFull, fracDigits, fracTail } = decimalLayout(precision, scale);
+  // A damaged value can hold groups above 999,999,999: one more digit per group at most. The
+  // reservation is made once, so `t` stays the buffer written to.
+  const room = precision + 3 + intFull + fracFull + 20;
+  // The first group holds the field's first byte, whose top bit is flipped: as a value, this bit.
+  const firstN = intLead > 0 ? intLead : intFull > 0 ? 4 : fracFull > 0 ? 4 : fracTail;
+  const firstBit = firstN === 0 ? 0 : 2 ** (8 * firstN - 1);
   return (b, o, _len, out) => {
-    // A damaged value can hold groups above 999,999,999: one more digit per group at most. The
-    // reservation is made once, so `t` stays the buffer written to.
-    out.reserve(precision + 3 + intFull + fracFull + 20);
+    out.reserve(room);
     const mask = (b[o] & 0x80) === 0 ? 0xff : 0;
     const t = out.text;
-    if (mask) t[out.pos++] = 45; // '-'
+    let q = out.pos;
+    if (mask) t[q++] = 45; // '-'
     let p = o;
+    let flip = firstBit;
     let started = false;
     if (intLead > 0) {
-      const v = decimalGroup(b, p, intLead, mask, o);
+      const v = (group(b, p, intLead, mask) ^ flip) >>> 0;
+      flip = 0;
       p += intLead;
       if (v !== 0) {
-        appendUint(out, v);
+        q = putUint(t, q, v);
         started = true;
       }
     }
     for (let i = 0; i < intFull; i++, p += 4) {
-      const v = decimalGroup(b, p, 4, mask, o);
-      if (started) out.pos = putPadded(t, out.pos, v, 9);
+      const v = (group(b, p, 4, mask) ^ flip) >>> 0;
+      flip = 0;
+      if (started) q = putPadded(t, q, v, 9);
       else if (v !== 0) {
-        appendUint(out, v);
+        q = putUint(t, q, v);
         started = true;
       }
     }
-    if (!started) t[out.pos++] = 48;
-    if (scale === 0) return;
-    t[out.pos++] = 46; // '.'
-    for (let i = 0; i < fracFull; i++, p += 4) out.pos = putPadded(t, out.pos, decimalGroup(b, p, 4, mask, o), 9);
-    if (fracTail > 0) out.pos = putPadded(t, out.pos, decimalGroup(b, p, fracTail, mask, o), fracDigits);
+    if (!started) t[q++] = 48;
+    if (scale === 0) {
+      out.pos = q;
+      return;
+    }
+    t[q++] = 46; // '.'
+    for (let i = 0; i < fracFull; i++, p += 4) {
+      q = putPadded(t, q, (group(b, p, 4, mask) ^ flip) >>> 0, 9);
+      flip = 0;
+    }
+    if (fracTail > 0) q = putPadded(t, q, (group(b, p, fracTail, mask) ^ flip) >>> 0, fracDigits);
+    out.pos = q;
   };
 }
 
@@ -225,17 +378,25 @@ function dateWriter(render: Render): Write {
     const year = v >> 9;
     if (year > 9999) return appendString(out, render(b, o, len));
     out.reserve(10);
-    putDate(out, year, (v >> 5) & 15, v & 31);
+    out.pos = putDate(out.text, out.pos, year, (v >> 5) & 15, v & 31);
   };
 }
 
-function putDate(out: BatchBuilder, year: number, month: number, day: number): void {
-  const t = out.text;
-  let p = putPadded(t, out.pos, year, 4);
-  t[p++] = 45;
-  p = putPadded(t, p, month, 2);
-  t[p++] = 45;
-  out.pos = putPadded(t, p, day, 2);
+/** YYYY-MM-DD at p for a year of 0..9999 (month and day below 100); returns the position after it. */
+function putDate(t: Uint8Array, p: number, year: number, month: number, day: number): number {
+  const hi = 2 * ((year / 100) >>> 0);
+  const lo = 2 * (year % 100);
+  t[p] = PAIRS[hi];
+  t[p + 1] = PAIRS[hi + 1];
+  t[p + 2] = PAIRS[lo];
+  t[p + 3] = PAIRS[lo + 1];
+  t[p + 4] = 45;
+  t[p + 5] = PAIRS[2 * month];
+  t[p + 6] = PAIRS[2 * month + 1];
+  t[p + 7] = 45;
+  t[p + 8] = PAIRS[2 * day];
+  t[p + 9] = PAIRS[2 * day + 1];
+  return p + 10;
 }
 
 /** DATETIME(fsp), MySQL 5.6+ format (see datetimeRenderer); unusual values go through the renderer. */
@@ -255,9 +416,8 @@ function datetimeWriter(fsp: number, render: Render): Write {
     if (v < 0 || micros > 999999 || ym / 13 > 9999) return appendString(out, render(b, o, len));
     const hmsPart = v % 131072;
     out.reserve(26);
-    putDate(out, Math.floor(ym / 13), ym % 13, ymdPart & 31);
     const t = out.text;
-    let p = out.pos;
+    let p = putDate(t, out.pos, Math.floor(ym / 13), ym % 13, ymdPart & 31);
     t[p++] = 32;
     p = putPadded(t, p, hmsPart >> 12, 2);
     t[p++] = 58;

@@ -49,11 +49,16 @@ export interface SdiRecord {
   json: string;
 }
 
-/** Where page 0 keeps the SDI version and root page number, for this page size. */
-export function sdiOffset(pageSize: number): number {
+/**
+ * Where page 0 keeps the SDI version and root page number. The XDES array before it has one entry per
+ * extent of the pages page 0 describes: as many pages as it has bytes, which in a ROW_FORMAT=COMPRESSED
+ * tablespace is the physical (compressed) page size, while the extent and entry sizes follow the
+ * logical one (fsp_header_get_sdi_offset: xdes_arr_size uses page_size.physical()).
+ */
+export function sdiOffset(pageSize: number, physicalSize = pageSize): number {
   const extent = extentPages(pageSize);
   const xdesSize = XDES_BITMAP + Math.ceil((extent * 2) / 8);
-  const xdesPerPage = pageSize / extent;
+  const xdesPerPage = physicalSize / extent;
   return FIL_PAGE_DATA + FSP_HEADER_SIZE + xdesSize * xdesPerPage + ENCRYPTION_INFO_MAX_SIZE;
 }
 
@@ -67,7 +72,7 @@ export class SdiError extends Error {}
 export async function sdiRootPage(ts: Tablespace): Promise<number | null> {
   if (!ts.fsp.flags.sdi || ts.fullCrc32) return null;
   const page0 = (await ts.page(0)).bytes;
-  const at = sdiOffset(ts.pageSize);
+  const at = sdiOffset(ts.pageSize, ts.physicalSize);
   const version = u32(page0, at);
   const root = u32(page0, at + 4);
   if (version !== SDI_VERSION) throw new SdiError(`page 0 announces SDI, but its SDI version is ${version} (expected ${SDI_VERSION})`);

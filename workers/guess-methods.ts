@@ -1,0 +1,58 @@
+/**
+ * Worker methods for "guess the columns" (src/core/guess.ts): for an .ibd with no schema source at
+ * all, guess each field's type from the records, then let the user correct the column list and decode
+ * with it. To be mixed into the decoder worker's API like viewer-methods.ts; `register` adds the
+ * resulting table to the worker's tables, so the viewer methods find it by name like any other.
+ * Everything returned survives structured cloning.
+ */
+import { guessColumns, tableFromColumns, type ColumnEdit, type GuessResult } from '../src/core/guess.ts';
+import type { TableDef } from '../src/core/schema.ts';
+import { blobSource } from '../src/core/source.ts';
+import { Tablespace } from '../src/core/tablespace.ts';
+
+export type { ColumnEdit, GuessedField, GuessResult } from '../src/core/guess.ts';
+
+/** The table registered by tableFromGuess(), as the page lists tables. */
+export interface GuessedTableInfo {
+  name: string;
+  columnCount: number;
+  createSql: string;
+}
+
+export interface GuessMethods {
+  /**
+   * Reads a sample of the file's leaf pages and guesses its columns: per field the observed lengths,
+   * NULL count, sample values (hex) and a guessed type, and the CREATE TABLE they make. Registers that
+   * table under `name` (the .ibd's name without extension is usual) so it can be decoded right away.
+   * Rejects when the file has no rows to guess from or its structure cannot be worked out.
+   */
+  guessColumns(ibd: Blob, name: string): Promise<GuessResult>;
+  /**
+   * Builds the table from a (user-edited) column list and registers it under `tableName`, replacing
+   * the guess. Rejects, naming the problem, when a type does not parse.
+   */
+  tableFromGuess(tableName: string, columns: ColumnEdit[]): Promise<GuessedTableInfo>;
+}
+
+export function createGuessMethods(register: (table: TableDef) => void): GuessMethods {
+  // Row format per guessed table name, so an edited column list keeps what the file showed.
+  const formats = new Map<string, GuessResult['rowFormat']>();
+  const build = (tableName: string, columns: readonly ColumnEdit[]): GuessedTableInfo => {
+    const table = tableFromColumns(tableName, columns, formats.get(tableName) ?? 'DYNAMIC');
+    register(table);
+    return { name: table.name, columnCount: table.columns.length, createSql: table.createSql };
+  };
+  return {
+    async guessColumns(ibd, name) {
+      const ts = await Tablespace.open(blobSource(ibd, name));
+      const tableName = name.replace(/\.ibd$/i, '');
+      const guess = await guessColumns(ts, tableName);
+      formats.set(tableName, guess.rowFormat);
+      build(tableName, guess.columns);
+      return guess;
+    },
+    async tableFromGuess(tableName, columns) {
+      return build(tableName, columns);
+    },
+  };
+}
