@@ -18,6 +18,7 @@ if ! { [ -x /usr/sbin/mariadbd ] || have mariadbd; } || ! have mariadb-install-d
   missing+=(mariadb-server)
 fi
 have mariadb || missing+=(mariadb-client)
+have unzip || missing+=(unzip)
 # MariaDB's page compression providers (test/differential/page-compression-algorithms.test.ts).
 for provider in lz4 lzo lzma bzip2 snappy; do
   [ -e "/usr/lib/mysql/plugin/provider_$provider.so" ] || missing+=("mariadb-plugin-provider-$provider")

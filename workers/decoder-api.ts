@@ -17,9 +17,15 @@
 import * as Comlink from 'comlink';
 import type { DecodeStats, TableInfo } from '../src/core/table-reader.ts';
 import type { ViewerApi } from './viewer-api.ts';
+import type { RecoveryMethods } from './recovery-methods.ts';
+import type { GuessMethods } from './guess-methods.ts';
+import type { ListMethods } from './list-methods.ts';
 
 export type { DecodeStats, TableInfo };
 export type * from './viewer-api.ts';
+export type { IndexList, IndexListEntry } from './recovery-methods.ts';
+export type { ColumnEdit, GuessResult, GuessedTableInfo } from './guess-methods.ts';
+export type { ExportedTable, ListedTable, ListItem } from './list-methods.ts';
 
 /** Where a table definition comes from: the .ibd's own data dictionary (MySQL 8), a .frm, or CREATE TABLE text. */
 export type SchemaSourceKind = 'sdi' | 'frm' | 'sql';
@@ -30,6 +36,11 @@ export interface TableChoice {
   columnCount: number;
   /** Set by resolveSchema. */
   source?: SchemaSourceKind;
+  /**
+   * From the SDI of a file holding several tables (general tablespace, mysql.ibd): the table's
+   * clustered index, to decode with (ViewSpec.index).
+   */
+  clusteredIndex?: { rootPage: number; indexId: bigint } | null;
 }
 
 /** A file the user gave besides the .ibd (.frm, .sql…), with its name (a Blob has none). */
@@ -57,8 +68,11 @@ export interface SchemaResult {
   picked: string | null;
 }
 
-/** The page's summary / view / export methods are in viewer-api.ts. */
-export interface DecoderApi extends ViewerApi {
+/**
+ * The page's summary / view / export methods are in viewer-api.ts; listing the indexes of a raw image
+ * in recovery-methods.ts; guessing the columns of a file with no definition in guess-methods.ts.
+ */
+export interface DecoderApi extends ViewerApi, RecoveryMethods, GuessMethods, ListMethods {
   /** Parses the .sql (File, Blob or text) and picks the table matching `ibdName`. */
   readSchema(sql: Blob | string, ibdName: string): Promise<SchemaResult>;
   /**

@@ -7,14 +7,22 @@ import * as Comlink from 'comlink';
 import { blobSource } from '../src/core/source.ts';
 import type { TableDef } from '../src/core/schema.ts';
 import { parseCreateTables, pickTable } from '../src/core/ddl/create-table.ts';
-import { resolveSchema } from '../src/core/schema-source.ts';
 import type { DecoderApi, ResolvedSchemaResult, SchemaResult } from './decoder-api.ts';
 import { createViewerMethods } from './viewer-methods.ts';
+import { createRecoveryMethods } from './recovery-methods.ts';
+import { createGuessMethods } from './guess-methods.ts';
+import { createListMethods, resolveCached } from './list-methods.ts';
 
 let tables: TableDef[] = [];
 
 const api: DecoderApi = {
   ...createViewerMethods((name) => tables.find((t) => t.name === name)),
+  ...createRecoveryMethods(),
+  ...createListMethods(),
+  // A guessed table joins (or replaces, by name) the tables the viewer methods look up.
+  ...createGuessMethods((table) => {
+    tables = [...tables.filter((t) => t.name !== table.name), table];
+  }),
 
   async readSchema(sql, ibdName) {
     const text = typeof sql === 'string' ? sql : await sql.text();
@@ -28,12 +36,17 @@ const api: DecoderApi = {
   },
 
   async resolveSchema(ibd, ibdName, files) {
-    const resolved = await resolveSchema(blobSource(ibd, ibdName), files.map((f) => blobSource(f.blob, f.name)));
+    // .sql files parsed once per worker (a dump of 10,000 tables is not parsed again per table)
+    const resolved = await resolveCached(blobSource(ibd, ibdName), files);
     // the chosen source's tables (a general tablespace or a dump can hold several), chosen one first
     const candidates = resolved.candidates.slice().sort((a, b) => Number(b.table === resolved.table) - Number(a.table === resolved.table));
     tables = candidates.map((c) => c.table);
     const result: ResolvedSchemaResult = {
-      tables: candidates.map((c) => ({ name: c.table.name, columnCount: c.table.columns.length, source: c.source })),
+      tables: candidates.map((c) => ({
+        name: c.table.name, columnCount: c.table.columns.length, source: c.source,
+        // Only a file holding several tables needs its index named (one table: found through page 0).
+        ...(c.clusteredIndex && candidates.filter((o) => o.source === 'sdi').length > 1 ? { clusteredIndex: c.clusteredIndex } : {}),
+      })),
       picked: resolved.table?.name ?? null,
       source: resolved.source,
       file: resolved.file,

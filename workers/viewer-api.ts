@@ -22,9 +22,10 @@ import type { CsvOptions } from '../src/core/output.ts';
 import type { RowBatch } from '../src/core/row-batch.ts';
 import type { TableDef } from '../src/core/schema.ts';
 import type { TablespaceSummary } from '../src/core/summary.ts';
-import type { DecodeStats, RowMode, TableInfo } from '../src/core/table-reader.ts';
+import type { DecodeStats, OpenOptions, RowMode, TableInfo } from '../src/core/table-reader.ts';
+import type { RawTarget } from '../src/core/orphan-scan.ts';
 
-export type { CsvOptions, EncryptionKeys, RowBatch, RowMode, TableDef, TablespaceSummary };
+export type { CsvOptions, EncryptionKeys, RawTarget, RowBatch, RowMode, TableDef, TablespaceSummary };
 
 /** What the page needs to know about one output column. */
 export interface ColumnInfo {
@@ -46,6 +47,10 @@ export interface ViewSpec {
   table: TableDef;
   mode: RowMode;
   keys?: EncryptionKeys;
+  /** Which index to decode (a table of a general tablespace, an index of a raw image): OpenOptions.index. */
+  index?: OpenOptions['index'];
+  /** A raw image without a valid page 0 (from listIndexes): OpenOptions.raw. */
+  raw?: RawTarget;
 }
 
 /** What `openView` found. */
@@ -75,6 +80,8 @@ export interface SearchResult {
   pageOf: Int32Array;
   rowOf: Int32Array;
   stats: DecodeStats;
+  /** The statistics of this run alone (a search over every run gives the full recovery report). */
+  runStats: DecodeStats;
 }
 
 export interface DecodedLeaves {
@@ -105,9 +112,10 @@ export interface ViewerApi {
     ibd: Blob,
     name: string,
     progress?: ((summary: TablespaceSummary) => void) & Comlink.ProxyMarked,
+    keys?: EncryptionKeys,
   ): Promise<TablespaceSummary>;
   /** Page 0 and the index roots only: a few small reads. */
-  quickSummary(ibd: Blob, name: string): Promise<TablespaceSummary>;
+  quickSummary(ibd: Blob, name: string, keys?: EncryptionKeys): Promise<TablespaceSummary>;
   /** The definition of a table of the last readSchema / resolveSchema (to open it in other workers). */
   tableDef(tableName: string): Promise<TableDef>;
   openView(spec: ViewSpec): Promise<OpenedView>;
@@ -119,6 +127,11 @@ export interface ViewerApi {
   exportLeaves(pages: Int32Array, first: boolean, options: ExportOptions): Promise<ExportedRun>;
   exportEdge(options: ExportOptions, edge: 'head' | 'tail'): Promise<Uint8Array>;
   stats(): Promise<DecodeStats>;
+  /**
+   * Decodes a run of leaves for the recovery report only (no rows come back): the decode statistics
+   * of this run alone, so that adding up the runs of one pass over the leaves counts each page once.
+   */
+  reportLeaves(pages: Int32Array): Promise<DecodeStats>;
   /** Aborts the running `summarize`. */
   stopView(): void;
 }

@@ -16,6 +16,7 @@ import { blobSource } from '../src/core/source.ts';
 import { quickSummary, summarize } from '../src/core/summary.ts';
 import { openTable, ROW_STATE_COLUMN, type DecodeStats, type Row, type TableReader } from '../src/core/table-reader.ts';
 import { Tablespace } from '../src/core/tablespace.ts';
+import { rawView } from '../src/core/orphan-scan.ts';
 import { batchToRows } from '../src/ui/batch-text.ts';
 import { keyRows, textRows } from '../src/ui/search.ts';
 import type {
@@ -24,6 +25,15 @@ import type {
 
 function snapshot(stats: DecodeStats): DecodeStats {
   return { ...stats, problems: stats.problems.slice() };
+}
+
+/** What `after` added to `before` (the same reader's statistics, later). */
+export function statsSince(before: DecodeStats, after: DecodeStats): DecodeStats {
+  const out = { ...after, problems: after.problems.slice(before.problems.length) };
+  for (const key of Object.keys(after) as (keyof DecodeStats)[]) {
+    if (key !== 'problems') out[key] = after[key] - before[key];
+  }
+  return out;
 }
 
 const NUMERIC = new Set(['tinyint', 'bool', 'smallint', 'mediumint', 'int', 'bigint', 'decimal', 'float', 'double']);
@@ -128,13 +138,14 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
   }
 
   return {
-    async summarize(ibd, name, progress) {
+    async summarize(ibd, name, progress, keys) {
       const controller = new AbortController();
       running.add(controller);
       try {
         let last = 0;
         let counted = false;
         return await summarize(blobSource(ibd, name), {
+          keys,
           signal: controller.signal,
           progressPages: 1024,
           onProgress: (s) => {
@@ -153,8 +164,8 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
       }
     },
 
-    quickSummary(ibd, name) {
-      return quickSummary(blobSource(ibd, name));
+    quickSummary(ibd, name, keys) {
+      return quickSummary(blobSource(ibd, name), keys);
     },
 
     async tableDef(tableName) {
@@ -166,8 +177,9 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
     async openView(spec) {
       current = null;
       const source = blobSource(spec.ibd, spec.name);
-      const reader = await openTable(source, spec.table, { mode: spec.mode, keys: spec.keys });
-      const ts = await Tablespace.open(source, { keys: spec.keys });
+      const reader = await openTable(source, spec.table, { mode: spec.mode, keys: spec.keys, index: spec.index, raw: spec.raw });
+      // A raw image (no valid page 0) is counted through the same shifted view openTable reads it by.
+      const ts = spec.raw ? Tablespace.openRaw(rawView(source, spec.raw.base), spec.raw) : await Tablespace.open(source, { keys: spec.keys });
       const view: OpenedView = {
         table: spec.table.name,
         columns: reader.columns.slice(),
@@ -200,6 +212,7 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
 
     async searchLeaves(pages, first, query: RowQuery) {
       const { reader } = opened();
+      const before = snapshot(reader.stats);
       const batches = await decodeEach(reader, pages, first);
       const counts = new Int32Array(batches.length);
       const pageOf: number[] = [];
@@ -216,7 +229,9 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
         }
         if (query.kind === 'key' && query.firstOnly && rows.length > 0) break;
       }
-      const result: SearchResult = { counts, pageOf: Int32Array.from(pageOf), rowOf: Int32Array.from(rowOf), stats: snapshot(reader.stats) };
+      const result: SearchResult = {
+        counts, pageOf: Int32Array.from(pageOf), rowOf: Int32Array.from(rowOf), stats: snapshot(reader.stats), runStats: statsSince(before, reader.stats),
+      };
       return Comlink.transfer(result, [result.counts.buffer, result.pageOf.buffer, result.rowOf.buffer]);
     },
 
@@ -238,6 +253,14 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
 
     async stats() {
       return snapshot(opened().reader.stats);
+    },
+
+    async reportLeaves(pages) {
+      const { reader } = opened();
+      const before = snapshot(reader.stats);
+      // Not `first`: a page whose records do not add up is reported as damaged, not thrown.
+      await reader.decodePages(Array.from(pages));
+      return statsSince(before, reader.stats);
     },
 
     stopView() {

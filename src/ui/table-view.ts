@@ -21,6 +21,7 @@ import { RowMap } from './row-map.ts';
 import { RowStore } from './row-store.ts';
 import { keyComparer } from './search.ts';
 import { batchText, cellString } from './batch-text.ts';
+import { mergeStats } from '../core/parallel.ts';
 
 /** Leaves counted per task (16 MiB reads of 16K pages: Blob reads are fastest large), and in the first task (the first screen). */
 const COUNT_RUN = 1024;
@@ -54,6 +55,8 @@ class Rows {
 export class TableView {
   readonly store: RowStore;
   #stats: DecodeStats | null = null;
+  /** The statistics of the last search that decoded every leaf (each once): a complete recovery report. */
+  fullPass: DecodeStats | null = null;
   /** Row numbers or statistics changed (the page redraws). */
   readonly #onChange: () => void;
 
@@ -137,6 +140,7 @@ export class TableView {
     const stop = new AbortController();
     const both = AbortSignal.any([signal, stop.signal]);
     let searched = 0;
+    let pass = mergeStats([]);
     try {
       await runOrdered(
         runs.length,
@@ -159,16 +163,41 @@ export class TableView {
             }
           }
           for (const n of r.counts) searched += n;
+          pass = mergeStats([pass, r.runStats]);
           progress(searched);
         },
         { ahead: this.pool.size * 2, signal: both },
       );
+      // Every leaf was decoded once: the recovery report of this pass is complete.
+      this.fullPass = pass;
     } catch (e) {
       if (!stop.signal.aborted || signal.aborted) throw e;
     } finally {
       this.#noteStats();
       this.#onChange();
     }
+  }
+
+  /**
+   * Decodes every leaf once, in runs, for the recovery report: the statistics of this pass alone
+   * (each page counted once, whatever the grid decoded before). `onRun` hears the leaves done so far
+   * and the statistics so far.
+   */
+  async reportAll(signal: AbortSignal, onRun: (leavesDone: number, stats: DecodeStats) => void): Promise<DecodeStats> {
+    const runs = runBounds(this.map.leaves.length, SEARCH_RUN);
+    let total = mergeStats([]);
+    let done = 0;
+    await runOrdered(
+      runs.length,
+      (i) => this.pool.run((api) => api.reportLeaves(this.#pages(runs[i][0], runs[i][1])), 'low', this.gen),
+      (s, i) => {
+        total = mergeStats([total, s]);
+        done += runs[i][1] - runs[i][0];
+        onRun(done, total);
+      },
+      { ahead: this.pool.size * 2, signal },
+    );
+    return total;
   }
 
   /** The row number whose clustered-key cells equal `values`, or -1. */

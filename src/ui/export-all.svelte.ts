@@ -1,0 +1,222 @@
+/**
+ * "Export all tables": every table's rows as CSV (header row, the default CSV options), decoded in
+ * batches across the page's worker pool (`exportTables`, workers/list-methods.ts: one call decodes
+ * many small tables, the .sql parsed once per worker).
+ *
+ * Where the files go — what a user expects from "all tables as CSV" is one CSV file per table, named
+ * after the table, in a folder, ready for a spreadsheet or LOAD DATA; so:
+ *  - where the browser can write into a folder the user picks (`showDirectoryPicker`: Chrome, Edge),
+ *    each table's CSV is written there as it is decoded (`db/t.csv` for `db/t.ibd`: the dropped
+ *    folders are kept, so two tables of the same name in two databases do not collide);
+ *  - elsewhere (Firefox, Safari) one download, `tables.zip`, holding the same files: a .zip opens
+ *    into that same folder everywhere. A concatenation of all CSVs with a header line per table
+ *    would be one file, but no CSV tool reads it, and splitting it again is the user's work.
+ *    The .zip is STORED (zip.ts, with fflate) and kept as Blob parts, which the browser holds
+ *    outside the page's heap.
+ * Each table is decoded whole in one worker call: memory goes with the largest table's CSV (a worker
+ * answers once its CSVs reach 32 MiB); a 10 GB table is better exported on its own (streamed).
+ */
+import type { ExportedTable, ListItem } from '../../workers/decoder-api.ts';
+import type { Api } from './pool.ts';
+import { PoolStopped } from './pool.ts';
+import type { TableEntry, Workspace } from './workspace.svelte.ts';
+import { saveBlob } from './export.ts';
+import { ZipWriter } from './zip.ts';
+
+/** Tables per worker call (the worker answers early once their CSVs add up to 32 MiB). */
+const BATCH_TABLES = 200;
+
+interface AllTarget {
+  readonly kind: 'folder' | 'zip';
+  /** Where it went, for the status line. */
+  readonly where: string;
+  add(path: string, bytes: Uint8Array): Promise<void>;
+  finish(): Promise<void>;
+}
+
+interface DirectoryPickerWindow {
+  showDirectoryPicker?: (options?: { mode?: 'read' | 'readwrite'; id?: string }) => Promise<FileSystemDirectoryHandle>;
+}
+
+export function canPickDirectory(): boolean {
+  return typeof (globalThis as DirectoryPickerWindow).showDirectoryPicker === 'function';
+}
+
+/** A path safe as a file name on every system (each folder part on its own). */
+function safePart(part: string): string {
+  let out = '';
+  for (const ch of part) out += ch < ' ' || '\\/:*?"<>|'.includes(ch) ? '_' : ch;
+  out = out.trim();
+  return out === '' || out === '.' || out === '..' ? '_' : out;
+}
+
+/** `db/t.ibd` → `db/t.csv`. */
+export function csvPathOf(ibdPath: string): string {
+  const parts = ibdPath.split('/').filter(Boolean).map(safePart);
+  const last = parts.pop() ?? 'table.ibd';
+  parts.push(`${last.replace(/\.ibd$/i, '')}.csv`);
+  return parts.join('/');
+}
+
+async function folderTarget(): Promise<AllTarget | null> {
+  const show = (globalThis as DirectoryPickerWindow).showDirectoryPicker;
+  if (!show) return null;
+  let root: FileSystemDirectoryHandle;
+  try {
+    root = await show.call(globalThis, { mode: 'readwrite', id: 'ibd-reader-export' });
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') return null;
+    throw err;
+  }
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- not rendered
+  const dirs = new Map<string, Promise<FileSystemDirectoryHandle>>([['', Promise.resolve(root)]]);
+  const dirOf = (path: string): Promise<FileSystemDirectoryHandle> => {
+    let d = dirs.get(path);
+    if (!d) {
+      const cut = path.lastIndexOf('/');
+      const parent = cut < 0 ? '' : path.slice(0, cut);
+      d = dirOf(parent).then((h) => h.getDirectoryHandle(path.slice(cut + 1), { create: true }));
+      dirs.set(path, d);
+    }
+    return d;
+  };
+  return {
+    kind: 'folder',
+    where: `the folder ${root.name}`,
+    async add(path, bytes) {
+      const cut = path.lastIndexOf('/');
+      const dir = await dirOf(cut < 0 ? '' : path.slice(0, cut));
+      const file = await dir.getFileHandle(path.slice(cut + 1), { create: true });
+      const w = await file.createWritable();
+      await w.write(bytes as Uint8Array<ArrayBuffer>);
+      await w.close();
+    },
+    async finish() {},
+  };
+}
+
+function zipTarget(): AllTarget {
+  const zip = new ZipWriter();
+  return {
+    kind: 'zip',
+    where: 'tables.zip (downloaded)',
+    add(path, bytes) {
+      zip.add(path, bytes);
+      return Promise.resolve();
+    },
+    finish() {
+      saveBlob(zip.finish(), 'tables.zip');
+      return Promise.resolve();
+    },
+  };
+}
+
+export class ExportAll {
+  running = $state(false);
+  total = $state(0);
+  done = $state(0);
+  rows = $state(0);
+  /** Tables that could not be exported (or only partly), first few: "path: why". */
+  problems = $state.raw<string[]>([]);
+  failed = $state(0);
+  elapsedMs = $state<number | null>(null);
+  where = $state<string | null>(null);
+  error = $state<string | null>(null);
+  #stop = false;
+
+  constructor(readonly ws: Workspace) {}
+
+  cancel(): void {
+    this.#stop = true;
+  }
+
+  /** Exports every table; `how`: into a folder the user picks, or one .zip download. */
+  async start(how: 'folder' | 'zip'): Promise<void> {
+    if (this.running) return;
+    this.error = null;
+    let target: AllTarget | null;
+    try {
+      target = how === 'folder' ? await folderTarget() : zipTarget();
+    } catch (err) {
+      this.error = `The export could not start: ${err instanceof Error ? err.message : String(err)}`;
+      return;
+    }
+    if (!target) return;
+    const tables = this.ws.tables.slice();
+    this.running = true;
+    this.#stop = false;
+    this.total = tables.length;
+    this.done = 0;
+    this.rows = 0;
+    this.failed = 0;
+    this.problems = [];
+    this.where = null;
+    this.elapsedMs = null;
+    const started = performance.now();
+    const release = this.ws.holdSummaries();
+    const problems: string[] = [];
+    // Results are written in the order they arrive, one at a time.
+    let writing: Promise<void> = Promise.resolve();
+    let next = 0;
+    const take = (): TableEntry[] => {
+      const batch = tables.slice(next, next + BATCH_TABLES);
+      next += batch.length;
+      return batch;
+    };
+    const sqls = this.ws.sqlFiles.map((f) => ({ name: f.path, blob: f.file as Blob }));
+    const lane = async (): Promise<void> => {
+      for (let batch = take(); batch.length > 0 && !this.#stop; ) {
+        const items: ListItem[] = batch.map((t) => ({
+          ibd: t.file,
+          name: t.file.name,
+          frm: t.paired.frm ? { name: t.paired.frm.file.name, blob: t.paired.frm.file } : null,
+          chosen: t.chosen,
+          fromSql: t.resolved?.source === 'sql' && t.resolved.file && t.resolved.picked ? { file: t.resolved.file, table: t.resolved.picked } : null,
+        }));
+        let results: ExportedTable[];
+        try {
+          results = await this.ws.runInPool((api: Api) => api.exportTables(items, sqls));
+        } catch (err) {
+          if (err instanceof PoolStopped) {
+            this.#stop = true;
+            return;
+          }
+          const text = err instanceof Error ? err.message : String(err);
+          results = batch.map(() => ({ table: null, bytes: null, rows: 0, problem: text }));
+        }
+        const answered = batch.slice(0, results.length);
+        writing = writing.then(async () => {
+          for (let i = 0; i < answered.length; i++) {
+            const r = results[i];
+            const path = answered[i].paired.ibd.path;
+            if (r.bytes) await target.add(csvPathOf(path), r.bytes);
+            else this.failed++;
+            if (r.problem && problems.length < 50) problems.push(`${path}: ${r.problem}`);
+            this.rows += r.rows;
+          }
+          this.done += answered.length;
+        });
+        await writing;
+        // The worker stopped early (its CSVs filled its budget): the rest of the batch again.
+        batch = results.length > 0 && results.length < batch.length ? batch.slice(results.length) : take();
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: Math.max(1, this.ws.poolSize) }, lane));
+      await writing;
+      if (this.#stop) {
+        this.error = target.kind === 'zip' ? 'Stopped: nothing was saved.' : `Stopped: the tables done so far are in ${target.where}.`;
+        return;
+      }
+      await target.finish();
+      this.where = target.where;
+      this.elapsedMs = performance.now() - started;
+    } catch (err) {
+      this.error = `The export failed: ${err instanceof Error ? err.message : String(err)}`;
+    } finally {
+      this.problems = problems;
+      release();
+      this.running = false;
+    }
+  }
+}
