@@ -6,6 +6,7 @@
  * Everything returned survives structured cloning.
  */
 import { guessColumns, tableFromColumns, type ColumnEdit, type GuessResult } from '../src/core/guess.ts';
+import { rawView, type RawTarget } from '../src/core/orphan-scan.ts';
 import type { TableDef } from '../src/core/schema.ts';
 import { blobSource } from '../src/core/source.ts';
 import { Tablespace } from '../src/core/tablespace.ts';
@@ -25,8 +26,9 @@ export interface GuessMethods {
    * NULL count, sample values (hex) and a guessed type, and the CREATE TABLE they make. Registers that
    * table under `name` (the .ibd's name without extension is usual) so it can be decoded right away.
    * Rejects when the file has no rows to guess from or its structure cannot be worked out.
+   * `target`: an index chosen from a scan of the file (listIndexes), read as a raw image when `raw` is set.
    */
-  guessColumns(ibd: Blob, name: string): Promise<GuessResult>;
+  guessColumns(ibd: Blob, name: string, target?: { index: { indexId: bigint }; raw?: RawTarget }): Promise<GuessResult>;
   /**
    * Builds the table from a (user-edited) column list and registers it under `tableName`, replacing
    * the guess. Rejects, naming the problem, when a type does not parse.
@@ -43,10 +45,11 @@ export function createGuessMethods(register: (table: TableDef) => void): GuessMe
     return { name: table.name, columnCount: table.columns.length, createSql: table.createSql };
   };
   return {
-    async guessColumns(ibd, name) {
-      const ts = await Tablespace.open(blobSource(ibd, name));
+    async guessColumns(ibd, name, target) {
+      const source = blobSource(ibd, name);
+      const ts = target?.raw ? Tablespace.openRaw(rawView(source, target.raw.base), target.raw) : await Tablespace.open(source);
       const tableName = name.replace(/\.ibd$/i, '');
-      const guess = await guessColumns(ts, tableName);
+      const guess = await guessColumns(ts, tableName, target?.index.indexId);
       formats.set(tableName, guess.rowFormat);
       build(tableName, guess.columns);
       return guess;

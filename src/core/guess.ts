@@ -108,7 +108,13 @@ interface Sample {
 }
 
 /** The clustered index's id and format: its root if it can be found, else the lowest index id with leaves. */
-async function clusteredIndex(ts: Tablespace): Promise<{ indexId: bigint; compact: boolean; rootLeaf: number }> {
+async function clusteredIndex(ts: Tablespace, wanted?: bigint): Promise<{ indexId: bigint; compact: boolean; rootLeaf: number }> {
+  if (wanted !== undefined) {
+    // an index the user chose (from a scan of a raw image): its leaves are found by reading the pages
+    const chosen = (await scanIndexes(ts)).find((i) => i.indexId === wanted);
+    if (!chosen) throw new IbdError(ts.source.name, `no leaf page of index ${wanted} was found`, null);
+    return { indexId: chosen.indexId, compact: chosen.compact, rootLeaf: -1 };
+  }
   try {
     const root = await findClusteredRoot(ts);
     return { indexId: root.header.indexId, compact: root.header.compact, rootLeaf: root.header.level === 0 ? root.page : -1 };
@@ -121,8 +127,8 @@ async function clusteredIndex(ts: Tablespace): Promise<{ indexId: bigint; compac
 }
 
 /** Leaf pages of the clustered index, found by reading pages in file order (no key layout is known yet). */
-async function samplePages(ts: Tablespace): Promise<Sample> {
-  const index = await clusteredIndex(ts);
+async function samplePages(ts: Tablespace, indexId?: bigint): Promise<Sample> {
+  const index = await clusteredIndex(ts, indexId);
   const pages: SamplePage[] = [];
   let records = 0;
   const first = index.rootLeaf >= 0 ? index.rootLeaf : 0;
@@ -1393,9 +1399,12 @@ function compactRowFormat(ts: Tablespace): GuessResult['rowFormat'] {
   return ts.fsp.flags.atomicBlobs || ts.fsp.flags.fullCrc32 ? 'DYNAMIC' : 'COMPACT';
 }
 
-/** Guesses the columns of the table in `ts` from its records alone. */
-export async function guessColumns(ts: Tablespace, tableName: string): Promise<GuessResult> {
-  const sample = await samplePages(ts);
+/**
+ * Guesses the columns of the table in `ts` from its records alone: its clustered index, or index
+ * `indexId` when given (one chosen from a scan of a raw image).
+ */
+export async function guessColumns(ts: Tablespace, tableName: string, indexId?: bigint): Promise<GuessResult> {
+  const sample = await samplePages(ts, indexId);
   if (sample.pages.length === 0) throw new IbdError(ts.source.name, 'no leaf page with records was found: there are no rows to guess the columns from');
   try {
     if (sample.compact) return compactGuess(sample, tableName, compactRowFormat(ts));

@@ -728,7 +728,9 @@ export class Workspace {
     if (!entry || entry.guess?.state === 'running') return;
     entry.guess = { state: 'running', result: null, error: null, applying: false };
     try {
-      const result = await this.#tool().api.guessColumns(entry.file, entry.file.name);
+      // an index chosen from a scan (a raw image, a damaged page 0): guess from that index's pages
+      const target = entry.target ? { index: entry.target.index, raw: entry.target.raw } : undefined;
+      const result = await this.#tool().api.guessColumns(entry.file, entry.file.name, target);
       entry.guess = { state: 'ready', result, error: null, applying: false };
     } catch (err) {
       entry.guess = { state: 'error', result: null, error: describeError(err), applying: false };
