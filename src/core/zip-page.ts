@@ -19,7 +19,11 @@ import { crc32c } from './checksum.ts';
 import type { ChecksumResult } from './checksum.ts';
 import { FIL_NULL, FIL_PAGE_LSN, FIL_PAGE_OFFSET, FIL_PAGE_PREV, FIL_PAGE_SPACE_ID, FIL_PAGE_TYPE, isAllZero, u16, u32 } from './fil-header.ts';
 import { adler32, inflateRaw } from './inflate.ts';
-import { PAGE_DATA, PAGE_HEADER, PAGE_HEAP_TOP, PAGE_LEVEL, PAGE_N_DIR_SLOTS, PAGE_N_HEAP, PAGE_N_RECS, PAGE_NEW_INFIMUM, PAGE_NEW_SUPREMUM, PAGE_NEW_SUPREMUM_END } from './index-page.ts';
+import {
+  PAGE_DATA, PAGE_HEADER, PAGE_HEAP_TOP, PAGE_LEVEL, PAGE_N_DIR_SLOTS, PAGE_N_HEAP, PAGE_N_RECS, PAGE_NEW_INFIMUM, PAGE_NEW_SUPREMUM, PAGE_NEW_SUPREMUM_END,
+  REC_INFO_DELETED, REC_INFO_MIN_REC, REC_STATUS_NODE_PTR, REC_STATUS_ORDINARY,
+} from './index-page.ts';
+import { EXTERN_REF_SIZE } from './record.ts';
 
 export class ZipPageError extends Error {}
 
@@ -34,11 +38,6 @@ const DIR_SLOT_DEL = 0x8000;
 const PAGE_DIR = 8;
 const TRX_ROLL_LEN = 13;
 const NODE_PTR_SIZE = 4;
-const EXTERN_REF_SIZE = 20;
-const REC_STATUS_ORDINARY = 0;
-const REC_STATUS_NODE_PTR = 1;
-const REC_INFO_MIN_REC = 0x10;
-const REC_INFO_DELETED = 0x20;
 const HEAP_NO_SHIFT = 3;
 
 /** A field of the compressed page's own index description (page_zip_fields_decode). */

@@ -17,6 +17,7 @@ import {
   compactInfoBits, compactStatus, readIndexHeader, recordOrigins, REC_INFO_DELETED, REC_STATUS_NODE_PTR, REC_STATUS_ORDINARY,
 } from '../index-page.ts';
 import { extentPages } from '../inode.ts';
+import { EXTERN_REF_SIZE } from '../record.ts';
 import type { Tablespace } from '../tablespace.ts';
 
 /** The FSP header's own size; the XDES array follows it (fsp0fsp.h FSP_HEADER_SIZE). */
@@ -36,7 +37,6 @@ const REC_DATA = REC_COMPRESSED_LEN + 4;
 /** A node pointer record holds the key (type, id) and the child page number. */
 const NODE_PTR_CHILD = 4 + 8;
 /** An off-page value keeps this much of its start in the record (COMPACT/REDUNDANT); DYNAMIC keeps none. */
-const EXTERN_REF_SIZE = 20;
 
 /** SDI object types (dd::Sdi_type). */
 export const SDI_TYPE_TABLE = 1;
