@@ -145,6 +145,7 @@ describe('damaged files', () => {
     const { rows, reader: scanned } = await decode(bytes, ddl);
     expect(scanned.info.leafSource).toBe('scan');
     expect(scanned.info.rootPage).toBe(-1);
+    expect(await scanned.firstLeafPage()).toBeNull();
     expect(rows).toEqual(expected);
     expect(scanned.stats.problems[0].message).toMatch(/no B-tree root was found/);
   });
@@ -152,6 +153,8 @@ describe('damaged files', () => {
   it('a zeroed level-1 page: scanning brings back every row', async () => {
     const { reader } = await decode(original, ddl);
     expect(reader.info.treeHeight).toBeGreaterThanOrEqual(3);
+    // The first screen's shortcut (down the leftmost pointers) lands on the first leaf of the plan.
+    expect(await reader.firstLeafPage()).toBe((await reader.leafPages())[0]);
     // Any INDEX page at level 1 (not the root) will do.
     const bytes = original.slice();
     let zeroed = -1;
@@ -167,6 +170,9 @@ describe('damaged files', () => {
     expect(zeroed).toBeGreaterThan(0);
     bytes.fill(0, zeroed * PAGE, (zeroed + 1) * PAGE);
     const { rows, reader: scanned } = await decode(bytes, ddl);
+    // Down the leftmost pointers: the first level-1 page when it is the one zeroed, else a real leaf.
+    const first = await scanned.firstLeafPage();
+    if (first !== null) expect((await scanned.leafPages())[0]).toBe(first);
     expect(scanned.info.leafSource).toBe('scan');
     expect(rows).toEqual(expected);
     expect(scanned.stats.problems[0].message).toMatch(/scanning the whole file/);

@@ -90,6 +90,18 @@ export interface DecodedLeaves {
   stats: DecodeStats;
 }
 
+export interface LeafPlan {
+  leaves: Int32Array;
+  stats: DecodeStats;
+}
+
+/** The table's first leaf page, decoded (the first screen, while the leaf level is being planned). */
+export interface FirstLeaf {
+  page: number;
+  batch: RowBatch;
+  stats: DecodeStats;
+}
+
 export type ExportFormat = 'csv' | 'ndjson' | 'sql';
 
 export interface ExportOptions {
@@ -102,7 +114,8 @@ export interface ExportOptions {
 }
 
 export interface ExportedRun {
-  bytes: Uint8Array;
+  /** The run's output, made into a Blob in the worker (the page only passes it on). */
+  data: Blob;
   rows: number;
   stats: DecodeStats;
 }
@@ -119,13 +132,16 @@ export interface ViewerApi {
   /** The definition of a table of the last readSchema / resolveSchema (to open it in other workers). */
   tableDef(tableName: string): Promise<TableDef>;
   openView(spec: ViewSpec): Promise<OpenedView>;
-  leafPages(): Promise<Int32Array>;
+  /** With the worker's statistics: a tree that had to be scanned for its leaves is a problem to report. */
+  leafPages(): Promise<LeafPlan>;
+  /** The first leaf found by descending the leftmost node pointers, decoded; null when the tree cannot be descended. */
+  firstLeaf(): Promise<FirstLeaf | null>;
   countLeaves(pages: Int32Array): Promise<Int32Array>;
   /** `first`: the run starts at the table's first leaf (a definition mismatch there is an error). */
   decodeLeaves(pages: Int32Array, first: boolean): Promise<DecodedLeaves>;
   searchLeaves(pages: Int32Array, first: boolean, query: RowQuery): Promise<SearchResult>;
   exportLeaves(pages: Int32Array, first: boolean, options: ExportOptions): Promise<ExportedRun>;
-  exportEdge(options: ExportOptions, edge: 'head' | 'tail'): Promise<Uint8Array>;
+  exportEdge(options: ExportOptions, edge: 'head' | 'tail'): Promise<Blob>;
   stats(): Promise<DecodeStats>;
   /**
    * Decodes a run of leaves for the recovery report only (no rows come back): the decode statistics

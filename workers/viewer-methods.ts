@@ -102,9 +102,14 @@ interface OpenView {
   /** A second handle on the file for counting (its own chunk cache, read in large ranges). */
   ts: Tablespace;
   view: OpenedView;
+  /**
+   * An export's buffers, reused run after run: nothing is allocated per run. One builder per run in
+   * progress (a worker reads one run while it decodes another); the CSV buffer is filled and copied
+   * into a Blob without a pause, so one serves all.
+   */
+  exportBuilders: BatchBuilder[];
+  csvScratch: Uint8Array<ArrayBuffer> | undefined;
 }
-
-const encoder = new TextEncoder();
 
 /** Decodes each page on its own (so the page's row count is known), in order. */
 async function decodeEach(reader: TableReader, pages: Int32Array, first: boolean): Promise<RowBatch[]> {
@@ -119,13 +124,21 @@ function plainCsv(options: ExportOptions): boolean {
   return options.format === 'csv' && (csv.delimiter ?? ',') === ',' && !csv.quoteAll && (csv.nullAs ?? 'marker') === 'marker';
 }
 
-function formatRun(open: OpenView, batch: RowBatch, options: ExportOptions): Uint8Array {
-  if (plainCsv(options)) return csvBytes(batch);
+/**
+ * A run formatted, as a Blob made here in the worker: its bytes go to the browser's blob store from
+ * this thread, and the page only collects handles (no large buffers cross to the page or stay in it).
+ */
+function formatRun(open: OpenView, batch: RowBatch, options: ExportOptions): Blob {
+  if (plainCsv(options)) {
+    const bytes = csvBytes(batch, open.csvScratch);
+    open.csvScratch = new Uint8Array(bytes.buffer);
+    return new Blob([bytes]);
+  }
   const rows = batchToRows(batch);
   const { reader, spec } = open;
-  if (options.format === 'csv') return encoder.encode(csvRows(rows, options.csv ?? {}));
-  if (options.format === 'ndjson') return encoder.encode(ndjsonRows(reader.columns, rows));
-  return encoder.encode(sqlInserts(spec.table.name, sqlColumns(spec.table, reader.columns), rows, options.sqlRowsPerInsert ?? 1000));
+  if (options.format === 'csv') return new Blob([csvRows(rows, options.csv ?? {})]);
+  if (options.format === 'ndjson') return new Blob([ndjsonRows(reader.columns, rows)]);
+  return new Blob([sqlInserts(spec.table.name, sqlColumns(spec.table, reader.columns), rows, options.sqlRowsPerInsert ?? 1000)]);
 }
 
 export function createViewerMethods(lookup: (tableName: string) => TableDef | undefined): ViewerApi {
@@ -190,12 +203,22 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
         info: { ...reader.info },
         createSql: spec.table.createSql,
       };
-      current = { spec, reader, ts, view };
+      current = { spec, reader, ts, view, exportBuilders: [], csvScratch: undefined };
       return view;
     },
 
     async leafPages() {
-      return Int32Array.from(await opened().reader.leafPages());
+      const { reader } = opened();
+      const leaves = Int32Array.from(await reader.leafPages());
+      return Comlink.transfer({ leaves, stats: snapshot(reader.stats) }, [leaves.buffer]);
+    },
+
+    async firstLeaf() {
+      const { reader } = opened();
+      const page = await reader.firstLeafPage();
+      if (page === null) return null;
+      const batch = await reader.decodePages([page], { first: true });
+      return Comlink.transfer({ page, batch, stats: snapshot(reader.stats) }, batchBuffers(batch));
     },
 
     async countLeaves(pages) {
@@ -237,9 +260,15 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
 
     async exportLeaves(pages, first, options) {
       const open = opened();
-      const batch = await open.reader.decodePages(Array.from(pages), { first });
-      const bytes = formatRun(open, batch, options);
-      return Comlink.transfer({ bytes, rows: batch.rows, stats: snapshot(open.reader.stats) }, [bytes.buffer as ArrayBuffer]);
+      const { columns, info } = open.reader;
+      const builder = open.exportBuilders.pop() ?? new BatchBuilder(columns.length, pages.length * 64, pages.length * info.pageSize);
+      try {
+        const batch = await open.reader.decodePages(Array.from(pages), { first, into: builder });
+        const data = formatRun(open, batch, options);
+        return { data, rows: batch.rows, stats: snapshot(open.reader.stats) };
+      } finally {
+        open.exportBuilders.push(builder);
+      }
     },
 
     async exportEdge(options, edge) {
@@ -248,7 +277,7 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
       if (edge === 'head' && options.format === 'csv' && options.csvHeader !== false) text = csvHeader(reader.columns, options.csv ?? {});
       if (edge === 'head' && options.format === 'sql') text = sqlPreamble(spec.table, spec.name);
       if (edge === 'tail' && options.format === 'sql') text = sqlPostamble();
-      return encoder.encode(text);
+      return new Blob([text]);
     },
 
     async stats() {

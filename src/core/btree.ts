@@ -74,6 +74,14 @@ async function leftmostAt(ts: Tablespace, root: IndexRoot, childOf: ChildOf, lev
 }
 
 /**
+ * The index's first leaf page (in key order), by descending the leftmost node pointers: one read per
+ * level, so the first rows can be decoded before the whole leaf level is planned.
+ */
+export function leftmostLeaf(ts: Tablespace, root: IndexRoot, childOf: ChildOf): Promise<number> {
+  return leftmostAt(ts, root, childOf, 0);
+}
+
+/**
  * Every leaf page of the index in key order, read off the level-1 pages' node pointers: about one
  * page in a hundred, so the whole leaf level can be planned (and split between workers) before any
  * leaf is read. `childOf` reads a node pointer's child page number (it depends on the key layout).

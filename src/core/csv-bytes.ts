@@ -66,15 +66,20 @@ function grown(out: Uint8Array<ArrayBuffer>, p: number, need: number): Uint8Arra
   return bigger;
 }
 
-/** The batch's rows as CSV lines (each ending in `\n`), UTF-8. */
-export function csvBytes(batch: RowBatch): Uint8Array {
+/**
+ * The batch's rows as CSV lines (each ending in `\n`), UTF-8. `reuse`: a buffer to write into when it
+ * is large enough (the result is then a view of it), so a caller formatting run after run does not
+ * allocate (and page-fault) a fresh buffer each time.
+ */
+export function csvBytes(batch: RowBatch, reuse?: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
   const { text, cells, nulls, cols, rows } = batch;
   const single = cols === 1;
   const view = new DataView(text.buffer, text.byteOffset, text.byteLength);
   // Unquoted, every cell takes its text and one separator (`\N` takes 2 bytes and a separator), so
   // the text's size plus 3 bytes a cell is room enough when cells do not share text (as BatchBuilder
   // writes them); cells that need quotes, or share text, grow the buffer as they come.
-  let out = new Uint8Array(text.length + 3 * rows * cols + 64);
+  const room = text.length + 3 * rows * cols + 64;
+  let out = reuse && reuse.length >= room ? reuse : new Uint8Array(room);
   let p = 0;
   let cell = 0;
   for (let r = 0; r < rows; r++) {

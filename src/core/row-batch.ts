@@ -72,6 +72,12 @@ export class BatchBuilder {
     this.pos = mark.pos;
   }
 
+  /** Empties the builder, keeping its buffers. */
+  clear(): void {
+    this.rows = 0;
+    this.pos = 0;
+  }
+
   setCell(cell: number, start: number, end: number): void {
     this.cells[2 * cell] = start;
     this.cells[2 * cell + 1] = end;
@@ -125,6 +131,17 @@ export function releaseBatch(b: BatchBuilder): RowBatch {
   b.rows = 0;
   b.pos = 0;
   return batch;
+}
+
+/** The builder's rows as a batch that shares its buffers (valid until the builder is written again). */
+export function batchView(b: BatchBuilder): RowBatch {
+  return {
+    rows: b.rows,
+    cols: b.cols,
+    text: b.text.subarray(0, b.pos) as Uint8Array<ArrayBuffer>,
+    cells: b.cells.subarray(0, 2 * b.rows * b.cols) as Uint32Array<ArrayBuffer>,
+    nulls: b.nulls.subarray(0, b.rows * b.cols) as Uint8Array<ArrayBuffer>,
+  };
 }
 
 const encoder = new TextEncoder();

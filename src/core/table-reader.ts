@@ -4,7 +4,7 @@
  * record is counted in `stats` and described in `stats.problems`.
  */
 import { readExternValue } from './blob-page.ts';
-import { findClusteredRoot, findIndexRoots, leafPageNumbers, type IndexRoot } from './btree.ts';
+import { findClusteredRoot, findIndexRoots, leafPageNumbers, leftmostLeaf, type IndexRoot } from './btree.ts';
 import { rawView, type RawTarget } from './orphan-scan.ts';
 import { scanIndexes, scanLeafPages } from './page-scan.ts';
 import { clusteredLayout, type ClusteredLayout } from './clustered-index.ts';
@@ -17,7 +17,7 @@ import {
 import type { EncryptionKeys } from './encryption.ts';
 import { readInstantLayout } from './instant.ts';
 import { compactChildPage, compactRecordReadable, decodeCompact, decodeRedundant, RecordError, redundantChildPage, rollPtrIsZero, type ExternField, type RecordSink } from './record.ts';
-import { BatchBuilder, batchRows, releaseBatch, type RowBatch } from './row-batch.ts';
+import { BatchBuilder, batchRows, batchView, releaseBatch, type RowBatch } from './row-batch.ts';
 import type { TableDef } from './schema.ts';
 import { writerFor, type Write } from './text-writers.ts';
 import type { ByteSource } from './source.ts';
@@ -109,6 +109,11 @@ export interface DecodePagesOptions {
    * reported as damaged and skipped.
    */
   first?: boolean;
+  /**
+   * Decode into this builder (emptied first) and return a batch that is a view of its buffers, valid
+   * until its next use: a caller that formats each run at once (an export) allocates nothing per run.
+   */
+  into?: BatchBuilder;
 }
 
 export interface TableReader {
@@ -122,6 +127,11 @@ export interface TableReader {
   rows(options?: ReadOptions): AsyncGenerator<Row[]>;
   /** The clustered index's leaf pages in key order (read off the level above; leaves are not read). */
   leafPages(): Promise<number[]>;
+  /**
+   * The first leaf page in key order, found by descending the leftmost node pointers (a read per
+   * level, not the whole level above the leaves); null when the B-tree cannot be descended.
+   */
+  firstLeafPage(): Promise<number | null>;
   /** Decodes these leaf pages, in order, into one batch (the unit of work of a worker pool). */
   decodePages(pageNos: readonly number[], options?: DecodePagesOptions): Promise<RowBatch>;
 }
@@ -258,15 +268,29 @@ class ClusteredReader implements TableReader {
     return this.leaves;
   }
 
+  async firstLeafPage(): Promise<number | null> {
+    if (this.root.page < 0) return null;
+    try {
+      return await leftmostLeaf(this.ts, this.root, this.childOf());
+    } catch (e) {
+      if (!(e instanceof IbdError) && !(e instanceof RecordError)) throw e;
+      return null;
+    }
+  }
+
+  /** Reads a node pointer's child page number (how depends on the record format and key). */
+  private childOf(): (p: Uint8Array, o: number) => number {
+    return this.compact ? (p, o) => compactChildPage(p, o, this.layout) : redundantChildPage;
+  }
+
   /** Through the B-tree; if it is damaged, by scanning every page of the file for our leaves. */
   private async findLeaves(): Promise<number[]> {
     if (this.root.page < 0) {
       this.problem(null, null, `no B-tree root was found; the leaf pages of index ${this.info.indexId} were found by scanning the whole file, so rows may come out of primary-key order`);
       return scanLeafPages(this.ts, this.info.indexId);
     }
-    const childOf = this.compact ? (p: Uint8Array, o: number) => compactChildPage(p, o, this.layout) : redundantChildPage;
     try {
-      return await leafPageNumbers(this.ts, this.root, childOf);
+      return await leafPageNumbers(this.ts, this.root, this.childOf());
     } catch (e) {
       if (!(e instanceof IbdError) && !(e instanceof RecordError)) throw e;
       this.problem(e instanceof IbdError ? e.page : null, null, `the B-tree cannot be walked (${e instanceof IbdError ? e.detail : e.message}); found the leaf pages by scanning the whole file instead, so rows may come out of primary-key order`);
@@ -276,10 +300,12 @@ class ClusteredReader implements TableReader {
   }
 
   async decodePages(pageNos: readonly number[], options: DecodePagesOptions = {}): Promise<RowBatch> {
+    const into = options.into;
+    into?.clear();
     // Room for the text of about a page's worth of bytes per page: most runs never grow it.
-    const out = new BatchBuilder(this.columns.length, pageNos.length * 64, pageNos.length * this.info.pageSize);
+    const out = into ?? new BatchBuilder(this.columns.length, pageNos.length * 64, pageNos.length * this.info.pageSize);
     for (let i = 0; i < pageNos.length; i++) await this.decodePage(pageNos[i], out, options.first === true && i === 0);
-    return releaseBatch(out);
+    return into ? batchView(into) : releaseBatch(out);
   }
 
   private async decodePage(pageNo: number, out: BatchBuilder, first: boolean): Promise<void> {

@@ -94,10 +94,10 @@ export class ExportRun {
       this.#reject = reject;
     });
     try {
-      const write = async (chunk: Uint8Array) => {
-        if (chunk.byteLength === 0) return;
+      const write = async (chunk: Blob) => {
+        if (chunk.size === 0) return;
         await job.target.write(chunk);
-        bytes += chunk.byteLength;
+        bytes += chunk.size;
       };
       const work = (async (): Promise<number> => {
         const { options } = job;
@@ -108,7 +108,7 @@ export class ExportRun {
           runs.length,
           (i) => pool.run((api) => api.exportLeaves(job.leaves.slice(runs[i][0], runs[i][1]), i === 0, options), 'low', gen),
           async (run) => {
-            await write(run.bytes);
+            await write(run.data);
             rows += run.rows;
             update(rows);
           },

@@ -1,14 +1,15 @@
 /**
  * Where an export goes. The export itself (decoding the file again and formatting CSV / NDJSON / SQL)
- * runs in a worker of its own (workers/viewer-methods.ts, `exportRows`), which hands over UTF-8
- * chunks; a SaveTarget writes them:
+ * runs in the workers of its own pool (workers/viewer-methods.ts, `exportLeaves`), which hand over
+ * each run as a Blob (its bytes already in the browser's blob store, not in the page); a SaveTarget
+ * writes them:
  *
  *  - `pickSaveFile`: the File System Access API (`showSaveFilePicker`, Chromium browsers): each
  *    chunk is written to the chosen file as it comes, so a 20 GB export never sits in memory. Cancel
  *    aborts the write and the browser discards the partial file.
- *  - `downloadTarget`: elsewhere, each chunk becomes a small Blob at once (browsers keep Blob data
- *    outside the page's heap, on disk when large) and the file is offered as one Blob made of
- *    those parts when the export is done.
+ *  - `downloadTarget`: elsewhere, the chunks are kept (browsers keep Blob data outside the page's
+ *    heap, on disk when large) and the file is offered as one Blob made of those parts when the
+ *    export is done.
  */
 
 export type { ExportFormat } from '../../workers/viewer-api.ts';
@@ -17,7 +18,8 @@ import type { ExportFormat } from '../../workers/viewer-api.ts';
 export interface SaveTarget {
   readonly kind: 'file' | 'download';
   readonly fileName: string;
-  write(chunk: Uint8Array): Promise<void>;
+  /** A chunk of the output (made in a worker: its bytes are already in the browser's blob store). */
+  write(chunk: Blob): Promise<void>;
   /** Completes the file (or starts the download). */
   finish(): Promise<void>;
   /** Drops what was written. */
@@ -77,7 +79,7 @@ export async function pickSaveFile(fileName: string, format: ExportFormat): Prom
   return {
     kind: 'file',
     fileName: handle.name,
-    write: (chunk) => writable.write(chunk as Uint8Array<ArrayBuffer>),
+    write: (chunk) => writable.write(chunk),
     async finish() {
       closed = true;
       await writable.close();
@@ -97,7 +99,7 @@ export function downloadTarget(fileName: string, format: ExportFormat): SaveTarg
     kind: 'download',
     fileName,
     write(chunk) {
-      parts.push(new Blob([chunk as Uint8Array<ArrayBuffer>]));
+      parts.push(chunk);
       return Promise.resolve();
     },
     finish() {

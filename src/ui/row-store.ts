@@ -134,6 +134,11 @@ export class RowStore {
     return this.#cache.get(leaf)?.batch ?? null;
   }
 
+  /** A leaf decoded elsewhere (the first one, while the leaf level was planned). */
+  seed(leaf: number, batch: RowBatch): void {
+    this.#add(leaf, batch);
+  }
+
   #request(from: number, to: number): Promise<void> {
     const p = this.#fetch(from, to).then(
       (batches) => {

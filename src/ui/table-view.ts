@@ -2,7 +2,8 @@
  * One table on screen, read on demand through the worker pool (pool.ts):
  *
  *  - `open`: opens the table in the pool (definition, row mode, keys) and gets its leaf pages in key
- *    order (from the level above the leaves: a few reads);
+ *    order (from the level above the leaves: a few reads) in one worker while another descends to the
+ *    first leaf and decodes it, so the first screen does not wait for the whole plan;
  *  - `count`: rows per leaf page, counted without decoding (src/core/leaf-counts.ts) by every worker
  *    on runs of leaves, in key order: the first run is short so the first rows show at once, and the
  *    row count grows as runs come in (RowMap);
@@ -75,8 +76,23 @@ export class TableView {
 
   static async open(pool: WorkerPool, spec: ViewSpec, onChange: () => void): Promise<TableView> {
     const gen = pool.setSpec(spec);
-    const { view, leaves } = await pool.run(async (api, _m, opened) => ({ view: opened as OpenedView, leaves: await api.leafPages() }), 'high', gen);
-    return new TableView(pool, gen, spec, view, new RowMap(leaves), onChange);
+    // Any failure here (a definition that does not fit the first page) comes again, with its
+    // message, from the store's own decode of leaf 0.
+    const first = pool.run(async (api, member) => {
+      const r = await api.firstLeaf();
+      if (r) pool.noteStats(member, r.stats);
+      return r;
+    }, 'high', gen).catch(() => null);
+    const { view, leaves } = await pool.run(async (api, member, opened) => {
+      const plan = await api.leafPages();
+      pool.noteStats(member, plan.stats);
+      return { view: opened as OpenedView, leaves: plan.leaves };
+    }, 'high', gen);
+    const table = new TableView(pool, gen, spec, view, new RowMap(leaves), onChange);
+    const decoded = await first;
+    if (decoded && leaves.length > 0 && leaves[0] === decoded.page) table.store.seed(0, decoded.batch);
+    table.#noteStats();
+    return table;
   }
 
   /** Still the pool's table (another open replaces it). */

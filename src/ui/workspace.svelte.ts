@@ -865,7 +865,7 @@ export class Workspace {
     const choice = entry.custom ? undefined : entry.resolved?.tables.find((t) => t.name === table.name);
     const index = entry.target?.index ?? choice?.clusteredIndex ?? undefined;
     const spec = { ibd: entry.file, name: entry.file.name, table, mode: entry.mode, keys: this.#keys, index, raw: entry.target?.raw };
-    const view = await TableView.open(this.#pool, spec, () => {
+    const changed = () => {
       if (run !== this.#viewRun) return;
       entry.rowCount = view.map.rows;
       entry.stats = view.stats();
@@ -875,10 +875,13 @@ export class Workspace {
         entry.report = { state: 'done', leaves: total, total, stats: view.fullPass, error: null };
       }
       entry.version++;
-    });
+    };
+    const view = await TableView.open(this.#pool, spec, changed);
     if (run !== this.#viewRun) return null;
     entry.view = view;
     entry.opened = view.view;
+    // The first leaf may have come with the view: show its rows now, not after the first count.
+    changed();
     return view;
   }
 

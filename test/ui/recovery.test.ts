@@ -35,7 +35,7 @@ describe('recovering a raw image in the page', () => {
     const viewer = createViewerMethods(() => table);
     const opened = await viewer.openView({ ibd: cut, name: 'cut.ibd', table, mode: 'live', raw: clustered.open.raw, index: clustered.open.index });
     expect(opened.info.leafSource).toBe('scan');
-    const leaves = await viewer.leafPages();
+    const { leaves } = await viewer.leafPages();
     expect(leaves.length).toBeGreaterThan(0);
     // Counting reads the raw image through the same shifted view: page numbers match the decoder's.
     const counts = await viewer.countLeaves(leaves);
@@ -92,11 +92,11 @@ describe('a table chosen by its SDI index in the page', () => {
     const viewer = createViewerMethods(() => table);
     const blob = new Blob([bytes]);
     const plain = await viewer.openView({ ibd: blob, name: 'tb24_sk.ibd', table, mode: 'live' });
-    const plainLeaves = await viewer.leafPages();
+    const { leaves: plainLeaves } = await viewer.leafPages();
     const opened = await viewer.openView({ ibd: blob, name: 'tb24_sk.ibd', table, mode: 'live', index: own!.clusteredIndex! });
     expect(opened.info.indexId).toBe(own!.clusteredIndex!.indexId);
     expect(opened.info.rootPage).toBe(plain.info.rootPage);
-    const leaves = await viewer.leafPages();
+    const { leaves } = await viewer.leafPages();
     expect(Array.from(leaves)).toEqual(Array.from(plainLeaves));
     const counts = await viewer.countLeaves(leaves);
     const decoded = await viewer.decodeLeaves(leaves, true);
