@@ -27,7 +27,7 @@ import { formatGuess, guessColumns, guessedTable } from './core/guess.ts';
 import { listIndexes, recoveryReport, targetOptions } from './core/recovery-target.ts';
 import { PAGE_SIZES } from './core/orphan-scan.ts';
 import { fileSource } from './node/file-source.ts';
-import { startPool } from './node/pool.ts';
+import { startPool, type NodePool } from './node/pool.ts';
 
 const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [--table NAME] [--format csv|ndjson] [-o OUT]
        ibd-reader FILE.ibd [--schema FILE] --print-ddl
@@ -129,21 +129,38 @@ function write(out: Writable, text: string | Uint8Array): Promise<void> | undefi
 /** Below this many leaf pages, starting worker threads costs more than it saves. */
 const PARALLEL_MIN_PAGES = 256;
 
-/** The table's batches in key order: from a pool of worker threads, or in this thread for small tables. */
-async function decodeAll(reader: TableReader, args: Args, table: TableDef, options: OpenOptions): Promise<{ batches: AsyncIterable<RowBatch>; stats: () => Promise<DecodeStats> }> {
+/** Output text of rows: CSV bytes or NDJSON lines. */
+type Chunk = Uint8Array | string;
+
+/**
+ * The rows as output chunks, in key order. With worker threads, CSV is made in the workers (the
+ * main thread only writes); NDJSON is made here from their batches.
+ */
+async function decodeAll(reader: TableReader, args: Args, table: TableDef, options: OpenOptions): Promise<{ chunks: AsyncIterable<Chunk>; stats: () => Promise<DecodeStats> }> {
+  const format = (batch: RowBatch): Chunk => (args.format === 'csv' ? csvBytes(batch) : ndjsonRows(reader.columns, batchRows(batch)));
   const leaves = await reader.leafPages();
   if (args.threads === 1 || leaves.length < PARALLEL_MIN_PAGES) {
-    return { batches: reader.batches({ batchSize: 5000 }), stats: () => Promise.resolve(reader.stats) };
-  }
-  const pool = startPool(new URL('./decode-worker.mjs', import.meta.url), args.ibd, table, options, args.threads);
-  async function* batches(): AsyncGenerator<RowBatch> {
-    try {
-      for await (const run of decodeInParallel(leaves, pool.decoders)) yield run.batch;
-    } finally {
-      await pool.close();
+    async function* chunks(): AsyncGenerator<Chunk> {
+      for await (const batch of reader.batches({ batchSize: 5000 })) yield format(batch);
     }
+    return { chunks: chunks(), stats: () => Promise.resolve(reader.stats) };
   }
-  return { batches: batches(), stats: () => Promise.resolve(pool.stats()) };
+  const worker = new URL('./decode-worker.mjs', import.meta.url);
+  if (args.format === 'csv') {
+    const pool = startPool(worker, args.ibd, table, options, 'csv', args.threads);
+    return { chunks: inOrder(pool, leaves, (bytes) => bytes), stats: () => Promise.resolve(pool.stats()) };
+  }
+  const pool = startPool(worker, args.ibd, table, options, 'batch', args.threads);
+  return { chunks: inOrder(pool, leaves, format), stats: () => Promise.resolve(pool.stats()) };
+}
+
+/** The pool's runs in key order, as chunks; the pool is closed at the end (or when the caller stops). */
+async function* inOrder<T>(pool: NodePool<T>, leaves: readonly number[], chunk: (run: T) => Chunk): AsyncGenerator<Chunk> {
+  try {
+    for await (const run of decodeInParallel(leaves, pool.decoders)) yield chunk(run.batch);
+  } finally {
+    await pool.close();
+  }
 }
 
 function warn(message: string): void {
@@ -261,9 +278,7 @@ async function run(args: Args): Promise<number> {
     const reader = await openTable(source, table, options);
     if (args.format === 'csv') await write(out, csvHeader(reader.columns));
     const decoded = await decodeAll(reader, args, table, options);
-    for await (const batch of decoded.batches) {
-      await write(out, args.format === 'csv' ? csvBytes(batch) : ndjsonRows(reader.columns, batchRows(batch)));
-    }
+    for await (const chunk of decoded.chunks) await write(out, chunk);
     const s = await decoded.stats();
     for (const p of s.problems) process.stderr.write(`warning: ${source.name}${p.page !== null ? `, page ${p.page}` : ''}${p.record !== null ? `, record at ${p.record}` : ''}: ${p.message}\n`);
     process.stderr.write(`${source.name}: ${s.rowsDecoded} rows from ${s.pagesRead} leaf pages (${reader.info.pageSize / 1024} KB pages, ${reader.info.rowFormat}, ${reader.info.checksumFormat} checksums); ${s.recordsFailed} undecodable records, ${s.pagesSkipped} skipped pages, ${s.badChecksums} bad checksums\n`);

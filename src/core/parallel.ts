@@ -7,15 +7,16 @@
 import type { RowBatch } from './row-batch.ts';
 import { emptyStats, type DecodeStats } from './table-reader.ts';
 
-export interface RunResult {
-  batch: RowBatch;
+/** A run's output: its rows as a batch, or already formatted (e.g. CSV bytes made in the worker). */
+export interface RunResult<T = RowBatch> {
+  batch: T;
   /** The worker's statistics so far (cumulative over its runs). */
   stats: DecodeStats;
 }
 
 /** One worker: decodes a run of leaf pages of the table it was opened on. */
-export interface RunDecoder {
-  decode(pages: number[], first: boolean): Promise<RunResult>;
+export interface RunDecoder<T = RowBatch> {
+  decode(pages: number[], first: boolean): Promise<RunResult<T>>;
 }
 
 export interface ParallelOptions {
@@ -56,16 +57,16 @@ export function alignedRuns(leaves: readonly number[], runPages: number): number
  * Yields the batches of all runs in order. At most two runs per worker are in flight, so a slow
  * consumer (a disk, a page) holds back decoding instead of letting batches pile up in memory.
  */
-export async function* decodeInParallel(leaves: readonly number[], decoders: RunDecoder[], options: ParallelOptions = {}): AsyncGenerator<RunResult> {
+export async function* decodeInParallel<T>(leaves: readonly number[], decoders: RunDecoder<T>[], options: ParallelOptions = {}): AsyncGenerator<RunResult<T>> {
   const runs = alignedRuns(leaves, options.runPages ?? 64);
-  const pending = new Map<number, Promise<RunResult>>();
+  const pending = new Map<number, Promise<RunResult<T>>>();
   const idle = [...decoders, ...decoders];
   const ahead = idle.length;
   let next = 0;
   let current = 0;
   const launch = (): void => {
     while (idle.length > 0 && next < runs.length && next < current + ahead && !options.signal?.aborted) {
-      const decoder = idle.pop() as RunDecoder;
+      const decoder = idle.pop() as RunDecoder<T>;
       const index = next++;
       const done = decoder.decode(runs[index], index === 0).finally(() => {
         idle.push(decoder);
@@ -80,7 +81,7 @@ export async function* decodeInParallel(leaves: readonly number[], decoders: Run
     options.signal?.throwIfAborted();
     current = index;
     launch();
-    const result = await (pending.get(index) as Promise<RunResult>);
+    const result = await (pending.get(index) as Promise<RunResult<T>>);
     pending.delete(index);
     yield result;
   }

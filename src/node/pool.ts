@@ -5,24 +5,34 @@ import { IbdError } from '../core/errors.ts';
 import { mergeStats, type RunDecoder, type RunResult } from '../core/parallel.ts';
 import type { DecodeStats, OpenOptions } from '../core/table-reader.ts';
 import type { TableDef } from '../core/schema.ts';
-import type { RunRequest, WorkerError } from './decode-worker.ts';
+import type { RunOutput, RunRequest, WorkerError } from './decode-worker.ts';
+import type { RowBatch } from '../core/row-batch.ts';
 
-export interface NodePool {
-  decoders: RunDecoder[];
+/** What the workers hand back per run (RunOutput): batches, or CSV bytes. */
+interface Outputs {
+  batch: RowBatch;
+  csv: Uint8Array;
+}
+
+export interface NodePool<T> {
+  decoders: RunDecoder<T>[];
   /** All workers' statistics so far, added up. */
   stats(): DecodeStats;
   close(): Promise<void>;
 }
 
-type Reply = { id: number; error: WorkerError } | ({ id: number; error?: undefined } & RunResult);
+type Reply<T> = { id: number; error: WorkerError } | ({ id: number; error?: undefined } & RunResult<T>);
 
-export function startPool(workerUrl: URL, path: string, table: TableDef, options: OpenOptions, size = availableParallelism()): NodePool {
-  const workers = Array.from({ length: Math.max(1, size) }, () => new Worker(workerUrl, { workerData: { path, table, options } }));
+export function startPool<O extends RunOutput>(
+  workerUrl: URL, path: string, table: TableDef, options: OpenOptions, output: O, size = availableParallelism(),
+): NodePool<Outputs[O]> {
+  type T = Outputs[O];
+  const workers = Array.from({ length: Math.max(1, size) }, () => new Worker(workerUrl, { workerData: { path, table, options, output } }));
   let nextId = 0;
   const latest: DecodeStats[] = [];
-  const decoders = workers.map((worker, n): RunDecoder => {
-    const waiting = new Map<number, { resolve: (r: RunResult) => void; reject: (e: Error) => void }>();
-    worker.on('message', (reply: Reply) => {
+  const decoders = workers.map((worker, n): RunDecoder<T> => {
+    const waiting = new Map<number, { resolve: (r: RunResult<T>) => void; reject: (e: Error) => void }>();
+    worker.on('message', (reply: Reply<T>) => {
       const w = waiting.get(reply.id);
       if (!w) return;
       waiting.delete(reply.id);
@@ -39,7 +49,7 @@ export function startPool(workerUrl: URL, path: string, table: TableDef, options
     return {
       decode(pages, first) {
         const id = nextId++;
-        return new Promise<RunResult>((resolve, reject) => {
+        return new Promise<RunResult<T>>((resolve, reject) => {
           waiting.set(id, { resolve, reject });
           worker.postMessage({ id, pages, first } satisfies RunRequest);
         });
