@@ -5,8 +5,14 @@
  *
  *  - `listTables`: for each file its summary and its table definition. Small files get the full
  *    summary (exact row count and every page's checksum: a few pages, cheaper than another round
- *    trip); large ones only the quick one (page 0 and the roots), their full scan comes later.
+ *    trip); large ones only the quick one (page 0 and the roots), their full scan comes later. Tiny
+ *    files (a few pages) also get their CSV, as "Export all tables" would make it: decoding their few
+ *    rows costs about what their checksums do, while reading the file again later costs a Blob read.
  *  - `exportTables`: each table decoded whole into one CSV (header + rows), for "Export all tables".
+ *
+ * Reading: in Chromium every Blob read costs about a millisecond of the browser's own I/O thread,
+ * whatever its size, so a file is read once per call, whole when small, and small files are read
+ * several at a time, as one Blob made of them.
  *
  * Plain TypeScript over the decoder core, mixed into the decoder worker's API.
  */
@@ -39,6 +45,8 @@ export interface ListItem {
 
 export interface ListedTable {
   summary: TablespaceSummary | null;
+  /** The CSV "Export all tables" would write (files of at most `csvBelow` bytes with a definition). */
+  csv: ExportedTable | null;
   summaryError: string | null;
   /**
    * The definition found. When one is picked, `tables` holds only that one: a dump's 10,000 other
@@ -58,12 +66,17 @@ export interface ExportedTable {
   problem: string | null;
 }
 
+export interface ListOptions {
+  /** Files this small or smaller get the full summary (count + checksums). */
+  fullBelow: number;
+  /** Files this small or smaller also get their CSV (`ListedTable.csv`). */
+  csvBelow: number;
+  /** The encryption keys given so far (an encrypted file's summary reads its pages). */
+  keys?: EncryptionKeys;
+}
+
 export interface ListMethods {
-  /**
-   * `fullBelow`: files this small or smaller get the full summary (count + checksums). `keys`: the
-   * encryption keys given so far (an encrypted file's summary reads its pages).
-   */
-  listTables(items: ListItem[], sqls: NamedBlob[], fullBelow: number, keys?: EncryptionKeys): Promise<ListedTable[]>;
+  listTables(items: ListItem[], sqls: NamedBlob[], options: ListOptions): Promise<ListedTable[]>;
   /**
    * The first tables of `items`, at least one, until their CSVs add up to EXPORT_BATCH_BYTES: the
    * page sends the rest again (memory stays bounded without the page reading each File's size).
@@ -75,33 +88,91 @@ export interface ListMethods {
 const WHOLE_BELOW = 4 << 20;
 /** exportTables answers once its CSVs add up to this much. */
 const EXPORT_BATCH_BYTES = 32 << 20;
+/** listTables makes CSVs until they add up to this much (the page keeps them). */
+const LIST_CSV_BYTES = 8 << 20;
+/** Small files read together, in one Blob read, up to this many bytes. */
+const GROUP_BYTES = 8 << 20;
 
 /**
- * The file as a ByteSource: a small one read whole at once. Every Blob read is a round trip to the
- * browser's blob store (about a millisecond), and a table's summary, definition and rows read its
- * first pages several times over: for a one-row table that was most of its time.
+ * Groups of consecutive items read together: small ones (at most `wholeBelow` bytes) up to
+ * GROUP_BYTES a group; a larger one alone, read by slices as it is decoded.
  */
-async function tableSource(item: ListItem, wholeBelow: number): Promise<ByteSource> {
-  if (item.ibd.size > wholeBelow) return blobSource(item.ibd, item.name);
-  return bytesSource(new Uint8Array(await item.ibd.arrayBuffer()), item.name);
+function readGroups(items: readonly ListItem[], wholeBelow: number): number[][] {
+  const groups: number[][] = [];
+  let bytes = GROUP_BYTES;
+  items.forEach((item, i) => {
+    const size = item.ibd.size;
+    if (size > wholeBelow) {
+      groups.push([i]);
+      bytes = GROUP_BYTES;
+      return;
+    }
+    if (bytes + size > GROUP_BYTES) {
+      groups.push([]);
+      bytes = 0;
+    }
+    groups[groups.length - 1].push(i);
+    bytes += size;
+  });
+  return groups;
 }
 
-/** Files read ahead of the one being worked on (their reads overlap its decoding). */
-const READ_AHEAD = 16;
+/** Each item's bytes, from one read of the Blob made of them all. */
+async function readTogether(group: readonly ListItem[]): Promise<Uint8Array[]> {
+  const all = new Uint8Array(await new Blob(group.map((item) => item.ibd)).arrayBuffer());
+  const out: Uint8Array[] = [];
+  let at = 0;
+  for (const item of group) {
+    out.push(all.subarray(at, at + item.ibd.size));
+    at += item.ibd.size;
+  }
+  if (at !== all.length) throw new Error('a file changed size while it was read');
+  return out;
+}
 
-/** tableSource of every item, each started READ_AHEAD items before it is needed. */
+/** A file's bytes as a ByteSource, or why it could not be read. */
+type Read = ByteSource | Error;
+
+/** One group's sources. If the read of them all fails, each file alone: its own error, if any. */
+async function readGroup(group: readonly ListItem[], wholeBelow: number): Promise<Read[]> {
+  if (group.length === 1 && group[0].ibd.size > wholeBelow) return [blobSource(group[0].ibd, group[0].name)];
+  try {
+    const bytes = await readTogether(group);
+    return group.map((item, i) => bytesSource(bytes[i], item.name));
+  } catch {
+    return Promise.all(group.map(async (item) => {
+      try {
+        return bytesSource(new Uint8Array(await item.ibd.arrayBuffer()), item.name);
+      } catch (err) {
+        return err instanceof Error ? err : new Error(String(err));
+      }
+    }));
+  }
+}
+
+/** Groups read ahead of the one being worked on (their reads overlap its decoding). */
+const GROUPS_AHEAD = 1;
+
+/**
+ * Every item's ByteSource, its group read GROUPS_AHEAD groups before it is needed; items are asked
+ * for in order, each once. A table's summary, definition and rows read its first pages several times
+ * over: a small file is read whole, once.
+ */
 function readAhead(items: readonly ListItem[], wholeBelow: number): (i: number) => Promise<ByteSource> {
-  const reads: (Promise<ByteSource> | undefined)[] = [];
-  const start = (i: number) => {
-    const p = tableSource(items[i], wholeBelow);
-    p.catch(() => undefined);
-    return p;
-  };
-  return (i) => {
-    for (let j = i; j < Math.min(items.length, i + READ_AHEAD); j++) reads[j] ??= start(j);
-    const p = reads[i]!;
-    reads[i] = undefined;
-    return p;
+  const groups = readGroups(items, wholeBelow);
+  const groupOf: number[] = [];
+  groups.forEach((g, k) => {
+    for (const i of g) groupOf[i] = k;
+  });
+  const reads: (Promise<Read[]> | undefined)[] = [];
+  return async (i) => {
+    const k = groupOf[i];
+    for (let j = k; j < Math.min(groups.length, k + 1 + GROUPS_AHEAD); j++) reads[j] ??= readGroup(groups[j].map((n) => items[n]), wholeBelow);
+    const read = (await reads[k]!)[groups[k].indexOf(i)];
+    // The group's bytes are let go once its last file is handed out.
+    if (i === groups[k][groups[k].length - 1]) reads[k] = Promise.resolve([]);
+    if (read instanceof Error) throw read;
+    return read;
   };
 }
 
@@ -213,46 +284,87 @@ function resolvedResult(r: Awaited<ReturnType<typeof resolveSchema>>): ResolvedS
   };
 }
 
+/** The table decoded whole into one CSV (header + rows), as "Export all tables" writes it. */
+async function tableCsv(ibd: ByteSource, table: TableDef): Promise<ExportedTable> {
+  const reader = await openTable(ibd, table);
+  const parts: Uint8Array[] = [new TextEncoder().encode(csvHeader(reader.columns))];
+  let size = parts[0].length;
+  for await (const batch of reader.batches({ batchSize: 5000 })) {
+    const bytes = csvBytes(batch);
+    parts.push(bytes);
+    size += bytes.length;
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    bytes.set(p, at);
+    at += p.length;
+  }
+  const s = reader.stats;
+  const damaged = s.recordsFailed + s.pagesSkipped + s.badChecksums > 0;
+  return {
+    table: table.name,
+    bytes,
+    rows: s.rowsDecoded,
+    problem: damaged ? `${s.recordsFailed} records unreadable, ${s.pagesSkipped} pages skipped, ${s.badChecksums} bad checksums` : null,
+  };
+}
+
+/** One file of listTables: summary, definition, and the CSV when `csv` (the file is tiny). */
+async function listOne(item: ListItem, ibd: ByteSource, sqls: readonly NamedBlob[], options: ListOptions, csv: boolean): Promise<ListedTable> {
+  const row: ListedTable = { summary: null, csv: null, summaryError: null, resolved: null, resolveError: null };
+  try {
+    row.summary = item.ibd.size <= options.fullBelow ? await summarize(ibd, { keys: options.keys }) : await quickSummary(ibd, options.keys);
+  } catch (err) {
+    row.summaryError = message(err);
+  }
+  let table: TableDef | null = null;
+  try {
+    const r = await resolveCached(ibd, item.frm ? [item.frm, ...sqls] : sqls);
+    row.resolved = resolvedResult(r);
+    table = r.table;
+  } catch (err) {
+    row.resolveError = message(err);
+  }
+  // Only a CSV made whole is kept: a failure is left to the export, which reports it.
+  if (csv && table) row.csv = await tableCsv(ibd, table).catch(() => null);
+  return row;
+}
+
 export function createListMethods(): ListMethods {
   return {
-    async listTables(items, sqls, fullBelow, keys) {
+    async listTables(items, sqls, options) {
       const out: ListedTable[] = [];
-      const source = readAhead(items, fullBelow);
+      const buffers: ArrayBuffer[] = [];
+      const source = readAhead(items, options.fullBelow);
+      let csvBytesLeft = LIST_CSV_BYTES;
       for (let i = 0; i < items.length; i++) {
-        const item = items[i];
-        const row: ListedTable = { summary: null, summaryError: null, resolved: null, resolveError: null };
         let ibd: ByteSource;
         try {
           ibd = await source(i);
         } catch (err) {
-          row.summaryError = row.resolveError = message(err);
-          out.push(row);
+          const text = message(err);
+          out.push({ summary: null, csv: null, summaryError: text, resolved: null, resolveError: text });
           continue;
         }
-        try {
-          row.summary = item.ibd.size <= fullBelow ? await summarize(ibd, { keys }) : await quickSummary(ibd, keys);
-        } catch (err) {
-          row.summaryError = message(err);
-        }
-        try {
-          row.resolved = resolvedResult(await resolveCached(ibd, item.frm ? [item.frm, ...sqls] : sqls));
-        } catch (err) {
-          row.resolveError = message(err);
+        const row = await listOne(items[i], ibd, sqls, options, csvBytesLeft > 0 && items[i].ibd.size <= options.csvBelow);
+        if (row.csv?.bytes) {
+          csvBytesLeft -= row.csv.bytes.length;
+          buffers.push(row.csv.bytes.buffer as ArrayBuffer);
         }
         out.push(row);
       }
-      return out;
+      return Comlink.transfer(out, buffers);
     },
 
     async exportTables(items, sqls) {
-      const encoder = new TextEncoder();
       const out: ExportedTable[] = [];
       const buffers: ArrayBuffer[] = [];
       const source = readAhead(items, WHOLE_BELOW);
       let total = 0;
       for (let i = 0; i < items.length && total < EXPORT_BATCH_BYTES; i++) {
         const item = items[i];
-        const row: ExportedTable = { table: null, bytes: null, rows: 0, problem: null };
+        let row: ExportedTable;
         try {
           const ibd = await source(i);
           let table = await knownTable(item, sqls);
@@ -262,31 +374,13 @@ export function createListMethods(): ListMethods {
             if (item.chosen) table = r.candidates.find((c) => c.table.name === item.chosen)?.table ?? table;
             if (!table) throw new Error(r.error ?? `no table definition for ${item.name}`);
           }
-          row.table = table.name;
-          const reader = await openTable(ibd, table);
-          const parts: Uint8Array[] = [encoder.encode(csvHeader(reader.columns))];
-          let size = parts[0].length;
-          for await (const batch of reader.batches({ batchSize: 5000 })) {
-            const bytes = csvBytes(batch);
-            parts.push(bytes);
-            size += bytes.length;
-          }
-          const bytes = new Uint8Array(size);
-          let at = 0;
-          for (const p of parts) {
-            bytes.set(p, at);
-            at += p.length;
-          }
-          row.bytes = bytes;
-          total += bytes.length;
-          buffers.push(bytes.buffer);
-          const s = reader.stats;
-          row.rows = s.rowsDecoded;
-          if (s.recordsFailed + s.pagesSkipped + s.badChecksums > 0) {
-            row.problem = `${s.recordsFailed} records unreadable, ${s.pagesSkipped} pages skipped, ${s.badChecksums} bad checksums`;
-          }
+          row = await tableCsv(ibd, table);
         } catch (err) {
-          row.problem = message(err);
+          row = { table: null, bytes: null, rows: 0, problem: message(err) };
+        }
+        if (row.bytes) {
+          total += row.bytes.length;
+          buffers.push(row.bytes.buffer as ArrayBuffer);
         }
         out.push(row);
       }

@@ -206,8 +206,11 @@ export async function quickSummary(source: ByteSource, keys?: EncryptionKeys): P
 function groupFreeFlags(bytes: Uint8Array, first: number, ts: Tablespace, freeLimit: number): Uint8Array | null {
   const type = u16(bytes, FIL_PAGE_TYPE);
   if (type !== (first === 0 ? PageType.FSP_HDR : PageType.XDES)) return null;
-  const free = new Uint8Array(ts.physicalSize);
-  for (let i = 0; i < free.length; i++) free[i] = first + i >= freeLimit || isPageFree(bytes, first + i, ts) ? 1 : 0;
+  // Pages at or past the free limit are free: only those below it are looked up (a small file's
+  // group is mostly past it).
+  const free = new Uint8Array(ts.physicalSize).fill(1);
+  const below = Math.min(free.length, freeLimit - first);
+  for (let i = 0; i < below; i++) free[i] = isPageFree(bytes, first + i, ts) ? 1 : 0;
   return free;
 }
 

@@ -43,6 +43,15 @@ export interface Page {
   checksum: ChecksumResult;
 }
 
+/**
+ * A cached read, with the pages of it already checked that are presented as stored: a page read again
+ * (page 0, the root, by the summary, the definition and the rows in turn) is not checksummed again.
+ */
+interface Chunk {
+  bytes: Uint8Array;
+  pages: (Page | undefined)[];
+}
+
 export interface TablespaceOptions {
   /** Keys for encrypted tablespaces; without them an encrypted file fails to open, naming the key. */
   keys?: EncryptionKeys;
@@ -54,7 +63,7 @@ export class Tablespace {
   /** Bytes per page as stored: the compressed page size of a ROW_FORMAT=COMPRESSED tablespace, else pageSize. */
   readonly physicalSize: number;
   private readonly chunkPages: number;
-  private readonly chunks = new Map<number, Uint8Array>();
+  private readonly chunks = new Map<number, Chunk>();
   private readonly transformed = new Map<number, Page>();
   private decryptor: PageDecryptor | null = null;
   private rawImage = false;
@@ -149,7 +158,11 @@ export class Tablespace {
       this.transformed.set(no, kept);
       return kept;
     }
-    const raw = await this.physicalPage(no);
+    const chunk = await this.chunk(Math.floor(no / this.chunkPages));
+    const at = no % this.chunkPages;
+    const checked = chunk.pages[at];
+    if (checked) return checked;
+    const raw = chunk.bytes.subarray(at * this.physicalSize, (at + 1) * this.physicalSize);
     let page: Page;
     try {
       page = await this.transform(no, raw);
@@ -162,24 +175,25 @@ export class Tablespace {
     if (page.bytes !== raw) {
       if (this.transformed.size >= TRANSFORMED_KEPT) this.transformed.delete(this.transformed.keys().next().value as number);
       this.transformed.set(no, page);
+    } else {
+      chunk.pages[at] = page;
     }
     return page;
   }
 
-  /** The page as stored in the file. */
-  private async physicalPage(no: number): Promise<Uint8Array> {
-    const chunkNo = Math.floor(no / this.chunkPages);
+  /** The chunk holding the pages of `chunkNo` as stored in the file. */
+  private async chunk(chunkNo: number): Promise<Chunk> {
     let chunk = this.chunks.get(chunkNo);
     if (chunk) {
       // Re-insert so the Map's order is least-recently-used first.
       this.chunks.delete(chunkNo);
     } else {
-      chunk = await this.source.read(chunkNo * this.chunkPages * this.physicalSize, this.chunkPages * this.physicalSize);
+      const bytes = await this.source.read(chunkNo * this.chunkPages * this.physicalSize, this.chunkPages * this.physicalSize);
+      chunk = { bytes, pages: [] };
       if (this.chunks.size >= CHUNKS_KEPT) this.chunks.delete(this.chunks.keys().next().value as number);
     }
     this.chunks.set(chunkNo, chunk);
-    const start = (no - chunkNo * this.chunkPages) * this.physicalSize;
-    return chunk.subarray(start, start + this.physicalSize);
+    return chunk;
   }
 
   private async transform(no: number, raw: Uint8Array): Promise<Page> {

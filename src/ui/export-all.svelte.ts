@@ -15,6 +15,8 @@
  *    outside the page's heap.
  * Each table is decoded whole in one worker call: memory goes with the largest table's CSV (a worker
  * answers once its CSVs reach 32 MiB); a 10 GB table is better exported on its own (streamed).
+ * Tiny tables come with their CSV from the listing (TableEntry.listedCsv): those are written as they
+ * are, without reading their files again.
  */
 import type { ExportedTable, ListItem } from '../../workers/decoder-api.ts';
 import type { Api } from './pool.ts';
@@ -25,6 +27,8 @@ import { ZipWriter } from './zip.ts';
 
 /** Tables per worker call (the worker answers early once their CSVs add up to 32 MiB). */
 const BATCH_TABLES = 200;
+/** Listed CSVs written between two looks at the event loop (the page stays responsive). */
+const LISTED_CHUNK = 500;
 
 interface AllTarget {
   readonly kind: 'folder' | 'zip';
@@ -95,6 +99,22 @@ async function folderTarget(): Promise<AllTarget | null> {
   };
 }
 
+/** The CSV the listing made, if it was made with the definition the export would use. */
+function listedCsv(t: TableEntry): ExportedTable | null {
+  const csv = t.listedCsv;
+  return csv && csv.table === (t.chosen ?? t.resolved?.picked ?? null) ? csv : null;
+}
+
+function itemOf(t: TableEntry): ListItem {
+  return {
+    ibd: t.file,
+    name: t.file.name,
+    frm: t.paired.frm ? { name: t.paired.frm.file.name, blob: t.paired.frm.file } : null,
+    chosen: t.chosen,
+    fromSql: t.resolved?.source === 'sql' && t.resolved.file && t.resolved.picked ? { file: t.resolved.file, table: t.resolved.picked } : null,
+  };
+}
+
 function zipTarget(): AllTarget {
   const zip = new ZipWriter();
   return {
@@ -109,6 +129,13 @@ function zipTarget(): AllTarget {
       return Promise.resolve();
     },
   };
+}
+
+/** One export: where it writes, the problems met, and the writes queued so far. */
+interface Run {
+  readonly target: AllTarget;
+  readonly problems: string[];
+  writing: Promise<void>;
 }
 
 export class ExportAll {
@@ -154,56 +181,12 @@ export class ExportAll {
     this.elapsedMs = null;
     const started = performance.now();
     const release = this.ws.holdSummaries();
-    const problems: string[] = [];
-    // Results are written in the order they arrive, one at a time.
-    let writing: Promise<void> = Promise.resolve();
-    let next = 0;
-    const take = (): TableEntry[] => {
-      const batch = tables.slice(next, next + BATCH_TABLES);
-      next += batch.length;
-      return batch;
-    };
-    const sqls = this.ws.sqlFiles.map((f) => ({ name: f.path, blob: f.file as Blob }));
-    const lane = async (): Promise<void> => {
-      for (let batch = take(); batch.length > 0 && !this.#stop; ) {
-        const items: ListItem[] = batch.map((t) => ({
-          ibd: t.file,
-          name: t.file.name,
-          frm: t.paired.frm ? { name: t.paired.frm.file.name, blob: t.paired.frm.file } : null,
-          chosen: t.chosen,
-          fromSql: t.resolved?.source === 'sql' && t.resolved.file && t.resolved.picked ? { file: t.resolved.file, table: t.resolved.picked } : null,
-        }));
-        let results: ExportedTable[];
-        try {
-          results = await this.ws.runInPool((api: Api) => api.exportTables(items, sqls));
-        } catch (err) {
-          if (err instanceof PoolStopped) {
-            this.#stop = true;
-            return;
-          }
-          const text = err instanceof Error ? err.message : String(err);
-          results = batch.map(() => ({ table: null, bytes: null, rows: 0, problem: text }));
-        }
-        const answered = batch.slice(0, results.length);
-        writing = writing.then(async () => {
-          for (let i = 0; i < answered.length; i++) {
-            const r = results[i];
-            const path = answered[i].paired.ibd.path;
-            if (r.bytes) await target.add(csvPathOf(path), r.bytes);
-            else this.failed++;
-            if (r.problem && problems.length < 50) problems.push(`${path}: ${r.problem}`);
-            this.rows += r.rows;
-          }
-          this.done += answered.length;
-        });
-        await writing;
-        // The worker stopped early (its CSVs filled its budget): the rest of the batch again.
-        batch = results.length > 0 && results.length < batch.length ? batch.slice(results.length) : take();
-      }
-    };
+    const run: Run = { target, problems: [], writing: Promise.resolve() };
     try {
-      await Promise.all(Array.from({ length: Math.max(1, this.ws.poolSize) }, lane));
-      await writing;
+      const rest = tables.filter((t) => listedCsv(t) === null);
+      const lanes = Array.from({ length: Math.max(1, this.ws.poolSize) }, () => this.#lane(run, rest));
+      await Promise.all([this.#writeListed(run, tables.filter((t) => listedCsv(t) !== null)), ...lanes]);
+      await run.writing;
       if (this.#stop) {
         this.error = target.kind === 'zip' ? 'Stopped: nothing was saved.' : `Stopped: the tables done so far are in ${target.where}.`;
         return;
@@ -214,9 +197,61 @@ export class ExportAll {
     } catch (err) {
       this.error = `The export failed: ${err instanceof Error ? err.message : String(err)}`;
     } finally {
-      this.problems = problems;
+      this.problems = run.problems;
       release();
       this.running = false;
+    }
+  }
+
+  /** Writes the tables' results after those written before (in the order they arrive). */
+  #write(run: Run, entries: readonly TableEntry[], results: readonly ExportedTable[]): Promise<void> {
+    run.writing = run.writing.then(async () => {
+      let failed = 0;
+      let rows = 0;
+      for (let i = 0; i < entries.length; i++) {
+        const r = results[i];
+        const path = entries[i].paired.ibd.path;
+        if (r.bytes) await run.target.add(csvPathOf(path), r.bytes);
+        else failed++;
+        if (r.problem && run.problems.length < 50) run.problems.push(`${path}: ${r.problem}`);
+        rows += r.rows;
+      }
+      // once per batch: the progress bar is redrawn per batch, not per table
+      this.failed += failed;
+      this.rows += rows;
+      this.done += entries.length;
+    });
+    return run.writing;
+  }
+
+  /** The CSVs the listing made, written in chunks (the page stays responsive). */
+  async #writeListed(run: Run, listed: readonly TableEntry[]): Promise<void> {
+    for (let i = 0; i < listed.length && !this.#stop; i += LISTED_CHUNK) {
+      const chunk = listed.slice(i, i + LISTED_CHUNK);
+      await this.#write(run, chunk, chunk.map((t) => listedCsv(t)!));
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+  }
+
+  /** Decodes batches of `rest` in a pool worker (taken from its front, shared by every lane) until none is left. */
+  async #lane(run: Run, rest: TableEntry[]): Promise<void> {
+    const sqls = this.ws.sqlFiles.map((f) => ({ name: f.path, blob: f.file as Blob }));
+    for (let batch = rest.splice(0, BATCH_TABLES); batch.length > 0 && !this.#stop; ) {
+      const items = batch.map(itemOf);
+      let results: ExportedTable[];
+      try {
+        results = await this.ws.runInPool((api: Api) => api.exportTables(items, sqls));
+      } catch (err) {
+        if (err instanceof PoolStopped) {
+          this.#stop = true;
+          return;
+        }
+        const text = err instanceof Error ? err.message : String(err);
+        results = batch.map(() => ({ table: null, bytes: null, rows: 0, problem: text }));
+      }
+      await this.#write(run, batch.slice(0, results.length), results);
+      // The worker stopped early (its CSVs filled its budget): the rest of the batch again.
+      batch = results.length > 0 && results.length < batch.length ? batch.slice(results.length) : rest.splice(0, BATCH_TABLES);
     }
   }
 }

@@ -130,12 +130,17 @@ export function pairFiles(files: readonly InputFile[]): Pairing {
     else ignored.push(f);
   }
   const used = new Set<InputFile>();
+  // By kind, folder and name (a datadir has a .frm for each of thousands of .ibd files).
+  const sideKey = (kind: FileKind, path: string, name: string) => `${kind}\u0000${folderOf(path)}\u0000${stemOf(name).toLowerCase()}`;
+  const byKey = new Map<string, InputFile>();
+  for (const f of side) {
+    const key = sideKey(kindOf(f.file.name), f.path, f.file.name);
+    if (!byKey.has(key)) byKey.set(key, f);
+  }
   const sideFile = (ibd: InputFile, kind: FileKind): InputFile | null => {
-    const folder = folderOf(ibd.path);
-    const stem = stemOf(ibd.file.name).toLowerCase();
-    const found = side.find((f) => kindOf(f.file.name) === kind && folderOf(f.path) === folder && stemOf(f.file.name).toLowerCase() === stem);
+    const found = byKey.get(sideKey(kind, ibd.path, ibd.file.name)) ?? null;
     if (found) used.add(found);
-    return found ?? null;
+    return found;
   };
   const tables = ibds
     .map((ibd): PairedTable => ({

@@ -20,7 +20,7 @@
 import * as Comlink from 'comlink';
 import { connectDecoder } from '../../workers/decoder-api.ts';
 import type {
-  ColumnEdit, DecodeStats, DecoderConnection, EncryptionKeys, ListedTable, ListItem, GuessResult, IndexList, IndexListEntry, NamedBlob, OpenedView, RawTarget,
+  ColumnEdit, DecodeStats, DecoderConnection, EncryptionKeys, ExportedTable, ListedTable, ListItem, GuessResult, IndexList, IndexListEntry, NamedBlob, OpenedView, RawTarget,
   ResolvedSchemaResult, RowMode, TableDef, TablespaceSummary,
 } from '../../workers/decoder-api.ts';
 import { loadKeyFile, parseMysqlKeyring } from '../core/encryption.ts';
@@ -72,8 +72,17 @@ export interface FullReport {
 
 /** Files this small get their full summary (row count and checksums) in the listing batch: a few pages. */
 const FULL_SUMMARY_BELOW = 1 << 20;
+/**
+ * Files this small (a few pages: an empty or nearly empty table) also get their CSV in the listing
+ * batch, kept for "Export all tables": decoding a few rows costs less than reading the file again.
+ */
+const LIST_CSV_BELOW = 128 << 10;
+/** The CSVs of the listing kept on the page, at most (the others are read again by the export). */
+const KEEP_CSV_BYTES = 32 << 20;
 /** Files per listing call. */
 const LIST_BATCH = 250;
+/** The sizes of the queued files are read in slices of this many milliseconds (the page stays responsive). */
+const SIZE_SLICE_MS = 50;
 
 /** The full summary scan of the table on screen waits at most this long for its row count. */
 const COUNT_FIRST_MS = 10_000;
@@ -122,6 +131,8 @@ export class TableEntry {
   elapsedMs = $state<number | null>(null);
   /** The rows, read on demand; only the table on screen has one. */
   view: TableView | null = null;
+  /** The CSV the listing made of a tiny file (for Export all tables), and the definition it was made with. */
+  listedCsv: ExportedTable | null = null;
   /** Rows per leaf page from the last full count (4 bytes a page): coming back to the table skips counting. */
   counts: { mode: RowMode; leaves: Int32Array; counts: Int32Array } | null = null;
   #countWaiters: (() => void)[] = [];
@@ -228,6 +239,10 @@ export class Workspace {
   #listGen = 0;
   /** Large files listed with their quick summary, waiting for their full scan in the summary worker. */
   #fullQueue: TableEntry[] = [];
+  /** Bytes of the entries' `listedCsv`. */
+  #csvKept = 0;
+  /** Bumped when .sql or .frm files are added: CSVs listed with the definitions of before are not kept. */
+  #schemaGen = 0;
   /** Bumped for every table opened; callbacks of older runs are ignored. */
   #viewRun = 0;
   #viewing: TableEntry | null = null;
@@ -254,7 +269,12 @@ export class Workspace {
   /** Adds dropped or picked files (a file with the same path replaces the earlier one). */
   async addFiles(inputs: InputFile[]): Promise<void> {
     if (inputs.length === 0) return;
-    const fresh = (await detectKeyFiles(inputs.filter((f) => !this.#files.some((g) => sameFile(f, g)))));
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- local
+    const known = new Map(this.#files.map((f) => [f.path, f]));
+    const fresh = await detectKeyFiles(inputs.filter((f) => {
+      const g = known.get(f.path);
+      return !g || !sameFile(f, g);
+    }));
     if (fresh.length === 0) {
       this.notice = 'These files are already open.';
       return;
@@ -348,6 +368,7 @@ export class Workspace {
    */
   #repair(fresh: InputFile[], schemaFilesChanged: boolean): TableEntry | null {
     const pairing = pairFiles(this.#files);
+    if (schemaFilesChanged) this.#schemaGen++;
     // eslint-disable-next-line svelte/prefer-svelte-reactivity -- local
     const old = new Map(this.tables.map((t) => [t.key, t]));
     let firstNew: TableEntry | null = null;
@@ -357,6 +378,8 @@ export class Workspace {
       const prev = old.get(p.key);
       if (prev && prev.file === p.ibd.file) {
         prev.paired = p;
+        // made with the definitions of before (an entry listed again gets a new one)
+        if (schemaFilesChanged) this.#keepCsv(prev, null);
         if (schemaFilesChanged && !prev.busy && prev.state !== 'done' && prev.state !== 'cancelled') {
           prev.state = 'resolving';
           prev.error = null;
@@ -414,6 +437,7 @@ export class Workspace {
   #drop(entry: TableEntry): void {
     if (this.#viewing === entry) this.#stopView();
     entry.view = null;
+    this.#keepCsv(entry, null);
     // (its queued jobs are skipped: it is no longer in #live)
   }
 
@@ -426,9 +450,10 @@ export class Workspace {
    * and the state changes once per batch, not once per file.
    */
   #runSummaries(): void {
+    const gen = this.#listGen;
+    void this.#readSizes(gen);
     while (this.#lanes < this.#pool.size && this.#summaryQueue.length > 0) {
       this.#lanes++;
-      const gen = this.#listGen;
       void this.#lane(gen).finally(() => {
         if (gen === this.#listGen) this.#lanes--;
       });
@@ -436,15 +461,30 @@ export class Workspace {
   }
 
   /**
-   * The next batch of the queue: up to LIST_BATCH files. (Not by bytes: in Chromium a File's `size`
-   * read on the page is a synchronous look at the disk the first time, ~0.6 ms: 6 s for 10,000
-   * files. A large file costs the listing call only its quick summary anyway.)
+   * Reads the size of every queued table file (and .frm) ahead of the listing calls, in slices. In
+   * Chromium a picked File's first `size` is a synchronous look at the disk (~0.4 ms, ~1 ms while the
+   * workers read files), and so is the structured clone that sends an unsized File to a worker: the
+   * page's main thread did it for each batch as it went out, while that batch's worker waited. Read
+   * ahead, the sizes stay with the File objects and a batch goes out at once.
    */
+  async #readSizes(gen: number): Promise<void> {
+    const entries = this.#summaryQueue.map((j) => j.entry);
+    for (let at = 0; at < entries.length && gen === this.#listGen; ) {
+      const started = performance.now();
+      for (; at < entries.length && performance.now() - started < SIZE_SLICE_MS; at++) {
+        const entry = entries[at];
+        void entry.file.size;
+        void entry.paired.frm?.file.size;
+      }
+      if (at < entries.length) await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+  }
+
+  /** The next batch of the queue: up to LIST_BATCH files. */
   #takeBatch(): { entry: TableEntry; summary: boolean }[] {
     const batch: { entry: TableEntry; summary: boolean }[] = [];
     while (this.#summaryQueue.length > 0 && batch.length < LIST_BATCH) {
-      const job = this.#summaryQueue.shift()!;
-      if (this.#live.has(job.entry)) batch.push(job);
+      for (const job of this.#summaryQueue.splice(0, LIST_BATCH - batch.length)) if (this.#live.has(job.entry)) batch.push(job);
     }
     return batch;
   }
@@ -458,18 +498,21 @@ export class Workspace {
         frm: entry.paired.frm ? { name: entry.paired.frm.file.name, blob: entry.paired.frm.file } : null,
       }));
       const sqls = this.sqlFiles.map((f) => ({ name: f.path, blob: f.file as Blob }));
+      const schemaGen = this.#schemaGen;
       let results: ListedTable[];
       try {
-        results = await this.#pool.run((api) => api.listTables(items, sqls, FULL_SUMMARY_BELOW, this.#keys), 'low', null);
+        const options = { fullBelow: FULL_SUMMARY_BELOW, csvBelow: LIST_CSV_BELOW, keys: this.#keys };
+        results = await this.#pool.run((api) => api.listTables(items, sqls, options), 'low', null);
       } catch (err) {
         if (err instanceof PoolStopped || gen !== this.#listGen) return;
         const text = describeError(err);
-        results = batch.map(() => ({ summary: null, summaryError: text, resolved: null, resolveError: text }));
+        results = batch.map(() => ({ summary: null, csv: null, summaryError: text, resolved: null, resolveError: text }));
       }
       if (gen !== this.#listGen) return;
       batch.forEach(({ entry, summary }, i) => {
         if (!this.#live.has(entry)) return;
         const r = results[i];
+        if (schemaGen === this.#schemaGen) this.#keepCsv(entry, r.csv);
         if (summary) {
           if (r.summary) {
             entry.summary = r.summary;
@@ -489,6 +532,15 @@ export class Workspace {
       });
       if (this.#fullQueue.length > 0) void this.#runFullSummaries();
     }
+  }
+
+  /** Keeps (or with null, forgets) an entry's listed CSV, while they add up to at most KEEP_CSV_BYTES. */
+  #keepCsv(entry: TableEntry, csv: ExportedTable | null): void {
+    this.#csvKept -= entry.listedCsv?.bytes?.length ?? 0;
+    const size = csv?.bytes?.length ?? 0;
+    const kept = csv && this.#csvKept + size <= KEEP_CSV_BYTES ? csv : null;
+    entry.listedCsv = kept;
+    if (kept) this.#csvKept += size;
   }
 
   /** The full scan (checksums of every page) of the large files, one after another in the summary worker. */
@@ -624,6 +676,7 @@ export class Workspace {
     this.#pool.warm();
     this.#summaryQueue = [];
     this.#fullQueue = [];
+    this.#csvKept = 0;
     this.#listGen++;
     this.#lanes = 0;
     // eslint-disable-next-line svelte/prefer-svelte-reactivity -- not rendered
