@@ -25,7 +25,7 @@ import type {
 } from '../../workers/decoder-api.ts';
 import { loadKeyFile, parseMysqlKeyring } from '../core/encryption.ts';
 import { detectKeyFiles, pairFiles, type InputFile, type PairedTable } from './pairing.ts';
-import { PoolStopped, WorkerPool, type Api } from './pool.ts';
+import { PoolStopped, poolSize, WorkerPool, type Api } from './pool.ts';
 import { fetchSample } from './sample.ts';
 import { TableView } from './table-view.ts';
 
@@ -227,7 +227,11 @@ export class Workspace {
   /** A worker for index scans and column guesses (long reads that must not hold up the pool). */
   #toolConn: DecoderConnection | null = null;
   #reporting: AbortController | null = null;
-  readonly #pool = new WorkerPool();
+  /**
+   * Two tasks per worker: one reads the file while the other works (counting, 16 MB reads at a time,
+   * went from ~4.2 s to ~3.5 s for a 931 MB table with this).
+   */
+  readonly #pool = new WorkerPool(poolSize(), 2);
   /** Entries whose summary (`summary: true`) and/or table definition are to be read, in order. */
   #summaryQueue: { entry: TableEntry; summary: boolean }[] = [];
   #summaryRunning = false;
