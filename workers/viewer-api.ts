@@ -7,13 +7,15 @@
  *  - `summarize` / `quickSummary`: what the file is, before any row (src/core/summary.ts).
  *  - `openView(spec)`: opens the table (definition, row mode, encryption keys) in this worker; every
  *    other view method works on the table last opened.
- *  - `leafPages()`: the clustered index's leaf pages in key order (read off the level above).
+ *  - `leafPages()`: the clustered index's leaf pages in key order (read off the level above);
+ *    `firstLeaf()`: the first of them found down the leftmost node pointers, decoded (the first
+ *    screen, while another worker plans the leaves).
  *  - `countLeaves(pages)`: rows on each of those pages, without decoding them (src/core/leaf-counts.ts).
  *  - `decodeLeaves(pages)`: one compact RowBatch per page, *transferred* to the page (not copied).
  *  - `searchLeaves(pages, query)`: decodes and searches a run; returns each page's row count and the
  *    matching (page, row) pairs, never the rows.
- *  - `exportLeaves(pages, options)`: a run formatted as export bytes (CSV / NDJSON / SQL);
- *    `exportEdge` gives the header / preamble and the postamble.
+ *  - `exportLeaves(pages, options)`: a run formatted (CSV / NDJSON / SQL) into a Blob made in the
+ *    worker; `exportEdge` gives the header / preamble and the postamble.
  *  - `stats()`: this worker's decode statistics since `openView`.
  */
 import type * as Comlink from 'comlink';

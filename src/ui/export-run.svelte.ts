@@ -1,6 +1,6 @@
 /**
  * One export at a time, in a pool of workers of its own (pool.ts): the leaf pages (known from the
- * view) are cut into runs, each worker decodes a run and formats it (CSV / NDJSON / SQL) into bytes,
+ * view) are cut into runs, each worker decodes a run and formats it (CSV / NDJSON / SQL) into a Blob,
  * and the runs are written to a SaveTarget (export.ts) strictly in key order, with a bounded number in
  * flight (ordered.ts), so memory stays flat whatever the table size. Progress is counted in rows
  * against the exact row count, with rows/s and the time left. Cancel terminates every worker of the
