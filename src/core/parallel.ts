@@ -38,19 +38,23 @@ export function splitRuns(leaves: readonly number[], runPages: number): number[]
  * 16 KB) instead of two workers each reading the chunk its run shares with the next.
  */
 export function alignedRuns(leaves: readonly number[], runPages: number): number[][] {
-  const runs: number[][] = [];
-  let run: number[] = [];
-  for (const leaf of leaves) {
-    const prev = run.length > 0 ? run[run.length - 1] : -1;
-    const crossed = prev >= 0 && Math.floor(leaf / runPages) !== Math.floor(prev / runPages);
-    if (run.length >= runPages || (crossed && run.length >= runPages / 2)) {
-      runs.push(run);
-      run = [];
+  return alignedBounds(leaves, runPages).map(([from, to]) => leaves.slice(from, to));
+}
+
+/** Where alignedRuns() cuts `leaves`: [from, to) index ranges, in order. */
+export function alignedBounds(leaves: ArrayLike<number>, runPages: number): [number, number][] {
+  const bounds: [number, number][] = [];
+  let from = 0;
+  for (let i = 0; i < leaves.length; i++) {
+    const length = i - from;
+    const crossed = length > 0 && Math.floor(leaves[i] / runPages) !== Math.floor(leaves[i - 1] / runPages);
+    if (length >= runPages || (crossed && length >= runPages / 2)) {
+      bounds.push([from, i]);
+      from = i;
     }
-    run.push(leaf);
   }
-  if (run.length > 0) runs.push(run);
-  return runs;
+  if (from < leaves.length) bounds.push([from, leaves.length]);
+  return bounds;
 }
 
 /**

@@ -8,7 +8,8 @@
  */
 import type { ExportOptions, ViewSpec } from '../../workers/viewer-api.ts';
 import type { ExportFormat, SaveTarget } from './export.ts';
-import { runBounds, runOrdered } from './ordered.ts';
+import { alignedBounds } from '../core/parallel.ts';
+import { runOrdered } from './ordered.ts';
 import { PoolStopped, poolSize, WorkerPool } from './pool.ts';
 import { describeError } from './workspace.svelte.ts';
 
@@ -102,7 +103,8 @@ export class ExportRun {
       const work = (async (): Promise<number> => {
         const { options } = job;
         await write(await pool.run((api) => api.exportEdge(options, 'head'), 'low', gen));
-        const runs = runBounds(job.leaves.length, RUN_PAGES);
+        // Aligned with the workers' 1 MiB reads: no two workers read the same part of the file.
+        const runs = alignedBounds(job.leaves, RUN_PAGES);
         let rows = 0;
         await runOrdered(
           runs.length,

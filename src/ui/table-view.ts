@@ -22,13 +22,16 @@ import { RowMap } from './row-map.ts';
 import { RowStore } from './row-store.ts';
 import { keyComparer } from './search.ts';
 import { batchText, cellString } from './batch-text.ts';
-import { mergeStats } from '../core/parallel.ts';
+import { alignedBounds, mergeStats } from '../core/parallel.ts';
 
 /** Leaves counted per task (16 MiB reads of 16K pages: Blob reads are fastest large), and in the first task (the first screen). */
 const COUNT_RUN = 1024;
 const COUNT_FIRST = 16;
-/** Leaves decoded and searched per task. */
-const SEARCH_RUN = 32;
+/**
+ * Leaves decoded and searched per task, at most: runs are cut on the workers' 1 MiB read chunks
+ * (alignedBounds), so that no two workers read the same chunk of the file.
+ */
+const SEARCH_RUN = 64;
 
 export interface SearchProgress {
   /** Rows searched so far, matches so far. */
@@ -152,7 +155,7 @@ export class TableView {
    * computed in `hit` are final.
    */
   async #scan(query: RowQuery, signal: AbortSignal, hit: (leaf: number, row: number) => boolean, progress: (searched: number) => void): Promise<void> {
-    const runs = runBounds(this.map.leaves.length, SEARCH_RUN);
+    const runs = alignedBounds(this.map.leaves, SEARCH_RUN);
     const stop = new AbortController();
     const both = AbortSignal.any([signal, stop.signal]);
     let searched = 0;
@@ -200,7 +203,7 @@ export class TableView {
    * and the statistics so far.
    */
   async reportAll(signal: AbortSignal, onRun: (leavesDone: number, stats: DecodeStats) => void): Promise<DecodeStats> {
-    const runs = runBounds(this.map.leaves.length, SEARCH_RUN);
+    const runs = alignedBounds(this.map.leaves, SEARCH_RUN);
     let total = mergeStats([]);
     let done = 0;
     await runOrdered(
