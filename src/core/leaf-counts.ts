@@ -14,10 +14,7 @@
  * through Tablespace.page(), which transforms them. Plain TypeScript, no DOM.
  */
 import { FIL_PAGE_TYPE, PageType, u16, u64 } from './fil-header.ts';
-import {
-  PAGE_DATA, PAGE_HEADER, PAGE_INDEX_ID, PAGE_LEVEL, PAGE_N_RECS, PAGE_NEW_INFIMUM, PAGE_NEW_SUPREMUM, PAGE_OLD_INFIMUM, PAGE_OLD_SUPREMUM,
-  REC_INFO_DELETED, REC_INFO_MIN_REC,
-} from './index-page.ts';
+import { PAGE_HEADER, PAGE_INDEX_ID, PAGE_LEVEL, PAGE_N_RECS, tallyRecords, type RecordTally } from './index-page.ts';
 import type { RowMode } from './table-reader.ts';
 import type { Tablespace } from './tablespace.ts';
 
@@ -30,42 +27,15 @@ export interface LeafCountOptions {
   signal?: AbortSignal;
 }
 
-/** What the last walkRecords() found: user records that are not delete-marked, and those that are. */
-let walkedLive = 0;
-let walkedDeleted = 0;
-
-/**
- * Walks a page's record list as recordOrigins() does (same bounds and loop checks) but only tallies
- * the info bits: no list of origins, no call per record. This loop is most of the row count's time.
- * False when the list is damaged.
- */
-function walkRecords(b: Uint8Array, compact: boolean): boolean {
-  walkedLive = 0;
-  walkedDeleted = 0;
-  const size = b.length;
-  // A page cannot hold more records than its heap has slots; beyond that the list loops.
-  const limit = size / 5;
-  const supremum = compact ? PAGE_NEW_SUPREMUM : PAGE_OLD_SUPREMUM;
-  let rec = compact ? PAGE_NEW_INFIMUM : PAGE_OLD_INFIMUM;
-  for (let seen = 0; ; seen++) {
-    // The next-record field: relative (wrapping in the page) in COMPACT, absolute in REDUNDANT.
-    const field = (b[rec - 2] << 8) | b[rec - 1];
-    rec = compact ? (field === 0 ? 0 : (rec + field) & (size - 1)) : field;
-    if (rec === supremum) return true;
-    if (rec < PAGE_DATA || rec >= size - 8 || seen > limit) return false;
-    const info = b[rec - (compact ? 5 : 6)] & 0xf0;
-    if (info & REC_INFO_MIN_REC) continue;
-    if (info & REC_INFO_DELETED) walkedDeleted++;
-    else walkedLive++;
-  }
-}
+/** Scratch of leafRowCount(). */
+const tally: RecordTally = { live: 0, deleted: 0 };
 
 /** Rows on one leaf page image of index `indexId` (0 when it is not one). */
 export function leafRowCount(bytes: Uint8Array, options: LeafCountOptions): number {
   if (u16(bytes, FIL_PAGE_TYPE) !== PageType.INDEX) return 0;
   if (u16(bytes, PAGE_HEADER + PAGE_LEVEL) !== 0 || u64(bytes, PAGE_HEADER + PAGE_INDEX_ID) !== options.indexId) return 0;
-  if (!walkRecords(bytes, options.compact)) return options.mode === 'deleted' ? 0 : u16(bytes, PAGE_HEADER + PAGE_N_RECS);
-  return options.mode === 'live' ? walkedLive : options.mode === 'deleted' ? walkedDeleted : walkedLive + walkedDeleted;
+  if (tallyRecords(bytes, options.compact, tally) !== null) return options.mode === 'deleted' ? 0 : u16(bytes, PAGE_HEADER + PAGE_N_RECS);
+  return options.mode === 'live' ? tally.live : options.mode === 'deleted' ? tally.deleted : tally.live + tally.deleted;
 }
 
 /** Pages (sorted) cut into ranges read at once: neighbours closer than `gap` pages, at most `most` pages long. */

@@ -19,7 +19,7 @@
 import { findIndexRoots, type IndexRoot } from './btree.ts';
 import { verifyPage, type ChecksumResult } from './checksum.ts';
 import { FIL_NULL, FIL_PAGE_DATA, FIL_PAGE_PREV, FIL_PAGE_TYPE, isAllZero, PageType, pageTypeName, u16, u32 } from './fil-header.ts';
-import { compactInfoBits, readIndexHeader, recordOrigins, redundantInfoBits, REC_INFO_DELETED, REC_INFO_MIN_REC } from './index-page.ts';
+import { readIndexHeader, tallyRecords, type RecordTally } from './index-page.ts';
 import { isPageFree } from './xdes.ts';
 import type { ByteSource } from './source.ts';
 import type { EncryptionKeys } from './encryption.ts';
@@ -260,7 +260,7 @@ export async function summarize(source: ByteSource, options: SummarizeOptions = 
   const problem = (text: string) => {
     if (s.problems.length < MAX_PROBLEMS) s.problems.push(text);
   };
-  const origins: number[] = [];
+  const tally: RecordTally = { live: 0, deleted: 0 };
   let groupFree: Uint8Array | null = null;
   const leftmostLeaves: number[] = [];
   // Descriptor pages come every `physicalSize` pages (KEY_BLOCK_SIZE in a ROW_FORMAT=COMPRESSED
@@ -303,7 +303,7 @@ export async function summarize(source: ByteSource, options: SummarizeOptions = 
     index.leafRecords += h.nRecs;
     if (h.indexId === clusteredId) {
       if (u32(bytes, FIL_PAGE_PREV) === FIL_NULL) leftmostLeaves.push(no);
-      countLeafRows(bytes, compact, h.nRecs, no, s, origins, problem);
+      countLeafRows(bytes, compact, h.nRecs, no, s, tally, problem);
     }
   };
 
@@ -371,19 +371,15 @@ function countLeafRows(
   nRecs: number,
   no: number,
   s: TablespaceSummary,
-  origins: number[],
+  tally: RecordTally,
   problem: (text: string) => void,
 ): void {
-  const damage = recordOrigins(bytes, compact, origins);
+  const damage = tallyRecords(bytes, compact, tally);
   if (damage !== null) {
     problem(`page ${no}: ${damage}; counted its ${nRecs} records from the page header`);
     s.rowsSoFar += nRecs;
     return;
   }
-  for (const origin of origins) {
-    const info = compact ? compactInfoBits(bytes, origin) : redundantInfoBits(bytes, origin);
-    if (info & REC_INFO_MIN_REC) continue;
-    if (info & REC_INFO_DELETED) s.deletedRecords++;
-    else s.rowsSoFar++;
-  }
+  s.rowsSoFar += tally.live;
+  s.deletedRecords += tally.deleted;
 }
