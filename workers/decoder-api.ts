@@ -16,7 +16,7 @@
  */
 import * as Comlink from 'comlink';
 import type { DecodeStats, TableInfo } from '../src/core/table-reader.ts';
-import type { ViewerApi } from './viewer-api.ts';
+import type { FirstLeaf, LeafPlan, OpenedView, TableDef, ViewerApi, ViewSpec } from './viewer-api.ts';
 import type { RecoveryMethods } from './recovery-methods.ts';
 import type { GuessMethods } from './guess-methods.ts';
 import type { ListMethods } from './list-methods.ts';
@@ -81,8 +81,29 @@ export interface DecoderApi extends ViewerApi, RecoveryMethods, GuessMethods, Li
    * Replaces the tables of the last readSchema / resolveSchema.
    */
   resolveSchema(ibd: Blob, ibdName: string, files: NamedBlob[]): Promise<ResolvedSchemaResult>;
+  /**
+   * resolveSchema, then, when a table is picked (`want.chosen` if the files define it), openView with
+   * it, firstLeaf and leafPages, all in this worker: the first screen needs no round trip through the
+   * page, whose main thread is busy drawing the file just dropped. `opened` is null when no table is
+   * picked, or when opening fails (the page then opens it the usual way, which reports why).
+   */
+  resolveAndOpen(ibd: Blob, ibdName: string, files: NamedBlob[], want: OpenWish): Promise<ResolvedOpen>;
   /** The CREATE TABLE text of a table of the last readSchema / resolveSchema. */
   createSql(tableName: string): Promise<string>;
+}
+
+/** How to open the table resolveAndOpen picks: what a ViewSpec has besides the file and the definition. */
+export interface OpenWish extends Omit<ViewSpec, 'ibd' | 'name' | 'table'> {
+  /** The table the user chose among the files' definitions, if any. */
+  chosen: string | null;
+}
+
+export interface ResolvedOpen {
+  resolved: ResolvedSchemaResult;
+  /** The definition picked (chosen, else resolveSchema's pick); null when none is. */
+  table: TableDef | null;
+  /** The table as opened (with `want` and the picked definition), its first leaf and leaf plan. */
+  opened: { view: OpenedView; first: FirstLeaf | null; plan: LeafPlan } | null;
 }
 
 export interface DecoderConnection {

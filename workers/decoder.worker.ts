@@ -4,10 +4,11 @@
  * the runs of leaf pages the page's pool hands it. See decoder-api.ts for the contract.
  */
 import * as Comlink from 'comlink';
-import { blobSource } from '../src/core/source.ts';
+import { sharedBlobSource } from '../src/core/source.ts';
 import type { TableDef } from '../src/core/schema.ts';
 import { parseCreateTables, pickTable } from '../src/core/ddl/create-table.ts';
-import type { DecoderApi, ResolvedSchemaResult, SchemaResult } from './decoder-api.ts';
+import { batchBuffers } from '../src/core/row-batch.ts';
+import type { DecoderApi, ResolvedOpen, ResolvedSchemaResult, SchemaResult } from './decoder-api.ts';
 import { createViewerMethods } from './viewer-methods.ts';
 import { createRecoveryMethods } from './recovery-methods.ts';
 import { createGuessMethods } from './guess-methods.ts';
@@ -37,7 +38,7 @@ const api: DecoderApi = {
 
   async resolveSchema(ibd, ibdName, files) {
     // .sql files parsed once per worker (a dump of 10,000 tables is not parsed again per table)
-    const resolved = await resolveCached(blobSource(ibd, ibdName), files);
+    const resolved = await resolveCached(sharedBlobSource(ibd, ibdName), files);
     // the chosen source's tables (a general tablespace or a dump can hold several), chosen one first
     const candidates = resolved.candidates.slice().sort((a, b) => Number(b.table === resolved.table) - Number(a.table === resolved.table));
     tables = candidates.map((c) => c.table);
@@ -54,6 +55,27 @@ const api: DecoderApi = {
       error: resolved.error,
     };
     return result;
+  },
+
+  async resolveAndOpen(ibd, ibdName, files, want) {
+    const resolved = await api.resolveSchema(ibd, ibdName, files);
+    const name = want.chosen && resolved.tables.some((t) => t.name === want.chosen) ? want.chosen : resolved.picked;
+    const table = name ? tables.find((t) => t.name === name) ?? null : null;
+    const out: ResolvedOpen = { resolved, table, opened: null };
+    if (!table) return out;
+    const { chosen: _, ...how } = want;
+    // A table of a general tablespace / mysql.ibd is decoded through its own B-tree (from the SDI).
+    const index = how.index ?? resolved.tables.find((t) => t.name === name)?.clusteredIndex ?? undefined;
+    try {
+      const view = await api.openView({ ibd, name: ibdName, table, ...how, index });
+      // As TableView.open: a first leaf that does not decode is reported by the page's own decode of it.
+      const first = await api.firstLeaf().catch(() => null);
+      const plan = await api.leafPages();
+      out.opened = { view, first, plan };
+    } catch {
+      return out;
+    }
+    return Comlink.transfer(out, [...(out.opened.first ? batchBuffers(out.opened.first.batch) : []), out.opened.plan.leaves.buffer]);
   },
 
   async createSql(tableName) {

@@ -12,7 +12,7 @@ import { csvBytes } from '../src/core/csv-bytes.ts';
 import { countLeafRows } from '../src/core/leaf-counts.ts';
 import { BatchBuilder, batchBuffers, type RowBatch } from '../src/core/row-batch.ts';
 import type { Column, TableDef } from '../src/core/schema.ts';
-import { blobSource } from '../src/core/source.ts';
+import { blobSource, sharedBlobSource } from '../src/core/source.ts';
 import { quickSummary, summarize } from '../src/core/summary.ts';
 import { openTable, ROW_STATE_COLUMN, type DecodeStats, type Row, type TableReader } from '../src/core/table-reader.ts';
 import { Tablespace } from '../src/core/tablespace.ts';
@@ -189,7 +189,7 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
 
     async openView(spec) {
       current = null;
-      const source = blobSource(spec.ibd, spec.name);
+      const source = sharedBlobSource(spec.ibd, spec.name);
       const reader = await openTable(source, spec.table, { mode: spec.mode, keys: spec.keys, index: spec.index, raw: spec.raw });
       // A raw image (no valid page 0) is counted through the same shifted view openTable reads it by.
       const ts = spec.raw ? Tablespace.openRaw(rawView(source, spec.raw.base), spec.raw) : await Tablespace.open(source, { keys: spec.keys });

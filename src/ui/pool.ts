@@ -76,6 +76,29 @@ export class WorkerPool {
     return ++this.#gen;
   }
 
+  /**
+   * Worker `member` opened `spec` itself (resolveAndOpen): it becomes the pool's table, already open
+   * there; the other workers open it before their first task. Call it from a task running in
+   * `member`, so that no other task finds the worker between its open and this. Returns the generation.
+   */
+  adopt(member: number, spec: ViewSpec, view: OpenedView, stats: DecodeStats): number {
+    const gen = this.setSpec(spec);
+    const m = this.#members[member];
+    m.gen = gen;
+    m.opening = Promise.resolve(view);
+    m.stats = stats;
+    return gen;
+  }
+
+  /**
+   * No table is open until the next setSpec / adopt: tasks of the last one no longer start (a worker
+   * may be about to open another table on its own, see adopt).
+   */
+  close(): void {
+    this.#spec = null;
+    this.#gen++;
+  }
+
   get generation(): number {
     return this.#gen;
   }

@@ -13,7 +13,7 @@
  *  - `findKey`: a key value's row: a binary search over the leaf pages when the key's text orders
  *    like its values (numbers, dates), else a search for the exact value, stopping at the first.
  */
-import type { OpenedView, RowQuery, ViewSpec } from '../../workers/viewer-api.ts';
+import type { FirstLeaf, OpenedView, RowQuery, ViewSpec } from '../../workers/viewer-api.ts';
 import type { DecodeStats } from '../../workers/decoder-api.ts';
 import type { RowBatch } from '../core/row-batch.ts';
 import { runBounds, runOrdered } from './ordered.ts';
@@ -91,9 +91,17 @@ export class TableView {
       pool.noteStats(member, plan.stats);
       return { view: opened as OpenedView, leaves: plan.leaves };
     }, 'high', gen);
-    const table = new TableView(pool, gen, spec, view, new RowMap(leaves), onChange);
-    const decoded = await first;
-    if (decoded && leaves.length > 0 && leaves[0] === decoded.page) table.store.seed(0, decoded.batch);
+    return TableView.opened(pool, gen, spec, { view, leaves, first: await first }, onChange);
+  }
+
+  /**
+   * The table of generation `gen`, as a worker opened it (TableView.open, or resolveAndOpen in the
+   * worker): its leaf plan, and its first leaf decoded (shown at once) unless that failed.
+   */
+  static opened(pool: WorkerPool, gen: number, spec: ViewSpec, got: { view: OpenedView; leaves: Int32Array; first: FirstLeaf | null }, onChange: () => void): TableView {
+    const table = new TableView(pool, gen, spec, got.view, new RowMap(got.leaves), onChange);
+    const { first, leaves } = got;
+    if (first && leaves.length > 0 && leaves[0] === first.page) table.store.seed(0, first.batch);
     table.#noteStats();
     return table;
   }

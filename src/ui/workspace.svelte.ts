@@ -20,14 +20,23 @@
 import * as Comlink from 'comlink';
 import { connectDecoder } from '../../workers/decoder-api.ts';
 import type {
-  ColumnEdit, DecodeStats, DecoderConnection, EncryptionKeys, ExportedTable, ListedTable, ListItem, GuessResult, IndexList, IndexListEntry, NamedBlob, OpenedView, RawTarget,
-  ResolvedSchemaResult, RowMode, TableDef, TablespaceSummary,
+  ColumnEdit, DecodeStats, DecoderConnection, EncryptionKeys, ExportedTable, FirstLeaf, ListedTable, ListItem, GuessResult, IndexList, IndexListEntry, NamedBlob, OpenedView,
+  RawTarget, ResolvedSchemaResult, RowMode, TableDef, TablespaceSummary, ViewSpec,
 } from '../../workers/decoder-api.ts';
 import { loadKeyFile, parseMysqlKeyring } from '../core/encryption.ts';
 import { detectKeyFiles, pairFiles, type InputFile, type PairedTable } from './pairing.ts';
 import { PoolStopped, poolSize, WorkerPool, type Api } from './pool.ts';
 import { fetchSample } from './sample.ts';
 import { TableView } from './table-view.ts';
+
+/** A table a pool worker opened while resolving its definition (resolveAndOpen), adopted by the pool as generation `gen`. */
+interface Opened {
+  gen: number;
+  spec: ViewSpec;
+  view: OpenedView;
+  leaves: Int32Array;
+  first: FirstLeaf | null;
+}
 
 export type TableState = 'resolving' | 'pending' | 'needs-schema' | 'choose' | 'reading-schema' | 'decoding' | 'done' | 'cancelled' | 'error';
 export type SummaryState = 'waiting' | 'scanning' | 'done' | 'error';
@@ -253,8 +262,10 @@ export class Workspace {
   #counting: AbortController | null = null;
 
   constructor() {
-    // Start the pool now: loading the workers' code is a good part of the time to the first rows.
+    // Start the workers now: loading their code is a good part of the time to the first rows (and the
+    // summary worker, started on the first drop, took the main thread's and the pool's time then).
     this.#pool.warm();
+    this.#summaryWorker();
   }
 
   get selected(): TableEntry | null {
@@ -862,9 +873,13 @@ export class Workspace {
     this.#viewing = null;
   }
 
-  /** Resolves the definition (in a pool worker, which hands it to the others) and opens the table. */
+  /**
+   * Resolves the definition and opens the table in one call to a pool worker (which then serves the
+   * first screen), or opens the user's own definition; the other workers open it before their first task.
+   */
   async #open(entry: TableEntry): Promise<void> {
     this.#stopView();
+    this.#pool.close();
     const run = this.#viewRun;
     this.#viewing = entry;
     entry.error = null;
@@ -881,11 +896,17 @@ export class Workspace {
     try {
       // A definition built from "Guess the columns" wins over whatever the files give.
       let table = entry.custom;
+      let opened: Opened | null = null;
       if (!table) {
-        const found = await this.#pool.run(async (api) => {
-          const r = await api.resolveSchema(entry.file, entry.file.name, files);
-          const name = entry.chosen && r.tables.some((t) => t.name === entry.chosen) ? entry.chosen : r.picked;
-          return { resolved: r, table: name ? await api.tableDef(name) : null };
+        const want = { mode: entry.mode, keys: this.#keys, chosen: entry.chosen, index: entry.target?.index, raw: entry.target?.raw };
+        const found = await this.#pool.run(async (api, member) => {
+          const r = await api.resolveAndOpen(entry.file, entry.file.name, files, want);
+          if (r.opened && r.table && run === this.#viewRun) {
+            const spec = this.#viewSpec(entry, r.table, r.resolved);
+            const gen = this.#pool.adopt(member, spec, r.opened.view, r.opened.plan.stats);
+            opened = { gen, spec, view: r.opened.view, leaves: r.opened.plan.leaves, first: r.opened.first };
+          }
+          return r;
         }, 'high', null);
         if (run !== this.#viewRun) return;
         const resolved = found.resolved;
@@ -898,7 +919,7 @@ export class Workspace {
         table = found.table;
       }
       entry.state = 'decoding';
-      const view = await this.#openView(entry, table, run);
+      const view = await this.#openView(entry, table, run, opened);
       if (!view) return;
       // The first page first: it shows at once, and a table definition that does not fit is caught there.
       await view.store.load([0]);
@@ -917,11 +938,17 @@ export class Workspace {
     }
   }
 
-  async #openView(entry: TableEntry, table: TableDef, run: number): Promise<TableView | null> {
+  /** What the pool's workers open for `entry` with `table` (as resolveAndOpen does in its worker). */
+  #viewSpec(entry: TableEntry, table: TableDef, resolved: ResolvedSchemaResult | null): ViewSpec {
     // A table of a general tablespace / mysql.ibd: its own B-tree (from the SDI); an index of a scan: that one.
-    const choice = entry.custom ? undefined : entry.resolved?.tables.find((t) => t.name === table.name);
+    const choice = entry.custom ? undefined : resolved?.tables.find((t) => t.name === table.name);
     const index = entry.target?.index ?? choice?.clusteredIndex ?? undefined;
-    const spec = { ibd: entry.file, name: entry.file.name, table, mode: entry.mode, keys: this.#keys, index, raw: entry.target?.raw };
+    return { ibd: entry.file, name: entry.file.name, table, mode: entry.mode, keys: this.#keys, index, raw: entry.target?.raw };
+  }
+
+  /** Opens the table in the pool, or takes the view a worker already opened (`opened`). */
+  async #openView(entry: TableEntry, table: TableDef, run: number, opened: Opened | null): Promise<TableView | null> {
+    const spec = opened?.spec ?? this.#viewSpec(entry, table, entry.resolved);
     const changed = () => {
       if (run !== this.#viewRun) return;
       entry.rowCount = view.map.rows;
@@ -933,7 +960,7 @@ export class Workspace {
       }
       entry.version++;
     };
-    const view = await TableView.open(this.#pool, spec, changed);
+    const view = opened ? TableView.opened(this.#pool, opened.gen, spec, opened, changed) : await TableView.open(this.#pool, spec, changed);
     if (run !== this.#viewRun) return null;
     entry.view = view;
     entry.opened = view.view;
