@@ -58,6 +58,8 @@ export class WorkerPool {
   #low: Job[] = [];
   #spec: ViewSpec | null = null;
   #gen = 0;
+  /** The statistics of workers `recycle` replaced, for the table of generation `#gen`. */
+  #retired: DecodeStats[] = [];
 
   constructor(readonly size = poolSize(), readonly slots = 1) {}
 
@@ -73,6 +75,7 @@ export class WorkerPool {
   /** Tables opened from now on use `spec`; returns its generation. */
   setSpec(spec: ViewSpec): number {
     this.#spec = spec;
+    this.#retired = [];
     return ++this.#gen;
   }
 
@@ -96,6 +99,7 @@ export class WorkerPool {
    */
   close(): void {
     this.#spec = null;
+    this.#retired = [];
     this.#gen++;
   }
 
@@ -117,13 +121,31 @@ export class WorkerPool {
 
   /** The statistics of every worker's reader, added up. */
   stats(): DecodeStats {
-    return mergeStats(this.#members.flatMap((m) => (m.stats && m.gen === this.#gen ? [m.stats] : [])));
+    return mergeStats([...this.#retired, ...this.#members.flatMap((m) => (m.stats && m.gen === this.#gen ? [m.stats] : []))]);
   }
 
   /** Keeps a worker's latest statistics (tasks return them with their results). */
   noteStats(member: number, stats: DecodeStats): void {
     const m = this.#members[member];
     if (m) m.stats = stats;
+  }
+
+  /**
+   * When no task is running or waiting: replaces every worker with a fresh one (its table opened again
+   * before its next task). A worker that has read through a large file holds tens of MB of read
+   * buffers its V8 has not collected yet (it collects when allocating more, which an idle worker
+   * does not); a fresh worker costs ~15 MB. Returns whether it did.
+   */
+  recycle(): boolean {
+    if (this.#high.length > 0 || this.#low.length > 0 || this.#members.some((m) => m.running > 0)) return false;
+    for (const m of this.#members) {
+      // What they read still counts (a damaged page they skipped stays in the report).
+      if (m.stats && m.gen === this.#gen) this.#retired.push(m.stats);
+      m.conn.terminate();
+    }
+    this.#members = [];
+    this.warm();
+    return true;
   }
 
   /** Kills every worker at once; queued tasks reject with PoolStopped. */
