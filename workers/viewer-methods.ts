@@ -223,7 +223,8 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
 
     async countLeaves(pages) {
       const { reader, ts, spec } = opened();
-      const counts = await countLeafRows(ts, pages, { indexId: reader.info.indexId, compact: reader.info.rowFormat !== 'REDUNDANT', mode: spec.mode, readBytes: 16 << 20 });
+      // 8 MB reads: as fast as 16 MB ones here (~3 s for 931 MB), with half the buffers in flight.
+      const counts = await countLeafRows(ts, pages, { indexId: reader.info.indexId, compact: reader.info.rowFormat !== 'REDUNDANT', mode: spec.mode, readBytes: 8 << 20 });
       return Comlink.transfer(counts, [counts.buffer]);
     },
 
