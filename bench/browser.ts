@@ -15,9 +15,11 @@
  * included).
  *
  * Memory is sampled every 250 ms: the page's JS heap (CDP Performance.getMetrics JSHeapUsedSize —
- * the page's main thread only, not its workers) and the RSS of Chromium's processes from /proc (the
- * page's renderer holds its workers' memory; the total adds the browser process, which keeps Blob
- * data, and the helpers).
+ * the page's main thread only, not its workers) and, from /proc, the memory of the page's renderer
+ * (which holds its workers): its own memory, RssAnon + RssShmem (what Chromium counts as a process's
+ * private footprint, plus the shared memory Blob reads arrive in), and its whole RSS, which also counts
+ * the ~110 MB of Chromium's code it has mapped (shared with every other Chromium process); the total
+ * adds the RSS of every Chromium process (the browser process keeps Blob data).
  */
 import { createServer, type Server } from 'node:http';
 import { createReadStream, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -68,6 +70,8 @@ function serveStatic(root: string): Promise<{ server: Server; url: string }> {
 interface ProcInfo {
   ppid: number;
   rssMb: number;
+  /** RssAnon + RssShmem: the process's own memory, without the code it has mapped. */
+  ownMb: number;
   renderer: boolean;
 }
 
@@ -79,8 +83,9 @@ function readProcs(): Map<number, ProcInfo> {
       const status = readFileSync(`/proc/${entry}/status`, 'utf8');
       const ppid = Number(/^PPid:\s+(\d+)/m.exec(status)?.[1] ?? 0);
       const rssKb = Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+      const ownKb = Number(/^RssAnon:\s+(\d+)/m.exec(status)?.[1] ?? 0) + Number(/^RssShmem:\s+(\d+)/m.exec(status)?.[1] ?? 0);
       const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      procs.set(Number(entry), { ppid, rssMb: rssKb / 1024, renderer: cmdline.includes('--type=renderer') });
+      procs.set(Number(entry), { ppid, rssMb: rssKb / 1024, ownMb: ownKb / 1024, renderer: cmdline.includes('--type=renderer') });
     } catch {
       // the process ended while we looked
     }
@@ -91,6 +96,7 @@ function readProcs(): Map<number, ProcInfo> {
 class MemorySampler {
   jsHeapPeakMb = 0;
   rendererPeakMb = 0;
+  rendererOwnPeakMb = 0;
   chromiumPeakMb = 0;
   #timer: ReturnType<typeof setInterval> | null = null;
   #busy = false;
@@ -131,7 +137,10 @@ class MemorySampler {
       const p = procs.get(pid);
       if (!p) continue;
       total += p.rssMb;
-      if (p.renderer) this.rendererPeakMb = Math.max(this.rendererPeakMb, p.rssMb);
+      if (p.renderer) {
+        this.rendererPeakMb = Math.max(this.rendererPeakMb, p.rssMb);
+        this.rendererOwnPeakMb = Math.max(this.rendererOwnPeakMb, p.ownMb);
+      }
     }
     this.chromiumPeakMb = Math.max(this.chromiumPeakMb, total);
     this.#busy = false;
@@ -172,6 +181,8 @@ export interface PageResult {
   exactCount: number | null;
   jsHeapPeakMb: number;
   rendererPeakMb: number;
+  /** The renderer's own memory (RssAnon + RssShmem), at its peak. */
+  rendererOwnPeakMb: number;
   chromiumPeakMb: number;
   /** The downloaded CSV's digest (Playwright deletes the file with its browser context). */
   csv: Digest | null;
@@ -196,7 +207,7 @@ const MARKS = {
 const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 
 function emptyResult(): PageResult {
-  return { firstRowsS: null, exactCountS: null, decodedS: null, totalS: null, exportS: null, rowsShown: null, exactCount: null, jsHeapPeakMb: 0, rendererPeakMb: 0, chromiumPeakMb: 0, csv: null, error: null };
+  return { firstRowsS: null, exactCountS: null, decodedS: null, totalS: null, exportS: null, rowsShown: null, exactCount: null, jsHeapPeakMb: 0, rendererPeakMb: 0, rendererOwnPeakMb: 0, chromiumPeakMb: 0, csv: null, error: null };
 }
 
 /** Starts the static server; each measurement gets a fresh Chromium with a fresh profile. */
@@ -242,6 +253,7 @@ export async function openBrowserSession(siteDir: string, chromiumPath: string):
       if (sampler) {
         result.jsHeapPeakMb = sampler.jsHeapPeakMb;
         result.rendererPeakMb = sampler.rendererPeakMb;
+        result.rendererOwnPeakMb = sampler.rendererOwnPeakMb;
         result.chromiumPeakMb = sampler.chromiumPeakMb;
       }
       await context.close().catch(() => undefined);
