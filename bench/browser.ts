@@ -174,6 +174,8 @@ export interface PageResult {
   decodedS: number | null;
   /** Files set → CSV saved (decode on screen, then the export). */
   totalS: number | null;
+  /** How long Playwright took to set the files on the input (part of totalS). */
+  handoverS: number | null;
   /** Click on Download CSV → file saved. */
   exportS: number | null;
   /** The row count the page showed when done (for `many`: tables with an exact row count). */
@@ -207,7 +209,7 @@ const MARKS = {
 const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 
 function emptyResult(): PageResult {
-  return { firstRowsS: null, exactCountS: null, decodedS: null, totalS: null, exportS: null, rowsShown: null, exactCount: null, jsHeapPeakMb: 0, rendererPeakMb: 0, rendererOwnPeakMb: 0, chromiumPeakMb: 0, csv: null, error: null };
+  return { firstRowsS: null, exactCountS: null, decodedS: null, totalS: null, handoverS: null, exportS: null, rowsShown: null, exactCount: null, jsHeapPeakMb: 0, rendererPeakMb: 0, rendererOwnPeakMb: 0, chromiumPeakMb: 0, csv: null, error: null };
 }
 
 /** Starts the static server; each measurement gets a fresh Chromium with a fresh profile. */
@@ -317,6 +319,7 @@ export async function openBrowserSession(siteDir: string, chromiumPath: string):
       return withPage(async (page, _sampler, result) => {
         const t0 = performance.now();
         await page.locator('[data-testid="file-input"]').setInputFiles([ibd, sql]);
+        result.handoverS = (performance.now() - t0) / 1000;
         const firstRows = when(page, MARKS.rows, t0, timeoutMs);
         const exactCount = when(page, MARKS.count, t0, timeoutMs);
         const decoded = when(page, MARKS.done, t0, timeoutMs);
@@ -346,6 +349,7 @@ export async function openBrowserSession(siteDir: string, chromiumPath: string):
       return withPage(async (page, _sampler, result) => {
         const t0 = performance.now();
         await page.locator('[data-testid="file-input"]').setInputFiles(files);
+        result.handoverS = (performance.now() - t0) / 1000;
         const firstRows = when(page, MARKS.rows, t0, timeoutMs);
         const decoded = when(page, MARKS.done, t0, timeoutMs);
         // Every table's exact row count is known once the list says so (it is virtualized: only the
