@@ -99,7 +99,7 @@ export function packRows(rows: readonly Row[], cols: number, builder = new Batch
 interface OpenView {
   spec: ViewSpec;
   reader: TableReader;
-  /** A second handle on the file for counting (its own chunk cache, read in large ranges). */
+  /** The file's tablespace, for counting (the reader's own, see Tablespace.open; a raw image's shifted view). */
   ts: Tablespace;
   view: OpenedView;
   /**

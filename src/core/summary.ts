@@ -352,7 +352,7 @@ export async function summarize(source: ByteSource, options: SummarizeOptions = 
     // Pass 2: check every page's checksum (as stored; special pages as the Tablespace checks them).
     for await (const [no, raw] of pagesInOrder(source, size, ts.pageCount, chunk, signal)) {
       if (TRANSFORMED_TYPES.has(u16(raw, FIL_PAGE_TYPE))) checked(no, (await viaTablespace(no))?.checksum ?? 'bad');
-      else checked(no, verifyPage(raw, ts.fullCrc32));
+      else checked(no, ts.knownChecksum(no) ?? verifyPage(raw, ts.fullCrc32));
       if (onProgress && s.checksums.checked % every === 0) onProgress(snapshot(s));
     }
   }

@@ -57,6 +57,13 @@ export interface TablespaceOptions {
   keys?: EncryptionKeys;
 }
 
+/**
+ * The Tablespace last opened over each source: the summary, the definition and the rows of one file
+ * share it, and with it the pages already checked (a table listing checksummed page 0 and the root
+ * three times over, a third of its time).
+ */
+const openedOver = new WeakMap<ByteSource, { keys: EncryptionKeys | undefined; ts: Promise<Tablespace> }>();
+
 export class Tablespace {
   /** Pages in the file (file size / physical page size). */
   readonly pageCount: number;
@@ -79,7 +86,23 @@ export class Tablespace {
     this.chunkPages = Math.max(1, Math.floor(CHUNK_BYTES / this.physicalSize));
   }
 
+  /**
+   * Opens the tablespace of `source`: the one already open over that source object when it is not
+   * encrypted (keys change nothing then) or was opened with the same keys.
+   */
   static async open(source: ByteSource, options: TablespaceOptions = {}): Promise<Tablespace> {
+    const known = openedOver.get(source);
+    if (known) {
+      if (known.keys === options.keys) return known.ts;
+      const ts = await known.ts.catch(() => null);
+      if (ts && ts.decryptor === null) return ts;
+    }
+    const ts = Tablespace.read(source, options);
+    openedOver.set(source, { keys: options.keys, ts });
+    return ts;
+  }
+
+  private static async read(source: ByteSource, options: TablespaceOptions): Promise<Tablespace> {
     if (source.size < 1024) {
       throw new IbdError(source.name, `the file is ${source.size} bytes long; an InnoDB tablespace is at least one 1 KB page`, 0);
     }
@@ -142,6 +165,16 @@ export class Tablespace {
   /** Why the encrypted pages cannot be read (the key to give), or null. */
   get encryptionProblem(): string | null {
     return this.decryptor?.problem ?? null;
+  }
+
+  /**
+   * The checksum result of page `no` as stored, when a page() read has computed it and it is still
+   * cached (a page of a plain tablespace: no transform); else undefined.
+   */
+  knownChecksum(no: number): ChecksumResult | undefined {
+    const result = this.chunks.get(Math.floor(no / this.chunkPages))?.pages[no % this.chunkPages]?.checksum;
+    // An all-zero page is called empty here before any checksum; verifyPage is left to say so itself.
+    return result === 'empty' ? undefined : result;
   }
 
   /**
