@@ -57,13 +57,6 @@ export interface TablespaceOptions {
   keys?: EncryptionKeys;
 }
 
-/**
- * The Tablespace last opened over each source: the summary, the definition and the rows of one file
- * share it, and with it the pages already checked (a table listing checksummed page 0 and the root
- * three times over, a third of its time).
- */
-const openedOver = new WeakMap<ByteSource, { keys: EncryptionKeys | undefined; ts: Promise<Tablespace> }>();
-
 export class Tablespace {
   /** Pages in the file (file size / physical page size). */
   readonly pageCount: number;
@@ -87,19 +80,21 @@ export class Tablespace {
   }
 
   /**
-   * Opens the tablespace of `source`: the one already open over that source object when it is not
-   * encrypted (keys change nothing then) or was opened with the same keys.
+   * Opens the tablespace of `source`: the one already open over that source object (kept on it, see
+   * ByteSource.opened) when it is not encrypted (keys change nothing then) or was opened with the
+   * same keys. The summary, the definition and the rows of one file so share the pages already
+   * checked (a table listing checksummed page 0 and the root three times over, a third of its time).
    */
   static async open(source: ByteSource, options: TablespaceOptions = {}): Promise<Tablespace> {
-    const known = openedOver.get(source);
+    const known = source.opened;
     if (known) {
-      if (known.keys === options.keys) return known.ts;
-      const ts = await known.ts.catch(() => null);
+      if (known.keys === options.keys) return known.tablespace;
+      const ts = await known.tablespace.catch(() => null);
       if (ts && ts.decryptor === null) return ts;
     }
-    const ts = Tablespace.read(source, options);
-    openedOver.set(source, { keys: options.keys, ts });
-    return ts;
+    const tablespace = Tablespace.read(source, options);
+    source.opened = { keys: options.keys, tablespace };
+    return tablespace;
   }
 
   private static async read(source: ByteSource, options: TablespaceOptions): Promise<Tablespace> {
