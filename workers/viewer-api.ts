@@ -9,7 +9,8 @@
  *    other view method works on the table last opened.
  *  - `leafPages()`: the clustered index's leaf pages in key order (read off the level above);
  *    `firstLeaf()`: the first of them found down the leftmost node pointers, decoded (the first
- *    screen, while another worker plans the leaves).
+ *    screen; the decoder's `resolveAndOpen` opens the table, decodes it and plans the leaves in one
+ *    call, TableView.open has one worker decode it while another plans).
  *  - `countLeaves(pages)`: rows on each of those pages, without decoding them (src/core/leaf-counts.ts).
  *  - `decodeLeaves(pages)`: one compact RowBatch per page, *transferred* to the page (not copied).
  *  - `searchLeaves(pages, query)`: decodes and searches a run; returns each page's row count and the
@@ -97,7 +98,7 @@ export interface LeafPlan {
   stats: DecodeStats;
 }
 
-/** The table's first leaf page, decoded (the first screen, while the leaf level is being planned). */
+/** The table's first leaf page, decoded (the first screen). */
 export interface FirstLeaf {
   page: number;
   batch: RowBatch;
