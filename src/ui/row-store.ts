@@ -134,7 +134,7 @@ export class RowStore {
     return this.#cache.get(leaf)?.batch ?? null;
   }
 
-  /** A leaf decoded elsewhere (the first one, while the leaf level was planned). */
+  /** A leaf decoded elsewhere (the first one, decoded as the table was opened). */
   seed(leaf: number, batch: RowBatch): void {
     this.#add(leaf, batch);
   }
