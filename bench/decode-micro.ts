@@ -21,6 +21,7 @@ import { csvHeader } from '../src/core/output.ts';
 import { pathToFileURL } from 'node:url';
 import { decodeInParallel, splitRuns } from '../src/core/parallel.ts';
 import { openTable } from '../src/core/table-reader.ts';
+import { BatchBuilder } from '../src/core/row-batch.ts';
 import { fileSource } from '../src/node/file-source.ts';
 import { startPool } from '../src/node/pool.ts';
 
@@ -67,9 +68,11 @@ async function main(): Promise<void> {
         await pool.close();
       }
     } else if (byPages) {
-      for (const run of splitRuns(await reader.leafPages(), 64)) consume(await reader.decodePages(run));
+      // A comma after each cell when CSV is made, as the export's workers decode.
+      const into = new BatchBuilder(reader.columns.length, 64 * 64, 64 * reader.info.pageSize, csv);
+      for (const run of splitRuns(await reader.leafPages(), 64)) consume(await reader.decodePages(run, { into }));
     } else {
-      for await (const batch of reader.batches({ batchSize })) consume(batch);
+      for await (const batch of reader.batches({ batchSize, separated: csv })) consume(batch);
     }
     const c = process.cpuUsage(c0);
     const wall = (performance.now() - t0) / 1000;

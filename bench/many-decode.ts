@@ -36,7 +36,7 @@ async function main(): Promise<void> {
     try {
       const reader = await openTable(source, table);
       const parts: Uint8Array[] = [encoder.encode(csvHeader(reader.columns))];
-      for await (const batch of reader.batches({ batchSize: 5000 })) parts.push(csvBytes(batch));
+      for await (const batch of reader.batches({ batchSize: 5000, separated: true })) parts.push(csvBytes(batch));
       writeFileSync(join(outDir, `${table.name}.csv`), Buffer.concat(parts));
       const s = reader.stats;
       rows += s.rowsDecoded;

@@ -141,7 +141,7 @@ async function decodeAll(reader: TableReader, args: Args, table: TableDef, optio
   const leaves = await reader.leafPages();
   if (args.threads === 1 || leaves.length < PARALLEL_MIN_PAGES) {
     async function* chunks(): AsyncGenerator<Chunk> {
-      for await (const batch of reader.batches({ batchSize: 5000 })) yield format(batch);
+      for await (const batch of reader.batches({ batchSize: 5000, separated: args.format === 'csv' })) yield format(batch);
     }
     return { chunks: chunks(), stats: () => Promise.resolve(reader.stats) };
   }

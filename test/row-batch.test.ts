@@ -84,4 +84,43 @@ describe('byte CSV equals papaparse CSV', () => {
     expect(batchRows(batch)).toEqual(rows);
     expect(new TextDecoder().decode(csvBytes(batch))).toBe(csvRows(rows));
   });
+
+  // Separated builders (a comma after each cell): cells written in column order are copied as one
+  // stretch; written in another order (a record's key columns first), or beside NULLs and values
+  // that need quotes, they must still come out as papaparse writes them.
+  const orders: [string, (cols: number) => number[]][] = [
+    ['column order', (cols) => [...Array(cols).keys()]],
+    ['reversed', (cols) => [...Array(cols).keys()].reverse()],
+    ['last column first', (cols) => [cols - 1, ...Array(cols - 1).keys()]],
+  ];
+  it.each(orders.flatMap(([name, order]) => [1, 2, 3, 5].map((cols) => [name, cols, order] as const)))('separated, written in %s, %i column(s)', (_name, cols, order) => {
+    const out = new BatchBuilder(cols, 4, 1 << 16, true);
+    const rows: (string | null)[][] = [];
+    const all = [...values, ',', '', 'x', 'a b'];
+    for (let i = 0; i < all.length * 3; i++) {
+      const base = out.startRow();
+      const row: (string | null)[] = Array.from({ length: cols }, (_, c) => all[(i * 7 + c * (i % 4)) % all.length] ?? null);
+      // Mostly plain rows (stretches), every third one from the tricky values.
+      if (i % 3 !== 0) for (let c = 0; c < cols; c++) if (row[c] !== null) row[c] = `v${i}.${c}`;
+      for (const c of order(cols)) {
+        const v = row[c];
+        if (v !== null) out.setString(base + c, v);
+      }
+      rows.push(row);
+    }
+    const batch = out.take();
+    expect(batchRows(batch)).toEqual(rows);
+    expect(new TextDecoder().decode(csvBytes(batch))).toBe(csvRows(rows));
+  });
+
+  it('separated builders leave room for the comma after a value that filled the buffer', () => {
+    const out = new BatchBuilder(2, 1, 1, true);
+    const long = 'y'.repeat(out.text.length - 1);
+    const base = out.startRow();
+    out.setString(base, long);
+    out.setString(base + 1, '');
+    const batch = out.take();
+    expect(batchRows(batch)).toEqual([[long, '']]);
+    expect(new TextDecoder().decode(csvBytes(batch))).toBe(csvRows([[long, '']]));
+  });
 });

@@ -289,7 +289,7 @@ async function tableCsv(ibd: ByteSource, table: TableDef): Promise<ExportedTable
   const reader = await openTable(ibd, table);
   const parts: Uint8Array[] = [new TextEncoder().encode(csvHeader(reader.columns))];
   let size = parts[0].length;
-  for await (const batch of reader.batches({ batchSize: 5000 })) {
+  for await (const batch of reader.batches({ batchSize: 5000, separated: true })) {
     const bytes = csvBytes(batch);
     parts.push(bytes);
     size += bytes.length;

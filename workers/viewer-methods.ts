@@ -262,7 +262,7 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
     async exportLeaves(pages, first, options) {
       const open = opened();
       const { columns, info } = open.reader;
-      const builder = open.exportBuilders.pop() ?? new BatchBuilder(columns.length, pages.length * 64, pages.length * info.pageSize);
+      const builder = open.exportBuilders.pop() ?? new BatchBuilder(columns.length, pages.length * 64, pages.length * info.pageSize, true);
       try {
         const batch = await open.reader.decodePages(Array.from(pages), { first, into: builder });
         const data = formatRun(open, batch, options);

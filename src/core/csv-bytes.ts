@@ -36,28 +36,6 @@ function needsQuotes(t: Uint8Array, start: number, end: number, singleColumn: bo
 const SPECIAL = new Uint8Array(256);
 for (const b of [COMMA, QUOTE, NEWLINE, CR, 0xef]) SPECIAL[b] = 1;
 
-/**
- * Cells at least this long are checked 4 bytes at a time and copied with TypedArray.set (memcpy);
- * shorter ones byte by byte, which costs less than making the subarray that set() needs.
- */
-const LONG = 64;
-
-/**
- * Whether t[start, end) (at least 4 bytes) surely needs no quotes: no byte below '-' (which covers
- * separators, quotes, line breaks and spaces), none from 0x80 up (a byte-order mark starts with 0xEF),
- * and no space at either end. Four bytes per step; false only means "look byte by byte".
- */
-function plain(t: Uint8Array, v: DataView, start: number, end: number): boolean {
-  let i = start;
-  for (; i + 4 <= end; i += 4) {
-    const w = v.getInt32(i, true);
-    // Some byte below 0x2D (the borrow trick for "has a byte less than n"), or some byte ≥ 0x80.
-    if ((((w - 0x2d2d2d2d) & ~w) | w) & 0x80808080) return false;
-  }
-  for (; i < end; i++) if (t[i] < 0x2d || t[i] >= 0x80) return false;
-  return true;
-}
-
 /** Room for `need` more bytes at p: a bigger copy of `out` when it lacks it. */
 function grown(out: Uint8Array<ArrayBuffer>, p: number, need: number): Uint8Array<ArrayBuffer> {
   if (p + need <= out.length) return out;
@@ -67,9 +45,64 @@ function grown(out: Uint8Array<ArrayBuffer>, p: number, need: number): Uint8Arra
 }
 
 /**
+ * Stretches at least this long whose long cells are plain() are checked cell by cell and copied with
+ * TypedArray.set (memcpy); others are checked while copied byte by byte, which costs less than making
+ * the subarray that set() needs, or than checking text that is not plain twice.
+ */
+const LONG = 64;
+
+/**
+ * Whether t[start, end) (at least 4 bytes) surely needs no quotes: no byte below '-' (which covers
+ * separators, quotes, line breaks and spaces), none from 0x80 up (a byte-order mark starts with 0xEF).
+ * Four bytes per step; false only means "look byte by byte".
+ */
+function plain(v: DataView, start: number, end: number): boolean {
+  let i = start;
+  for (; i + 4 <= end; i += 4) {
+    const w = v.getInt32(i, true);
+    // Some byte below 0x2D (the borrow trick for "has a byte less than n"), or some byte ≥ 0x80.
+    if ((((w - 0x2d2d2d2d) & ~w) | w) & 0x80808080) return false;
+  }
+  for (; i < end; i++) if (v.getUint8(i) < 0x2d || v.getUint8(i) >= 0x80) return false;
+  return true;
+}
+
+/**
+ * Whether cells [first, last) surely hold no byte that may call for quotes (their ends are checked
+ * apart), checking their long cells four bytes at a time first. False also when a long cell is not
+ * plain(): the caller then copies byte by byte, which checks each byte as it goes anyway.
+ */
+function plainCells(t: Uint8Array, v: DataView, cells: Uint32Array, first: number, last: number): boolean {
+  for (let c = first; c < last; c++) {
+    const start = cells[2 * c];
+    const end = cells[2 * c + 1];
+    if (end - start >= 16 && !plain(v, start, end)) return false;
+  }
+  for (let c = first; c < last; c++) {
+    const start = cells[2 * c];
+    const end = cells[2 * c + 1];
+    if (end - start < 16) for (let i = start; i < end; i++) if (SPECIAL[t[i]] !== 0) return false;
+  }
+  return true;
+}
+
+/** Whether a cell's ends allow it unquoted: no space at either end, not a literal `\N`, not empty in a single-column table. */
+function cleanEdges(t: Uint8Array, start: number, end: number, single: boolean): boolean {
+  const len = end - start;
+  if (len === 0) return !single;
+  return t[start] !== SPACE && t[end - 1] !== SPACE && !(len === 2 && t[start] === BACKSLASH && t[start + 1] === N);
+}
+
+/**
  * The batch's rows as CSV lines (each ending in `\n`), UTF-8. `reuse`: a buffer to write into when it
  * is large enough (the result is then a view of it), so a caller formatting run after run does not
  * allocate (and page-fault) a fresh buffer each time.
+ *
+ * Cells are copied in stretches: where the next cell of the row starts just after this one's end and
+ * a comma (a `separated` BatchBuilder writes one after each cell), the text from the first cell's
+ * start to the last one's end already reads as CSV, and is copied in one loop that also counts the
+ * bytes that may call for quotes. When that count is more than the commas between the cells (or a
+ * cell's ends need quotes), the stretch is written again cell by cell, quoting where papaparse would.
  */
 export function csvBytes(batch: RowBatch, reuse?: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
   const { text, cells, nulls, cols, rows } = batch;
@@ -84,58 +117,74 @@ export function csvBytes(batch: RowBatch, reuse?: Uint8Array<ArrayBuffer>): Uint
   let cell = 0;
   for (let r = 0; r < rows; r++) {
     // Every cell is followed by a comma; the row's last one becomes the line end.
-    for (let c = 0; c < cols; c++, cell++) {
+    const rowEnd = cell + cols;
+    while (cell < rowEnd) {
       if (nulls[cell]) {
         if (p + 3 > out.length) out = grown(out, p, 3);
         out[p++] = BACKSLASH;
         out[p++] = N;
         out[p++] = COMMA;
+        cell++;
         continue;
       }
+      const first = cell;
       const start = cells[2 * cell];
-      const end = cells[2 * cell + 1];
-      if (p + (end - start) + 3 > out.length) out = grown(out, p, end - start + 3);
-      if (end - start >= LONG && plain(text, view, start, end)) {
+      let end = cells[2 * cell + 1];
+      let edges = cleanEdges(text, start, end, single);
+      cell++;
+      while (cell < rowEnd && nulls[cell] === 0 && cells[2 * cell] === end + 1 && text[end] === COMMA) {
+        const next = end + 1;
+        end = cells[2 * cell + 1];
+        edges = edges && cleanEdges(text, next, end, single);
+        cell++;
+      }
+      if (p + (end - start) + 1 > out.length) out = grown(out, p, end - start + 1);
+      if (edges && end - start >= LONG && plainCells(text, view, cells, first, cell)) {
+        // Long and surely clean: one copy.
         out.set(text.subarray(start, end), p);
         p += end - start;
         out[p++] = COMMA;
         continue;
       }
-      // Copy while looking for a byte that may call for quotes wherever it is.
-      let i = start;
-      let q = p;
-      for (; i < end; i++) {
-        const ch = text[i];
-        if (SPECIAL[ch] !== 0) break;
-        out[q++] = ch;
-      }
-      if (i === end) {
-        // Then only the ends matter: edge spaces, an empty value, a literal `\N`.
-        const len = end - start;
-        if (len === 0 ? !single : text[start] !== SPACE && text[end - 1] !== SPACE && !(len === 2 && text[start] === BACKSLASH && text[start + 1] === N)) {
+      if (edges) {
+        // Copied while counting the bytes that may call for quotes (the commas between cells count);
+        // four bytes a step, as V8 does not unroll loops.
+        let specials = 0;
+        let q = p;
+        let i = start;
+        for (; i + 4 <= end; i += 4, q += 4) {
+          const a = text[i];
+          const b = text[i + 1];
+          const c = text[i + 2];
+          const d = text[i + 3];
+          specials += SPECIAL[a] + SPECIAL[b] + SPECIAL[c] + SPECIAL[d];
+          out[q] = a;
+          out[q + 1] = b;
+          out[q + 2] = c;
+          out[q + 3] = d;
+        }
+        for (; i < end; i++) {
+          const ch = text[i];
+          specials += SPECIAL[ch];
+          out[q++] = ch;
+        }
+        if (specials === cell - first - 1) {
           out[q++] = COMMA;
           p = q;
           continue;
         }
       }
-      if (!needsQuotes(text, start, end, single)) {
-        for (; i < end; i++) out[q++] = text[i];
-        out[q++] = COMMA;
+      for (let c = first; c < cell; c++) {
+        const from = cells[2 * c];
+        const to = cells[2 * c + 1];
+        let q = quotedCell(out, p, text, from, to, single);
+        if (q < 0) {
+          // No room: grow for the worst case (every byte a doubled quote) and write it again.
+          out = grown(out, p, 2 * (to - from) + 3);
+          q = quotedCell(out, p, text, from, to, single);
+        }
         p = q;
-        continue;
       }
-      // Quoted: two quotes more, and every quote inside doubled.
-      let quotes = 0;
-      for (let k = start; k < end; k++) if (text[k] === QUOTE) quotes++;
-      if (p + (end - start) + quotes + 3 > out.length) out = grown(out, p, end - start + quotes + 3);
-      out[p++] = QUOTE;
-      for (let k = start; k < end; k++) {
-        const ch = text[k];
-        if (ch === QUOTE) out[p++] = QUOTE;
-        out[p++] = ch;
-      }
-      out[p++] = QUOTE;
-      out[p++] = COMMA;
     }
     if (cols > 0) out[p - 1] = NEWLINE;
     else {
@@ -144,4 +193,29 @@ export function csvBytes(batch: RowBatch, reuse?: Uint8Array<ArrayBuffer>): Uint
     }
   }
   return out.subarray(0, p);
+}
+
+/**
+ * One cell followed by a comma: quoted (every quote inside doubled) when papaparse would quote it,
+ * else as it is. Returns the position after it, or -1 when `out` lacks the room.
+ */
+function quotedCell(out: Uint8Array, p: number, t: Uint8Array, start: number, end: number, single: boolean): number {
+  if (!needsQuotes(t, start, end, single)) {
+    if (p + (end - start) + 1 > out.length) return -1;
+    for (let i = start; i < end; i++) out[p++] = t[i];
+    out[p++] = COMMA;
+    return p;
+  }
+  let quotes = 0;
+  for (let k = start; k < end; k++) if (t[k] === QUOTE) quotes++;
+  if (p + (end - start) + quotes + 3 > out.length) return -1;
+  out[p++] = QUOTE;
+  for (let k = start; k < end; k++) {
+    const ch = t[k];
+    if (ch === QUOTE) out[p++] = QUOTE;
+    out[p++] = ch;
+  }
+  out[p++] = QUOTE;
+  out[p++] = COMMA;
+  return p;
 }

@@ -21,23 +21,36 @@ export function batchBuffers(batch: RowBatch): ArrayBuffer[] {
   return [batch.text.buffer, batch.cells.buffer, batch.nulls.buffer];
 }
 
-/** Appends rows cell by cell; grows its buffers as needed. */
+/** What `separated` builders write after each cell: CSV's comma. */
+const SEPARATOR = 44;
+
+/**
+ * Appends rows cell by cell; grows its buffers as needed.
+ *
+ * `separated` (for CSV exports): a comma follows each cell's text in the buffer, outside the cell. A
+ * record's fields are written one after the other, so the cells of a row that come in column order
+ * then already read as a CSV line, and csvBytes() copies them as one stretch instead of cell by cell.
+ */
 export class BatchBuilder {
   text: Uint8Array;
   pos = 0;
   cells: Uint32Array;
   nulls: Uint8Array;
   rows = 0;
+  /** Room kept after every reservation: the separator's byte. */
+  readonly #spare: number;
 
   /** `expectedBytes`: text to make room for up front, so that a big batch is not grown (copied) step by step. */
-  constructor(readonly cols: number, expectedRows = 64, expectedBytes = 1 << 16) {
+  constructor(readonly cols: number, expectedRows = 64, expectedBytes = 1 << 16, readonly separated = false) {
     this.text = new Uint8Array(Math.max(1 << 16, expectedBytes));
     this.cells = new Uint32Array(2 * cols * expectedRows);
     this.nulls = new Uint8Array(cols * expectedRows);
+    this.#spare = separated ? 1 : 0;
   }
 
   /** Makes room for `n` more text bytes. */
   reserve(n: number): void {
+    n += this.#spare;
     if (this.pos + n <= this.text.length) return;
     const grown = new Uint8Array(Math.max(this.text.length * 2, this.pos + n));
     grown.set(this.text.subarray(0, this.pos));
@@ -82,6 +95,11 @@ export class BatchBuilder {
     this.cells[2 * cell] = start;
     this.cells[2 * cell + 1] = end;
     this.nulls[cell] = 0;
+    if (this.separated && end === this.pos) {
+      // Writers reserve their bytes plus the spare one; an empty value may not have reserved at all.
+      if (this.pos === this.text.length) this.reserve(0);
+      this.text[this.pos++] = SEPARATOR;
+    }
   }
 
   /** Appends a JS string as UTF-8 and makes it the cell's value. */

@@ -75,6 +75,8 @@ export interface ReadOptions {
   signal?: AbortSignal;
   /** Rows per yielded batch (default 1000). */
   batchSize?: number;
+  /** Batches for csvBytes(): a comma after each cell's text (BatchBuilder's `separated`). */
+  separated?: boolean;
 }
 
 /**
@@ -252,7 +254,7 @@ class ClusteredReader implements TableReader {
   async *batches(options: ReadOptions = {}): AsyncGenerator<RowBatch> {
     const batchSize = options.batchSize ?? 1000;
     const leaves = await this.leafPages();
-    const out = new BatchBuilder(this.columns.length, batchSize);
+    const out = new BatchBuilder(this.columns.length, batchSize, undefined, options.separated);
     for (let i = 0; i < leaves.length; i++) {
       options.signal?.throwIfAborted();
       await this.decodePage(leaves[i], out, i === 0);

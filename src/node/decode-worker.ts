@@ -39,7 +39,7 @@ const builders: BatchBuilder[] = [];
 let csvScratch: Uint8Array<ArrayBuffer> | undefined;
 
 async function csvRun(r: TableReader, request: RunRequest): Promise<Uint8Array<ArrayBuffer>> {
-  const builder = builders.pop() ?? new BatchBuilder(r.columns.length, request.pages.length * 64, request.pages.length * r.info.pageSize);
+  const builder = builders.pop() ?? new BatchBuilder(r.columns.length, request.pages.length * 64, request.pages.length * r.info.pageSize, true);
   try {
     const bytes = csvBytes(await r.decodePages(request.pages, { first: request.first, into: builder }), csvScratch);
     csvScratch = new Uint8Array(bytes.buffer);
