@@ -180,7 +180,7 @@ export class ExportAll {
     this.where = null;
     this.elapsedMs = null;
     const started = performance.now();
-    const release = this.ws.holdSummaries();
+    const release = this.ws.holdBackground();
     const run: Run = { target, problems: [], writing: Promise.resolve() };
     try {
       const rest = tables.filter((t) => listedCsv(t) === null);

@@ -133,12 +133,18 @@ export class TableView {
     }, 'high', this.gen);
   }
 
-  /** Counts the rows of every leaf, in key order; `onRun` after each run. */
-  async count(signal: AbortSignal, onRun: () => void): Promise<void> {
+  /**
+   * Counts the rows of every leaf, in key order; `onRun` after each run. Each run's task waits for
+   * `free` first (an export has the cores meanwhile).
+   */
+  async count(signal: AbortSignal, free: () => Promise<void>, onRun: () => void): Promise<void> {
     const runs = runBounds(this.map.leaves.length, COUNT_RUN, COUNT_FIRST);
+    // A count stopped while it waits must not wait on (for the export to end).
+    const stopped = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+    stopped.catch(() => undefined);
     await runOrdered(
       runs.length,
-      (i) => this.pool.run((api) => api.countLeaves(this.#pages(runs[i][0], runs[i][1])), 'low', this.gen),
+      (i) => Promise.race([free(), stopped]).then(() => this.pool.run((api) => api.countLeaves(this.#pages(runs[i][0], runs[i][1])), 'low', this.gen)),
       (counts, i) => {
         this.map.setCounts(runs[i][0], counts);
         onRun();

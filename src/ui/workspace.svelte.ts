@@ -610,10 +610,11 @@ export class Workspace {
   }
 
   /**
-   * An export is starting: the summary scan steps aside until it is over (it would take a core from
-   * it). Returns the function to call when the export ends.
+   * An export is starting: the summary scan and the row count of the table on screen step aside
+   * until it is over (each would take a core from it; the count's tasks already running finish,
+   * the next ones wait). Returns the function to call when the export ends.
    */
-  holdSummaries(): () => void {
+  holdBackground(): () => void {
     this.#exports++;
     void this.#summaryConn?.api.stopView();
     let released = false;
@@ -985,7 +986,7 @@ export class Workspace {
     const controller = new AbortController();
     this.#counting = controller;
     try {
-      await view.count(controller.signal, () => {
+      await view.count(controller.signal, () => this.#exportsDone(), () => {
         if (run !== this.#viewRun) return;
         entry.rowCount = view.map.rows;
         entry.version++;

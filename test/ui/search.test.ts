@@ -153,9 +153,32 @@ describe('TableView over the sample (on-demand rows, search, key jump)', () => {
 
   async function open(): Promise<TableView> {
     const view = await TableView.open(inThread(), { ibd, name: 'employees.ibd', table, mode: 'live' }, () => undefined);
-    await view.count(new AbortController().signal, () => undefined);
+    await view.count(new AbortController().signal, () => Promise.resolve(), () => undefined);
     return view;
   }
+
+  it('counts only while nothing else has the cores (an export), and stops waiting when stopped', async () => {
+    const pool = inThread();
+    const view = await TableView.open(pool, { ibd, name: 'employees.ibd', table, mode: 'live' }, () => undefined);
+    let release = (): void => undefined;
+    const busy = new Promise<void>((resolve) => (release = resolve));
+    const tasks = () => (pool as unknown as { tasks: number }).tasks;
+    const before = tasks();
+    let done = false;
+    const counting = view.count(new AbortController().signal, () => busy, () => undefined).then(() => (done = true));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(tasks()).toBe(before);
+    expect(done).toBe(false);
+    release();
+    await counting;
+    expect(view.map.rows).toBe(300);
+
+    const again = await TableView.open(pool, { ibd, name: 'employees.ibd', table, mode: 'both' }, () => undefined);
+    const stop = new AbortController();
+    const waiting = again.count(stop.signal, () => new Promise<void>(() => undefined), () => undefined);
+    stop.abort();
+    await expect(waiting).rejects.toBeDefined();
+  });
 
   it('counts the rows per leaf page, then decodes only the pages asked for', async () => {
     const view = await open();
@@ -193,6 +216,6 @@ describe('TableView over the sample (on-demand rows, search, key jump)', () => {
     const first = await TableView.open(pool, { ibd, name: 'employees.ibd', table, mode: 'live' }, () => undefined);
     await TableView.open(pool, { ibd, name: 'employees.ibd', table, mode: 'both' }, () => undefined);
     expect(first.current).toBe(false);
-    await expect(first.count(new AbortController().signal, () => undefined)).rejects.toBeInstanceOf(PoolStopped);
+    await expect(first.count(new AbortController().signal, () => Promise.resolve(), () => undefined)).rejects.toBeInstanceOf(PoolStopped);
   });
 });
