@@ -985,8 +985,17 @@ export class Workspace {
     }
     const controller = new AbortController();
     this.#counting = controller;
+    const large = view.map.leaves.length >= RECYCLE_AFTER_LEAVES;
+    let recycled = false;
+    const free = (): Promise<void> => {
+      if (this.#exports === 0) return Promise.resolve();
+      // Held for an export: once the count's running tasks are over, its read buffers go with the
+      // workers rather than wait in them through the export.
+      if (large && !recycled) setTimeout(() => (recycled ||= this.#pool.recycle()), 0);
+      return this.#exportsDone();
+    };
     try {
-      await view.count(controller.signal, () => this.#exportsDone(), () => {
+      await view.count(controller.signal, free, () => {
         if (run !== this.#viewRun) return;
         entry.rowCount = view.map.rows;
         entry.version++;
@@ -996,7 +1005,7 @@ export class Workspace {
       entry.counts = { mode: entry.mode, leaves: view.map.leaves, counts: view.map.counts.slice() };
       entry.state = 'done';
       // The count read the whole file: its buffers go with the workers (an export, say, starts its own).
-      if (view.map.leaves.length >= RECYCLE_AFTER_LEAVES) this.#pool.recycle();
+      if (large) this.#pool.recycle();
     } catch (err) {
       if (!controller.signal.aborted) throw err;
       if (run === this.#viewRun) entry.state = 'cancelled';

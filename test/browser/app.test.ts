@@ -591,6 +591,27 @@ describe('the built page, against real MariaDB tables', () => {
     await page.getByRole('button', { name: 'OK', exact: true }).click();
   }, 120_000);
 
+  it('exports as soon as the table opens, the rows still being counted: CSV = server, then the count ends', async () => {
+    await clearAll();
+    await open([files['m.ibd'], files['m.sql']]);
+    // What a user who only wants the CSV does: Download as soon as it is offered. The count steps
+    // aside while the export runs (its workers recycled once idle) and ends after it.
+    await page.getByRole('radio', { name: 'CSV', exact: true }).check();
+    const button = page.locator('[data-testid="download"]:enabled');
+    await button.waitFor({ timeout: 10_000 });
+    const countedAtClick = await page.evaluate(() => document.querySelector('[data-testid="summary-rows"]')?.getAttribute('data-rows') ?? '');
+    const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 120_000 }), button.click()]);
+    await page.locator('[data-testid="export-progress"][data-state="done"]').waitFor({ timeout: 120_000 });
+    const bytes = readFileSync(await dl.path());
+    expect(bytes.length).toBe(millionCsvBytes);
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(millionCsvHash);
+    await page.locator(`[data-testid="summary-rows"][data-rows="${MILLION}"]`).waitFor({ timeout: 30_000 });
+    await waitForTable('m', 'done', 30_000);
+    expect(await rowCount()).toBe(MILLION);
+    console.log(`1M rows: Download clicked ${countedAtClick === '' ? 'while the rows were being counted' : 'after the count'}`);
+    await page.getByRole('button', { name: 'OK', exact: true }).click();
+  }, 180_000);
+
   it('shows deleted rows still in the file: a row mode switch, marked in the grid, tagged in exports', async () => {
     await clearAll();
     await db!.exec(`CREATE TABLE del (id INT NOT NULL PRIMARY KEY, name VARCHAR(40) NULL) ENGINE=InnoDB;
