@@ -10,10 +10,11 @@
  *  - exact count: the file summary's exact row count (summary-rows[data-rows]);
  *  - decoded:     every row in the grid (the app's data-phase is "done").
  *
- * The download is measured in a second, fresh page, as a user who wants the CSV gets it: the files
- * set, "Download CSV" clicked as soon as the page offers it (the table open, its rows still being
- * counted), until the browser saved the file (the export is a fresh decode in its own workers). That
- * wait is timed here, from before the files are set (Playwright's handing them over included).
+ * The download is measured in fresh pages (DOWNLOAD_RUNS of them, the median reported), as a user who
+ * wants the CSV gets it: the files set, "Download CSV" clicked as soon as the page offers it (the table
+ * open, its rows still being counted), until the browser saved the file (the export is a fresh decode
+ * in its own workers). That wait is timed here, from before the files are set (Playwright's handing
+ * them over included). Peak memory is the highest of all these pages.
  * `many` is measured in one page: its tables listed and counted, then "Export all tables".
  *
  * Memory is sampled every 250 ms: the page's JS heap (CDP Performance.getMetrics JSHeapUsedSize —
@@ -181,6 +182,8 @@ export interface PageResult {
   totalS: number | null;
   /** Files set → "Download CSV" clicked. */
   clickS: number | null;
+  /** totalS of every download run, fastest first (totalS is their median). */
+  downloadRunsS?: number[];
   /** How long Playwright took to set the files on the input (part of totalS). */
   handoverS: number | null;
   /** Click on Download CSV → file saved. */
@@ -212,6 +215,9 @@ const MARKS = {
   count: '[data-testid="summary-rows"]:not([data-rows=""])',
   done: '[data-testid="app"][data-phase="done"]',
 };
+
+/** Download runs per table (fresh pages; the median is reported): the machine is shared, one run is noisy. */
+const DOWNLOAD_RUNS = 3;
 
 const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 
@@ -340,32 +346,44 @@ export async function openBrowserSession(siteDir: string, chromiumPath: string):
         result.rowsShown = Number(await page.locator('[data-testid="row-count"]').getAttribute('data-count'));
         result.exactCount = e === null ? null : Number(await page.locator('[data-testid="summary-rows"]').getAttribute('data-rows'));
       });
-      // Second page: a user who wants the CSV clicks "Download CSV" as soon as the page offers it
-      // (once the table is open; the rows are still being counted then).
-      const exported = await withPage(async (page, _sampler, result) => {
-        const t0 = performance.now();
-        await page.locator('[data-testid="file-input"]').setInputFiles([ibd, sql]);
-        const button = page.locator('[data-testid="download"]:enabled');
-        await Promise.race([button.waitFor({ state: 'visible', timeout: timeoutMs }), failure(page, timeoutMs)]);
-        const clicked = performance.now();
-        result.clickS = (clicked - t0) / 1000;
-        const [download] = await Promise.race([Promise.all([page.waitForEvent('download', { timeout: timeoutMs }), button.click()]), failure(page, timeoutMs)]);
-        const saved = await download.path();
-        const end = performance.now();
-        result.exportS = (end - clicked) / 1000;
-        result.totalS = (end - t0) / 1000;
-        result.csv = await digestFile(saved);
-      });
+      // Then fresh pages: a user who wants the CSV clicks "Download CSV" as soon as the page offers
+      // it (once the table is open; the rows are still being counted then). Several runs, as the
+      // machine is shared: the one with the median time is reported, the others beside it.
+      const runs: PageResult[] = [];
+      for (let i = 0; i < DOWNLOAD_RUNS; i++) {
+        runs.push(
+          await withPage(async (page, _sampler, result) => {
+            const t0 = performance.now();
+            await page.locator('[data-testid="file-input"]').setInputFiles([ibd, sql]);
+            const button = page.locator('[data-testid="download"]:enabled');
+            await Promise.race([button.waitFor({ state: 'visible', timeout: timeoutMs }), failure(page, timeoutMs)]);
+            const clicked = performance.now();
+            result.clickS = (clicked - t0) / 1000;
+            const [download] = await Promise.race([Promise.all([page.waitForEvent('download', { timeout: timeoutMs }), button.click()]), failure(page, timeoutMs)]);
+            const saved = await download.path();
+            const end = performance.now();
+            result.exportS = (end - clicked) / 1000;
+            result.totalS = (end - t0) / 1000;
+            result.csv = await digestFile(saved);
+          }),
+        );
+        if (runs[i].error) break;
+      }
+      const failed = runs.find((r) => r.error);
+      const timed = runs.filter((r) => r.totalS !== null).sort((a, b) => (a.totalS ?? 0) - (b.totalS ?? 0));
+      const exported = failed ?? timed[Math.floor(timed.length / 2)];
+      const all = [viewed, ...runs];
       return {
         ...viewed,
         clickS: exported.clickS,
         exportS: exported.exportS,
         totalS: exported.totalS,
+        downloadRunsS: timed.map((r) => r.totalS ?? 0),
         csv: exported.csv,
-        jsHeapPeakMb: Math.max(viewed.jsHeapPeakMb, exported.jsHeapPeakMb),
-        rendererPeakMb: Math.max(viewed.rendererPeakMb, exported.rendererPeakMb),
-        rendererOwnPeakMb: Math.max(viewed.rendererOwnPeakMb, exported.rendererOwnPeakMb),
-        chromiumPeakMb: Math.max(viewed.chromiumPeakMb, exported.chromiumPeakMb),
+        jsHeapPeakMb: Math.max(...all.map((r) => r.jsHeapPeakMb)),
+        rendererPeakMb: Math.max(...all.map((r) => r.rendererPeakMb)),
+        rendererOwnPeakMb: Math.max(...all.map((r) => r.rendererOwnPeakMb)),
+        chromiumPeakMb: Math.max(...all.map((r) => r.chromiumPeakMb)),
         error: viewed.error ?? exported.error,
       };
     },
