@@ -139,6 +139,8 @@ export interface TableReader {
 }
 
 const MAX_PROBLEMS = 1000;
+/** The largest span of pages decodePages() reads at once. */
+const PREFETCH_MAX_BYTES = 16 << 20;
 
 export function emptyStats(): DecodeStats {
   return {
@@ -301,11 +303,24 @@ class ClusteredReader implements TableReader {
     }
   }
 
+  /** Pages mostly next to each other (a run of leaves) are read at once (Tablespace.prefetch). */
+  private async prefetch(pageNos: readonly number[]): Promise<void> {
+    if (pageNos.length < 2) return;
+    let lo = pageNos[0];
+    let hi = pageNos[0];
+    for (const no of pageNos) {
+      if (no < lo) lo = no;
+      if (no > hi) hi = no;
+    }
+    if (hi - lo < 2 * pageNos.length && (hi - lo + 1) * this.ts.physicalSize <= PREFETCH_MAX_BYTES) await this.ts.prefetch(lo, hi);
+  }
+
   async decodePages(pageNos: readonly number[], options: DecodePagesOptions = {}): Promise<RowBatch> {
     const into = options.into;
     into?.clear();
     // Room for the text of about a page's worth of bytes per page: most runs never grow it.
     const out = into ?? new BatchBuilder(this.columns.length, pageNos.length * 64, pageNos.length * this.info.pageSize);
+    await this.prefetch(pageNos);
     for (let i = 0; i < pageNos.length; i++) await this.decodePage(pageNos[i], out, options.first === true && i === 0);
     return into ? batchView(into) : releaseBatch(out);
   }
