@@ -77,7 +77,7 @@ export type RowQuery =
   | { kind: 'key'; columns: number[]; values: string[]; fold: boolean; firstOnly: boolean };
 
 export interface SearchResult {
-  /** Rows each page of the run decoded to. */
+  /** Rows each page of the run decoded to (a key search that found its row stops there: fewer). */
   counts: Int32Array;
   /** Matches: index of the page in the run, and row on that page (same length). */
   pageOf: Int32Array;

@@ -108,12 +108,15 @@ interface OpenView {
    * into a Blob without a pause, so one serves all.
    */
   exportBuilders: BatchBuilder[];
+  /** Builders searchLeaves decodes each page into (one per task running in this worker). */
+  searchBuilders: BatchBuilder[];
   csvScratch: Uint8Array<ArrayBuffer> | undefined;
 }
 
 /** Decodes each page on its own (so the page's row count is known), in order. */
 async function decodeEach(reader: TableReader, pages: Int32Array, first: boolean): Promise<RowBatch[]> {
   const out: RowBatch[] = [];
+  await reader.prefetch(pages);
   for (let i = 0; i < pages.length; i++) out.push(await reader.decodePages([pages[i]], { first: first && i === 0 }));
   return out;
 }
@@ -203,7 +206,7 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
         info: { ...reader.info },
         createSql: spec.table.createSql,
       };
-      current = { spec, reader, ts, view, exportBuilders: [], csvScratch: undefined };
+      current = { spec, reader, ts, view, exportBuilders: [], searchBuilders: [], csvScratch: undefined };
       return view;
     },
 
@@ -235,23 +238,35 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
     },
 
     async searchLeaves(pages, first, query: RowQuery) {
-      const { reader } = opened();
+      const open = opened();
+      const { reader } = open;
       const before = snapshot(reader.stats);
-      const batches = await decodeEach(reader, pages, first);
-      const counts = new Int32Array(batches.length);
+      // Each page decoded into a reused builder and searched at once: nothing of it leaves the worker.
+      const builder = open.searchBuilders.pop() ?? new BatchBuilder(reader.columns.length, 64, reader.info.pageSize);
+      let counts = new Int32Array(pages.length);
       const pageOf: number[] = [];
       const rowOf: number[] = [];
       const rows: number[] = [];
-      for (let i = 0; i < batches.length; i++) {
-        counts[i] = batches[i].rows;
-        rows.length = 0;
-        if (query.kind === 'text') textRows(batches[i], query, rows);
-        else keyRows(batches[i], query, rows);
-        for (const r of rows) {
-          pageOf.push(i);
-          rowOf.push(r);
+      try {
+        await reader.prefetch(pages);
+        for (let i = 0; i < pages.length; i++) {
+          const batch = await reader.decodePages([pages[i]], { first: first && i === 0, into: builder });
+          counts[i] = batch.rows;
+          rows.length = 0;
+          if (query.kind === 'text') textRows(batch, query, rows);
+          else keyRows(batch, query, rows);
+          for (const r of rows) {
+            pageOf.push(i);
+            rowOf.push(r);
+          }
+          if (query.kind === 'key' && query.firstOnly && rows.length > 0) {
+            // Counts only for the pages decoded (each corrects the page's row count in the RowMap).
+            counts = counts.slice(0, i + 1);
+            break;
+          }
         }
-        if (query.kind === 'key' && query.firstOnly && rows.length > 0) break;
+      } finally {
+        open.searchBuilders.push(builder);
       }
       const result: SearchResult = {
         counts, pageOf: Int32Array.from(pageOf), rowOf: Int32Array.from(rowOf), stats: snapshot(reader.stats), runStats: statsSince(before, reader.stats),

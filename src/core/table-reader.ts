@@ -136,6 +136,8 @@ export interface TableReader {
   firstLeafPage(): Promise<number | null>;
   /** Decodes these leaf pages, in order, into one batch (the unit of work of a worker pool). */
   decodePages(pageNos: readonly number[], options?: DecodePagesOptions): Promise<RowBatch>;
+  /** Reads a run of mostly adjacent pages at once, for a caller about to decode them one by one. */
+  prefetch(pageNos: ArrayLike<number>): Promise<void>;
 }
 
 const MAX_PROBLEMS = 1000;
@@ -303,14 +305,17 @@ class ClusteredReader implements TableReader {
     }
   }
 
-  /** Pages mostly next to each other (a run of leaves) are read at once (Tablespace.prefetch). */
-  private async prefetch(pageNos: readonly number[]): Promise<void> {
+  /**
+   * Reads pages mostly next to each other (a run of leaves) at once (Tablespace.prefetch), for a
+   * caller about to decode them one by one; decodePages() does it for its own.
+   */
+  async prefetch(pageNos: ArrayLike<number>): Promise<void> {
     if (pageNos.length < 2) return;
     let lo = pageNos[0];
     let hi = pageNos[0];
-    for (const no of pageNos) {
-      if (no < lo) lo = no;
-      if (no > hi) hi = no;
+    for (let i = 1; i < pageNos.length; i++) {
+      if (pageNos[i] < lo) lo = pageNos[i];
+      if (pageNos[i] > hi) hi = pageNos[i];
     }
     if (hi - lo < 2 * pageNos.length && (hi - lo + 1) * this.ts.physicalSize <= PREFETCH_MAX_BYTES) await this.ts.prefetch(lo, hi);
   }
