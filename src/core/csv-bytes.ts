@@ -14,14 +14,19 @@ const SPACE = 32;
 const BACKSLASH = 92;
 const N = 78;
 
+/** Whether a cell's ends allow it unquoted: no space at either end, not a literal `\N`, not empty in a single-column table. */
+function cleanEdges(t: Uint8Array, start: number, end: number, single: boolean): boolean {
+  const len = end - start;
+  if (len === 0) return !single;
+  return t[start] !== SPACE && t[end - 1] !== SPACE && !(len === 2 && t[start] === BACKSLASH && t[start + 1] === N);
+}
+
 /**
  * Whether papaparse would quote this value: separators, quotes, line breaks, a byte-order mark
  * (EF BB BF), edge spaces, and (our rule) a literal `\N` or, with one column, an empty value.
  */
 function needsQuotes(t: Uint8Array, start: number, end: number, singleColumn: boolean): boolean {
-  if (end === start) return singleColumn;
-  if (t[start] === SPACE || t[end - 1] === SPACE) return true;
-  if (end - start === 2 && t[start] === BACKSLASH && t[start + 1] === N) return true;
+  if (!cleanEdges(t, start, end, singleColumn)) return true;
   for (let i = start; i < end; i++) {
     const c = t[i];
     // One comparison rules out most bytes: all the special ones are below 0x2D or are 0xEF.
@@ -84,13 +89,6 @@ function plainCells(t: Uint8Array, v: DataView, cells: Uint32Array, first: numbe
     if (end - start < 16) for (let i = start; i < end; i++) if (SPECIAL[t[i]] !== 0) return false;
   }
   return true;
-}
-
-/** Whether a cell's ends allow it unquoted: no space at either end, not a literal `\N`, not empty in a single-column table. */
-function cleanEdges(t: Uint8Array, start: number, end: number, single: boolean): boolean {
-  const len = end - start;
-  if (len === 0) return !single;
-  return t[start] !== SPACE && t[end - 1] !== SPACE && !(len === 2 && t[start] === BACKSLASH && t[start + 1] === N);
 }
 
 /**

@@ -37,20 +37,17 @@ export class BatchBuilder {
   cells: Uint32Array;
   nulls: Uint8Array;
   rows = 0;
-  /** Room kept after every reservation: the separator's byte. */
-  readonly #spare: number;
 
   /** `expectedBytes`: text to make room for up front, so that a big batch is not grown (copied) step by step. */
   constructor(readonly cols: number, expectedRows = 64, expectedBytes = 1 << 16, readonly separated = false) {
     this.text = new Uint8Array(Math.max(1 << 16, expectedBytes));
     this.cells = new Uint32Array(2 * cols * expectedRows);
     this.nulls = new Uint8Array(cols * expectedRows);
-    this.#spare = separated ? 1 : 0;
   }
 
-  /** Makes room for `n` more text bytes. */
+  /** Makes room for `n` more text bytes (and the separator's, when `separated`). */
   reserve(n: number): void {
-    n += this.#spare;
+    if (this.separated) n++;
     if (this.pos + n <= this.text.length) return;
     const grown = new Uint8Array(Math.max(this.text.length * 2, this.pos + n));
     grown.set(this.text.subarray(0, this.pos));
