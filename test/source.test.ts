@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { blobSource, sharedBlobSource } from '../src/core/source.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { blobSource, ReadBuffers, sharedBlobSource, type ByteSource } from '../src/core/source.ts';
+import { fileSource } from '../src/node/file-source.ts';
 
 /** A Blob that counts the reads made of it (each `slice` is one read in a browser). */
 class CountingBlob extends Blob {
@@ -52,5 +56,70 @@ describe('blobSource', () => {
     expect(sharedBlobSource(blob, 'a.ibd')).toBe(sharedBlobSource(blob, 'a.ibd'));
     expect(sharedBlobSource(blob, 'b.ibd')).not.toBe(sharedBlobSource(blob, 'a.ibd'));
     expect(sharedBlobSource(new Blob([bytes]), 'a.ibd')).not.toBe(sharedBlobSource(blob, 'a.ibd'));
+  });
+});
+
+describe('readInto', () => {
+  const bytes = patterned(MIB + 777);
+  const dir = mkdtempSync(join(tmpdir(), 'ibd-source-'));
+  const path = join(dir, 'x.ibd');
+  writeFileSync(path, bytes);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const sources: [string, () => Promise<ByteSource & { close?: () => Promise<void> }>][] = [
+    ['a Blob', () => Promise.resolve(blobSource(new Blob([bytes]), 'x.ibd'))],
+    ['a file', () => fileSource(path)],
+  ];
+
+  /** source.readInto, which these sources have. */
+  const into = (source: ByteSource, offset: number, length: number, buffer: ArrayBuffer) => {
+    if (!source.readInto) throw new Error('no readInto');
+    return source.readInto(offset, length, buffer);
+  };
+
+  for (const [what, open] of sources) {
+    it(`reads ${what} into the buffer given, moving it, and clips at the end`, async () => {
+      const source = await open();
+      const buffer = new ArrayBuffer(MIB);
+      const got = await into(source, 1000, 300_000, buffer);
+      expect(Buffer.from(got).equals(bytes.subarray(1000, 301_000))).toBe(true);
+      // The same memory, moved: the old object is detached, so a view kept from it sees nothing.
+      expect(got.buffer.byteLength).toBe(MIB);
+      expect(buffer.byteLength).toBe(0);
+      const again = await into(source, MIB, 5000, got.buffer);
+      expect(Buffer.from(again).equals(bytes.subarray(MIB))).toBe(true);
+      expect(again.buffer.byteLength).toBe(MIB);
+      // Too small a buffer: a larger one.
+      const large = await into(source, 0, bytes.length, again.buffer);
+      expect(Buffer.from(large).equals(bytes)).toBe(true);
+      await source.close?.();
+    });
+  }
+
+  it('ReadBuffers hands a buffer given back to the next read, and takes back only its own', async () => {
+    const source = blobSource(new Blob([bytes]), 'x.ibd');
+    const buffers = new ReadBuffers(1);
+    const first = await buffers.read(source, 0, 65536);
+    const memory = first.buffer;
+    buffers.give(first);
+    // A second give of the same bytes, or of bytes not read here, is ignored.
+    buffers.give(first);
+    buffers.give(new Uint8Array(65536));
+    const second = await buffers.read(source, 65536, 65536);
+    expect(memory.byteLength).toBe(0);
+    expect(second.buffer.byteLength).toBe(65536);
+    expect(Buffer.from(second).equals(bytes.subarray(65536, 131072))).toBe(true);
+    // Nothing given back: the next read gets a buffer of its own (the one in use is untouched).
+    const third = await buffers.read(source, 0, 10);
+    expect(second.buffer.byteLength).toBe(65536);
+    expect(Buffer.from(third).equals(bytes.subarray(0, 10))).toBe(true);
+  });
+
+  it('ReadBuffers reads plainly from a source without readInto', async () => {
+    const plain: ByteSource = { name: 'p', size: bytes.length, read: (o, l) => Promise.resolve(bytes.subarray(o, o + l)) };
+    const buffers = new ReadBuffers(2);
+    const got = await buffers.read(plain, 5, 10);
+    expect(got.buffer).toBe(bytes.buffer);
+    buffers.give(got);
+    expect(bytes.buffer.byteLength).toBeGreaterThan(0);
   });
 });

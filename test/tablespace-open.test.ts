@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { verifyPage } from '../src/core/checksum.ts';
-import { bytesSource } from '../src/core/source.ts';
+import { blobSource, bytesSource, type ByteSource } from '../src/core/source.ts';
 import { summarize } from '../src/core/summary.ts';
 import { Tablespace } from '../src/core/tablespace.ts';
 
@@ -33,40 +33,56 @@ describe('Tablespace.open', () => {
   });
 });
 
-describe('Tablespace.prefetch', () => {
+describe('Tablespace.readRun', () => {
   // The sample padded with never-written pages to 3 MiB: three 1 MiB chunks.
   const padded = new Uint8Array(3 << 20);
   padded.set(bytes);
 
   const same = (a: Uint8Array, b: Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.length).equals(b);
+  const image = (no: number, size: number) => padded.subarray(no * size, (no + 1) * size);
 
-  /** A source that counts its reads, and fails those longer than `failAbove` bytes. */
+  /** A Blob source that counts its reads (of either kind), and fails those longer than `failAbove` bytes. */
   function counted(failAbove = Infinity) {
-    const inner = bytesSource(padded, 'padded.ibd');
+    const inner = blobSource(new Blob([padded]), 'padded.ibd');
     const reads: number[] = [];
-    return {
-      reads,
-      source: {
-        name: inner.name,
-        size: inner.size,
-        read(offset: number, length: number) {
-          reads.push(length);
-          return length > failAbove ? Promise.reject(new Error('read failed')) : inner.read(offset, length);
-        },
+    const source: ByteSource = {
+      name: inner.name,
+      size: inner.size,
+      read(offset, length) {
+        reads.push(length);
+        return length > failAbove ? Promise.reject(new Error('read failed')) : inner.read(offset, length);
+      },
+      readInto(offset, length, buffer) {
+        reads.push(length);
+        return length > failAbove ? Promise.reject(new Error('read failed')) : inner.readInto!(offset, length, buffer);
       },
     };
+    return { reads, source };
   }
 
-  it('reads the chunks of a run of pages at once, and page() then reads nothing', async () => {
+  it('reads a run of pages at once; page() with the run reads nothing, without it copies the chunk', async () => {
     const { reads, source } = counted();
     const ts = await Tablespace.open(source);
     const chunk = 1 << 20;
     const pages = (3 * chunk) / ts.pageSize;
     reads.length = 0;
-    await ts.prefetch(1, pages - 2);
-    expect(reads).toEqual([3 * chunk]);
-    for (let no = 0; no < pages; no++) expect(same((await ts.page(no)).bytes, padded.subarray(no * ts.pageSize, (no + 1) * ts.pageSize)), `page ${no}`).toBe(true);
-    expect(reads).toEqual([3 * chunk]);
+    const run = await ts.readRun(1, pages - 2);
+    expect(reads).toEqual([3 * chunk - 2 * ts.pageSize]);
+    for (let no = 1; no <= pages - 2; no++) expect(same((await ts.page(no, run)).bytes, image(no, ts.pageSize)), `page ${no}`).toBe(true);
+    expect(reads).toHaveLength(1);
+    // The middle chunk lies whole in the run: copied out of it. The first and last do not: read.
+    const middle = chunk / ts.pageSize + 5;
+    const copied = await ts.page(middle);
+    expect(reads).toHaveLength(1);
+    expect((await ts.page(0)).no).toBe(0);
+    expect(reads).toHaveLength(2);
+    // Released, the run's buffer is read into by the next run: the copy keeps its bytes.
+    ts.release(run);
+    const next = await ts.readRun(pages - 70, pages - 1);
+    expect(run!.bytes.length).toBe(0);
+    expect(same(copied.bytes, image(middle, ts.pageSize))).toBe(true);
+    expect(same((await ts.page(pages - 1, next)).bytes, image(pages - 1, ts.pageSize))).toBe(true);
+    ts.release(next);
   });
 
   it('leaves runs within one chunk, and failed reads, to page()', async () => {
@@ -74,11 +90,11 @@ describe('Tablespace.prefetch', () => {
     const ts = await Tablespace.open(source);
     const pages = (3 << 20) / ts.pageSize;
     reads.length = 0;
-    await ts.prefetch(0, 3);
+    expect(await ts.readRun(0, 3)).toBeNull();
     expect(reads).toEqual([]);
-    await ts.prefetch(0, pages - 1);
+    expect(await ts.readRun(0, pages - 1)).toBeNull();
     expect(reads).toEqual([3 << 20]);
     expect((await ts.page(pages - 1)).checksum).toBe('empty');
-    expect(same((await ts.page(3)).bytes, bytes.subarray(3 * ts.pageSize, 4 * ts.pageSize))).toBe(true);
+    expect(same((await ts.page(3)).bytes, image(3, ts.pageSize))).toBe(true);
   });
 });

@@ -116,8 +116,12 @@ interface OpenView {
 /** Decodes each page on its own (so the page's row count is known), in order. */
 async function decodeEach(reader: TableReader, pages: Int32Array, first: boolean): Promise<RowBatch[]> {
   const out: RowBatch[] = [];
-  await reader.prefetch(pages);
-  for (let i = 0; i < pages.length; i++) out.push(await reader.decodePages([pages[i]], { first: first && i === 0 }));
+  const run = await reader.readRun(pages);
+  try {
+    for (let i = 0; i < pages.length; i++) out.push(await reader.decodePages([pages[i]], { first: first && i === 0, run }));
+  } finally {
+    reader.releaseRun(run);
+  }
   return out;
 }
 
@@ -247,10 +251,10 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
       const pageOf: number[] = [];
       const rowOf: number[] = [];
       const rows: number[] = [];
+      const run = await reader.readRun(pages);
       try {
-        await reader.prefetch(pages);
         for (let i = 0; i < pages.length; i++) {
-          const batch = await reader.decodePages([pages[i]], { first: first && i === 0, into: builder });
+          const batch = await reader.decodePages([pages[i]], { first: first && i === 0, into: builder, run });
           counts[i] = batch.rows;
           rows.length = 0;
           if (query.kind === 'text') textRows(batch, query, rows);
@@ -266,6 +270,7 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
           }
         }
       } finally {
+        reader.releaseRun(run);
         open.searchBuilders.push(builder);
       }
       const result: SearchResult = {

@@ -11,11 +11,13 @@
  * Reading: in a browser, each Blob read costs about a millisecond whatever its size, so many small
  * reads are far slower than a few large ones. Plain tablespaces are therefore read in large ranges
  * of consecutive pages (leaves are mostly allocated in order); encrypted or compressed ones go
- * through Tablespace.page(), which transforms them. Plain TypeScript, no DOM.
+ * through Tablespace.page(), which transforms them. A range's bytes are let go once it is counted, so
+ * its buffer is read into again (source.ts readBuffers). Plain TypeScript, no DOM.
  */
 import { FIL_PAGE_TYPE, PageType, u16, u64 } from './fil-header.ts';
 import { PAGE_HEADER, PAGE_INDEX_ID, PAGE_LEVEL, PAGE_N_RECS, tallyRecords, type RecordTally } from './index-page.ts';
 import type { RowMode } from './table-reader.ts';
+import { readBuffers } from './source.ts';
 import type { Tablespace } from './tablespace.ts';
 
 export interface LeafCountOptions {
@@ -75,18 +77,29 @@ export async function countLeafRows(ts: Tablespace, pages: ArrayLike<number>, op
   const most = Math.max(1, Math.floor((options.readBytes ?? 8 << 20) / size));
   for (const [from, to] of readRanges(sorted, 64, most)) {
     options.signal?.throwIfAborted();
-    const bytes = await ts.source.read(from * size, (to - from + 1) * size);
-    for (let no = from; no <= to; no++) {
-      const where = at.get(no);
-      if (!where) continue;
-      const off = (no - from) * size;
-      const raw = bytes.subarray(off, off + size);
-      // A root after instant ALTER (MariaDB type 18) and short reads go through the Tablespace.
-      const n = raw.length === size && u16(raw, FIL_PAGE_TYPE) === PageType.INDEX
-        ? leafRowCount(raw, options)
-        : await ts.page(no).then((p) => leafRowCount(p.bytes, options), () => 0);
-      for (const i of where) counts[i] = n;
+    // Each range is counted before the next is read: its buffer serves the next read.
+    const bytes = await readBuffers.read(ts.source, from * size, (to - from + 1) * size);
+    try {
+      await countRange(ts, bytes, from, to, at, options, counts);
+    } finally {
+      readBuffers.give(bytes);
     }
   }
   return counts;
+}
+
+/** Counts the pages of [from, to] that are in `at`, from `bytes` read from page `from` on. */
+async function countRange(ts: Tablespace, bytes: Uint8Array, from: number, to: number, at: Map<number, number[]>, options: LeafCountOptions, counts: Int32Array): Promise<void> {
+  const size = ts.pageSize;
+  for (let no = from; no <= to; no++) {
+    const where = at.get(no);
+    if (!where) continue;
+    const off = (no - from) * size;
+    const raw = bytes.subarray(off, off + size);
+    // A root after instant ALTER (MariaDB type 18) and short reads go through the Tablespace.
+    const n = raw.length === size && u16(raw, FIL_PAGE_TYPE) === PageType.INDEX
+      ? leafRowCount(raw, options)
+      : await ts.page(no).then((p) => leafRowCount(p.bytes, options), () => 0);
+    for (const i of where) counts[i] = n;
+  }
 }

@@ -21,7 +21,7 @@ import { BatchBuilder, batchRows, batchView, releaseBatch, type RowBatch } from 
 import type { TableDef } from './schema.ts';
 import { writerFor, type Write } from './text-writers.ts';
 import type { ByteSource } from './source.ts';
-import { Tablespace, type Page } from './tablespace.ts';
+import { Tablespace, type Page, type PageRun } from './tablespace.ts';
 
 /** One decoded cell, rendered as the server's SELECT renders it as text; null for SQL NULL. */
 export type Cell = string | null;
@@ -116,6 +116,11 @@ export interface DecodePagesOptions {
    * until its next use: a caller that formats each run at once (an export) allocates nothing per run.
    */
   into?: BatchBuilder;
+  /**
+   * The pages as read at once by readRun() (the caller releases it); without this option, the
+   * pages are read at once here when they lie close together.
+   */
+  run?: PageRun | null;
 }
 
 export interface TableReader {
@@ -136,8 +141,13 @@ export interface TableReader {
   firstLeafPage(): Promise<number | null>;
   /** Decodes these leaf pages, in order, into one batch (the unit of work of a worker pool). */
   decodePages(pageNos: readonly number[], options?: DecodePagesOptions): Promise<RowBatch>;
-  /** Reads a run of mostly adjacent pages at once, for a caller about to decode them one by one. */
-  prefetch(pageNos: ArrayLike<number>): Promise<void>;
+  /**
+   * Reads a run of mostly adjacent pages at once, for a caller about to decode them one by one
+   * (decodePages with `run`); null when they are not read at once. Released with releaseRun().
+   */
+  readRun(pageNos: ArrayLike<number>): Promise<PageRun | null>;
+  /** Lets go of a run from readRun(): its buffer serves the next run. */
+  releaseRun(run: PageRun | null): void;
 }
 
 const MAX_PROBLEMS = 1000;
@@ -261,7 +271,7 @@ class ClusteredReader implements TableReader {
     const out = new BatchBuilder(this.columns.length, batchSize, undefined, options.separated);
     for (let i = 0; i < leaves.length; i++) {
       options.signal?.throwIfAborted();
-      await this.decodePage(leaves[i], out, i === 0);
+      await this.decodePage(leaves[i], out, i === 0, null);
       if (out.rows >= batchSize) yield out.take();
     }
     if (out.rows > 0) yield out.take();
@@ -306,18 +316,22 @@ class ClusteredReader implements TableReader {
   }
 
   /**
-   * Reads pages mostly next to each other (a run of leaves) at once (Tablespace.prefetch), for a
+   * Reads pages mostly next to each other (a run of leaves) at once (Tablespace.readRun), for a
    * caller about to decode them one by one; decodePages() does it for its own.
    */
-  async prefetch(pageNos: ArrayLike<number>): Promise<void> {
-    if (pageNos.length < 2) return;
+  async readRun(pageNos: ArrayLike<number>): Promise<PageRun | null> {
+    if (pageNos.length < 2) return null;
     let lo = pageNos[0];
     let hi = pageNos[0];
     for (let i = 1; i < pageNos.length; i++) {
       if (pageNos[i] < lo) lo = pageNos[i];
       if (pageNos[i] > hi) hi = pageNos[i];
     }
-    if (hi - lo < 2 * pageNos.length && (hi - lo + 1) * this.ts.physicalSize <= PREFETCH_MAX_BYTES) await this.ts.prefetch(lo, hi);
+    return hi - lo < 2 * pageNos.length && (hi - lo + 1) * this.ts.physicalSize <= PREFETCH_MAX_BYTES ? this.ts.readRun(lo, hi) : null;
+  }
+
+  releaseRun(run: PageRun | null): void {
+    this.ts.release(run);
   }
 
   async decodePages(pageNos: readonly number[], options: DecodePagesOptions = {}): Promise<RowBatch> {
@@ -325,13 +339,18 @@ class ClusteredReader implements TableReader {
     into?.clear();
     // Room for the text of about a page's worth of bytes per page: most runs never grow it.
     const out = into ?? new BatchBuilder(this.columns.length, pageNos.length * 64, pageNos.length * this.info.pageSize);
-    await this.prefetch(pageNos);
-    for (let i = 0; i < pageNos.length; i++) await this.decodePage(pageNos[i], out, options.first === true && i === 0);
+    const own = options.run === undefined ? await this.readRun(pageNos) : null;
+    const run = options.run ?? own;
+    try {
+      for (let i = 0; i < pageNos.length; i++) await this.decodePage(pageNos[i], out, options.first === true && i === 0, run);
+    } finally {
+      this.ts.release(own);
+    }
     return into ? batchView(into) : releaseBatch(out);
   }
 
-  private async decodePage(pageNo: number, out: BatchBuilder, first: boolean): Promise<void> {
-    const page = await this.readLeaf(pageNo);
+  private async decodePage(pageNo: number, out: BatchBuilder, first: boolean, run: PageRun | null): Promise<void> {
+    const page = await this.readLeaf(pageNo, run);
     if (page === null) return;
     // Only pages with off-page columns have anything to wait for.
     const pending = this.decodeLeaf(page, out, first);
@@ -339,10 +358,10 @@ class ClusteredReader implements TableReader {
   }
 
   /** Reads a leaf page of our index, or records why it cannot be read and returns null. */
-  private async readLeaf(pageNo: number): Promise<Page | null> {
+  private async readLeaf(pageNo: number, run: PageRun | null): Promise<Page | null> {
     let page: Page;
     try {
-      page = await this.ts.page(pageNo);
+      page = await this.ts.page(pageNo, run);
     } catch (e) {
       if (!(e instanceof IbdError)) throw e;
       this.stats.pagesSkipped++;

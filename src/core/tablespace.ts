@@ -18,12 +18,12 @@ import {
   decompressFullCrc32, decompressMariadb, decompressMysql, fullCrc32StoredSize, isFullCrc32Compressed, isMariadbCompressed, isMysqlCompressed,
   MARIADB_ALGORITHMS, PageCompressionError,
 } from './page-compression.ts';
-import type { ByteSource } from './source.ts';
+import { readBuffers, type ByteSource } from './source.ts';
 import { decompressZipPage, isZipIndexType, verifyZipPage, zipPageCrc32, ZipPageError } from './zip-page.ts';
 
 /** Bytes per cached read. */
 const CHUNK_BYTES = 1 << 20;
-/** Chunks kept (more while a prefetch needs them); the cache holds no more than that many chunks. */
+/** Chunks kept: the cache holds no more than that many chunks. */
 const CHUNKS_KEPT = 4;
 /** Decrypted/decompressed pages kept, so that the B-tree's upper pages are not rebuilt on every read. */
 const TRANSFORMED_KEPT = 64;
@@ -52,6 +52,11 @@ interface Chunk {
   pages: (Page | undefined)[];
 }
 
+/** Pages read at once for one reader (Tablespace.readRun), from page `first` on; its own until released. */
+export interface PageRun extends Chunk {
+  readonly first: number;
+}
+
 export interface TablespaceOptions {
   /** Keys for encrypted tablespaces; without them an encrypted file fails to open, naming the key. */
   keys?: EncryptionKeys;
@@ -64,8 +69,8 @@ export class Tablespace {
   readonly physicalSize: number;
   private readonly chunkPages: number;
   private readonly chunks = new Map<number, Chunk>();
-  /** Chunks kept: CHUNKS_KEPT, or the largest prefetch and one more. */
-  private chunksKept = CHUNKS_KEPT;
+  /** Runs read by readRun() and not yet released. */
+  private readonly runs = new Set<PageRun>();
   private readonly transformed = new Map<number, Page>();
   private decryptor: PageDecryptor | null = null;
   private rawImage = false;
@@ -178,7 +183,7 @@ export class Tablespace {
    * Reads one page: checksum, decryption, decompression. Throws IbdError for a page past the end of
    * the file, and for one that cannot be decrypted or decompressed (saying why).
    */
-  async page(no: number): Promise<Page> {
+  async page(no: number, run: PageRun | null = null): Promise<Page> {
     if (!Number.isInteger(no) || no < 0 || no >= this.pageCount) {
       throw new IbdError(this.source.name, `page ${no} is past the end of the file (${this.pageCount} pages): the file is truncated or a page pointer is damaged`, no);
     }
@@ -188,11 +193,16 @@ export class Tablespace {
       this.transformed.set(no, kept);
       return kept;
     }
-    const chunk = await this.chunk(Math.floor(no / this.chunkPages));
-    const at = no % this.chunkPages;
-    const checked = chunk.pages[at];
+    const inRun = run ? no - run.first : -1;
+    if (run && inRun >= 0 && (inRun + 1) * this.physicalSize <= run.bytes.length) return this.present(no, run, inRun);
+    return this.present(no, await this.chunk(Math.floor(no / this.chunkPages)), no % this.chunkPages);
+  }
+
+  /** Page `no`, the `at`th page of `held` (a chunk or a run): checked once, transformed where it needs it. */
+  private async present(no: number, held: Chunk, at: number): Promise<Page> {
+    const checked = held.pages[at];
     if (checked) return checked;
-    const raw = chunk.bytes.subarray(at * this.physicalSize, (at + 1) * this.physicalSize);
+    const raw = held.bytes.subarray(at * this.physicalSize, (at + 1) * this.physicalSize);
     let page: Page;
     try {
       page = await this.transform(no, raw);
@@ -206,7 +216,7 @@ export class Tablespace {
       if (this.transformed.size >= TRANSFORMED_KEPT) this.transformed.delete(this.transformed.keys().next().value as number);
       this.transformed.set(no, page);
     } else {
-      chunk.pages[at] = page;
+      held.pages[at] = page;
     }
     return page;
   }
@@ -218,7 +228,7 @@ export class Tablespace {
       // Re-insert so the Map's order is least-recently-used first.
       this.chunks.delete(chunkNo);
     } else {
-      const bytes = await this.source.read(chunkNo * this.chunkPages * this.physicalSize, this.chunkPages * this.physicalSize);
+      const bytes = this.fromRuns(chunkNo) ?? await this.source.read(chunkNo * this.chunkPages * this.physicalSize, this.chunkPages * this.physicalSize);
       chunk = { bytes, pages: [] };
       this.evict();
     }
@@ -228,34 +238,47 @@ export class Tablespace {
 
   /** Makes room for one more chunk. */
   private evict(): void {
-    while (this.chunks.size >= this.chunksKept) this.chunks.delete(this.chunks.keys().next().value as number);
+    while (this.chunks.size >= CHUNKS_KEPT) this.chunks.delete(this.chunks.keys().next().value as number);
   }
 
   /**
-   * Reads the chunks holding pages [from, to] with one read and keeps them, for a caller about to
-   * read those pages (a run of leaf pages). In a browser each Blob read costs far more than its
-   * bytes: exporting a 931 MB table in reads of 1 MiB kept Chromium's browser process busy ~2 s longer
-   * than in reads of 8 MiB. A failed read is left to page(), which reports it page by page.
+   * Reads pages [from, to] with one read, for a caller about to read those pages one by one with
+   * page(no, run) and then release(run) (a run of leaf pages). In a browser each Blob read costs far
+   * more than its bytes: exporting a 931 MB table in reads of 1 MiB kept Chromium's browser process
+   * busy ~2 s longer than in reads of 8 MiB. Once released, the run's buffer is read into again
+   * (source.ts readBuffers: a fresh buffer per read costs a third of the read), so its bytes stay
+   * the caller's: page() without the run copies the chunk it needs out of it instead. Null when the
+   * pages lie in one chunk (page() reads that once) or the read fails (page() reports it page by page).
    */
-  async prefetch(from: number, to: number): Promise<void> {
-    const first = Math.floor(Math.max(0, from) / this.chunkPages);
-    const last = Math.floor(Math.min(to, this.pageCount - 1) / this.chunkPages);
-    if (last <= first) return;
-    const size = this.chunkPages * this.physicalSize;
+  async readRun(from: number, to: number): Promise<PageRun | null> {
+    from = Math.max(0, from);
+    to = Math.min(to, this.pageCount - 1);
+    if (Math.floor(from / this.chunkPages) >= Math.floor(to / this.chunkPages)) return null;
     let bytes: Uint8Array;
     try {
-      bytes = await this.source.read(first * size, (last - first + 1) * size);
+      bytes = await readBuffers.read(this.source, from * this.physicalSize, (to - from + 1) * this.physicalSize);
     } catch {
-      return;
+      return null;
     }
-    this.chunksKept = Math.max(this.chunksKept, last - first + 2);
-    for (let c = first; c <= last; c++) {
-      const at = (c - first) * size;
-      // A chunk already here keeps the pages it has checked.
-      if (at >= bytes.length || this.chunks.has(c)) continue;
-      this.evict();
-      this.chunks.set(c, { bytes: bytes.subarray(at, Math.min(bytes.length, at + size)), pages: [] });
+    const run: PageRun = { first: from, bytes, pages: [] };
+    this.runs.add(run);
+    return run;
+  }
+
+  /** Lets go of a run from readRun(): none of its pages may be used after this. */
+  release(run: PageRun | null): void {
+    if (run && this.runs.delete(run)) readBuffers.give(run.bytes);
+  }
+
+  /** A copy of the bytes of chunk `chunkNo` when a run being read holds all of them. */
+  private fromRuns(chunkNo: number): Uint8Array | null {
+    const start = chunkNo * this.chunkPages * this.physicalSize;
+    const end = Math.min(this.source.size, start + this.chunkPages * this.physicalSize);
+    for (const run of this.runs) {
+      const at = start - run.first * this.physicalSize;
+      if (at >= 0 && at + (end - start) <= run.bytes.length) return run.bytes.slice(at, at + (end - start));
     }
+    return null;
   }
 
   private async transform(no: number, raw: Uint8Array): Promise<Page> {

@@ -1,7 +1,7 @@
 /** A ByteSource over a file on disk (Node): positional reads through one file handle. */
 import { open, type FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { ByteSource } from '../core/source.ts';
+import { scratchBuffer, type ByteSource } from '../core/source.ts';
 
 export interface FileSource extends ByteSource {
   close(): Promise<void>;
@@ -10,19 +10,25 @@ export interface FileSource extends ByteSource {
 export async function fileSource(path: string): Promise<FileSource> {
   const handle: FileHandle = await open(path, 'r');
   const { size } = await handle.stat();
+  /** Reads [offset, offset + length) into `buf` (clipped at the end of the file). */
+  const readTo = async (buf: Uint8Array<ArrayBuffer>, offset: number, length: number) => {
+    const n = Math.max(0, Math.min(length, size - offset));
+    let done = 0;
+    while (done < n) {
+      const { bytesRead } = await handle.read(buf, done, n - done, offset + done);
+      if (bytesRead === 0) break;
+      done += bytesRead;
+    }
+    return buf.subarray(0, done);
+  };
   return {
     name: basename(path),
     size,
-    async read(offset, length) {
-      const n = Math.max(0, Math.min(length, size - offset));
-      const buf = new Uint8Array(n);
-      let done = 0;
-      while (done < n) {
-        const { bytesRead } = await handle.read(buf, done, n - done, offset + done);
-        if (bytesRead === 0) break;
-        done += bytesRead;
-      }
-      return done === n ? buf : buf.subarray(0, done);
+    read: (offset, length) => readTo(new Uint8Array(Math.max(0, Math.min(length, size - offset))), offset, length),
+    readInto(offset, length, buffer) {
+      // Moved as a Blob's BYOB read moves it, so a view kept from the last read cannot see new bytes.
+      const scratch = scratchBuffer(buffer, Math.max(0, Math.min(length, size - offset)));
+      return readTo(new Uint8Array(structuredClone(scratch, { transfer: [scratch] })), offset, length);
     },
     close: () => handle.close(),
   };

@@ -14,7 +14,7 @@ import { PoolStopped, poolSize, WorkerPool } from './pool.ts';
 import { describeError } from './workspace.svelte.ts';
 
 /**
- * Leaf pages per run: 8 MiB of 16K pages, read at once (TableReader.decodePages prefetches a run):
+ * Leaf pages per run: 8 MiB of 16K pages, read at once (TableReader.decodePages reads a run with one read):
  * in Chromium a Blob read costs far more than its bytes, and LINEITEM's export went from ~14 s to
  * ~11-12 s (runs of 128 pages read in 1 MiB chunks before). Runs in flight stay a few of those.
  */

@@ -179,9 +179,14 @@ async function readSdiBlob(ts: Tablespace, local: Uint8Array, where: string): Pr
 /** zlib (RFC 1950) data, inflated with the platform's DecompressionStream (browsers, Node 18+). */
 async function inflate(data: Uint8Array, where: string): Promise<Uint8Array> {
   try {
-    // a copy: Blob wants bytes of its own, not a view into the page cache
-    const stream = new Blob([data.slice()]).stream().pipeThrough(new DecompressionStream('deflate'));
-    return new Uint8Array(await new Response(stream).arrayBuffer());
+    // Written into the stream rather than read from a Blob's stream (which Chromium may collect while
+    // it is read: source.ts). A copy: the stream takes the bytes, not a view into the page cache.
+    // The write is not awaited, so that the output is read as it comes; its errors reach the output.
+    const inflater = new DecompressionStream('deflate');
+    const writer = inflater.writable.getWriter();
+    writer.write(data.slice()).catch(() => undefined);
+    writer.close().catch(() => undefined);
+    return new Uint8Array(await new Response(inflater.readable).arrayBuffer());
   } catch (e) {
     throw new SdiError(`${where}: the zlib data does not inflate (${(e as Error).message})`);
   }
