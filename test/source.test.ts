@@ -101,9 +101,8 @@ describe('readInto', () => {
     const first = await buffers.read(source, 0, 65536);
     const memory = first.buffer;
     buffers.give(first);
-    // A second give of the same bytes, or of bytes not read here, is ignored.
+    // A second give of the same bytes is ignored.
     buffers.give(first);
-    buffers.give(new Uint8Array(65536));
     const second = await buffers.read(source, 65536, 65536);
     expect(memory.byteLength).toBe(0);
     expect(second.buffer.byteLength).toBe(65536);
@@ -112,6 +111,11 @@ describe('readInto', () => {
     const third = await buffers.read(source, 0, 10);
     expect(second.buffer.byteLength).toBe(65536);
     expect(Buffer.from(third).equals(bytes.subarray(0, 10))).toBe(true);
+    // Bytes not read here are not taken: the next read does not read into (and move) their buffer.
+    const foreign = new Uint8Array(65536);
+    buffers.give(foreign);
+    await buffers.read(source, 0, 4096);
+    expect(foreign.buffer.byteLength).toBe(65536);
   });
 
   it('ReadBuffers reads plainly from a source without readInto', async () => {
