@@ -230,7 +230,7 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
 
     async countLeaves(pages) {
       const { reader, ts, spec } = opened();
-      // 8 MB reads: as fast as 16 MB ones here (~3 s for 931 MB), with half the buffers in flight.
+      // 8 MB reads, into reused buffers: as fast as 16 MB ones here (2.2–2.8 s for 931 MB), with half the memory in flight.
       const counts = await countLeafRows(ts, pages, { indexId: reader.info.indexId, compact: reader.info.rowFormat !== 'REDUNDANT', mode: spec.mode, readBytes: 8 << 20 });
       return Comlink.transfer(counts, [counts.buffer]);
     },

@@ -24,7 +24,7 @@ import { keyComparer } from './search.ts';
 import { batchText, cellString } from './batch-text.ts';
 import { alignedBounds, mergeStats } from '../core/parallel.ts';
 
-/** Leaves counted per task (16 MiB reads of 16K pages: Blob reads are fastest large), and in the first task (the first screen). */
+/** Leaves counted per task (16 MiB of 16K pages, read 8 MiB at a time: Blob reads are fastest large), and in the first task (the first screen). */
 const COUNT_RUN = 1024;
 const COUNT_FIRST = 16;
 /**
