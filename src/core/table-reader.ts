@@ -152,7 +152,7 @@ export interface TableReader {
 
 const MAX_PROBLEMS = 1000;
 /** The largest span of pages decodePages() reads at once. */
-const PREFETCH_MAX_BYTES = 16 << 20;
+const RUN_MAX_BYTES = 16 << 20;
 
 export function emptyStats(): DecodeStats {
   return {
@@ -327,7 +327,7 @@ class ClusteredReader implements TableReader {
       if (pageNos[i] < lo) lo = pageNos[i];
       if (pageNos[i] > hi) hi = pageNos[i];
     }
-    return hi - lo < 2 * pageNos.length && (hi - lo + 1) * this.ts.physicalSize <= PREFETCH_MAX_BYTES ? this.ts.readRun(lo, hi) : null;
+    return hi - lo < 2 * pageNos.length && (hi - lo + 1) * this.ts.physicalSize <= RUN_MAX_BYTES ? this.ts.readRun(lo, hi) : null;
   }
 
   releaseRun(run: PageRun | null): void {

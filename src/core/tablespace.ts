@@ -23,7 +23,7 @@ import { decompressZipPage, isZipIndexType, verifyZipPage, zipPageCrc32, ZipPage
 
 /** Bytes per cached read. */
 const CHUNK_BYTES = 1 << 20;
-/** Chunks kept: the cache holds no more than that many chunks. */
+/** Chunks kept; the cache never holds more than CHUNKS_KEPT × CHUNK_BYTES. */
 const CHUNKS_KEPT = 4;
 /** Decrypted/decompressed pages kept, so that the B-tree's upper pages are not rebuilt on every read. */
 const TRANSFORMED_KEPT = 64;
@@ -230,15 +230,10 @@ export class Tablespace {
     } else {
       const bytes = this.fromRuns(chunkNo) ?? await this.source.read(chunkNo * this.chunkPages * this.physicalSize, this.chunkPages * this.physicalSize);
       chunk = { bytes, pages: [] };
-      this.evict();
+      if (this.chunks.size >= CHUNKS_KEPT) this.chunks.delete(this.chunks.keys().next().value as number);
     }
     this.chunks.set(chunkNo, chunk);
     return chunk;
-  }
-
-  /** Makes room for one more chunk. */
-  private evict(): void {
-    while (this.chunks.size >= CHUNKS_KEPT) this.chunks.delete(this.chunks.keys().next().value as number);
   }
 
   /**
