@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { clusteredLayout, type ClusteredLayout } from '../src/core/clustered-index.ts';
 import { parseCreateTables } from '../src/core/ddl/create-table.ts';
 import { ddlInstantLayout, mysqlInstantLayout, mysqlInstantTable, type MysqlInstantColumn } from '../src/core/instant.ts';
-import { decodeCompact, type ExternField, type RecordSink } from '../src/core/record.ts';
+import { decodeCompact, fieldColumns, type ExternField, type RecordSink } from '../src/core/record.ts';
 import { BatchBuilder, batchRows } from '../src/core/row-batch.ts';
 import { readSdiRecords } from '../src/core/sdi/sdi-pages.ts';
 import type { DdTable } from '../src/core/sdi/sdi-table.ts';
@@ -67,7 +67,7 @@ function putRecord(page: Uint8Array, origin: number, layout: ClusteredLayout, st
 function decode(layout: ClusteredLayout, page: Uint8Array, origins: number[]): (string | null)[][] {
   const out = new BatchBuilder(layout.columns.length, 8);
   const writers = layout.fields.map((f) => writerFor(f.out >= 0 ? layout.columns[f.out] : null, f.render));
-  const sink: RecordSink = { out, base: 0, writers };
+  const sink: RecordSink = { out, base: 0, writers, ...fieldColumns(layout.fields) };
   const externs: ExternField[] = [];
   for (const origin of origins) {
     sink.base = out.startRow();

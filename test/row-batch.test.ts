@@ -8,7 +8,7 @@ import { csvBytes } from '../src/core/csv-bytes.ts';
 import { csvRows } from '../src/core/output.ts';
 import { BatchBuilder, batchRows } from '../src/core/row-batch.ts';
 import type { Column } from '../src/core/schema.ts';
-import { writerFor } from '../src/core/text-writers.ts';
+import { quoteCheckOf, writerFor } from '../src/core/text-writers.ts';
 
 const column = (type: Column['type'], extra: Partial<Column> = {}): Column => ({
   name: 'c', type, unsigned: false, zerofill: false, nullable: true, length: 10, precision: 0, scale: 0, fsp: 0,
@@ -122,5 +122,84 @@ describe('byte CSV equals papaparse CSV', () => {
     const batch = out.take();
     expect(batchRows(batch)).toEqual([[long, '']]);
     expect(new TextDecoder().decode(csvBytes(batch))).toBe(csvRows([[long, '']]));
+  });
+});
+
+// Separated builders record rows written whole, in column order, as their CSV lines (RowBatch.lines),
+// and mark lines whose values may need quotes from the writers' reports or by looking at the bytes:
+// whatever the values, csvBytes() must still write what papaparse writes.
+describe('CSV lines of separated builders', () => {
+  const enc = new TextEncoder();
+  const tricky = ['plain', 'a,b', 'say "hi"', 'line\nbreak', 'cr\rhere', ' lead', 'trail ', '\\N', '\\Nx', '', '\uFEFFbom', 'é€😀', 'x'.repeat(70), `${'y'.repeat(70)},z`, ` ${'w'.repeat(80)}`];
+  const text = (charset: string) => ({ col: column('varchar', { charset }), bytes: (i: number) => enc.encode(tricky[i % tricky.length]) });
+  const kinds = {
+    int: { col: column('int'), bytes: (i: number) => Uint8Array.of(0x80 ^ (i & 1 ? 0xff : 0), 0, i, 7) },
+    utf8: text('utf8mb4'),
+    latin1: { col: column('varchar', { charset: 'latin1' }), bytes: (i: number) => Uint8Array.from(tricky[i % tricky.length].slice(0, 20), (ch) => ch.charCodeAt(0) & 0xff) },
+    decimal: { col: column('decimal', { precision: 10, scale: 2 }), bytes: (i: number) => Uint8Array.of(0x80, 0, i, 1, i & 0x3f) },
+    date: { col: column('date'), bytes: (i: number) => Uint8Array.of(0x8f, 0xc0 | (i & 0x1f), 0x21) },
+  };
+  type Kind = keyof typeof kinds;
+  const tables: [string, Kind[]][] = [
+    ['int, utf8, decimal, date, latin1', ['int', 'utf8', 'decimal', 'date', 'latin1']],
+    ['utf8 alone', ['utf8']],
+    ['int alone', ['int']],
+    ['utf8, utf8', ['utf8', 'utf8']],
+  ];
+
+  it.each(tables)('%s', (_name, cols) => {
+    const specs = cols.map((k) => ({ ...kinds[k], storage: columnStorage(kinds[k].col, false) }));
+    const writers = specs.map((s) => writerFor(s.col, s.storage.render));
+    const out = new BatchBuilder(cols.length, 4, 1 << 16, true);
+    out.quoteChecks = Uint8Array.from(writers, quoteCheckOf);
+    const rows: (string | null)[][] = [];
+    for (let i = 0; i < 120; i++) {
+      const base = out.startRow();
+      const row: (string | null)[] = [];
+      specs.forEach((s, c) => {
+        // Some NULLs, in every position.
+        if ((i + c) % 9 === 4) {
+          out.setNull(base + c);
+          row.push(null);
+          return;
+        }
+        const b = s.bytes(i + c);
+        const start = out.pos;
+        writers[c](b, 0, b.length, out);
+        out.setCell(base + c, start, out.pos);
+        row.push(s.storage.render(b, 0, b.length));
+      });
+      out.endRow();
+      rows.push(row);
+    }
+    const batch = out.take();
+    expect(batchRows(batch)).toEqual(rows);
+    // Most rows are lines, some with cells to quote.
+    const lines = batch.lines!;
+    const recorded = rows.filter((_, r) => lines[2 * r] >= 0).length;
+    expect(recorded).toBe(rows.length);
+    expect(new TextDecoder().decode(csvBytes(batch))).toBe(csvRows(rows));
+  });
+
+  it('rows left unfinished or written out of order are not lines, and still come out right', () => {
+    const out = new BatchBuilder(3, 4, 1 << 16, true);
+    const rows: (string | null)[][] = [];
+    for (let i = 0; i < 30; i++) {
+      const base = out.startRow();
+      const row = [`a${i}`, i % 4 === 0 ? null : `b,${i}`, `c${i}`];
+      // Every third row: the middle cell last (as a value stored off-page is), others in order.
+      const order = i % 3 === 0 ? [0, 2, 1] : [0, 1, 2];
+      for (const c of order) {
+        const v = row[c];
+        if (v === null) out.setNull(base + c);
+        else out.setString(base + c, v);
+      }
+      if (i % 5 !== 0) out.endRow();
+      rows.push(row);
+    }
+    const batch = out.take();
+    const lines = batch.lines!;
+    rows.forEach((_, r) => expect(lines[2 * r] >= 0, `row ${r}`).toBe(r % 3 !== 0 && r % 5 !== 0));
+    expect(new TextDecoder().decode(csvBytes(batch))).toBe(csvRows(rows));
   });
 });

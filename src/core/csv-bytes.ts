@@ -25,7 +25,7 @@ function cleanEdges(t: Uint8Array, start: number, end: number, single: boolean):
  * Whether papaparse would quote this value: separators, quotes, line breaks, a byte-order mark
  * (EF BB BF), edge spaces, and (our rule) a literal `\N` or, with one column, an empty value.
  */
-function needsQuotes(t: Uint8Array, start: number, end: number, singleColumn: boolean): boolean {
+export function needsQuotes(t: Uint8Array, start: number, end: number, singleColumn: boolean): boolean {
   if (!cleanEdges(t, start, end, singleColumn)) return true;
   for (let i = start; i < end; i++) {
     const c = t[i];
@@ -96,14 +96,16 @@ function plainCells(t: Uint8Array, v: DataView, cells: Uint32Array, first: numbe
  * is large enough (the result is then a view of it), so a caller formatting run after run does not
  * allocate (and page-fault) a fresh buffer each time.
  *
- * Cells are copied in stretches: where the next cell of the row starts just after this one's end and
- * a comma (a `separated` BatchBuilder writes one after each cell), the text from the first cell's
- * start to the last one's end already reads as CSV, and is copied in one loop that also counts the
- * bytes that may call for quotes. When that count is more than the commas between the cells (or a
- * cell's ends need quotes), the stretch is written again cell by cell, quoting where papaparse would.
+ * Rows a `separated` BatchBuilder recorded as their CSV lines (RowBatch.lines) are copied as they
+ * are, consecutive ones in one copy; in a line with cells that may need quotes, only the cells that
+ * do are written again, quoted. Other rows go cell by cell, in stretches: where the next cell of the
+ * row starts just after this one's end and a comma, the text from the first cell's start to the last
+ * one's end already reads as CSV, and is copied in one loop that also counts the bytes that may call
+ * for quotes. When that count is more than the commas between the cells (or a cell's ends need
+ * quotes), the stretch is written again cell by cell, quoting where papaparse would.
  */
 export function csvBytes(batch: RowBatch, reuse?: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
-  const { text, cells, nulls, cols, rows } = batch;
+  const { text, cells, nulls, cols, rows, lines } = batch;
   const single = cols === 1;
   const view = new DataView(text.buffer, text.byteOffset, text.byteLength);
   // Unquoted, every cell takes its text and one separator (`\N` takes 2 bytes and a separator), so
@@ -112,9 +114,45 @@ export function csvBytes(batch: RowBatch, reuse?: Uint8Array<ArrayBuffer>): Uint
   const room = text.length + 3 * rows * cols + 64;
   let out = reuse && reuse.length >= room ? reuse : new Uint8Array(room);
   let p = 0;
-  let cell = 0;
   for (let r = 0; r < rows; r++) {
+    if (lines !== undefined && lines[2 * r] >= 0) {
+      const start = lines[2 * r];
+      let end = lines[2 * r + 1];
+      if (end > 0) {
+        // Rows that are already their CSV lines, one after the other in the text: one copy.
+        while (r + 1 < rows && lines[2 * r + 2] === end && lines[2 * r + 3] > 0) end = lines[2 * ++r + 1];
+        if (p + (end - start) > out.length) out = grown(out, p, end - start);
+        out.set(text.subarray(start, end), p);
+        p += end - start;
+        continue;
+      }
+      // A line with cells that may need quotes: copied up to each cell that does, which is quoted.
+      end = -end;
+      let from = start;
+      for (let c = r * cols; c < (r + 1) * cols; c++) {
+        const s = cells[2 * c];
+        const e = cells[2 * c + 1];
+        if (nulls[c] !== 0 || !needsQuotes(text, s, e, single)) continue;
+        if (p + (s - from) > out.length) out = grown(out, p, s - from);
+        out.set(text.subarray(from, s), p);
+        p += s - from;
+        let q = quotedCell(out, p, text, s, e, single);
+        if (q < 0) {
+          out = grown(out, p, 2 * (e - s) + 3);
+          q = quotedCell(out, p, text, s, e, single);
+        }
+        p = q;
+        from = e + 1;
+      }
+      if (from < end) {
+        if (p + (end - from) > out.length) out = grown(out, p, end - from);
+        out.set(text.subarray(from, end), p);
+        p += end - from;
+      } else out[p - 1] = NEWLINE;
+      continue;
+    }
     // Every cell is followed by a comma; the row's last one becomes the line end.
+    let cell = r * cols;
     const rowEnd = cell + cols;
     while (cell < rowEnd) {
       if (nulls[cell]) {

@@ -4,7 +4,7 @@
  * keep a 6-byte header and, before it, the end offset of every field (1 or 2 bytes each).
  * Fields are written straight from the page into the caller's BatchBuilder, through per-field writers.
  */
-import type { ClusteredLayout } from './clustered-index.ts';
+import type { ClusteredLayout, FieldSpec } from './clustered-index.ts';
 import { u16 } from './fil-header.ts';
 import type { InstantInfo, RecordShape } from './instant.ts';
 import type { BatchBuilder } from './row-batch.ts';
@@ -25,11 +25,49 @@ export interface ExternField {
 /** Thrown for a record whose bytes do not fit the table definition. */
 export class RecordError extends Error {}
 
-/** Where decoded cells go: the builder, the row's first cell in it, and a writer per field. */
-export interface RecordSink {
+/** The output column (or -1) of each field, and the fields that fill one in column order. */
+export interface FieldColumns {
+  columns: Int32Array;
+  order: Int32Array;
+}
+
+export function fieldColumns(fields: readonly FieldSpec[]): FieldColumns {
+  const order = fields.map((_, i) => i).filter((i) => fields[i].out >= 0).sort((a, b) => fields[a].out - fields[b].out);
+  return { columns: Int32Array.from(fields, (f) => f.out), order: Int32Array.from(order) };
+}
+
+/** Where decoded cells go: the builder, the row's first cell in it, a writer per field, and fieldColumns(). */
+export interface RecordSink extends FieldColumns {
   out: BatchBuilder;
   base: number;
   writers: readonly Write[];
+}
+
+/**
+ * Where each field of the record being decoded is: its offset, or NULL_FIELD / OFF_PAGE / ABSENT,
+ * at 2 * i, and its length at 2 * i + 1. Records are read whole first and written in column order
+ * after, so a row comes out in output order (a CSV line as it stands, see BatchBuilder) although the
+ * key fields come first in the record; a record that does not fit writes nothing.
+ */
+let spans = new Int32Array(128);
+const NULL_FIELD = -1;
+const OFF_PAGE = -2;
+const ABSENT = -3;
+
+function spansFor(nFields: number): Int32Array {
+  if (spans.length < 2 * nFields) spans = new Int32Array(2 * nFields);
+  return spans;
+}
+
+/** Writes the fields located in `at` (see spans) in column order; NULLs become the builder's NULL cells. */
+function writeFields(sink: RecordSink, page: Uint8Array, at: Int32Array): void {
+  const { out, order, columns, base } = sink;
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k];
+    const offset = at[2 * i];
+    if (offset >= 0) writeCell(sink, i, columns[i], page, offset, at[2 * i + 1]);
+    else if (offset === NULL_FIELD) out.setNull(base + columns[i]);
+  }
 }
 
 /**
@@ -40,9 +78,7 @@ export interface RecordSink {
 export function decodeCompact(page: Uint8Array, origin: number, layout: ClusteredLayout, sink: RecordSink | null, externs: ExternField[]): number {
   if (layout.instant) return decodeCompactInstant(page, origin, layout.instant, sink, externs);
   const fields = layout.fields;
-  const out = sink === null ? null : sink.out;
-  const writers = sink === null ? null : sink.writers;
-  const base = sink === null ? 0 : sink.base;
+  const at = spansFor(fields.length);
   let nullPtr = origin - 6;
   let nullBit = 1;
   let lenPtr = origin - 6 - ((layout.nNullable + 7) >> 3);
@@ -54,7 +90,10 @@ export function decodeCompact(page: Uint8Array, origin: number, layout: Clustere
       const isNull = (page[nullPtr] & nullBit) !== 0;
       nullBit <<= 1;
       if (nullBit === 0x100) { nullBit = 1; nullPtr--; }
-      if (isNull) continue; // cells start out NULL
+      if (isNull) {
+        at[2 * i] = NULL_FIELD;
+        continue;
+      }
     }
     let len = f.fixedLen;
     let external = false;
@@ -66,16 +105,16 @@ export function decodeCompact(page: Uint8Array, origin: number, layout: Clustere
       }
     }
     if (p + len > end || lenPtr < 0) throw new RecordError(`field \`${f.name}\` (${len} bytes) runs past the end of the page`);
-    if (out !== null && writers !== null && f.out >= 0) {
-      if (external) externs.push(externOf(page, p, len, base + f.out, i, f.name));
-      else {
-        const start = out.pos;
-        writers[i](page, p, len, out);
-        out.setCell(base + f.out, start, out.pos);
-      }
+    if (external) {
+      at[2 * i] = OFF_PAGE;
+      if (sink !== null && f.out >= 0) externs.push(externOf(page, p, len, sink.base + f.out, i, f.name));
+    } else {
+      at[2 * i] = p;
+      at[2 * i + 1] = len;
     }
     p += len;
   }
+  if (sink !== null) writeFields(sink, page, at);
   // The header runs from just after the last length byte read up to the origin.
   return p - (lenPtr + 1);
 }
@@ -206,6 +245,7 @@ export function decodeRedundant(page: Uint8Array, origin: number, layout: Cluste
   if (nFields !== fields.length && !(instant && nFields >= instant.nCore && nFields < fields.length)) {
     throw new RecordError(`the record has ${nFields} fields, the table definition gives ${fields.length} (key, system and stored columns)`);
   }
+  const at = spansFor(fields.length);
   let start = 0;
   for (let i = 0; i < nFields; i++) {
     const f = fields[i];
@@ -224,12 +264,18 @@ export function decodeRedundant(page: Uint8Array, origin: number, layout: Cluste
     }
     const len = endOff - start;
     if (len < 0 || origin + endOff > page.length - 8) throw new RecordError(`field \`${f.name}\` has an impossible end offset ${endOff}`);
-    if (sink !== null && f.out >= 0 && !isNull) {
-      if (external) externs.push(externOf(page, origin + start, len, sink.base + f.out, i, f.name));
-      else writeCell(sink, i, f.out, page, origin + start, len);
+    if (isNull) at[2 * i] = NULL_FIELD;
+    else if (external) {
+      at[2 * i] = OFF_PAGE;
+      if (sink !== null && f.out >= 0) externs.push(externOf(page, origin + start, len, sink.base + f.out, i, f.name));
+    } else {
+      at[2 * i] = origin + start;
+      at[2 * i + 1] = len;
     }
     start = endOff;
   }
+  for (let i = nFields; i < fields.length; i++) at[2 * i] = ABSENT;
+  if (sink !== null) writeFields(sink, page, at);
   if (sink !== null && instant) for (let i = nFields; i < fields.length; i++) writeDefault(sink, instant, i);
   // 6 header bytes plus one end offset (1 or 2 bytes) per field, then the data.
   return 6 + nFields * (short ? 1 : 2) + start;

@@ -14,35 +14,93 @@ export interface RowBatch {
   cells: Uint32Array<ArrayBuffer>;
   /** 1 where the cell is SQL NULL. */
   nulls: Uint8Array<ArrayBuffer>;
+  /**
+   * From `separated` builders: [start, end) of row r's CSV line in `text` at index 2 * r, or -1 where
+   * the row's text is not its line (see BatchBuilder); csvBytes() copies such lines as they are.
+   */
+  lines?: Int32Array<ArrayBuffer>;
 }
 
 /** The buffers to transfer (not copy) when a batch crosses to another thread. */
 export function batchBuffers(batch: RowBatch): ArrayBuffer[] {
-  return [batch.text.buffer, batch.cells.buffer, batch.nulls.buffer];
+  const buffers = [batch.text.buffer, batch.cells.buffer, batch.nulls.buffer];
+  if (batch.lines) buffers.push(batch.lines.buffer);
+  return buffers;
+}
+
+/** Bytes that may call for quotes in a CSV value (0xEF starts a byte-order mark). */
+const SPECIAL = new Uint8Array(256);
+for (const b of [44, 34, 10, 13, 0xef]) SPECIAL[b] = 1;
+
+/**
+ * How a separated builder learns whether a column's values may need quotes in CSV (quoteChecks): by
+ * looking at every byte of the value; never (digits, signs, points: numbers, hex); or from the
+ * writer, which sets BatchBuilder.special while it copies the value (its ends are checked here).
+ */
+export const QUOTE_SCAN = 0;
+export const QUOTE_NEVER = 1;
+export const QUOTE_REPORTED = 2;
+
+/** Whether a CSV value's ends may call for quotes: a space, a literal `\N`, nothing at all in a one-column table. */
+function edgesNeedQuotes(t: Uint8Array, start: number, end: number, single: boolean): boolean {
+  if (end === start) return single;
+  return t[start] === 32 || t[end - 1] === 32 || (end - start === 2 && t[start] === 92);
+}
+
+/** Whether a CSV value may need quotes (csvBytes() decides exactly). */
+function mayNeedQuotes(t: Uint8Array, start: number, end: number, single: boolean): boolean {
+  if (edgesNeedQuotes(t, start, end, single)) return true;
+  for (let i = start; i < end; i++) if (SPECIAL[t[i]] !== 0) return true;
+  return false;
 }
 
 /** What `separated` builders write after each cell: CSV's comma. */
 const SEPARATOR = 44;
+const NEWLINE = 10;
+/** What a `separated` builder writes for a NULL cell, before its comma: the CSV marker `\N`. */
+const BACKSLASH = 92;
+const N = 78;
 
 /**
  * Appends rows cell by cell; grows its buffers as needed.
  *
- * `separated` (for CSV exports): a comma follows each cell's text in the buffer, outside the cell. A
- * record's fields are written one after the other, so the cells of a row that come in column order
- * then already read as a CSV line, and csvBytes() copies them as one stretch instead of cell by cell.
+ * `separated` (for CSV exports): a comma follows each cell's text in the buffer, outside the cell, and
+ * `\N` stands in the text for a NULL set with setNull(). A row whose cells all come in column order,
+ * each just after the previous one's comma, none needing quotes, then already reads as its CSV line:
+ * endRow() turns its last comma into the line end and records the line in `lines`, and csvBytes()
+ * copies such lines as they are. Any other row (a value stored off-page and written later, cells out
+ * of order, a value that needs quotes) is left to csvBytes() to write cell by cell.
  */
 export class BatchBuilder {
   text: Uint8Array;
   pos = 0;
   cells: Uint32Array;
   nulls: Uint8Array;
+  /** `separated`: see RowBatch.lines. */
+  lines: Int32Array;
   rows = 0;
+  /**
+   * `separated`: how to tell whether each column's values may need quotes in CSV (one of QUOTE_* per
+   * column, from the writer of the row's cells); without it, every value is checked as it is set.
+   */
+  quoteChecks: Uint8Array | null = null;
+  /** Set by writers that report bytes calling for quotes (QUOTE_REPORTED) while they copy a value. */
+  special = false;
+  /** The current row's first cell, the cell expected next, and where its text must start to keep the row a line. */
+  #rowBase = 0;
+  #nextCell = 0;
+  #nextPos = 0;
+  #lineStart = 0;
+  #line = false;
+  /** Whether some cell of the current line may need quotes. */
+  #quoted = false;
 
   /** `expectedBytes`: text to make room for up front, so that a big batch is not grown (copied) step by step. */
   constructor(readonly cols: number, expectedRows = 64, expectedBytes = 1 << 16, readonly separated = false) {
     this.text = new Uint8Array(Math.max(1 << 16, expectedBytes));
     this.cells = new Uint32Array(2 * cols * expectedRows);
     this.nulls = new Uint8Array(cols * expectedRows);
+    this.lines = new Int32Array(separated ? 2 * expectedRows : 0);
   }
 
   /** Makes room for `n` more text bytes (and the separator's, when `separated`). */
@@ -68,8 +126,57 @@ export class BatchBuilder {
     // A loop, not fill(): rows are a few cells wide, and this runs once per row.
     const nulls = this.nulls;
     for (let i = base; i < base + this.cols; i++) nulls[i] = 1;
+    if (this.separated) this.startLine(base);
     this.rows++;
     return base;
+  }
+
+  private startLine(base: number): void {
+    const r = this.rows;
+    if (2 * r + 2 > this.lines.length) {
+      const lines = new Int32Array(Math.max(this.lines.length * 2, 2 * r + 2));
+      lines.set(this.lines);
+      this.lines = lines;
+    }
+    this.lines[2 * r] = -1;
+    this.#rowBase = base;
+    this.#nextCell = base;
+    this.#nextPos = this.pos;
+    this.#lineStart = this.pos;
+    this.#line = true;
+    this.#quoted = false;
+  }
+
+  /**
+   * Ends the row started last. For `separated` builders, a row that reads as its CSV line gets its
+   * line end and is recorded in `lines`.
+   */
+  endRow(): void {
+    if (!this.separated || !this.#line || this.#nextCell !== this.#rowBase + this.cols || this.cols === 0) return;
+    const r = this.rows - 1;
+    this.text[this.pos - 1] = NEWLINE;
+    this.lines[2 * r] = this.#lineStart;
+    // A line with cells that may need quotes is formatted cell by cell (csvBytes).
+    this.lines[2 * r + 1] = this.#quoted ? -this.pos : this.pos;
+    this.#line = false;
+  }
+
+  /**
+   * A NULL cell (cells start out NULL: only `separated` builders write anything, the `\N` marker of a
+   * row that is still its CSV line).
+   */
+  setNull(cell: number): void {
+    if (!this.#line) return;
+    if (cell !== this.#nextCell) {
+      this.#line = false;
+      return;
+    }
+    this.reserve(2);
+    this.text[this.pos++] = BACKSLASH;
+    this.text[this.pos++] = N;
+    this.text[this.pos++] = SEPARATOR;
+    this.#nextCell = cell + 1;
+    this.#nextPos = this.pos;
   }
 
   /** The builder's state, to roll back to when a record or a page turns out to be undecodable. */
@@ -80,27 +187,51 @@ export class BatchBuilder {
   rollback(mark: { rows: number; pos: number }): void {
     this.rows = mark.rows;
     this.pos = mark.pos;
+    this.#line = false;
   }
 
   /** Empties the builder, keeping its buffers. */
   clear(): void {
     this.rows = 0;
     this.pos = 0;
+    this.#line = false;
   }
 
   setCell(cell: number, start: number, end: number): void {
     this.cells[2 * cell] = start;
     this.cells[2 * cell + 1] = end;
     this.nulls[cell] = 0;
-    if (this.separated && end === this.pos) {
-      // Writers reserve their bytes plus the spare one; an empty value may not have reserved at all.
-      if (this.pos === this.text.length) this.reserve(0);
-      this.text[this.pos++] = SEPARATOR;
+    if (this.separated) this.separate(cell, start, end);
+  }
+
+  /** The comma after a cell just written, and whether its row still reads as its CSV line. */
+  private separate(cell: number, start: number, end: number): void {
+    const special = this.special;
+    this.special = false;
+    if (end !== this.pos) {
+      this.#line = false;
+      return;
     }
+    // Writers reserve their bytes plus the spare one; an empty value may not have reserved at all.
+    if (this.pos === this.text.length) this.reserve(0);
+    this.text[this.pos++] = SEPARATOR;
+    if (!this.#line) return;
+    if (cell !== this.#nextCell || start !== this.#nextPos) {
+      this.#line = false;
+      return;
+    }
+    const check = this.quoteChecks === null ? QUOTE_SCAN : this.quoteChecks[cell - this.#rowBase];
+    if (!this.#quoted && check !== QUOTE_NEVER) {
+      this.#quoted = check === QUOTE_SCAN ? mayNeedQuotes(this.text, start, end, this.cols === 1) : special || edgesNeedQuotes(this.text, start, end, this.cols === 1);
+    }
+    this.#nextCell = cell + 1;
+    this.#nextPos = this.pos;
   }
 
   /** Appends a JS string as UTF-8 and makes it the cell's value. */
   setString(cell: number, value: string): void {
+    // Not looked at: it may need quotes whatever its column.
+    this.special = true;
     this.reserve(value.length * 3);
     const start = this.pos;
     this.pos += encoder.encodeInto(value, this.text.subarray(this.pos)).written;
@@ -116,14 +247,14 @@ export class BatchBuilder {
       cells: this.cells.slice(0, 2 * this.rows * this.cols),
       nulls: this.nulls.slice(0, this.rows * this.cols),
     };
-    this.rows = 0;
-    this.pos = 0;
+    if (this.separated) batch.lines = this.lines.slice(0, 2 * this.rows);
+    this.clear();
     return batch;
   }
 }
 
 /** `a` cut to `n` elements: the array itself (a view) when it is at least 3/4 full, else a trimmed copy. */
-function trimmed<T extends Uint8Array<ArrayBuffer> | Uint32Array<ArrayBuffer>>(a: T, n: number): T {
+function trimmed<T extends Uint8Array<ArrayBuffer> | Uint32Array<ArrayBuffer> | Int32Array<ArrayBuffer>>(a: T, n: number): T {
   return (4 * n >= 3 * a.length ? a.subarray(0, n) : a.slice(0, n)) as T;
 }
 
@@ -140,11 +271,12 @@ export function releaseBatch(b: BatchBuilder): RowBatch {
     cells: trimmed(b.cells as Uint32Array<ArrayBuffer>, 2 * b.rows * b.cols),
     nulls: trimmed(b.nulls as Uint8Array<ArrayBuffer>, b.rows * b.cols),
   };
+  if (b.separated) batch.lines = trimmed(b.lines as Int32Array<ArrayBuffer>, 2 * b.rows);
   b.text = new Uint8Array(0);
   b.cells = new Uint32Array(0);
   b.nulls = new Uint8Array(0);
-  b.rows = 0;
-  b.pos = 0;
+  b.lines = new Int32Array(0);
+  b.clear();
   return batch;
 }
 
@@ -156,6 +288,7 @@ export function batchView(b: BatchBuilder): RowBatch {
     text: b.text.subarray(0, b.pos) as Uint8Array<ArrayBuffer>,
     cells: b.cells.subarray(0, 2 * b.rows * b.cols) as Uint32Array<ArrayBuffer>,
     nulls: b.nulls.subarray(0, b.rows * b.cols) as Uint8Array<ArrayBuffer>,
+    ...(b.separated ? { lines: b.lines.subarray(0, 2 * b.rows) as Int32Array<ArrayBuffer> } : {}),
   };
 }
 

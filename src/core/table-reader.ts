@@ -16,10 +16,10 @@ import {
 } from './index-page.ts';
 import type { EncryptionKeys } from './encryption.ts';
 import { readInstantLayout } from './instant.ts';
-import { compactChildPage, compactRecordReadable, decodeCompact, decodeRedundant, RecordError, redundantChildPage, rollPtrIsZero, type ExternField, type RecordSink } from './record.ts';
+import { compactChildPage, compactRecordReadable, decodeCompact, decodeRedundant, RecordError, fieldColumns, redundantChildPage, type FieldColumns, rollPtrIsZero, type ExternField, type RecordSink } from './record.ts';
 import { BatchBuilder, batchRows, batchView, releaseBatch, type RowBatch } from './row-batch.ts';
 import type { TableDef } from './schema.ts';
-import { writerFor, type Write } from './text-writers.ts';
+import { quoteCheckOf, writerFor, type Write } from './text-writers.ts';
 import type { ByteSource } from './source.ts';
 import { Tablespace, type Page, type PageRun } from './tablespace.ts';
 
@@ -243,6 +243,9 @@ class ClusteredReader implements TableReader {
   readonly stats: DecodeStats = emptyStats();
   /** One byte writer per clustered index field (system fields write nothing). */
   private readonly writers: Write[];
+  private readonly fieldColumns: FieldColumns;
+  /** BatchBuilder.quoteChecks for our columns. */
+  private readonly quoteChecks: Uint8Array;
 
   constructor(
     private readonly ts: Tablespace,
@@ -255,6 +258,13 @@ class ClusteredReader implements TableReader {
     this.columns = layout.columns.map((c) => c.name);
     if (mode !== 'live') this.columns.push(ROW_STATE_COLUMN);
     this.writers = layout.fields.map((f) => writerFor(f.out >= 0 ? layout.columns[f.out] : null, f.render));
+    this.fieldColumns = fieldColumns(layout.fields);
+    // Scan all (QUOTE_SCAN) but where the writer knows; not for an instantly altered table, whose
+    // older records show defaults written from their text.
+    this.quoteChecks = new Uint8Array(this.columns.length);
+    if (!layout.instant) layout.fields.forEach((f, i) => {
+      if (f.out >= 0) this.quoteChecks[f.out] = quoteCheckOf(this.writers[i]);
+    });
   }
 
   private problem(page: number | null, record: number | null, message: string): void {
@@ -402,7 +412,8 @@ class ClusteredReader implements TableReader {
     const posBefore = out.pos;
     let externs: { origin: number; field: ExternField }[] | null = null;
     const fields = this.fields;
-    const sink: RecordSink = { out, base: 0, writers: this.writers };
+    const sink: RecordSink = { out, base: 0, writers: this.writers, ...this.fieldColumns };
+    out.quoteChecks = this.quoteChecks;
     // The page accounts for every byte of its heap: records in the list, plus garbage (freed records).
     let recordBytes = 0;
     let accountable = damage === null;
@@ -437,6 +448,7 @@ class ClusteredReader implements TableReader {
         this.problem(page.no, origin, `the record does not fit the table definition: ${e.message}`);
         continue;
       }
+      if (wanted) out.endRow();
       if (deleted) this.stats[wanted ? 'deletedRecovered' : 'deletedSkipped']++;
       if (fields.length > 0) {
         externs ??= [];
@@ -496,6 +508,7 @@ class ClusteredReader implements TableReader {
       try {
         const size = this.compact ? decodeCompact(bytes, origin, this.layout, sink, fields) : decodeRedundant(bytes, origin, this.layout, sink, fields);
         if (origin + size > heapTop + (this.compact ? 5 : 6)) throw new RecordError('it runs past the end of the heap');
+        out.endRow();
       } catch (e) {
         if (!(e instanceof RecordError)) throw e;
         out.rollback(row);

@@ -6,11 +6,33 @@
  */
 import { charsetInfo, decoderFor } from './charset.ts';
 import type { Column } from './schema.ts';
-import type { BatchBuilder } from './row-batch.ts';
+import { QUOTE_NEVER, QUOTE_REPORTED, QUOTE_SCAN, type BatchBuilder } from './row-batch.ts';
 import { decimalLayout } from './types/decimal.ts';
 import { renderHex, type Render } from './types/render.ts';
 
 export type Write = (b: Uint8Array, o: number, len: number, out: BatchBuilder) => void;
+
+/**
+ * Writers whose text never needs quotes in CSV (digits, a sign and a point, or 0x and hex digits),
+ * and writers that set BatchBuilder.special when a value holds a byte that may call for them.
+ */
+const quoteFreeWriters = new WeakSet<Write>();
+const reportingWriters = new WeakSet<Write>();
+
+function quoteFree(w: Write): Write {
+  quoteFreeWriters.add(w);
+  return w;
+}
+
+/** How a separated BatchBuilder learns whether this writer's values may need quotes (its quoteChecks). */
+export function quoteCheckOf(w: Write): number {
+  return quoteFreeWriters.has(w) ? QUOTE_NEVER : reportingWriters.has(w) ? QUOTE_REPORTED : QUOTE_SCAN;
+}
+
+/** Per byte: 1 for those that may call for quotes in CSV (0xEF starts a byte-order mark), 2 from 0x80 up. */
+const BYTE_CLASS = new Uint8Array(256);
+BYTE_CLASS.fill(2, 0x80);
+for (const b of [44, 34, 10, 13]) BYTE_CLASS[b] = 1;
 
 const encoder = new TextEncoder();
 
@@ -115,7 +137,7 @@ function intWriter(bytes: number, unsigned: boolean): Write {
   const flip = unsigned ? 0 : 0x80;
   const bias = unsigned ? 0 : 2 ** (bytes * 8 - 1);
   if (bytes === 4) {
-    return (b, o, _len, out) => {
+    return quoteFree((b, o, _len, out) => {
       out.reserve(12);
       const t = out.text;
       let p = out.pos;
@@ -127,9 +149,9 @@ function intWriter(bytes: number, unsigned: boolean): Write {
         v = -v;
       }
       out.pos = putUint(t, p, v);
-    };
+    });
   }
-  return (b, o, _len, out) => {
+  return quoteFree((b, o, _len, out) => {
     let v = 0;
     for (let i = 0; i < bytes; i++) v = (v << 8) | b[o + i];
     v -= bias;
@@ -141,12 +163,12 @@ function intWriter(bytes: number, unsigned: boolean): Write {
       v = -v;
     }
     out.pos = putUint(t, p, v);
-  };
+  });
 }
 
 const HEX_DIGITS = new TextEncoder().encode('0123456789ABCDEF');
 
-const writeHex: Write = (b, o, len, out) => {
+const writeHex: Write = quoteFree((b, o, len, out) => {
   out.reserve(2 + 2 * len);
   const t = out.text;
   let p = out.pos;
@@ -157,7 +179,7 @@ const writeHex: Write = (b, o, len, out) => {
     t[p++] = HEX_DIGITS[b[i] & 15];
   }
   out.pos = p;
-};
+});
 
 /** CHAR values lose their trailing pad spaces, as the server shows them. */
 function trimmedLength(b: Uint8Array, o: number, len: number): number {
@@ -236,12 +258,14 @@ function wellFormedUtf8(b: Uint8Array, i: number, end: number): boolean {
  * as the string path shows them.
  */
 function utf8Writer(padded: boolean, render: Render): Write {
-  return (b, o, len, out) => {
+  const write: Write = (b, o, len, out) => {
     if (padded) len = trimmedLength(b, o, len);
     out.reserve(len);
     const t = out.text;
     const start = out.pos;
     if (len >= LONG) {
+      // Long values are not looked at byte by byte here: csvBytes() will.
+      out.special = true;
       if (!isAscii(b, o, len) && !wellFormedUtf8(b, o, o + len)) {
         appendString(out, render(b, o, len));
         return;
@@ -250,21 +274,27 @@ function utf8Writer(padded: boolean, render: Render): Write {
       out.pos = start + len;
       return;
     }
-    // Copy while checking for non-ASCII bytes: one pass for the common case.
+    // Copy while looking for bytes that call for quotes or are not ASCII: one pass for the common case.
     for (let i = 0; i < len; i++) {
       const c = b[o + i];
-      if (c >= 0x80) {
-        if (!wellFormedUtf8(b, o + i, o + len)) {
-          appendString(out, render(b, o, len));
-          return;
+      const k = BYTE_CLASS[c];
+      if (k !== 0) {
+        out.special = true;
+        if (k === 2) {
+          if (!wellFormedUtf8(b, o + i, o + len)) {
+            appendString(out, render(b, o, len));
+            return;
+          }
+          for (; i < len; i++) t[start + i] = b[o + i];
+          break;
         }
-        for (; i < len; i++) t[start + i] = b[o + i];
-        break;
       }
       t[start + i] = c;
     }
     out.pos = start + len;
   };
+  reportingWriters.add(write);
+  return write;
 }
 
 const singleByteTables = new Map<string, Uint8Array[]>();
@@ -329,7 +359,7 @@ function decimalWriter(precision: number, scale: number): Write {
   // The first group holds the field's first byte, whose top bit is flipped: as a value, this bit.
   const firstN = intLead > 0 ? intLead : intFull > 0 ? 4 : fracFull > 0 ? 4 : fracTail;
   const firstBit = firstN === 0 ? 0 : 2 ** (8 * firstN - 1);
-  return (b, o, _len, out) => {
+  return quoteFree((b, o, _len, out) => {
     out.reserve(room);
     const mask = (b[o] & 0x80) === 0 ? 0xff : 0;
     const t = out.text;
@@ -368,7 +398,7 @@ function decimalWriter(precision: number, scale: number): Write {
     }
     if (fracTail > 0) q = putPadded(t, q, (group(b, p, fracTail, mask) ^ flip) >>> 0, fracDigits);
     out.pos = q;
-  };
+  });
 }
 
 /** DATE: 3 bytes, sign bit flipped, day in bits 0-4, month 5-8, year above (see renderDate). */
