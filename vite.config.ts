@@ -5,16 +5,20 @@ import { VitePWA } from 'vite-plugin-pwa';
 // The page is fully static: `base: './'` makes every asset URL relative, so dist/ works from any
 // path (a sub-folder, a file share, a CDN prefix). The decoder runs in ES-module workers.
 //
-// Offline: vite-plugin-pwa (workbox generateSW) writes a service worker that precaches the whole
-// app (HTML, JS and worker chunks, CSS, icons, the bundled sample) on the first visit, so the page
-// works with the network off afterwards. It caches only the app's own files: the user's files are
-// never sent anywhere, so there is nothing of theirs to cache.
+// Offline: vite-plugin-pwa builds our service worker (src/sw/sw.ts) and injects into it the list of
+// files it precaches on the first visit (HTML, JS and worker chunks, CSS, icons, the bundled
+// sample), so the page works with the network off afterwards. It caches only the app's own files:
+// the user's files are never sent anywhere, so there is nothing of theirs to cache. The same worker
+// streams exports to the browser's downloads (src/sw/download-stream.ts).
 export default defineConfig({
   base: './',
   plugins: [
     svelte(),
     VitePWA({
       registerType: 'autoUpdate',
+      strategies: 'injectManifest',
+      srcDir: 'src/sw',
+      filename: 'sw.ts',
       // src/ui/pwa.svelte.ts registers it (and reports "ready offline" on the page).
       injectRegister: false,
       manifest: {
@@ -36,14 +40,10 @@ export default defineConfig({
           { src: 'icons/icon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' },
         ],
       },
-      workbox: {
+      injectManifest: {
         globPatterns: ['**/*.{js,css,html,svg,png,webmanifest,ibd,sql}'],
         // The sample table and the decoder chunks are larger than workbox's 2 MiB default allows.
         maximumFileSizeToCacheInBytes: 16 * 1024 * 1024,
-        navigateFallback: 'index.html',
-        cleanupOutdatedCaches: true,
-        clientsClaim: true,
-        skipWaiting: true,
       },
     }),
   ],

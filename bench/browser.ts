@@ -182,6 +182,8 @@ export interface PageResult {
   totalS: number | null;
   /** Files set → "Download CSV" clicked. */
   clickS: number | null;
+  /** How the download was saved (the export's SaveTarget kind: 'stream' or 'download'). */
+  target?: string | null;
   /** totalS of every download run, fastest first (totalS is their median). */
   downloadRunsS?: number[];
   /** How long Playwright took to set the files on the input (part of totalS). */
@@ -365,6 +367,8 @@ export async function openBrowserSession(siteDir: string, chromiumPath: string):
             result.exportS = (end - clicked) / 1000;
             result.totalS = (end - t0) / 1000;
             result.csv = await digestFile(saved);
+            // Streamed through the service worker, or (no worker controlling the page) one Blob at the end.
+            result.target = await page.locator('[data-testid="export-progress"]').getAttribute('data-target');
           }),
         );
         if (runs[i].error) break;
@@ -376,6 +380,7 @@ export async function openBrowserSession(siteDir: string, chromiumPath: string):
       return {
         ...viewed,
         clickS: exported.clickS,
+        target: exported.target,
         exportS: exported.exportS,
         totalS: exported.totalS,
         downloadRunsS: timed.map((r) => r.totalS ?? 0),

@@ -161,7 +161,7 @@ function pageRow(p: PageResult, expectedRows: number, cliCsv: string | null, uni
     : p.exportAll
       ? `all ${expectedRows.toLocaleString('en-US')} ${unit} listed with exact row counts in ${p.exactCountS?.toFixed(1)} s, then "Export all tables" in ${p.exportS?.toFixed(1)} s: every CSV of tables.zip holds exactly its table's row; ${pageSide(p, expectedRows)}`
       : p.csv
-      ? `${expectedRows.toLocaleString('en-US')} rows shown; downloaded CSV identical to the CLI's (in a fresh page, Download CSV clicked when offered, ${p.clickS?.toFixed(2)} s after the files were set, saved ${p.exportS?.toFixed(1)} s later: the median of ${p.downloadRunsS?.length} such runs, ${p.downloadRunsS?.map((t) => `${t.toFixed(1)} s`).join(', ')}; counting every row took ${p.decodedS?.toFixed(1)} s in a page of its own)`
+      ? `${expectedRows.toLocaleString('en-US')} rows shown; downloaded CSV identical to the CLI's (in a fresh page, Download CSV clicked when offered, ${p.clickS?.toFixed(2)} s after the files were set, ${p.target === 'stream' ? 'streamed to the download by the service worker and' : 'as one Blob at the end (no service worker controlled the page),'} saved ${p.exportS?.toFixed(1)} s later: the median of ${p.downloadRunsS?.length} such runs, ${p.downloadRunsS?.map((t) => `${t.toFixed(1)} s`).join(', ')}; counting every row took ${p.decodedS?.toFixed(1)} s in a page of its own)`
       : `all ${expectedRows.toLocaleString('en-US')} ${unit} listed with exact row counts; first table decoded on screen in ${p.decodedS?.toFixed(1) ?? '—'} s`;
   return {
     tool: 'ibd-reader page (Chromium)',

@@ -15,8 +15,8 @@
  *  - `decodeLeaves(pages)`: one compact RowBatch per page, *transferred* to the page (not copied).
  *  - `searchLeaves(pages, query)`: decodes and searches a run; returns each page's row count and the
  *    matching (page, row) pairs, never the rows.
- *  - `exportLeaves(pages, options)`: a run formatted (CSV / NDJSON / SQL) into a Blob made in the
- *    worker; `exportEdge` gives the header / preamble and the postamble.
+ *  - `exportLeaves(pages, options, as)`: a run formatted (CSV / NDJSON / SQL) into a Blob made in the
+ *    worker, or into bytes handed over; `exportEdge` gives the header / preamble and the postamble.
  *  - `stats()`: this worker's decode statistics since `openView`.
  */
 import type * as Comlink from 'comlink';
@@ -117,8 +117,8 @@ export interface ExportOptions {
 }
 
 export interface ExportedRun {
-  /** The run's output, made into a Blob in the worker (the page only passes it on). */
-  data: Blob;
+  /** The run's output, made into a Blob in the worker, or its bytes (the page only passes either on). */
+  data: Blob | Uint8Array<ArrayBuffer>;
   rows: number;
   stats: DecodeStats;
 }
@@ -143,7 +143,7 @@ export interface ViewerApi {
   /** `first`: the run starts at the table's first leaf (a definition mismatch there is an error). */
   decodeLeaves(pages: Int32Array, first: boolean): Promise<DecodedLeaves>;
   searchLeaves(pages: Int32Array, first: boolean, query: RowQuery): Promise<SearchResult>;
-  exportLeaves(pages: Int32Array, first: boolean, options: ExportOptions): Promise<ExportedRun>;
+  exportLeaves(pages: Int32Array, first: boolean, options: ExportOptions, as?: 'blob' | 'bytes'): Promise<ExportedRun>;
   exportEdge(options: ExportOptions, edge: 'head' | 'tail'): Promise<Blob>;
   stats(): Promise<DecodeStats>;
   /**

@@ -132,21 +132,29 @@ function plainCsv(options: ExportOptions): boolean {
 }
 
 /**
- * A run formatted, as a Blob made here in the worker: its bytes go to the browser's blob store from
- * this thread, and the page only collects handles (no large buffers cross to the page or stay in it).
+ * A run formatted. As a Blob (`as` 'blob'), made here in the worker: its bytes go to the browser's
+ * blob store from this thread, and the page only collects handles (no large buffers cross to the
+ * page or stay in it). As bytes of their own, for the page to pass on (transferred, not copied) to
+ * a download it streams.
  */
-function formatRun(open: OpenView, batch: RowBatch, options: ExportOptions): Blob {
+function formatRun(open: OpenView, batch: RowBatch, options: ExportOptions, as: 'blob' | 'bytes'): Blob | Uint8Array<ArrayBuffer> {
   if (plainCsv(options)) {
+    if (as === 'bytes') return csvBytes(batch);
     const bytes = csvBytes(batch, open.csvScratch);
     open.csvScratch = new Uint8Array(bytes.buffer);
     return new Blob([bytes]);
   }
   const rows = batchToRows(batch);
   const { reader, spec } = open;
-  if (options.format === 'csv') return new Blob([csvRows(rows, options.csv ?? {})]);
-  if (options.format === 'ndjson') return new Blob([ndjsonRows(reader.columns, rows)]);
-  return new Blob([sqlInserts(spec.table.name, sqlColumns(spec.table, reader.columns), rows, options.sqlRowsPerInsert ?? 1000)]);
+  const text = options.format === 'csv'
+    ? csvRows(rows, options.csv ?? {})
+    : options.format === 'ndjson'
+      ? ndjsonRows(reader.columns, rows)
+      : sqlInserts(spec.table.name, sqlColumns(spec.table, reader.columns), rows, options.sqlRowsPerInsert ?? 1000);
+  return as === 'bytes' ? encoder.encode(text) : new Blob([text]);
 }
+
+const encoder = new TextEncoder();
 
 export function createViewerMethods(lookup: (tableName: string) => TableDef | undefined): ViewerApi {
   const running = new Set<AbortController>();
@@ -279,14 +287,15 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
       return Comlink.transfer(result, [result.counts.buffer, result.pageOf.buffer, result.rowOf.buffer]);
     },
 
-    async exportLeaves(pages, first, options) {
+    async exportLeaves(pages, first, options, as = 'blob') {
       const open = opened();
       const { columns, info } = open.reader;
       const builder = open.exportBuilders.pop() ?? new BatchBuilder(columns.length, pages.length * 64, pages.length * info.pageSize, true);
       try {
         const batch = await open.reader.decodePages(Array.from(pages), { first, into: builder });
-        const data = formatRun(open, batch, options);
-        return { data, rows: batch.rows, stats: snapshot(open.reader.stats) };
+        const data = formatRun(open, batch, options, as);
+        const run = { data, rows: batch.rows, stats: snapshot(open.reader.stats) };
+        return data instanceof Blob ? run : Comlink.transfer(run, [data.buffer]);
       } finally {
         open.exportBuilders.push(builder);
       }

@@ -1,6 +1,7 @@
 /**
  * One export at a time, in a pool of workers of its own (pool.ts): the leaf pages (known from the
- * view) are cut into runs, each worker decodes a run and formats it (CSV / NDJSON / SQL) into a Blob,
+ * view) are cut into runs, each worker decodes a run and formats it (CSV / NDJSON / SQL) into a Blob
+ * (or, for a streamed download, bytes),
  * and the runs are written to a SaveTarget (export.ts) strictly in key order, with a bounded number in
  * flight (ordered.ts), so memory stays flat whatever the table size. Progress is counted in rows
  * against the exact row count, with rows/s and the time left. Cancel terminates every worker of the
@@ -99,11 +100,14 @@ export class ExportRun {
       this.#reject = reject;
     });
     try {
-      const write = async (chunk: Blob) => {
-        if (chunk.size === 0) return;
+      const write = async (chunk: Blob | Uint8Array<ArrayBuffer>) => {
+        const size = chunk instanceof Blob ? chunk.size : chunk.byteLength;
+        if (size === 0) return;
         await job.target.write(chunk);
-        bytes += chunk.size;
+        bytes += size;
       };
+      // A streamed download takes the bytes themselves; other targets, Blobs made in the workers.
+      const as = job.target.kind === 'stream' ? 'bytes' : 'blob';
       const work = (async (): Promise<number> => {
         const { options } = job;
         await write(await pool.run((api) => api.exportEdge(options, 'head'), 'low', gen));
@@ -112,7 +116,7 @@ export class ExportRun {
         let rows = 0;
         await runOrdered(
           runs.length,
-          (i) => pool.run((api) => api.exportLeaves(job.leaves.slice(runs[i][0], runs[i][1]), i === 0, options), 'low', gen),
+          (i) => pool.run((api) => api.exportLeaves(job.leaves.slice(runs[i][0], runs[i][1]), i === 0, options, as), 'low', gen),
           async (run) => {
             await write(run.data);
             rows += run.rows;

@@ -7,19 +7,25 @@
  *  - `pickSaveFile`: the File System Access API (`showSaveFilePicker`, Chromium browsers): each
  *    chunk is written to the chosen file as it comes, so a 20 GB export never sits in memory. Cancel
  *    aborts the write and the browser discards the partial file.
- *  - `downloadTarget`: elsewhere, the chunks are kept (browsers keep Blob data outside the page's
- *    heap, on disk when large) and the file is offered as one Blob made of those parts when the
- *    export is done.
+ *  - `streamTarget`: a download the browser writes as the chunks come, served by the page's service
+ *    worker (src/sw/download-stream.ts): nothing is kept, and the file is complete when the export
+ *    is. Where no service worker controls the page (the very first visit, a browser without them):
+ *  - `downloadTarget`: the chunks are kept (browsers keep Blob data outside the page's heap, on disk
+ *    when large) and the file is offered as one Blob made of those parts when the export is done.
  */
 
 export type { ExportFormat } from '../../workers/viewer-api.ts';
 import type { ExportFormat } from '../../workers/viewer-api.ts';
+import { DOWNLOAD_PATH, type DownloadMessage, type DownloadReply, type DownloadStart } from '../sw/download-stream.ts';
 
 export interface SaveTarget {
-  readonly kind: 'file' | 'download';
+  readonly kind: 'file' | 'stream' | 'download';
   readonly fileName: string;
-  /** A chunk of the output (made in a worker: its bytes are already in the browser's blob store). */
-  write(chunk: Blob): Promise<void>;
+  /**
+   * A chunk of the output: a Blob made in a worker (its bytes already in the browser's blob store),
+   * or, for a stream, bytes (handed on, so no longer the caller's).
+   */
+  write(chunk: Blob | Uint8Array<ArrayBuffer>): Promise<void>;
   /** Completes the file (or starts the download). */
   finish(): Promise<void>;
   /** Drops what was written. */
@@ -92,9 +98,82 @@ export async function pickSaveFile(fileName: string, format: ExportFormat): Prom
   };
 }
 
+/** How long the service worker has to answer before the export falls back to a Blob download. */
+const STREAM_READY_MS = 2000;
+/** Messages to the service worker while a download streams (an idle worker may be stopped after 30 s). */
+const KEEP_ALIVE_MS = 10_000;
+
+/**
+ * A download written as the chunks come, through the service worker that controls the page; null
+ * when none does or it does not answer. `onCancel`: the user cancelled the download in the browser.
+ */
+export async function streamTarget(fileName: string, format: ExportFormat, onCancel: () => void): Promise<SaveTarget | null> {
+  const worker = typeof navigator !== 'undefined' ? navigator.serviceWorker?.controller : null;
+  if (!worker) return null;
+  const { port1: port, port2 } = new MessageChannel();
+  // Chunks the stream has asked for and not yet had; a write waits for one.
+  let wanted = 0;
+  let cancelled = false;
+  let wake: (() => void) | null = null;
+  const ready = new Promise<boolean>((resolve) => {
+    port.onmessage = (e: MessageEvent<DownloadReply>) => {
+      if (e.data === 'ready') resolve(true);
+      else if (e.data === 'pull') wanted++;
+      else {
+        cancelled = true;
+        onCancel();
+      }
+      wake?.();
+    };
+    setTimeout(() => resolve(false), STREAM_READY_MS);
+  });
+  const id = crypto.randomUUID();
+  const start: DownloadStart = { type: 'download-stream', id, fileName, mime: `${FORMAT_INFO[format].mime};charset=utf-8` };
+  worker.postMessage(start, [port2]);
+  if (!(await ready)) {
+    port.close();
+    return null;
+  }
+  // The frame's request is answered with the stream, as an attachment: the browser saves it.
+  const frame = document.createElement('iframe');
+  frame.hidden = true;
+  frame.src = `${DOWNLOAD_PATH}${id}/${encodeURIComponent(fileName)}`;
+  document.body.append(frame);
+  const keepAlive = setInterval(() => worker.postMessage({ type: 'keep-alive' }), KEEP_ALIVE_MS);
+  let closed = false;
+  const close = (last: DownloadMessage) => {
+    if (closed) return;
+    closed = true;
+    clearInterval(keepAlive);
+    port.postMessage(last);
+    port.close();
+    // The browser has the download by now; the frame only carried its request.
+    setTimeout(() => frame.remove(), KEEP_ALIVE_MS);
+  };
+  return {
+    kind: 'stream',
+    fileName,
+    async write(chunk) {
+      const bytes = chunk instanceof Blob ? new Uint8Array(await chunk.arrayBuffer()) : chunk;
+      while (wanted === 0 && !cancelled) await new Promise<void>((resolve) => (wake = resolve));
+      if (cancelled) throw new Error('The download was cancelled in the browser.');
+      wanted--;
+      port.postMessage({ chunk: bytes } satisfies DownloadMessage, [bytes.buffer]);
+    },
+    finish() {
+      close({ end: true });
+      return Promise.resolve();
+    },
+    abort() {
+      close({ abort: 'The export was cancelled.' });
+      return Promise.resolve();
+    },
+  };
+}
+
 /** Collects the chunks as Blob parts and downloads them as one file at the end. */
 export function downloadTarget(fileName: string, format: ExportFormat): SaveTarget {
-  let parts: Blob[] = [];
+  let parts: BlobPart[] = [];
   return {
     kind: 'download',
     fileName,

@@ -40,7 +40,7 @@ import { basename, dirname, extname, join, normalize, resolve, sep } from 'node:
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type CDPSession, type Download, type Page } from 'playwright-core';
 import { createConnection } from 'mariadb';
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
@@ -243,7 +243,10 @@ describe('the built page, against real MariaDB tables', () => {
     await page.locator('[data-testid="file-input"]').setInputFiles(paths);
   }
 
-  /** Clicks an export button with the Blob-download path and returns the saved file's bytes. */
+  /**
+   * Clicks Download and returns the saved file's bytes. The service worker controls the page (the
+   * first test waits for it), so the download is streamed through it (src/sw/download-stream.ts).
+   */
   async function download(format: 'CSV' | 'NDJSON' | 'SQL', expectName: string): Promise<Buffer> {
     await page.getByRole('radio', { name: format, exact: true }).check();
     const [dl] = await Promise.all([
@@ -251,7 +254,7 @@ describe('the built page, against real MariaDB tables', () => {
       page.getByTestId('download').click(),
     ]);
     expect(dl.suggestedFilename()).toBe(expectName);
-    await page.locator('[data-testid="export-progress"][data-state="done"]').waitFor({ timeout: 30_000 });
+    await page.locator('[data-testid="export-progress"][data-state="done"][data-target="stream"]').waitFor({ timeout: 30_000 });
     const bytes = readFileSync(await dl.path());
     await page.getByRole('button', { name: 'OK', exact: true }).click();
     return bytes;
@@ -573,8 +576,9 @@ describe('the built page, against real MariaDB tables', () => {
 
   it('cancels an export at once: the export workers are gone and nothing is saved', async () => {
     const workersBefore = page.workers().length;
-    let downloaded = false;
-    const onDownload = () => (downloaded = true);
+    // The streamed download starts with the export; cancelled, it must fail, not save a part.
+    const downloads: Download[] = [];
+    const onDownload = (d: Download) => downloads.push(d);
     page.on('download', onDownload);
     await page.getByRole('radio', { name: 'NDJSON', exact: true }).check();
     await page.getByTestId('download').click();
@@ -588,7 +592,7 @@ describe('the built page, against real MariaDB tables', () => {
     await expect.poll(() => page.workers().length, { timeout: 2000 }).toBe(workersBefore);
     await page.waitForTimeout(1000);
     page.off('download', onDownload);
-    expect(downloaded).toBe(false);
+    for (const d of downloads) expect(await d.failure()).not.toBeNull();
     await shot('10-export-cancelled');
     await page.getByRole('button', { name: 'OK', exact: true }).click();
   }, 120_000);

@@ -1,0 +1,99 @@
+/**
+ * Streamed downloads, the service worker's side. A download of many chunks (an export) does not
+ * have to become one Blob before the browser saves it: the page opens a MessagePort to this worker
+ * (`DownloadStart`), then navigates a hidden frame to `download-stream/<id>/<name>`; the worker
+ * answers that request with a stream of the chunks the page sends through the port, as an
+ * attachment, so the browser writes the file as the chunks come. The stream asks for each chunk
+ * (`pull`), which holds the page's export back to the pace of the disk.
+ *
+ * The page's side is streamTarget() in src/ui/export.ts.
+ */
+
+/** What the page sends the worker to announce a download (with the port as the transfer). */
+export interface DownloadStart {
+  type: 'download-stream';
+  id: string;
+  fileName: string;
+  mime: string;
+}
+
+/** What the page sends through the port: a chunk, the end, or that the export failed or was cancelled. */
+export type DownloadMessage = { chunk: Uint8Array<ArrayBuffer> } | { end: true } | { abort: string };
+
+/** What the worker sends back: it is ready for the request, wants the next chunk, or the user cancelled the download. */
+export type DownloadReply = 'ready' | 'pull' | 'cancelled';
+
+/** The path under the page's scope the frame is sent to. */
+export const DOWNLOAD_PATH = 'download-stream/';
+
+/** Chunks the stream holds before it stops asking for more (each is a run of an export, a few MB). */
+const QUEUED_CHUNKS = 4;
+
+interface Pending {
+  stream: ReadableStream<Uint8Array>;
+  fileName: string;
+  mime: string;
+}
+
+/** Registers the message and fetch handlers; call before other fetch handlers so its requests are its own. */
+export function serveDownloadStreams(scope: ServiceWorkerGlobalScope): void {
+  const pending = new Map<string, Pending>();
+  scope.addEventListener('message', (event) => {
+    const data = event.data as DownloadStart | { type: 'keep-alive' } | undefined;
+    if (data?.type !== 'download-stream') return;
+    const port = event.ports[0];
+    pending.set(data.id, { stream: portStream(port), fileName: data.fileName, mime: data.mime });
+    port.postMessage('ready' satisfies DownloadReply);
+  });
+  scope.addEventListener('fetch', (event) => {
+    const url = new URL(event.request.url);
+    const at = url.pathname.indexOf(`/${DOWNLOAD_PATH}`);
+    if (at < 0) return;
+    const id = url.pathname.slice(at + DOWNLOAD_PATH.length + 1).split('/')[0];
+    const download = pending.get(id);
+    if (!download) {
+      event.respondWith(new Response('This download is no longer available.', { status: 404 }));
+      return;
+    }
+    pending.delete(id);
+    event.respondWith(new Response(download.stream, {
+      headers: {
+        'Content-Type': download.mime,
+        'Content-Disposition': `attachment; filename*=UTF-8''${encodeURIComponent(download.fileName)}`,
+        'X-Content-Type-Options': 'nosniff',
+      },
+    }));
+  });
+}
+
+/** The chunks the page sends through `port`, asked for one by one. */
+function portStream(port: MessagePort): ReadableStream<Uint8Array> {
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  port.onmessage = (event: MessageEvent<DownloadMessage>) => {
+    const m = event.data;
+    if ('chunk' in m) controller.enqueue(m.chunk);
+    else if ('end' in m) {
+      controller.close();
+      port.close();
+    } else {
+      controller.error(new Error(m.abort));
+      port.close();
+    }
+  };
+  return new ReadableStream<Uint8Array>(
+    {
+      start(c) {
+        controller = c;
+      },
+      pull() {
+        port.postMessage('pull' satisfies DownloadReply);
+      },
+      cancel() {
+        // The user cancelled the download in the browser: the page stops its export.
+        port.postMessage('cancelled' satisfies DownloadReply);
+        port.close();
+      },
+    },
+    { highWaterMark: QUEUED_CHUNKS },
+  );
+}
