@@ -139,10 +139,10 @@ function plainCsv(options: ExportOptions): boolean {
  */
 function formatRun(open: OpenView, batch: RowBatch, options: ExportOptions, as: 'blob' | 'bytes'): Blob | Uint8Array<ArrayBuffer> {
   if (plainCsv(options)) {
-    if (as === 'bytes') return csvBytes(batch);
     const bytes = csvBytes(batch, open.csvScratch);
     open.csvScratch = new Uint8Array(bytes.buffer);
-    return new Blob([bytes]);
+    // A copy of its own, its exact size: it is held until written, with others in flight.
+    return as === 'bytes' ? bytes.slice() : new Blob([bytes]);
   }
   const rows = batchToRows(batch);
   const { reader, spec } = open;

@@ -26,8 +26,11 @@ export type DownloadReply = 'ready' | 'pull' | 'cancelled';
 /** The path under the page's scope the frame is sent to. */
 export const DOWNLOAD_PATH = 'download-stream/';
 
-/** Chunks the stream holds before it stops asking for more (each is a run of an export, a few MB). */
-const QUEUED_CHUNKS = 4;
+/**
+ * Chunks the stream holds before it stops asking for more (each is a run of an export, a few MB): a
+ * second one ready while the browser writes the first, no more (they are the page's memory).
+ */
+const QUEUED_CHUNKS = 2;
 
 interface Pending {
   stream: ReadableStream<Uint8Array>;

@@ -582,7 +582,7 @@ describe('the built page, against real MariaDB tables', () => {
     page.on('download', onDownload);
     await page.getByRole('radio', { name: 'NDJSON', exact: true }).check();
     await page.getByTestId('download').click();
-    // Cancelled while it runs: its runs are 8 MiB of pages, so the 1,000,000 rows are a few runs and
+    // Cancelled while it runs: its runs are 4 MiB of pages, so the 1,000,000 rows are a few runs and
     // the export is soon over; it is cancelled as soon as its workers are up, not after rows came in.
     await page.locator('[data-testid="export-progress"][data-state="running"]').waitFor({ timeout: 30_000 });
     // The export runs in a pool of its own (at least two workers), all terminated by Cancel.
