@@ -25,7 +25,7 @@ function cleanEdges(t: Uint8Array, start: number, end: number, single: boolean):
  * Whether papaparse would quote this value: separators, quotes, line breaks, a byte-order mark
  * (EF BB BF), edge spaces, and (our rule) a literal `\N` or, with one column, an empty value.
  */
-export function needsQuotes(t: Uint8Array, start: number, end: number, singleColumn: boolean): boolean {
+function needsQuotes(t: Uint8Array, start: number, end: number, singleColumn: boolean): boolean {
   if (!cleanEdges(t, start, end, singleColumn)) return true;
   for (let i = start; i < end; i++) {
     const c = t[i];
