@@ -174,7 +174,7 @@ describe('CSV lines of separated builders', () => {
     }
     const batch = out.take();
     expect(batchRows(batch)).toEqual(rows);
-    // Most rows are lines, some with cells to quote.
+    // Every row was written whole and in order, so each is a line (some with cells to quote).
     const lines = batch.lines!;
     const recorded = rows.filter((_, r) => lines[2 * r] >= 0).length;
     expect(recorded).toBe(rows.length);

@@ -15,7 +15,7 @@ const BACKSLASH = 92;
 const N = 78;
 
 /** Whether a cell's ends allow it unquoted: no space at either end, not a literal `\N`, not empty in a single-column table. */
-function cleanEdges(t: Uint8Array, start: number, end: number, single: boolean): boolean {
+export function cleanEdges(t: Uint8Array, start: number, end: number, single: boolean): boolean {
   const len = end - start;
   if (len === 0) return !single;
   return t[start] !== SPACE && t[end - 1] !== SPACE && !(len === 2 && t[start] === BACKSLASH && t[start + 1] === N);
@@ -25,7 +25,7 @@ function cleanEdges(t: Uint8Array, start: number, end: number, single: boolean):
  * Whether papaparse would quote this value: separators, quotes, line breaks, a byte-order mark
  * (EF BB BF), edge spaces, and (our rule) a literal `\N` or, with one column, an empty value.
  */
-function needsQuotes(t: Uint8Array, start: number, end: number, singleColumn: boolean): boolean {
+export function needsQuotes(t: Uint8Array, start: number, end: number, singleColumn: boolean): boolean {
   if (!cleanEdges(t, start, end, singleColumn)) return true;
   for (let i = start; i < end; i++) {
     const c = t[i];

@@ -4,6 +4,7 @@
  * cell. A page's rows become one batch: no object or string per cell, and the three buffers can be
  * handed from a worker to the page without copying.
  */
+import { cleanEdges, needsQuotes } from './csv-bytes.ts';
 
 export interface RowBatch {
   rows: number;
@@ -28,10 +29,6 @@ export function batchBuffers(batch: RowBatch): ArrayBuffer[] {
   return buffers;
 }
 
-/** Bytes that may call for quotes in a CSV value (0xEF starts a byte-order mark). */
-const SPECIAL = new Uint8Array(256);
-for (const b of [44, 34, 10, 13, 0xef]) SPECIAL[b] = 1;
-
 /**
  * How a separated builder learns whether a column's values may need quotes in CSV (quoteChecks): by
  * looking at every byte of the value; never (digits, signs, points: numbers, hex); or from the
@@ -40,19 +37,6 @@ for (const b of [44, 34, 10, 13, 0xef]) SPECIAL[b] = 1;
 export const QUOTE_SCAN = 0;
 export const QUOTE_NEVER = 1;
 export const QUOTE_REPORTED = 2;
-
-/** Whether a CSV value's ends may call for quotes: a space, a literal `\N`, nothing at all in a one-column table. */
-function edgesNeedQuotes(t: Uint8Array, start: number, end: number, single: boolean): boolean {
-  if (end === start) return single;
-  return t[start] === 32 || t[end - 1] === 32 || (end - start === 2 && t[start] === 92);
-}
-
-/** Whether a CSV value may need quotes (csvBytes() decides exactly). */
-function mayNeedQuotes(t: Uint8Array, start: number, end: number, single: boolean): boolean {
-  if (edgesNeedQuotes(t, start, end, single)) return true;
-  for (let i = start; i < end; i++) if (SPECIAL[t[i]] !== 0) return true;
-  return false;
-}
 
 /** What `separated` builders write after each cell: CSV's comma. */
 const SEPARATOR = 44;
@@ -222,7 +206,8 @@ export class BatchBuilder {
     }
     const check = this.quoteChecks === null ? QUOTE_SCAN : this.quoteChecks[cell - this.#rowBase];
     if (!this.#quoted && check !== QUOTE_NEVER) {
-      this.#quoted = check === QUOTE_SCAN ? mayNeedQuotes(this.text, start, end, this.cols === 1) : special || edgesNeedQuotes(this.text, start, end, this.cols === 1);
+      const single = this.cols === 1;
+      this.#quoted = check === QUOTE_SCAN ? needsQuotes(this.text, start, end, single) : special || !cleanEdges(this.text, start, end, single);
     }
     this.#nextCell = cell + 1;
     this.#nextPos = this.pos;

@@ -13,20 +13,22 @@ import { renderHex, type Render } from './types/render.ts';
 export type Write = (b: Uint8Array, o: number, len: number, out: BatchBuilder) => void;
 
 /**
- * Writers whose text never needs quotes in CSV (digits, a sign and a point, or 0x and hex digits),
- * and writers that set BatchBuilder.special when a value holds a byte that may call for them.
+ * The writers whose text never needs quotes in CSV (QUOTE_NEVER: digits, a sign and a point, or 0x
+ * and hex digits), and those that set BatchBuilder.special when a value holds a byte that may call
+ * for them (QUOTE_REPORTED); any other writer's values are scanned.
  */
-const quoteFreeWriters = new WeakSet<Write>();
-const reportingWriters = new WeakSet<Write>();
+const quoteChecks = new WeakMap<Write, number>();
 
-function quoteFree(w: Write): Write {
-  quoteFreeWriters.add(w);
+function withQuoteCheck(w: Write, check: number): Write {
+  quoteChecks.set(w, check);
   return w;
 }
 
+const quoteFree = (w: Write): Write => withQuoteCheck(w, QUOTE_NEVER);
+
 /** How a separated BatchBuilder learns whether this writer's values may need quotes (its quoteChecks). */
 export function quoteCheckOf(w: Write): number {
-  return quoteFreeWriters.has(w) ? QUOTE_NEVER : reportingWriters.has(w) ? QUOTE_REPORTED : QUOTE_SCAN;
+  return quoteChecks.get(w) ?? QUOTE_SCAN;
 }
 
 /** Per byte: 1 for those that may call for quotes in CSV (0xEF starts a byte-order mark), 2 from 0x80 up. */
@@ -293,8 +295,7 @@ function utf8Writer(padded: boolean, render: Render): Write {
     }
     out.pos = start + len;
   };
-  reportingWriters.add(write);
-  return write;
+  return withQuoteCheck(write, QUOTE_REPORTED);
 }
 
 const singleByteTables = new Map<string, Uint8Array[]>();
