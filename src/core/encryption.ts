@@ -163,13 +163,23 @@ export async function loadKeyFile(bytes: Uint8Array, password?: string): Promise
     grown.set(prev, material.length);
     material = grown;
   }
+  const wrong = 'the key file does not decrypt with this password';
   let plain: Uint8Array;
   try {
     plain = await decryptCbcPadded(material.subarray(0, 32), material.subarray(32, 48), bytes.subarray(16));
   } catch {
-    throw new EncryptionError('the key file does not decrypt with this password');
+    throw new EncryptionError(wrong);
   }
-  return parseKeyFile(new TextDecoder().decode(plain));
+  // A wrong password still ends in valid padding about once in 256 tries; what it
+  // yields is then noise, so anything but key lines means the password is wrong.
+  let keys: Map<number, Uint8Array>;
+  try {
+    keys = parseKeyFile(new TextDecoder().decode(plain));
+  } catch {
+    throw new EncryptionError(wrong);
+  }
+  if (keys.size === 0) throw new EncryptionError(wrong);
+  return keys;
 }
 
 /** Reads a MySQL keyring_file (versions 1.0 and 2.0) into key id → key bytes (de-obfuscated). */
