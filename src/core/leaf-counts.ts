@@ -88,6 +88,21 @@ export async function countLeafRows(ts: Tablespace, pages: ArrayLike<number>, op
   return counts;
 }
 
+/** Where warm() leaves what it reads, so that its reads are not optimised away. */
+let _warmed = 0;
+
+/**
+ * Reads one byte of each cache line of a page, in order, before its record list is walked: memory
+ * streams a page in order far faster than the walk's dependent loads fetch it line by line, each
+ * waiting on the one before (counting a GB table took ~0.6 s of CPU per worker, ~0.25 s so).
+ */
+function warm(page: Uint8Array): Uint8Array {
+  let sum = 0;
+  for (let i = 0; i < page.length; i += 64) sum += page[i];
+  _warmed ^= sum;
+  return page;
+}
+
 /** Counts the pages of [from, to] that are in `at`, from `bytes` read from page `from` on. */
 async function countRange(ts: Tablespace, bytes: Uint8Array, from: number, to: number, at: Map<number, number[]>, options: LeafCountOptions, counts: Int32Array): Promise<void> {
   const size = ts.pageSize;
@@ -98,7 +113,7 @@ async function countRange(ts: Tablespace, bytes: Uint8Array, from: number, to: n
     const raw = bytes.subarray(off, off + size);
     // A root after instant ALTER (MariaDB type 18) and short reads go through the Tablespace.
     const n = raw.length === size && u16(raw, FIL_PAGE_TYPE) === PageType.INDEX
-      ? leafRowCount(raw, options)
+      ? leafRowCount(warm(raw), options)
       : await ts.page(no).then((p) => leafRowCount(p.bytes, options), () => 0);
     for (const i of where) counts[i] = n;
   }

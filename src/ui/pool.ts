@@ -94,6 +94,15 @@ export class WorkerPool {
   }
 
   /**
+   * Opens the current table in every worker now, not before its first task: the count or export of a
+   * large table that follows then starts on every core at once (opening one reads the B-tree's upper
+   * levels, ~0.3 s for a GB table).
+   */
+  openEverywhere(): void {
+    for (const m of this.#members) this.#open(m).catch(() => undefined);
+  }
+
+  /**
    * No table is open until the next setSpec / adopt: tasks of the last one no longer start (a worker
    * may be about to open another table on its own, see adopt).
    */

@@ -98,6 +98,12 @@ const RECYCLE_AFTER_LEAVES = 1024;
 
 /** The full summary scan of the table on screen waits at most this long for its row count. */
 const COUNT_FIRST_MS = 10_000;
+/**
+ * The running count is shown at most this often: each showing lays out the grid anew (its height
+ * follows the rows), which on a large table cost the main thread more than a second per count and
+ * took that time from the workers' cores.
+ */
+const COUNT_SHOWN_MS = 250;
 
 /** Plain-language text for anything thrown (IbdError messages already name file and page). */
 export function describeError(err: unknown): string {
@@ -908,6 +914,7 @@ export class Workspace {
           if (r.opened && r.table && run === this.#viewRun) {
             const spec = this.#viewSpec(entry, r.table, r.resolved);
             const gen = this.#pool.adopt(member, spec, r.opened.view, r.opened.plan.stats);
+            if (r.opened.plan.leaves.length > 1) this.#pool.openEverywhere();
             opened = { gen, spec, view: r.opened.view, leaves: r.opened.plan.leaves, first: r.opened.first };
           }
           return r;
@@ -994,13 +1001,17 @@ export class Workspace {
       if (large && !recycled) setTimeout(() => (recycled ||= this.#pool.recycle()), 0);
       return this.#exportsDone();
     };
+    let shown = performance.now();
     try {
       await view.count(controller.signal, free, () => {
-        if (run !== this.#viewRun) return;
+        if (run !== this.#viewRun || performance.now() - shown < COUNT_SHOWN_MS) return;
+        shown = performance.now();
         entry.rowCount = view.map.rows;
         entry.version++;
       });
       if (run !== this.#viewRun) return;
+      entry.rowCount = view.map.rows;
+      entry.version++;
       entry.counted = view.map.rows;
       entry.counts = { mode: entry.mode, leaves: view.map.leaves, counts: view.map.counts.slice() };
       entry.state = 'done';
