@@ -26,6 +26,11 @@ describe('rows per leaf page, without decoding', () => {
     const decoded = await Promise.all(leaves.map(async (p, i) => (await reader.decodePages([p], { first: i === 0 })).rows));
     expect(Array.from(live).reverse()).toEqual(decoded);
     expect(live.reduce((a, b) => a + b, 0)).toBe(300);
+    // One page per read: many ranges, each read while the one before is counted.
+    const onePerRead = await countLeafRows(ts, leaves, { ...options, mode: 'live', readBytes: ts.pageSize });
+    expect(leaves.length).toBeGreaterThan(2);
+    expect(Array.from(onePerRead)).toEqual(decoded);
+    await expect(countLeafRows(ts, leaves, { ...options, mode: 'live', readBytes: ts.pageSize, signal: AbortSignal.abort() })).rejects.toThrow();
     expect(Array.from(await countLeafRows(ts, leaves, { ...options, mode: 'deleted' }))).toEqual(leaves.map(() => 0));
     // A page that is not a leaf of the index counts nothing (the decoder skips it too).
     expect(Array.from(await countLeafRows(ts, [0], { ...options, mode: 'both' }))).toEqual([0]);
