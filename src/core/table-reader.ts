@@ -278,7 +278,9 @@ class ClusteredReader implements TableReader {
   async *batches(options: ReadOptions = {}): AsyncGenerator<RowBatch> {
     const batchSize = options.batchSize ?? 1000;
     const leaves = await this.leafPages();
-    const out = new BatchBuilder(this.columns.length, batchSize, undefined, options.separated);
+    // Room for the rows of a few leaves at first (it grows): a one-page table, of which a listing
+    // decodes 10,000 in a row, needs no builder for thousands of rows.
+    const out = new BatchBuilder(this.columns.length, Math.min(batchSize, 128 * Math.max(1, leaves.length)), undefined, options.separated);
     for (let i = 0; i < leaves.length; i++) {
       options.signal?.throwIfAborted();
       await this.decodePage(leaves[i], out, i === 0, null);

@@ -33,13 +33,18 @@ export function parseCreateTables(sql: string): TableDef[] {
  */
 export function pickTable(tables: TableDef[], ibdFileName: string): TableDef | null {
   const { name, pattern } = fileNamePattern(ibdFileName);
-  const tests: ((table: TableDef) => boolean)[] = [
-    (t) => t.name === name,
-    (t) => t.name.toLowerCase() === name.toLowerCase(),
-    (t) => pattern.test(t.name),
+  const lower = name.toLowerCase();
+  const tests: (() => (table: TableDef) => boolean)[] = [
+    () => (t) => t.name === name,
+    () => (t) => t.name.toLowerCase() === lower,
+    // Made only when the names do not match (a RegExp costs ~10 µs; 10,000 tables are listed at once).
+    () => {
+      const re = new RegExp(`^${pattern}$`, 'isu');
+      return (t) => re.test(t.name);
+    },
   ];
   for (const test of tests) {
-    const found = tables.filter(test);
+    const found = tables.filter(test());
     if (found.length === 0) continue;
     return found.every((t) => t.name === found[0].name) ? found[found.length - 1] : null;
   }
@@ -51,9 +56,9 @@ export function pickTable(tables: TableDef[], ibdFileName: string): TableDef | n
  * letters, digits and `_` as they are, other characters as `@` + 4 hex digits (`@002d` is '-'), or,
  * for accented and other letters, `@` + 2 characters from a server table (`@0p` is 'é'). Partitions
  * are `t#P#p0.ibd` (`t#p#p0.ibd` in MySQL 8.0). The 2-character escapes are not decoded: in
- * `pattern` each stands for any one character.
+ * `pattern` (a regular expression's source) each stands for any one character.
  */
-function fileNamePattern(fileName: string): { name: string; pattern: RegExp } {
+function fileNamePattern(fileName: string): { name: string; pattern: string } {
   const base = fileName.slice(Math.max(fileName.lastIndexOf('/'), fileName.lastIndexOf('\\')) + 1);
   const table = base.replace(/\.ibd$/i, '').replace(/#p#.*$/is, '');
   let name = '';
@@ -63,7 +68,7 @@ function fileNamePattern(fileName: string): { name: string; pattern: RegExp } {
     name += text;
     pattern += letter !== undefined ? '.' : text.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
   }
-  return { name, pattern: new RegExp(`^${pattern}$`, 'isu') };
+  return { name, pattern };
 }
 
 /** CREATE [OR REPLACE] [TEMPORARY] TABLE … */
