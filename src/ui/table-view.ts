@@ -155,7 +155,9 @@ export class TableView {
         this.map.setCounts(runs[i][0], counts);
         onRun();
       },
-      { ahead: this.pool.size * 2, signal },
+      // One task per worker: each keeps two reads going itself (leaf-counts.ts), into the two read
+      // buffers a worker keeps; two tasks each would need four, half of them new each time (+50 MB).
+      { ahead: this.pool.size, signal },
     );
   }
 
