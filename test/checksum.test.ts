@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { crc32c } from '../src/core/checksum.ts';
+import { rng } from './differential/random-data.ts';
 
 function reference(b: Uint8Array, start: number, end: number): number {
   let crc = 0xffffffff;
@@ -15,17 +16,10 @@ function reference(b: Uint8Array, start: number, end: number): number {
   return (crc ^ 0xffffffff) >>> 0;
 }
 
-/** Deterministic noise (xorshift32). */
+/** Deterministic noise, from the differential tests' seeded generator. */
 function noise(length: number, seed: number): Uint8Array {
-  const out = new Uint8Array(length);
-  let x = seed;
-  for (let i = 0; i < length; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    out[i] = x & 0xff;
-  }
-  return out;
+  const r = rng(seed);
+  return Uint8Array.from({ length }, () => Math.floor(r() * 256));
 }
 
 describe('CRC-32C', () => {
