@@ -30,12 +30,6 @@ export interface LeafCountOptions {
   signal?: AbortSignal;
 }
 
-/**
- * Reads started beyond the range being counted: the next range arrives while this one is counted
- * (a Blob read is mostly waiting on the browser). One is enough; two and three measured no faster.
- */
-const READS_AHEAD = 1;
-
 /** Scratch of leafRowCount(). */
 const tally: RecordTally = { live: 0, deleted: 0 };
 
@@ -84,13 +78,15 @@ export async function countLeafRows(ts: Tablespace, pages: ArrayLike<number>, op
   const most = Math.max(1, Math.floor((options.readBytes ?? 8 << 20) / size));
   const ranges = readRanges(sorted, 64, most);
   const read = (k: number): Promise<Uint8Array> => readBuffers.read(ts.source, ranges[k][0] * size, (ranges[k][1] - ranges[k][0] + 1) * size);
-  const pending = new Map<number, Promise<Uint8Array>>();
+  // The next range is read while this one is counted (a Blob read is mostly waiting on the browser):
+  // two reads in flight per task, into the two buffers a worker keeps. Deeper measured no faster.
+  let next = ranges.length > 0 ? read(0) : null;
   try {
-    for (let k = 0; k < ranges.length; k++) {
+    for (let k = 0; next; k++) {
       options.signal?.throwIfAborted();
-      for (let j = k; j < Math.min(ranges.length, k + 1 + READS_AHEAD); j++) if (!pending.has(j)) pending.set(j, read(j));
-      const bytes = await pending.get(k)!;
-      pending.delete(k);
+      const current = next;
+      next = k + 1 < ranges.length ? read(k + 1) : null;
+      const bytes = await current;
       try {
         await countRange(ts, bytes, ranges[k][0], ranges[k][1], at, options, counts);
       } finally {
@@ -98,8 +94,8 @@ export async function countLeafRows(ts: Tablespace, pages: ArrayLike<number>, op
       }
     }
   } finally {
-    // Stopped early: the reads still under way give their buffers back when they end.
-    for (const got of pending.values()) got.then((bytes) => readBuffers.give(bytes), () => undefined);
+    // Stopped early: a read still under way gives its buffer back when it ends.
+    next?.then((bytes) => readBuffers.give(bytes), () => undefined);
   }
   return counts;
 }
