@@ -8,7 +8,6 @@ import * as Comlink from 'comlink';
 import {
   csvHeader, csvRows, ndjsonRows, sqlColumns, sqlInserts, sqlPostamble, sqlPreamble,
 } from '../src/core/output.ts';
-import { csvBytes } from '../src/core/csv-bytes.ts';
 import { countLeafRows } from '../src/core/leaf-counts.ts';
 import { BatchBuilder, batchBuffers, type RowBatch } from '../src/core/row-batch.ts';
 import type { Column, TableDef } from '../src/core/schema.ts';
@@ -103,14 +102,18 @@ interface OpenView {
   ts: Tablespace;
   view: OpenedView;
   /**
-   * An export's buffers, reused run after run: nothing is allocated per run. One builder per run in
-   * progress (a worker reads one run while it decodes another); the CSV buffer is filled and copied
-   * into a Blob without a pause, so one serves all.
+   * An export's buffers, reused run after run: nothing is allocated per run. One set per run in
+   * progress (a worker reads one run while it decodes another).
    */
-  exportBuilders: BatchBuilder[];
+  exportBuffers: ExportBuffers[];
   /** Builders searchLeaves decodes each page into (one per task running in this worker). */
   searchBuilders: BatchBuilder[];
-  csvScratch: Uint8Array<ArrayBuffer> | undefined;
+}
+
+/** What an export decodes a run into: a builder, and the buffer its CSV is written to. */
+interface ExportBuffers {
+  builder: BatchBuilder;
+  csv: Uint8Array<ArrayBuffer> | undefined;
 }
 
 /** Decodes each page on its own (so the page's row count is known), in order. */
@@ -132,19 +135,31 @@ function plainCsv(options: ExportOptions): boolean {
 }
 
 /**
- * A run formatted. As a Blob (`as` 'blob'), made here in the worker: its bytes go to the browser's
- * blob store from this thread, and the page only collects handles (no large buffers cross to the
- * page or stay in it). As bytes of their own, for the page to pass on (transferred, not copied) to
- * a download it streams.
+ * A run of leaf pages decoded and formatted. As a Blob (`as` 'blob'), made here in the worker: its
+ * bytes go to the browser's blob store from this thread, and the page only collects handles (no large
+ * buffers cross to the page or stay in it). As bytes of their own, for the page to pass on
+ * (transferred, not copied) to a download it streams.
  */
-function formatRun(open: OpenView, batch: RowBatch, options: ExportOptions, as: 'blob' | 'bytes'): Blob | Uint8Array<ArrayBuffer> {
-  if (plainCsv(options)) {
-    const bytes = csvBytes(batch, open.csvScratch);
-    open.csvScratch = new Uint8Array(bytes.buffer);
-    // A copy of its own, its exact size: it is held until written, with others in flight.
-    return as === 'bytes' ? bytes.slice() : new Blob([bytes]);
+async function formatRun(open: OpenView, pages: number[], first: boolean, options: ExportOptions, as: 'blob' | 'bytes'): Promise<{ data: Blob | Uint8Array<ArrayBuffer>; rows: number }> {
+  // Sized for the pieces CSV is made in (see TableReader.csvPages); it grows for a whole run of other formats.
+  const buffers = open.exportBuffers.pop() ?? { builder: new BatchBuilder(open.reader.columns.length, undefined, undefined, true), csv: undefined };
+  const { builder } = buffers;
+  try {
+    if (plainCsv(options)) {
+      const { csv: bytes, rows } = await open.reader.csvPages(pages, { first, into: builder, scratch: buffers.csv });
+      buffers.csv = new Uint8Array(bytes.buffer);
+      // A copy of its own, its exact size: it is held until written, with others in flight.
+      return { data: as === 'bytes' ? bytes.slice() : new Blob([bytes]), rows };
+    }
+    const batch = await open.reader.decodePages(pages, { first, into: builder });
+    return { data: formatRows(open, batchToRows(batch), options, as), rows: batch.rows };
+  } finally {
+    open.exportBuffers.push(buffers);
   }
-  const rows = batchToRows(batch);
+}
+
+/** Rows in a format other than plain CSV (papaparse's CSV with other options, NDJSON, SQL). */
+function formatRows(open: OpenView, rows: Row[], options: ExportOptions, as: 'blob' | 'bytes'): Blob | Uint8Array<ArrayBuffer> {
   const { reader, spec } = open;
   const text = options.format === 'csv'
     ? csvRows(rows, options.csv ?? {})
@@ -218,7 +233,7 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
         info: { ...reader.info },
         createSql: spec.table.createSql,
       };
-      current = { spec, reader, ts, view, exportBuilders: [], searchBuilders: [], csvScratch: undefined };
+      current = { spec, reader, ts, view, exportBuffers: [], searchBuilders: [] };
       return view;
     },
 
@@ -289,16 +304,9 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
 
     async exportLeaves(pages, first, options, as = 'blob') {
       const open = opened();
-      const { columns, info } = open.reader;
-      const builder = open.exportBuilders.pop() ?? new BatchBuilder(columns.length, pages.length * 64, pages.length * info.pageSize, true);
-      try {
-        const batch = await open.reader.decodePages(Array.from(pages), { first, into: builder });
-        const data = formatRun(open, batch, options, as);
-        const run = { data, rows: batch.rows, stats: snapshot(open.reader.stats) };
-        return data instanceof Blob ? run : Comlink.transfer(run, [data.buffer]);
-      } finally {
-        open.exportBuilders.push(builder);
-      }
+      const { data, rows } = await formatRun(open, Array.from(pages), first, options, as);
+      const run = { data, rows, stats: snapshot(open.reader.stats) };
+      return data instanceof Blob ? run : Comlink.transfer(run, [data.buffer]);
     },
 
     async exportEdge(options, edge) {

@@ -92,63 +92,37 @@ function plainCells(t: Uint8Array, v: DataView, cells: Uint32Array, first: numbe
 }
 
 /**
- * The batch's rows as CSV lines (each ending in `\n`), UTF-8. `reuse`: a buffer to write into when it
- * is large enough (the result is then a view of it), so a caller formatting run after run does not
- * allocate (and page-fault) a fresh buffer each time.
+ * The batch's rows as CSV lines (each ending in `\n`), UTF-8, written at `at` of `reuse` after the
+ * bytes it holds before `at` (kept, also when a bigger buffer has to be made): the result is the
+ * view of the buffer from 0 to the end of these lines. Reusing a buffer large enough, a caller
+ * formatting batch after batch does not allocate (and page-fault) a fresh one each time.
  *
  * Rows a `separated` BatchBuilder recorded as their CSV lines (RowBatch.lines) are copied as they
- * are, consecutive ones in one copy; in a line with cells that may need quotes, only the cells that
- * do are written again, quoted. Other rows go cell by cell, in stretches: where the next cell of the
+ * are, consecutive ones in one copy (their values already quoted where they need it). Other rows go cell by cell, in stretches: where the next cell of the
  * row starts just after this one's end and a comma, the text from the first cell's start to the last
  * one's end already reads as CSV, and is copied in one loop that also counts the bytes that may call
  * for quotes. When that count is more than the commas between the cells (or a cell's ends need
  * quotes), the stretch is written again cell by cell, quoting where papaparse would.
  */
-export function csvBytes(batch: RowBatch, reuse?: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
+export function csvBytes(batch: RowBatch, reuse?: Uint8Array<ArrayBuffer>, at = 0): Uint8Array<ArrayBuffer> {
   const { text, cells, nulls, cols, rows, lines } = batch;
   const single = cols === 1;
   const view = new DataView(text.buffer, text.byteOffset, text.byteLength);
   // Unquoted, every cell takes its text and one separator (`\N` takes 2 bytes and a separator), so
   // the text's size plus 3 bytes a cell is room enough when cells do not share text (as BatchBuilder
   // writes them); cells that need quotes, or share text, grow the buffer as they come.
-  const room = text.length + 3 * rows * cols + 64;
-  let out = reuse && reuse.length >= room ? reuse : new Uint8Array(room);
-  let p = 0;
+  const room = at + text.length + 3 * rows * cols + 64;
+  let out = reuse && reuse.length >= room ? reuse : reuse ? grown(reuse, at, room - at) : new Uint8Array(room);
+  let p = at;
   for (let r = 0; r < rows; r++) {
     if (lines !== undefined && lines[2 * r] >= 0) {
+      // Rows that are already their CSV lines, one after the other in the text: one copy.
       const start = lines[2 * r];
       let end = lines[2 * r + 1];
-      if (end > 0) {
-        // Rows that are already their CSV lines, one after the other in the text: one copy.
-        while (r + 1 < rows && lines[2 * r + 2] === end && lines[2 * r + 3] > 0) end = lines[2 * ++r + 1];
-        if (p + (end - start) > out.length) out = grown(out, p, end - start);
-        out.set(text.subarray(start, end), p);
-        p += end - start;
-        continue;
-      }
-      // A line with cells that may need quotes: copied up to each cell that does, which is quoted.
-      end = -end;
-      let from = start;
-      for (let c = r * cols; c < (r + 1) * cols; c++) {
-        const s = cells[2 * c];
-        const e = cells[2 * c + 1];
-        if (nulls[c] !== 0 || !needsQuotes(text, s, e, single)) continue;
-        if (p + (s - from) > out.length) out = grown(out, p, s - from);
-        out.set(text.subarray(from, s), p);
-        p += s - from;
-        let q = quotedCell(out, p, text, s, e, single);
-        if (q < 0) {
-          out = grown(out, p, 2 * (e - s) + 3);
-          q = quotedCell(out, p, text, s, e, single);
-        }
-        p = q;
-        from = e + 1;
-      }
-      if (from < end) {
-        if (p + (end - from) > out.length) out = grown(out, p, end - from);
-        out.set(text.subarray(from, end), p);
-        p += end - from;
-      } else out[p - 1] = NEWLINE;
+      while (r + 1 < rows && lines[2 * r + 2] === end) end = lines[2 * ++r + 1];
+      if (p + (end - start) > out.length) out = grown(out, p, end - start);
+      out.set(text.subarray(start, end), p);
+      p += end - start;
       continue;
     }
     // Every cell is followed by a comma; the row's last one becomes the line end.

@@ -18,6 +18,7 @@ export interface RowBatch {
   /**
    * From `separated` builders: [start, end) of row r's CSV line in `text` at index 2 * r, or -1 where
    * the row's text is not its line (see BatchBuilder); csvBytes() copies such lines as they are.
+   * A line's values that need quotes have them in the text, just outside their cells.
    */
   lines?: Int32Array<ArrayBuffer>;
 }
@@ -44,16 +45,19 @@ const NEWLINE = 10;
 /** What a `separated` builder writes for a NULL cell, before its comma: the CSV marker `\N`. */
 const BACKSLASH = 92;
 const N = 78;
+const QUOTE = 34;
 
 /**
  * Appends rows cell by cell; grows its buffers as needed.
  *
  * `separated` (for CSV exports): a comma follows each cell's text in the buffer, outside the cell, and
  * `\N` stands in the text for a NULL set with setNull(). A row whose cells all come in column order,
- * each just after the previous one's comma, none needing quotes, then already reads as its CSV line:
- * endRow() turns its last comma into the line end and records the line in `lines`, and csvBytes()
- * copies such lines as they are. Any other row (a value stored off-page and written later, cells out
- * of order, a value that needs quotes) is left to csvBytes() to write cell by cell.
+ * each just after the previous one's comma, then already reads as its CSV line once a value that needs
+ * quotes gets them around it (in place, outside its cell: its cell stays the value): endRow() turns its
+ * last comma into the line end and records the line in `lines`, and csvBytes() copies such lines as
+ * they are. Any other row (a value stored off-page and written later, cells out of order, a value
+ * that needs quotes and holds a quote itself, which CSV doubles) is left to csvBytes() to write cell
+ * by cell.
  */
 export class BatchBuilder {
   text: Uint8Array;
@@ -76,8 +80,6 @@ export class BatchBuilder {
   #nextPos = 0;
   #lineStart = 0;
   #line = false;
-  /** Whether some cell of the current line may need quotes. */
-  #quoted = false;
 
   /** `expectedBytes`: text to make room for up front, so that a big batch is not grown (copied) step by step. */
   constructor(readonly cols: number, expectedRows = 64, expectedBytes = 1 << 16, readonly separated = false) {
@@ -128,7 +130,6 @@ export class BatchBuilder {
     this.#nextPos = this.pos;
     this.#lineStart = this.pos;
     this.#line = true;
-    this.#quoted = false;
   }
 
   /**
@@ -140,8 +141,7 @@ export class BatchBuilder {
     const r = this.rows - 1;
     this.text[this.pos - 1] = NEWLINE;
     this.lines[2 * r] = this.#lineStart;
-    // A line with cells that may need quotes is formatted cell by cell (csvBytes).
-    this.lines[2 * r + 1] = this.#quoted ? -this.pos : this.pos;
+    this.lines[2 * r + 1] = this.pos;
     this.#line = false;
   }
 
@@ -182,35 +182,62 @@ export class BatchBuilder {
   }
 
   setCell(cell: number, start: number, end: number): void {
-    this.cells[2 * cell] = start;
-    this.cells[2 * cell + 1] = end;
+    // A value quoted in place moved one byte on, behind its opening quote.
+    const shift = this.separated && this.separate(cell, start, end) ? 1 : 0;
+    this.cells[2 * cell] = start + shift;
+    this.cells[2 * cell + 1] = end + shift;
     this.nulls[cell] = 0;
-    if (this.separated) this.separate(cell, start, end);
   }
 
-  /** The comma after a cell just written, and whether its row still reads as its CSV line. */
-  private separate(cell: number, start: number, end: number): void {
+  /**
+   * The comma after a cell just written, and whether its row still reads as its CSV line. Returns
+   * true when the value, which needs quotes, got them in place.
+   */
+  private separate(cell: number, start: number, end: number): boolean {
     const special = this.special;
     this.special = false;
     if (end !== this.pos) {
       this.#line = false;
-      return;
+      return false;
     }
+    const quoted = this.#line && this.quoteInLine(cell, start, end, special);
     // Writers reserve their bytes plus the spare one; an empty value may not have reserved at all.
     if (this.pos === this.text.length) this.reserve(0);
     this.text[this.pos++] = SEPARATOR;
-    if (!this.#line) return;
-    if (cell !== this.#nextCell || start !== this.#nextPos) {
-      this.#line = false;
-      return;
-    }
-    const check = this.quoteChecks === null ? QUOTE_SCAN : this.quoteChecks[cell - this.#rowBase];
-    if (!this.#quoted && check !== QUOTE_NEVER) {
-      const single = this.cols === 1;
-      this.#quoted = check === QUOTE_SCAN ? needsQuotes(this.text, start, end, single) : special || !cleanEdges(this.text, start, end, single);
-    }
     this.#nextCell = cell + 1;
     this.#nextPos = this.pos;
+    return quoted;
+  }
+
+  /**
+   * Keeps the current line CSV as the value just written at its end joins it: quotes it in place when
+   * it needs them, or gives up the line (the row goes cell by cell) when the cell is out of place or
+   * the value holds a quote (CSV would double it: the text would no longer be the value). Returns
+   * whether it quoted the value.
+   */
+  private quoteInLine(cell: number, start: number, end: number, special: boolean): boolean {
+    if (cell !== this.#nextCell || start !== this.#nextPos) {
+      this.#line = false;
+      return false;
+    }
+    const check = this.quoteChecks === null ? QUOTE_SCAN : this.quoteChecks[cell - this.#rowBase];
+    if (check === QUOTE_NEVER) return false;
+    const t = this.text;
+    const single = this.cols === 1;
+    if ((check === QUOTE_SCAN || special) ? !needsQuotes(t, start, end, single) : cleanEdges(t, start, end, single)) return false;
+    for (let i = start; i < end; i++) {
+      if (t[i] === QUOTE) {
+        this.#line = false;
+        return false;
+      }
+    }
+    this.reserve(2);
+    const text = this.text;
+    text.copyWithin(start + 1, start, end);
+    text[start] = QUOTE;
+    text[end + 1] = QUOTE;
+    this.pos = end + 2;
+    return true;
   }
 
   /** Appends a JS string as UTF-8 and makes it the cell's value. */

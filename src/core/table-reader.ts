@@ -16,6 +16,7 @@ import {
 } from './index-page.ts';
 import type { EncryptionKeys } from './encryption.ts';
 import { readInstantLayout } from './instant.ts';
+import { csvBytes } from './csv-bytes.ts';
 import { compactChildPage, compactRecordReadable, decodeCompact, decodeRedundant, RecordError, fieldColumns, redundantChildPage, type FieldColumns, rollPtrIsZero, type ExternField, type RecordSink } from './record.ts';
 import { BatchBuilder, batchRows, batchView, releaseBatch, type RowBatch } from './row-batch.ts';
 import type { TableDef } from './schema.ts';
@@ -123,6 +124,13 @@ export interface DecodePagesOptions {
   run?: PageRun | null;
 }
 
+export interface CsvPagesOptions {
+  /** As DecodePagesOptions.first. */
+  first?: boolean;
+  into: BatchBuilder;
+  scratch?: Uint8Array<ArrayBuffer>;
+}
+
 export interface TableReader {
   readonly info: TableInfo;
   /** Output column names, in table order (stored and visible columns). */
@@ -142,6 +150,13 @@ export interface TableReader {
   /** Decodes these leaf pages, in order, into one batch (the unit of work of a worker pool). */
   decodePages(pageNos: readonly number[], options?: DecodePagesOptions): Promise<RowBatch>;
   /**
+   * The CSV lines (csvBytes) of these leaf pages, in order (an export's unit of work): read at once
+   * where they lie close together, decoded a few at a time into `into` (a separated builder, see
+   * CSV_PIECE_BYTES), written at the start of `scratch` when it has the room (the result is a view
+   * of it, or of a bigger buffer, valid until its next use), with how many rows they hold.
+   */
+  csvPages(pageNos: readonly number[], options: CsvPagesOptions): Promise<{ csv: Uint8Array<ArrayBuffer>; rows: number }>;
+  /**
    * Reads a run of mostly adjacent pages at once, for a caller about to decode them one by one
    * (decodePages with `run`); null when they are not read at once. Released with releaseRun().
    */
@@ -153,6 +168,12 @@ export interface TableReader {
 const MAX_PROBLEMS = 1000;
 /** The largest span of pages decodePages() reads at once. */
 const RUN_MAX_BYTES = 16 << 20;
+/**
+ * How much of a run csvPages() decodes into its builder before turning it into CSV: the builder's
+ * text and cells then stay in the CPU's cache while the next piece is written over them (LINEITEM
+ * decoded ~15% faster in pieces of 8 pages than in runs of 256 decoded whole).
+ */
+const CSV_PIECE_BYTES = 128 << 10;
 
 export function emptyStats(): DecodeStats {
   return {
@@ -359,6 +380,27 @@ class ClusteredReader implements TableReader {
       this.ts.release(own);
     }
     return into ? batchView(into) : releaseBatch(out);
+  }
+
+  async csvPages(pageNos: readonly number[], { first, into, scratch }: CsvPagesOptions): Promise<{ csv: Uint8Array<ArrayBuffer>; rows: number }> {
+    const step = Math.max(1, Math.floor(CSV_PIECE_BYTES / this.info.pageSize));
+    // Pieces read on their own (each where its pages lie close together) when the run is not read at once.
+    const run = (await this.readRun(pageNos)) ?? undefined;
+    let out = scratch ?? new Uint8Array(0);
+    let at = 0;
+    let rows = 0;
+    try {
+      for (let i = 0; i < pageNos.length; i += step) {
+        const piece = await this.decodePages(pageNos.slice(i, i + step), { first: first === true && i === 0, into, run });
+        rows += piece.rows;
+        out = csvBytes(piece, out, at);
+        at = out.length;
+        out = new Uint8Array(out.buffer);
+      }
+    } finally {
+      this.ts.release(run ?? null);
+    }
+    return { csv: out.subarray(0, at), rows };
   }
 
   private async decodePage(pageNo: number, out: BatchBuilder, first: boolean, run: PageRun | null): Promise<void> {

@@ -5,7 +5,6 @@
  * leaving it all to the main thread (a quarter of the work, and the main thread shares the cores).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { csvBytes } from '../core/csv-bytes.ts';
 import { IbdError } from '../core/errors.ts';
 import { BatchBuilder, batchBuffers, type RowBatch } from '../core/row-batch.ts';
 import type { TableDef } from '../core/schema.ts';
@@ -34,19 +33,18 @@ const port = parentPort;
 if (port === null) throw new Error('decode-worker must run as a worker thread');
 const reader = fileSource(path).then((source) => openTable(source, table, options));
 
-/** CSV runs decode into reused buffers (one builder per run in progress, one CSV buffer). */
-const builders: BatchBuilder[] = [];
-let csvScratch: Uint8Array<ArrayBuffer> | undefined;
+/** CSV runs decode into reused buffers: a builder and a CSV buffer per run in progress. */
+const buffers: { builder: BatchBuilder; csv: Uint8Array<ArrayBuffer> | undefined }[] = [];
 
 async function csvRun(r: TableReader, request: RunRequest): Promise<Uint8Array<ArrayBuffer>> {
-  const builder = builders.pop() ?? new BatchBuilder(r.columns.length, request.pages.length * 64, request.pages.length * r.info.pageSize, true);
+  const mine = buffers.pop() ?? { builder: new BatchBuilder(r.columns.length, undefined, undefined, true), csv: undefined };
   try {
-    const bytes = csvBytes(await r.decodePages(request.pages, { first: request.first, into: builder }), csvScratch);
-    csvScratch = new Uint8Array(bytes.buffer);
+    const bytes = (await r.csvPages(request.pages, { first: request.first, into: mine.builder, scratch: mine.csv })).csv;
+    mine.csv = new Uint8Array(bytes.buffer);
     // A copy of its own: it is transferred, and the scratch buffer serves the next run.
     return bytes.slice();
   } finally {
-    builders.push(builder);
+    buffers.push(mine);
   }
 }
 
