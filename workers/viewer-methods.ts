@@ -13,7 +13,7 @@ import { BatchBuilder, batchBuffers, type RowBatch } from '../src/core/row-batch
 import type { Column, TableDef } from '../src/core/schema.ts';
 import { blobSource, sharedBlobSource } from '../src/core/source.ts';
 import { quickSummary, summarize } from '../src/core/summary.ts';
-import { openTable, ROW_STATE_COLUMN, type DecodeStats, type Row, type TableReader } from '../src/core/table-reader.ts';
+import { csvBuffers, openTable, ROW_STATE_COLUMN, type CsvBuffers, type DecodeStats, type Row, type TableReader } from '../src/core/table-reader.ts';
 import { Tablespace } from '../src/core/tablespace.ts';
 import { rawView } from '../src/core/orphan-scan.ts';
 import { batchToRows } from '../src/ui/batch-text.ts';
@@ -105,15 +105,9 @@ interface OpenView {
    * An export's buffers, reused run after run: nothing is allocated per run. One set per run in
    * progress (a worker reads one run while it decodes another).
    */
-  exportBuffers: ExportBuffers[];
+  exportBuffers: CsvBuffers[];
   /** Builders searchLeaves decodes each page into (one per task running in this worker). */
   searchBuilders: BatchBuilder[];
-}
-
-/** What an export decodes a run into: a builder, and the buffer its CSV is written to. */
-interface ExportBuffers {
-  builder: BatchBuilder;
-  csv: Uint8Array<ArrayBuffer> | undefined;
 }
 
 /** Decodes each page on its own (so the page's row count is known), in order. */
@@ -142,16 +136,14 @@ function plainCsv(options: ExportOptions): boolean {
  */
 async function formatRun(open: OpenView, pages: number[], first: boolean, options: ExportOptions, as: 'blob' | 'bytes'): Promise<{ data: Blob | Uint8Array<ArrayBuffer>; rows: number }> {
   // Sized for the pieces CSV is made in (see TableReader.csvPages); it grows for a whole run of other formats.
-  const buffers = open.exportBuffers.pop() ?? { builder: new BatchBuilder(open.reader.columns.length, undefined, undefined, true), csv: undefined };
-  const { builder } = buffers;
+  const buffers = open.exportBuffers.pop() ?? csvBuffers(open.reader.columns.length);
   try {
     if (plainCsv(options)) {
-      const { csv: bytes, rows } = await open.reader.csvPages(pages, { first, into: builder, scratch: buffers.csv });
-      buffers.csv = new Uint8Array(bytes.buffer);
+      const { csv: bytes, rows } = await open.reader.csvPages(pages, first, buffers);
       // A copy of its own, its exact size: it is held until written, with others in flight.
       return { data: as === 'bytes' ? bytes.slice() : new Blob([bytes]), rows };
     }
-    const batch = await open.reader.decodePages(pages, { first, into: builder });
+    const batch = await open.reader.decodePages(pages, { first, into: buffers.into });
     return { data: formatRows(open, batchToRows(batch), options, as), rows: batch.rows };
   } finally {
     open.exportBuffers.push(buffers);

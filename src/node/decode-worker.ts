@@ -6,9 +6,9 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { IbdError } from '../core/errors.ts';
-import { BatchBuilder, batchBuffers, type RowBatch } from '../core/row-batch.ts';
+import { batchBuffers, type RowBatch } from '../core/row-batch.ts';
 import type { TableDef } from '../core/schema.ts';
-import { openTable, type OpenOptions, type TableReader } from '../core/table-reader.ts';
+import { csvBuffers, openTable, type CsvBuffers, type OpenOptions, type TableReader } from '../core/table-reader.ts';
 import { fileSource } from './file-source.ts';
 
 export interface RunRequest {
@@ -34,13 +34,12 @@ if (port === null) throw new Error('decode-worker must run as a worker thread');
 const reader = fileSource(path).then((source) => openTable(source, table, options));
 
 /** CSV runs decode into reused buffers: a builder and a CSV buffer per run in progress. */
-const buffers: { builder: BatchBuilder; csv: Uint8Array<ArrayBuffer> | undefined }[] = [];
+const buffers: CsvBuffers[] = [];
 
 async function csvRun(r: TableReader, request: RunRequest): Promise<Uint8Array<ArrayBuffer>> {
-  const mine = buffers.pop() ?? { builder: new BatchBuilder(r.columns.length, undefined, undefined, true), csv: undefined };
+  const mine = buffers.pop() ?? csvBuffers(r.columns.length);
   try {
-    const bytes = (await r.csvPages(request.pages, { first: request.first, into: mine.builder, scratch: mine.csv })).csv;
-    mine.csv = new Uint8Array(bytes.buffer);
+    const bytes = (await r.csvPages(request.pages, request.first, mine)).csv;
     // A copy of its own: it is transferred, and the scratch buffer serves the next run.
     return bytes.slice();
   } finally {

@@ -70,13 +70,13 @@ describe('CSV from the decoder equals papaparse on the server rows', () => {
       // As the export's workers write it: runs of leaves made into CSV piece by piece (csvPages), two
       // runs at a time each with its own buffers, the CSV buffer too small at first (it grows, keeping
       // the pieces before).
-      const buffers = [0, 1].map(() => ({ into: new BatchBuilder(reader.columns.length, 1, 16, true), scratch: new Uint8Array(16) }));
+      const buffers = [0, 1].map(() => ({ into: new BatchBuilder(reader.columns.length, 1, 16, true), csv: new Uint8Array(16) }));
       const runs: number[][] = [];
       for (let i = 0; i < leaves.length; i += 20) runs.push(leaves.slice(i, i + 20));
       let viaPieces = csvHeader(reader.columns);
       let rows = 0;
       for (let i = 0; i < runs.length; i += 2) {
-        const done = await Promise.all(runs.slice(i, i + 2).map((run, k) => reader.csvPages(run, { first: i + k === 0, ...buffers[k] })));
+        const done = await Promise.all(runs.slice(i, i + 2).map((run, k) => reader.csvPages(run, i + k === 0, buffers[k])));
         for (const { csv: bytes, rows: n } of done) {
           viaPieces += decoder.decode(bytes);
           rows += n;
