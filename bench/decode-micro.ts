@@ -3,12 +3,13 @@
  * .ibd with the core, optionally turns every batch into CSV bytes, and prints CPU time, MB/s of .ibd
  * and a sha256 of the CSV (to check that an optimisation changed no byte).
  *
- *   node decode-micro.mjs FILE.ibd SCHEMA.sql [--repeat N] [--no-csv] [--batch ROWS] [--pages]
+ *   node decode-micro.mjs FILE.ibd SCHEMA.sql [--repeat N] [--no-csv] [--batch ROWS] [--pages | --csv-pages]
  *                         [--threads N --worker decode-worker.mjs [--run-pages P]]
  *
  * Bundle with esbuild (like bench/run.mjs does), e.g.
  *   npx esbuild bench/decode-micro.ts --bundle --platform=node --format=esm --outfile=/tmp/decode-micro.mjs
  * --pages decodes through decodePages() in runs of 64 pages (the worker pool's path) instead of batches().
+ * --csv-pages makes CSV through csvPages() in runs of --run-pages pages (the export workers' path).
  * --threads decodes with the CLI's worker pool (the bundled worker script, e.g. dist-cli/decode-worker.mjs,
  * given with --worker); CPU time is then the whole process's, worker threads included.
  */
@@ -20,7 +21,7 @@ import { parseCreateTables, pickTable } from '../src/core/ddl/create-table.ts';
 import { csvHeader } from '../src/core/output.ts';
 import { pathToFileURL } from 'node:url';
 import { decodeInParallel, splitRuns } from '../src/core/parallel.ts';
-import { openTable } from '../src/core/table-reader.ts';
+import { csvBuffers, openTable } from '../src/core/table-reader.ts';
 import { BatchBuilder } from '../src/core/row-batch.ts';
 import { fileSource } from '../src/node/file-source.ts';
 import { startPool } from '../src/node/pool.ts';
@@ -37,6 +38,7 @@ async function main(): Promise<void> {
   const batchSize = opt('--batch', 5000);
   const csv = !argv.includes('--no-csv');
   const byPages = argv.includes('--pages');
+  const csvPages = argv.includes('--csv-pages');
   const threads = opt('--threads', 0);
   const runPages = opt('--run-pages', 64);
   const worker = argv.includes('--worker') ? argv[argv.indexOf('--worker') + 1] : null;
@@ -66,6 +68,14 @@ async function main(): Promise<void> {
         for await (const run of decodeInParallel(await reader.leafPages(), pool.decoders, { runPages })) consume(run.batch);
       } finally {
         await pool.close();
+      }
+    } else if (csvPages) {
+      const buffers = csvBuffers(reader.columns.length);
+      for (const run of splitRuns(await reader.leafPages(), runPages)) {
+        const out = await reader.csvPages(run, false, buffers);
+        rows += out.rows;
+        bytes += out.csv.length;
+        hash.update(out.csv);
       }
     } else if (byPages) {
       // A comma after each cell when CSV is made, as the export's workers decode.
