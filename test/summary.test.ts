@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCreateTables, pickTable } from '../src/core/ddl/create-table.ts';
 import { readIndexHeader } from '../src/core/index-page.ts';
 import { bytesSource } from '../src/core/source.ts';
+import { fileSource } from '../src/node/file-source.ts';
 import { quickSummary, summarize, type TablespaceSummary } from '../src/core/summary.ts';
 import { openTable } from '../src/core/table-reader.ts';
 import { startMariadb, type MariadbServer } from './harness/mariadb.ts';
@@ -53,6 +54,32 @@ describe.each([
     }
     if (checksum === 'full_crc32') expect(s.serverHints.join(' ')).toMatch(/MariaDB 10\.5/);
     expect(s.rowFormat).toMatch(/DYNAMIC/);
+  });
+
+  it('reads the file in chunks into reused buffers: the same summary, two at once, and after a stop', async () => {
+    await db.exec(`CREATE TABLE chunked (id INT PRIMARY KEY, a VARCHAR(60), KEY ka (a)) ENGINE=InnoDB;
+      INSERT INTO chunked SELECT seq, CONCAT('chunked value ', seq) FROM seq_1_to_20000;`);
+    const path = await db.exportTable('chunked');
+    const whole = await summaryOf(path);
+    expect(whole.rows).toBe(20000);
+    // A file source reads into the worker's reused buffers, moving each (as a Blob's BYOB read does):
+    // a page looked at after its buffer went back would read as empty. Chunks of 3 pages, and of 1.
+    const opened = await Promise.all([fileSource(path), fileSource(path)]);
+    try {
+      const [a, b] = await Promise.all([
+        summarize(opened[0], { chunkBytes: 3 * pageSize }),
+        summarize(opened[1], { chunkBytes: pageSize }),
+      ]);
+      expect(a).toEqual(whole);
+      expect(b).toEqual(whole);
+      // Stopped after the first progress report, then read again whole with the same buffers.
+      const controller = new AbortController();
+      const stopped = summarize(opened[0], { chunkBytes: 3 * pageSize, signal: controller.signal, progressPages: 16, onProgress: (p) => { if (p.pagesScanned > 0) controller.abort(new Error('stop')); } });
+      await expect(stopped).rejects.toThrow('stop');
+      expect(await summarize(opened[0], { chunkBytes: 2 * pageSize })).toEqual(whole);
+    } finally {
+      await Promise.all(opened.map((f) => f.close()));
+    }
   });
 
   it('counts only live rows after deletes, purge and page merges', async () => {

@@ -21,7 +21,7 @@ import { verifyPage, type ChecksumResult } from './checksum.ts';
 import { FIL_NULL, FIL_PAGE_DATA, FIL_PAGE_PREV, FIL_PAGE_TYPE, isAllZero, PageType, pageTypeName, u16, u32 } from './fil-header.ts';
 import { readIndexHeader, tallyRecords, type RecordTally } from './index-page.ts';
 import { isPageFree } from './xdes.ts';
-import type { ByteSource } from './source.ts';
+import { readBuffers, type ByteSource } from './source.ts';
 import type { EncryptionKeys } from './encryption.ts';
 import { Tablespace } from './tablespace.ts';
 
@@ -214,14 +214,32 @@ function groupFreeFlags(bytes: Uint8Array, first: number, ts: Tablespace, freeLi
   return free;
 }
 
-/** Reads pages [0, count) in file order, `chunk` bytes at a time, yielding each page's bytes as stored. */
+/**
+ * Reads pages [0, count) in file order, `chunk` bytes at a time, yielding each page's bytes as stored
+ * (valid until the next page is asked for). Each chunk is read into one of the worker's reused read
+ * buffers (source.ts readBuffers) while the one before is looked at: a fresh buffer per read left
+ * the whole file, twice over, as garbage for the worker to collect (the page's memory rose by
+ * ~100 MB when this scan started).
+ */
 async function* pagesInOrder(source: ByteSource, pageSize: number, count: number, chunk: number, signal?: AbortSignal): AsyncGenerator<[number, Uint8Array]> {
   const perRead = Math.max(1, Math.floor(chunk / pageSize));
-  for (let first = 0; first < count; first += perRead) {
-    signal?.throwIfAborted();
-    const n = Math.min(perRead, count - first);
-    const bytes = await source.read(first * pageSize, n * pageSize);
-    for (let i = 0; i < n && (i + 1) * pageSize <= bytes.length; i++) yield [first + i, bytes.subarray(i * pageSize, (i + 1) * pageSize)];
+  const read = (first: number) => readBuffers.read(source, first * pageSize, Math.min(perRead, count - first) * pageSize);
+  let next = count > 0 ? read(0) : null;
+  try {
+    for (let first = 0; next; first += perRead) {
+      signal?.throwIfAborted();
+      const current = next;
+      next = first + perRead < count ? read(first + perRead) : null;
+      const bytes = await current;
+      try {
+        for (let i = 0; i * pageSize + pageSize <= bytes.length; i++) yield [first + i, bytes.subarray(i * pageSize, (i + 1) * pageSize)];
+      } finally {
+        readBuffers.give(bytes);
+      }
+    }
+  } finally {
+    // Stopped early: a read still under way gives its buffer back when it ends.
+    next?.then((bytes) => readBuffers.give(bytes), () => undefined);
   }
 }
 
