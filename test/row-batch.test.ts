@@ -45,7 +45,8 @@ describe('byte writers write what the renderers render', () => {
     ['DECIMAL(65,30)', column('decimal', { precision: 65, scale: 30 }), false],
     ['DECIMAL(10,0)', column('decimal', { precision: 10, scale: 0 }), false],
     ['DECIMAL(5,5)', column('decimal', { precision: 5, scale: 5 }), false],
-    // One leading and at most one full integer group (written as one number), or a longer lead.
+    // Common shapes: a leading and one full integer group (LINEITEM's DECIMAL(15,2)), one full group,
+    // a leading group only, an 8-digit fraction, a leading group of 7 digits before a full one.
     ['DECIMAL(15,2)', column('decimal', { precision: 15, scale: 2 }), false],
     ['DECIMAL(9,0)', column('decimal', { precision: 9, scale: 0 }), false],
     ['DECIMAL(4,2)', column('decimal', { precision: 4, scale: 2 }), false],

@@ -72,7 +72,7 @@ describe.each([
       ]);
       expect(a).toEqual(whole);
       expect(b).toEqual(whole);
-      // Stopped after the first progress report, then read again whole with the same buffers.
+      // Stopped mid-file (at its first progress report after page 0), then read again with the same buffers.
       const controller = new AbortController();
       const stopped = summarize(opened[0], { chunkBytes: 3 * pageSize, signal: controller.signal, progressPages: 16, onProgress: (p) => { if (p.pagesScanned > 0) controller.abort(new Error('stop')); } });
       await expect(stopped).rejects.toThrow('stop');

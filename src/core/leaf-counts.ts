@@ -12,13 +12,13 @@
  * reads are far slower than a few large ones. Plain tablespaces are therefore read in large ranges
  * of consecutive pages (leaves are mostly allocated in order); encrypted or compressed ones go
  * through Tablespace.page(), which transforms them. A range's bytes are let go once it is counted, so
- * its buffer is read into again (source.ts readBuffers), and the next range is read meanwhile.
+ * its buffer is read into again, and the next range is read meanwhile (source.ts readAhead).
  * Plain TypeScript, no DOM.
  */
 import { FIL_PAGE_TYPE, PageType, u16, u64 } from './fil-header.ts';
 import { PAGE_HEADER, PAGE_INDEX_ID, PAGE_LEVEL, PAGE_N_RECS, tallyRecords, type RecordTally } from './index-page.ts';
 import type { RowMode } from './table-reader.ts';
-import { readBuffers } from './source.ts';
+import { readAhead } from './source.ts';
 import type { Tablespace } from './tablespace.ts';
 
 export interface LeafCountOptions {
@@ -77,25 +77,12 @@ export async function countLeafRows(ts: Tablespace, pages: ArrayLike<number>, op
   const size = ts.pageSize;
   const most = Math.max(1, Math.floor((options.readBytes ?? 8 << 20) / size));
   const ranges = readRanges(sorted, 64, most);
-  const read = (k: number): Promise<Uint8Array> => readBuffers.read(ts.source, ranges[k][0] * size, (ranges[k][1] - ranges[k][0] + 1) * size);
-  // The next range is read while this one is counted (a Blob read is mostly waiting on the browser):
-  // two reads in flight per task, into the two buffers a worker keeps. Deeper measured no faster.
-  let next = ranges.length > 0 ? read(0) : null;
-  try {
-    for (let k = 0; next; k++) {
-      options.signal?.throwIfAborted();
-      const current = next;
-      next = k + 1 < ranges.length ? read(k + 1) : null;
-      const bytes = await current;
-      try {
-        await countRange(ts, bytes, ranges[k][0], ranges[k][1], at, options, counts);
-      } finally {
-        readBuffers.give(bytes);
-      }
-    }
-  } finally {
-    // Stopped early: a read still under way gives its buffer back when it ends.
-    next?.then((bytes) => readBuffers.give(bytes), () => undefined);
+  const range = (k: number): [number, number] => [ranges[k][0] * size, (ranges[k][1] - ranges[k][0] + 1) * size];
+  let k = 0;
+  for await (const bytes of readAhead(ts.source, ranges.length, range)) {
+    options.signal?.throwIfAborted();
+    await countRange(ts, bytes, ranges[k][0], ranges[k][1], at, options, counts);
+    k++;
   }
   return counts;
 }
