@@ -100,9 +100,10 @@ function plainCells(t: Uint8Array, v: DataView, cells: Uint32Array, first: numbe
  * Rows a `separated` BatchBuilder recorded as their CSV lines (RowBatch.lines) are copied as they
  * are, consecutive ones in one copy (their values already quoted where they need it). Other rows go
  * cell by cell, in stretches: where the next cell of the row starts just after this one's end and a
- * comma, the text from the first cell's start to the last one's end already reads as CSV, and is copied in one loop that also counts the bytes that may call
- * for quotes. When that count is more than the commas between the cells (or a cell's ends need
- * quotes), the stretch is written again cell by cell, quoting where papaparse would.
+ * comma, the text from the first cell's start to the last one's end already reads as CSV, and is
+ * copied in one loop that also counts the bytes that may call for quotes. When that count is more
+ * than the commas between the cells (or a cell's ends need quotes), the stretch is written again
+ * cell by cell, quoting where papaparse would.
  */
 export function csvBytes(batch: RowBatch, reuse?: Uint8Array<ArrayBuffer>, at = 0): Uint8Array<ArrayBuffer> {
   const { text, cells, nulls, cols, rows, lines } = batch;

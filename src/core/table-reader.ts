@@ -403,7 +403,7 @@ class ClusteredReader implements TableReader {
         buffers.csv = new Uint8Array(out.buffer);
       }
     } finally {
-      this.ts.release(run ?? null);
+      this.releaseRun(run ?? null);
     }
     return { csv: buffers.csv.subarray(0, at), rows };
   }
