@@ -19,7 +19,7 @@ import { readSdiRecords } from '../src/core/sdi/sdi-pages.ts';
 import type { DdTable } from '../src/core/sdi/sdi-table.ts';
 import { bytesSource } from '../src/core/source.ts';
 import { Tablespace } from '../src/core/tablespace.ts';
-import { writerFor } from '../src/core/text-writers.ts';
+import { fastWriteOf, writerFor } from '../src/core/text-writers.ts';
 
 const int4 = (v: number): Uint8Array => {
   const b = new Uint8Array(4);
@@ -67,7 +67,7 @@ function putRecord(page: Uint8Array, origin: number, layout: ClusteredLayout, st
 function decode(layout: ClusteredLayout, page: Uint8Array, origins: number[]): (string | null)[][] {
   const out = new BatchBuilder(layout.columns.length, 8);
   const writers = layout.fields.map((f) => writerFor(f.out >= 0 ? layout.columns[f.out] : null, f.render));
-  const sink: RecordSink = { out, base: 0, writers, ...fieldColumns(layout.fields) };
+  const sink: RecordSink = { out, base: 0, writers, fast: writers.map(fastWriteOf), ...fieldColumns(layout.fields) };
   const externs: ExternField[] = [];
   for (const origin of origins) {
     sink.base = out.startRow();

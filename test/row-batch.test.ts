@@ -72,6 +72,45 @@ describe('byte writers write what the renderers render', () => {
   });
 });
 
+// The writers put digits down four at a time: every digit count, at both ends, and signs.
+describe('byte writers at digit-count boundaries', () => {
+  const decoder = new TextDecoder();
+  const written = (c: Column, bytes: Uint8Array): string => {
+    const out = new BatchBuilder(1);
+    writerFor(c, columnStorage(c, false).render)(bytes, 0, bytes.length, out);
+    return decoder.decode(out.text.subarray(0, out.pos));
+  };
+  const edges = [0, 1, 9, 10, 99, 100, 999, 1000, 9999, 10000, 99999, 100000, 999999, 1000000, 9999999, 10000000, 99999999, 100000000, 999999999, 1000000000, 2147483647];
+  const ints: [string, number, boolean][] = [['tinyint', 1, false], ['smallint', 2, true], ['mediumint', 3, false], ['int', 4, false], ['int', 4, true]];
+  it.each(ints)('%s (%i bytes, unsigned %s)', (type, size, unsigned) => {
+    const max = 2 ** (8 * size - (unsigned ? 0 : 1));
+    const values = [...edges, max - 1].flatMap((v) => (unsigned ? [v] : [v, -v, -v - 1])).filter((v) => (unsigned ? v < max : v >= -max && v < max));
+    for (const v of values) {
+      // Big-endian, signed types with the sign bit flipped (as stored).
+      const stored = unsigned ? v : v + max;
+      const bytes = Uint8Array.from({ length: size }, (_, i) => Math.floor(stored / 2 ** (8 * (size - 1 - i))) & 0xff);
+      expect(written(column(type as Column['type'], { unsigned }), bytes), `${v}`).toBe(String(v));
+    }
+  });
+
+  it('DECIMAL(15,2): a leading group of 4 digits, a full one of 9, 2 in the fraction', () => {
+    const c = column('decimal', { precision: 15, scale: 2 });
+    for (const whole of edges.filter((v) => v < 1e9).concat([1e9, 1e9 + 1, 9999 * 1e9 + 999999999, 12 * 1e9 + 3456])) {
+      for (const cents of [0, 1, 9, 10, 99]) {
+        for (const negative of whole === 0 && cents === 0 ? [false] : [false, true]) {
+          const lead = Math.floor(whole / 1e9);
+          const full = whole % 1e9;
+          const bytes = Uint8Array.of(0x80 | (lead >> 8), lead & 0xff, full >>> 24, (full >> 16) & 0xff, (full >> 8) & 0xff, full & 0xff, cents);
+          // Negative values are stored inverted, the flipped top bit included.
+          if (negative) bytes.forEach((b, i) => (bytes[i] = ~b & 0xff));
+          const text = `${negative ? '-' : ''}${whole}.${String(cents).padStart(2, '0')}`;
+          expect(written(c, bytes), text).toBe(text);
+        }
+      }
+    }
+  });
+});
+
 describe('byte CSV equals papaparse CSV', () => {
   const values = ['', 'plain', 'a,b', 'say "hi"', 'line\nbreak', 'cr\rhere', ' lead', 'trail ', '\\N', '\\Nx', '\uFEFFbom', 'é€😀', '0x00FF', null];
   it.each([1, 2, 3])('%i column(s)', (cols) => {

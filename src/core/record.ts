@@ -8,7 +8,9 @@ import type { ClusteredLayout, FieldSpec } from './clustered-index.ts';
 import { u16 } from './fil-header.ts';
 import type { InstantInfo, RecordShape } from './instant.ts';
 import type { BatchBuilder } from './row-batch.ts';
-import type { Write } from './text-writers.ts';
+import { needsQuotes, cleanEdges } from './csv-bytes.ts';
+import { FAST_CHAR, FAST_DATE, FAST_DECIMAL, FAST_INT, FAST_VARCHAR, putDateValue, putDecimal, putInt, putUtf8, utf8Copy, type DecimalPlan, type FastWrite, type Write } from './text-writers.ts';
+import { QUOTE_NEVER, QUOTE_REPORTED, QUOTE_SCAN } from './row-batch.ts';
 
 /** 20-byte reference to an externally stored column (BTR_EXTERN_FIELD_REF_SIZE). */
 export const EXTERN_REF_SIZE = 20;
@@ -36,11 +38,15 @@ export function fieldColumns(fields: readonly FieldSpec[]): FieldColumns {
   return { columns: Int32Array.from(fields, (f) => f.out), order: Int32Array.from(order) };
 }
 
-/** Where decoded cells go: the builder, the row's first cell in it, a writer per field, and fieldColumns(). */
+/**
+ * Where decoded cells go: the builder, the row's first cell in it, a writer per field with its fast
+ * kind (fastWriteOf), and fieldColumns().
+ */
 export interface RecordSink extends FieldColumns {
   out: BatchBuilder;
   base: number;
   writers: readonly Write[];
+  fast: readonly FastWrite[];
 }
 
 /**
@@ -59,8 +65,15 @@ function spansFor(nFields: number): Int32Array {
   return spans;
 }
 
-/** Writes the fields located in `at` (see spans) in column order; NULLs become the builder's NULL cells. */
-function writeFields(sink: RecordSink, page: Uint8Array, at: Int32Array): void {
+/**
+ * Writes the fields located in `at` (see spans) in column order; NULLs become the builder's NULL
+ * cells. `dataBytes`: the record's field bytes, for writeLine().
+ */
+function writeFields(sink: RecordSink, page: Uint8Array, at: Int32Array, dataBytes: number): void {
+  if (sink.out.lineAhead()) {
+    writeLine(sink, page, at, dataBytes);
+    return;
+  }
   const { out, order, columns, base } = sink;
   for (let k = 0; k < order.length; k++) {
     const i = order[k];
@@ -68,6 +81,93 @@ function writeFields(sink: RecordSink, page: Uint8Array, at: Int32Array): void {
     if (offset >= 0) writeCell(sink, i, columns[i], page, offset, at[2 * i + 1]);
     else if (offset === NULL_FIELD) out.setNull(base + columns[i]);
   }
+}
+
+const COMMA = 44;
+const QUOTE = 34;
+
+/**
+ * writeFields() for a CSV row written in one go (BatchBuilder.lineAhead): each value and its comma
+ * straight into the builder's text at a position held here, fast kinds (FastWrite) put down without
+ * a call through their Write, NULL as `\N`. A value that needs quotes gets them in place (its cell
+ * stays the value), as BatchBuilder.setCell() does cell by cell. The row is its CSV line unless a
+ * field is written later (off-page, or absent from the record) or a value that needs quotes holds a
+ * quote (which CSV doubles): csvBytes() then writes it cell by cell.
+ */
+function writeLine(sink: RecordSink, page: Uint8Array, at: Int32Array, dataBytes: number): void {
+  const { out, order, columns, base, fast, writers } = sink;
+  const checks = out.quoteChecks;
+  const single = out.cols === 1;
+  const { cells, nulls } = out;
+  // A fast kind writes at most 4 bytes of text per stored byte plus a few; 40 a field is also room
+  // for its quotes, its comma, and `\N`.
+  const room = 4 * dataBytes + 40 * order.length;
+  out.reserve(room);
+  let t = out.text;
+  let p = out.pos;
+  let whole = true;
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k];
+    const offset = at[2 * i];
+    if (offset < 0) {
+      if (offset !== NULL_FIELD) whole = false;
+      else {
+        t[p++] = 92; // \N
+        t[p++] = 78;
+        t[p++] = COMMA;
+      }
+      continue;
+    }
+    const len = at[2 * i + 1];
+    const f = fast[i];
+    let end = -1;
+    // How to tell whether the value needs quotes (as BatchBuilder.quoteChecks): never, by looking at
+    // it all, or (QUOTE_REPORTED, nothing reported) at its ends.
+    let check = QUOTE_NEVER;
+    switch (f.kind) {
+      case FAST_INT: end = putInt(t, p, page, offset, f.bytes, f.unsigned); break;
+      case FAST_DECIMAL: end = putDecimal(f.decimal as DecimalPlan, t, p, page, offset); break;
+      case FAST_DATE: end = putDateValue(t, p, page, offset); break;
+      case FAST_CHAR:
+      case FAST_VARCHAR:
+        end = putUtf8(t, p, page, offset, len, f.kind === FAST_CHAR);
+        // Reported: with no byte that may call for quotes, only its ends can.
+        check = utf8Copy.special ? QUOTE_SCAN : QUOTE_REPORTED;
+        break;
+    }
+    if (end < 0) {
+      // Not a fast kind, or a value its put* function leaves to the renderer.
+      out.pos = p;
+      out.special = false;
+      writers[i](page, offset, len, out);
+      end = out.pos;
+      check = checks === null || out.special ? QUOTE_SCAN : checks[columns[i]];
+      out.special = false;
+      out.reserve(room);
+      t = out.text;
+    }
+    const cell = base + columns[i];
+    nulls[cell] = 0;
+    if (check !== QUOTE_NEVER && (check === QUOTE_SCAN ? needsQuotes(t, p, end, single) : !cleanEdges(t, p, end, single))) {
+      if (t.subarray(p, end).includes(QUOTE)) whole = false;
+      else {
+        t.copyWithin(p + 1, p, end);
+        t[p] = QUOTE;
+        cells[2 * cell] = p + 1;
+        cells[2 * cell + 1] = end + 1;
+        t[end + 1] = QUOTE;
+        t[end + 2] = COMMA;
+        p = end + 3;
+        continue;
+      }
+    }
+    cells[2 * cell] = p;
+    cells[2 * cell + 1] = end;
+    t[end] = COMMA;
+    p = end + 1;
+  }
+  out.pos = p;
+  out.lineWritten(whole);
 }
 
 /**
@@ -114,7 +214,7 @@ export function decodeCompact(page: Uint8Array, origin: number, layout: Clustere
     }
     p += len;
   }
-  if (sink !== null) writeFields(sink, page, at);
+  if (sink !== null) writeFields(sink, page, at, p - origin);
   // The header runs from just after the last length byte read up to the origin.
   return p - (lenPtr + 1);
 }
@@ -275,7 +375,7 @@ export function decodeRedundant(page: Uint8Array, origin: number, layout: Cluste
     start = endOff;
   }
   for (let i = nFields; i < fields.length; i++) at[2 * i] = ABSENT;
-  if (sink !== null) writeFields(sink, page, at);
+  if (sink !== null) writeFields(sink, page, at, start);
   if (sink !== null && instant) for (let i = nFields; i < fields.length; i++) writeDefault(sink, instant, i);
   // 6 header bytes plus one end offset (1 or 2 bytes) per field, then the data.
   return 6 + nFields * (short ? 1 : 2) + start;

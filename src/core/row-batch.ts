@@ -146,6 +146,28 @@ export class BatchBuilder {
   }
 
   /**
+   * Whether the row started last is still to be written and can be written as its CSV line in one
+   * go (record.ts writeLine): a separated builder, no cell of the row written yet.
+   */
+  lineAhead(): boolean {
+    return this.#line && this.pos === this.#lineStart && this.#nextCell === this.#rowBase;
+  }
+
+  /**
+   * The current row's cells have been written from the row's start, each followed by its comma and
+   * quoted in place where needed (record.ts writeLine). When `whole`, they read as the row's CSV
+   * line, recorded as such; else csvBytes() writes the row cell by cell.
+   */
+  lineWritten(whole: boolean): void {
+    this.#line = false;
+    if (!whole || this.cols === 0) return;
+    const r = this.rows - 1;
+    this.text[this.pos - 1] = NEWLINE;
+    this.lines[2 * r] = this.#lineStart;
+    this.lines[2 * r + 1] = this.pos;
+  }
+
+  /**
    * A NULL cell (cells start out NULL: only `separated` builders write anything, the `\N` marker of a
    * row that is still its CSV line).
    */

@@ -20,7 +20,7 @@ import { csvBytes } from './csv-bytes.ts';
 import { compactChildPage, compactRecordReadable, decodeCompact, decodeRedundant, RecordError, fieldColumns, redundantChildPage, type FieldColumns, rollPtrIsZero, type ExternField, type RecordSink } from './record.ts';
 import { BatchBuilder, batchRows, batchView, releaseBatch, type RowBatch } from './row-batch.ts';
 import type { TableDef } from './schema.ts';
-import { quoteCheckOf, writerFor, type Write } from './text-writers.ts';
+import { fastWriteOf, quoteCheckOf, writerFor, type FastWrite, type Write } from './text-writers.ts';
 import type { ByteSource } from './source.ts';
 import { Tablespace, type Page, type PageRun } from './tablespace.ts';
 
@@ -270,6 +270,8 @@ class ClusteredReader implements TableReader {
   readonly stats: DecodeStats = emptyStats();
   /** One byte writer per clustered index field (system fields write nothing). */
   private readonly writers: Write[];
+  /** The writers' fast kinds (fastWriteOf). */
+  private readonly fast: FastWrite[];
   private readonly fieldColumns: FieldColumns;
   /** BatchBuilder.quoteChecks for our columns. */
   private readonly quoteChecks: Uint8Array;
@@ -285,6 +287,7 @@ class ClusteredReader implements TableReader {
     this.columns = layout.columns.map((c) => c.name);
     if (mode !== 'live') this.columns.push(ROW_STATE_COLUMN);
     this.writers = layout.fields.map((f) => writerFor(f.out >= 0 ? layout.columns[f.out] : null, f.render));
+    this.fast = this.writers.map(fastWriteOf);
     this.fieldColumns = fieldColumns(layout.fields);
     // Scan all (QUOTE_SCAN) but where the writer knows; not for an instantly altered table, whose
     // older records show defaults written from their text.
@@ -461,7 +464,7 @@ class ClusteredReader implements TableReader {
     const posBefore = out.pos;
     let externs: { origin: number; field: ExternField }[] | null = null;
     const fields = this.fields;
-    const sink: RecordSink = { out, base: 0, writers: this.writers, ...this.fieldColumns };
+    const sink: RecordSink = { out, base: 0, writers: this.writers, fast: this.fast, ...this.fieldColumns };
     out.quoteChecks = this.quoteChecks;
     // The page accounts for every byte of its heap: records in the list, plus garbage (freed records).
     let recordBytes = 0;

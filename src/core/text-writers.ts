@@ -26,6 +26,40 @@ function withQuoteCheck(w: Write, check: number): Write {
 
 const quoteFree = (w: Write): Write => withQuoteCheck(w, QUOTE_NEVER);
 
+/**
+ * Kinds of value that record.ts's line writer puts down itself, through the put* function here that
+ * the kind's Write calls too: FAST_NONE for every other writer, which it calls as a Write.
+ */
+export const FAST_NONE = 0;
+export const FAST_INT = 1;
+export const FAST_DECIMAL = 2;
+export const FAST_DATE = 3;
+/** UTF-8 CHAR (pad spaces trimmed) and VARCHAR/TEXT. */
+export const FAST_CHAR = 4;
+export const FAST_VARCHAR = 5;
+
+/** A writer's fast kind with what its put* function needs. */
+export interface FastWrite {
+  kind: number;
+  /** FAST_INT: its size and signedness. */
+  bytes: number;
+  unsigned: boolean;
+  decimal: DecimalPlan | null;
+}
+
+const NOT_FAST: FastWrite = { kind: FAST_NONE, bytes: 0, unsigned: false, decimal: null };
+const fastWrites = new WeakMap<Write, FastWrite>();
+
+function fast(w: Write, f: FastWrite): Write {
+  fastWrites.set(w, f);
+  return w;
+}
+
+/** How record.ts's line writer can put down this writer's values itself (FAST_NONE: it cannot). */
+export function fastWriteOf(w: Write): FastWrite {
+  return fastWrites.get(w) ?? NOT_FAST;
+}
+
 /** How a separated BatchBuilder learns whether this writer's values may need quotes (its quoteChecks). */
 export function quoteCheckOf(w: Write): number {
   return quoteChecks.get(w) ?? QUOTE_SCAN;
@@ -121,51 +155,100 @@ function putDigits(t: Uint8Array, end: number, v: number, n: number): void {
 }
 
 /**
- * Decimal digits of a non-negative safe integer at p; returns the position after them. The caller
- * has reserved room (16 digits at most): reserving here could move `out.text` under a caller that holds it.
+ * '0000' … '9999' as little-endian 32-bit words: four ASCII digits put down with one store, which
+ * costs about what one byte's store does.
  */
-function putUint(t: Uint8Array, p: number, v: number): number {
-  if (v < 10) {
-    t[p] = 48 + v;
-    return p + 1;
+const DIGITS4 = new Int32Array(10000);
+for (let i = 0; i < 10000; i++) {
+  const d = [Math.floor(i / 1000), Math.floor(i / 100) % 10, Math.floor(i / 10) % 10, i % 10];
+  DIGITS4[i] = (48 + d[0]) | ((48 + d[1]) << 8) | ((48 + d[2]) << 16) | ((48 + d[3]) << 24);
+}
+
+let targeted: Uint8Array | null = null;
+let targetView: DataView = new DataView(new ArrayBuffer(0));
+
+/** A DataView of the text being written (kept: it changes only when a builder grows its buffer). */
+function textView(t: Uint8Array): DataView {
+  if (t !== targeted) {
+    targetView = new DataView(t.buffer, t.byteOffset, t.byteLength);
+    targeted = t;
   }
-  const n = digitCount(v);
-  putDigits(t, p + n, v, n);
+  return targetView;
+}
+
+/**
+ * The text writers below put digits down four at a time and may leave up to 3 bytes of scratch just
+ * past the position they return (written over by what comes next): their callers reserve room for it.
+ */
+const SCRATCH = 3;
+
+/** v (0 … 9999) in as many digits as it has, at p; returns the position after them. */
+function put4(t: Uint8Array, p: number, v: number): number {
+  const n = v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : 4;
+  textView(t).setInt32(p, DIGITS4[v] >>> (32 - 8 * n), true);
   return p + n;
 }
 
-function intWriter(bytes: number, unsigned: boolean): Write {
-  // Big-endian, the sign bit flipped for signed types: read as int32 arithmetic.
-  const flip = unsigned ? 0 : 0x80;
-  const bias = unsigned ? 0 : 2 ** (bytes * 8 - 1);
-  if (bytes === 4) {
-    return quoteFree((b, o, _len, out) => {
-      out.reserve(12);
-      const t = out.text;
-      let p = out.pos;
-      let v = unsigned
-        ? ((b[o] << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3]) >>> 0
-        : ((b[o] ^ flip) << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3];
-      if (v < 0) {
-        t[p++] = 45; // '-'
-        v = -v;
-      }
-      out.pos = putUint(t, p, v);
-    });
+/** v (0 … 99,999,999) as exactly 8 digits (leading zeros) at p; returns the position after them. */
+function put8(t: Uint8Array, p: number, v: number): number {
+  const hi = Math.floor(v / 10000);
+  const view = textView(t);
+  view.setInt32(p, DIGITS4[hi], true);
+  view.setInt32(p + 4, DIGITS4[v - hi * 10000], true);
+  return p + 8;
+}
+
+/**
+ * Decimal digits of a non-negative safe integer at p; returns the position after them. The caller
+ * has reserved room (16 digits and SCRATCH at most): reserving here could move `out.text` under a
+ * caller that holds it.
+ */
+function putUint(t: Uint8Array, p: number, v: number): number {
+  if (v < 10000) return put4(t, p, v);
+  if (v < 100000000) {
+    const hi = Math.floor(v / 10000);
+    p = put4(t, p, hi);
+    textView(t).setInt32(p, DIGITS4[v - hi * 10000], true);
+    return p + 4;
   }
-  return quoteFree((b, o, _len, out) => {
-    let v = 0;
+  let hi = Math.floor(v / 100000000);
+  let lo = v - hi * 100000000;
+  // Above 2^32 the quotient can round up to the next integer: then the remainder says so.
+  if (lo < 0) {
+    hi--;
+    lo += 100000000;
+  }
+  return put8(t, putUint(t, p, hi), lo);
+}
+
+/**
+ * An integer of 1-4 bytes at o (big-endian; signed ones with the sign bit flipped) as decimal digits
+ * at p; returns the position after them. Room for 11 bytes and SCRATCH must have been reserved.
+ */
+export function putInt(t: Uint8Array, p: number, b: Uint8Array, o: number, bytes: number, unsigned: boolean): number {
+  let v: number;
+  if (bytes === 4) {
+    v = unsigned
+      ? ((b[o] << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3]) >>> 0
+      : ((b[o] ^ 0x80) << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3];
+  } else {
+    v = 0;
     for (let i = 0; i < bytes; i++) v = (v << 8) | b[o + i];
-    v -= bias;
-    out.reserve(12);
-    const t = out.text;
-    let p = out.pos;
-    if (v < 0) {
-      t[p++] = 45; // '-'
-      v = -v;
-    }
-    out.pos = putUint(t, p, v);
-  });
+    if (!unsigned) v -= 2 ** (bytes * 8 - 1);
+  }
+  if (v < 0) {
+    t[p++] = 45; // '-'
+    v = -v;
+  }
+  return putUint(t, p, v);
+}
+
+function intWriter(bytes: number, unsigned: boolean): Write {
+  const write: Write = (b, o, _len, out) => {
+    out.reserve(11 + SCRATCH);
+    out.pos = putInt(out.text, out.pos, b, o, bytes, unsigned);
+  };
+  return fast(quoteFree(write), { kind: FAST_INT, bytes, unsigned, decimal: null });
 }
 
 const HEX_DIGITS = new TextEncoder().encode('0123456789ABCDEF');
@@ -185,13 +268,15 @@ const writeHex: Write = quoteFree((b, o, len, out) => {
 
 /** CHAR values lose their trailing pad spaces, as the server shows them. */
 function trimmedLength(b: Uint8Array, o: number, len: number): number {
+  const view = dataView(b);
+  while (len >= 4 && view.getInt32(o + len - 4) === 0x20202020) len -= 4;
   while (len > 0 && b[o + len - 1] === 0x20) len--;
   return len;
 }
 
 /**
- * Values at least this long are checked 4 bytes at a time and copied with TypedArray.set (memcpy);
- * shorter ones byte by byte, which costs less than making the subarray that set() needs.
+ * UTF-8 values at least this long are copied with TypedArray.set (memcpy); shorter ones four bytes a
+ * step, which costs less than making the subarray that set() needs.
  */
 const LONG = 64;
 
@@ -205,16 +290,6 @@ function dataView(b: Uint8Array): DataView {
     viewed = b;
   }
   return view;
-}
-
-/** Whether b[o, o + len) is plain ASCII: four bytes per step, then the tail. */
-function isAscii(b: Uint8Array, o: number, len: number): boolean {
-  const end = o + len;
-  let i = o;
-  const v = dataView(b);
-  for (; i + 4 <= end; i += 4) if ((v.getInt32(i, true) & 0x80808080) !== 0) return false;
-  for (; i < end; i++) if (b[i] >= 0x80) return false;
-  return true;
 }
 
 /**
@@ -254,48 +329,66 @@ function wellFormedUtf8(b: Uint8Array, i: number, end: number): boolean {
   return true;
 }
 
+/** Set by putUtf8() when the value it copied may need quotes in CSV (see BatchBuilder.special). */
+export const utf8Copy = { special: false };
+
 /**
- * UTF-8 text is already in output form: copied as is when it is well-formed (checked here, ASCII
- * fastest); anything else goes through the renderer, so invalid byte sequences become U+FFFD exactly
- * as the string path shows them.
+ * UTF-8 text at o is already in output form: copied to p as is (CHAR's pad spaces trimmed) when it
+ * is well-formed (checked here, ASCII fastest), setting utf8Copy.special when a byte may call for
+ * quotes. Returns the position after it, or -1 when it is not well-formed: the caller then goes
+ * through the renderer, so invalid byte sequences become U+FFFD exactly as the string path shows
+ * them. Room for `len` bytes must have been reserved.
  */
+export function putUtf8(t: Uint8Array, p: number, b: Uint8Array, o: number, len: number, padded: boolean): number {
+  if (padded) len = trimmedLength(b, o, len);
+  // Looked at four bytes a step for bytes that call for quotes (their words' top bits gathered in
+  // `quotes`) or are not ASCII (top bits in `high`); copied along the way, or with one
+  // TypedArray.set (memcpy) when long.
+  const long = len >= LONG;
+  const from = dataView(b);
+  const to = textView(t);
+  let quotes = 0;
+  let high = 0;
+  let i = 0;
+  for (; i + 4 <= len; i += 4) {
+    const w = from.getInt32(o + i, true);
+    if (!long) to.setInt32(p + i, w, true);
+    high |= w;
+    quotes |= zeroByte(w ^ 0x2c2c2c2c) | zeroByte(w ^ 0x22222222) | zeroByte(w ^ 0x0a0a0a0a) | zeroByte(w ^ 0x0d0d0d0d);
+  }
+  for (; i < len; i++) {
+    const c = b[o + i];
+    high |= c;
+    if (BYTE_CLASS[c] === 1) quotes = 0x80;
+    t[p + i] = c;
+  }
+  if ((high & 0x80808080) !== 0) {
+    // Not ASCII: a byte-order mark may need quotes, and the text must be well-formed.
+    if (!wellFormedUtf8(b, o, o + len)) return -1;
+    utf8Copy.special = true;
+  } else utf8Copy.special = (quotes & 0x80808080) !== 0;
+  if (long) t.set(b.subarray(o, o + len - (len & 3)), p);
+  return p + len;
+}
+
+/** Not 0 exactly when the 32-bit word has a zero byte (the classic borrow trick). */
+function zeroByte(x: number): number {
+  return (x - 0x01010101) & ~x & 0x80808080;
+}
+
 function utf8Writer(padded: boolean, render: Render): Write {
   const write: Write = (b, o, len, out) => {
-    if (padded) len = trimmedLength(b, o, len);
     out.reserve(len);
-    const t = out.text;
-    const start = out.pos;
-    if (len >= LONG) {
-      // Long values are not looked at byte by byte here: csvBytes() will.
+    const p = putUtf8(out.text, out.pos, b, o, len, padded);
+    if (p < 0) {
       out.special = true;
-      if (!isAscii(b, o, len) && !wellFormedUtf8(b, o, o + len)) {
-        appendString(out, render(b, o, len));
-        return;
-      }
-      t.set(b.subarray(o, o + len), start);
-      out.pos = start + len;
+      appendString(out, render(b, o, len));
       return;
     }
-    // Copy while looking for bytes that call for quotes or are not ASCII: one pass for the common case.
-    for (let i = 0; i < len; i++) {
-      const c = b[o + i];
-      const k = BYTE_CLASS[c];
-      if (k !== 0) {
-        out.special = true;
-        if (k === 2) {
-          if (!wellFormedUtf8(b, o + i, o + len)) {
-            appendString(out, render(b, o, len));
-            return;
-          }
-          for (; i < len; i++) t[start + i] = b[o + i];
-          break;
-        }
-      }
-      t[start + i] = c;
-    }
-    out.pos = start + len;
+    out.special = utf8Copy.special;
+    out.pos = p;
   };
-  return withQuoteCheck(write, QUOTE_REPORTED);
+  return fast(withQuoteCheck(write, QUOTE_REPORTED), { kind: padded ? FAST_CHAR : FAST_VARCHAR, bytes: 0, unsigned: false, decimal: null });
 }
 
 const singleByteTables = new Map<string, Uint8Array[]>();
@@ -339,94 +432,131 @@ function singleByteWriter(table: Uint8Array[], padded: boolean): Write {
  * types/render.ts, a value wider than `width` keeps all its digits.
  */
 function putPadded(t: Uint8Array, p: number, v: number, width: number): number {
+  // The common widths in one or two stores: DECIMAL's 9-digit groups and short fractions, times' 2.
+  if (width === 9 && v < 1000000000) {
+    const hi = Math.floor(v / 100000000);
+    t[p] = 48 + hi;
+    return put8(t, p + 1, v - hi * 100000000);
+  }
+  if (width >= 1 && width <= 4 && v < POW10[width]) {
+    textView(t).setInt32(p, DIGITS4[v] >>> (32 - 8 * width), true);
+    return p + width;
+  }
   const n = v < 10 ? Math.max(1, width) : Math.max(digitCount(v), width);
   putDigits(t, p + n, v, n);
   return p + n;
 }
 
+const POW10 = [1, 10, 100, 1000, 10000];
+
 /** One digit group of n (1-4) bytes at p, every byte xor `mask` (0 or 0xff: negative values are inverted). */
 function group(b: Uint8Array, p: number, n: number, mask: number): number {
+  if (n === 4) return (dataView(b).getInt32(p) ^ (mask === 0 ? 0 : -1)) >>> 0;
   let v = (b[p] ^ mask) & 0xff;
   for (let i = 1; i < n; i++) v = (v << 8) | ((b[p + i] ^ mask) & 0xff);
   return v >>> 0;
 }
 
-/** DECIMAL: the same digit groups as decimalRenderer (types/decimal.ts), written as bytes. */
-function decimalWriter(precision: number, scale: number): Write {
+/** How a DECIMAL(precision, scale) field splits into digit groups (see decimalLayout), for putDecimal(). */
+export interface DecimalPlan {
+  intFull: number;
+  intLead: number;
+  fracFull: number;
+  fracDigits: number;
+  fracTail: number;
+  scale: number;
+  /** The value of the first group's flipped top bit. */
+  firstBit: number;
+  /** The most bytes a value's text can take. */
+  room: number;
+}
+
+function decimalPlan(precision: number, scale: number): DecimalPlan {
   const { intFull, intLead, fracFull, fracDigits, fracTail } = decimalLayout(precision, scale);
-  // A damaged value can hold groups above 999,999,999: one more digit per group at most. The
-  // reservation is made once, so `t` stays the buffer written to.
-  const room = precision + 3 + intFull + fracFull + 20;
   // The first group holds the field's first byte, whose top bit is flipped: as a value, this bit.
   const firstN = intLead > 0 ? intLead : intFull > 0 ? 4 : fracFull > 0 ? 4 : fracTail;
   const firstBit = firstN === 0 ? 0 : 2 ** (8 * firstN - 1);
-  return quoteFree((b, o, _len, out) => {
-    out.reserve(room);
-    const mask = (b[o] & 0x80) === 0 ? 0xff : 0;
-    const t = out.text;
-    let q = out.pos;
-    if (mask) t[q++] = 45; // '-'
-    let p = o;
-    let flip = firstBit;
-    let started = false;
-    if (intLead > 0) {
-      const v = (group(b, p, intLead, mask) ^ flip) >>> 0;
-      flip = 0;
-      p += intLead;
-      if (v !== 0) {
-        q = putUint(t, q, v);
-        started = true;
-      }
-    }
-    for (let i = 0; i < intFull; i++, p += 4) {
-      const v = (group(b, p, 4, mask) ^ flip) >>> 0;
-      flip = 0;
-      if (started) q = putPadded(t, q, v, 9);
-      else if (v !== 0) {
-        q = putUint(t, q, v);
-        started = true;
-      }
-    }
-    if (!started) t[q++] = 48;
-    if (scale === 0) {
-      out.pos = q;
-      return;
-    }
-    t[q++] = 46; // '.'
-    for (let i = 0; i < fracFull; i++, p += 4) {
-      q = putPadded(t, q, (group(b, p, 4, mask) ^ flip) >>> 0, 9);
-      flip = 0;
-    }
-    if (fracTail > 0) q = putPadded(t, q, (group(b, p, fracTail, mask) ^ flip) >>> 0, fracDigits);
-    out.pos = q;
-  });
+  // A damaged value can hold groups above 999,999,999: one more digit per group at most.
+  const room = precision + 3 + intFull + fracFull + 20 + SCRATCH;
+  return { intFull, intLead, fracFull, fracDigits, fracTail, scale, firstBit, room };
 }
 
-/** DATE: 3 bytes, sign bit flipped, day in bits 0-4, month 5-8, year above (see renderDate). */
-function dateWriter(render: Render): Write {
-  return (b, o, len, out) => {
-    const v = ((b[o] << 16) | (b[o + 1] << 8) | b[o + 2]) ^ 0x800000;
-    const year = v >> 9;
-    if (year > 9999) return appendString(out, render(b, o, len));
-    out.reserve(10);
-    out.pos = putDate(out.text, out.pos, year, (v >> 5) & 15, v & 31);
+/**
+ * DECIMAL at o: the same digit groups as decimalRenderer (types/decimal.ts), written as bytes at p;
+ * returns the position after them. Room for plan.room bytes must have been reserved.
+ */
+export function putDecimal(d: DecimalPlan, t: Uint8Array, q: number, b: Uint8Array, o: number): number {
+  const mask = (b[o] & 0x80) === 0 ? 0xff : 0;
+  if (mask) t[q++] = 45; // '-'
+  let p = o;
+  let flip = d.firstBit;
+  let started = false;
+  if (d.intLead > 0) {
+    const v = (group(b, p, d.intLead, mask) ^ flip) >>> 0;
+    flip = 0;
+    p += d.intLead;
+    if (v !== 0) {
+      q = putUint(t, q, v);
+      started = true;
+    }
+  }
+  for (let i = 0; i < d.intFull; i++, p += 4) {
+    const v = (group(b, p, 4, mask) ^ flip) >>> 0;
+    flip = 0;
+    if (started) q = putPadded(t, q, v, 9);
+    else if (v !== 0) {
+      q = putUint(t, q, v);
+      started = true;
+    }
+  }
+  if (!started) t[q++] = 48;
+  if (d.scale === 0) return q;
+  t[q++] = 46; // '.'
+  for (let i = 0; i < d.fracFull; i++, p += 4) {
+    q = putPadded(t, q, (group(b, p, 4, mask) ^ flip) >>> 0, 9);
+    flip = 0;
+  }
+  if (d.fracTail > 0) q = putPadded(t, q, (group(b, p, d.fracTail, mask) ^ flip) >>> 0, d.fracDigits);
+  return q;
+}
+
+function decimalWriter(precision: number, scale: number): Write {
+  const decimal = decimalPlan(precision, scale);
+  const write: Write = (b, o, _len, out) => {
+    out.reserve(decimal.room);
+    out.pos = putDecimal(decimal, out.text, out.pos, b, o);
   };
+  return fast(quoteFree(write), { kind: FAST_DECIMAL, bytes: 0, unsigned: false, decimal });
+}
+
+/**
+ * DATE at o (3 bytes, sign bit flipped, day in bits 0-4, month 5-8, year above; see renderDate) as
+ * YYYY-MM-DD at p; returns the position after it, or -1 for a year above 9999 (the renderer's).
+ */
+export function putDateValue(t: Uint8Array, p: number, b: Uint8Array, o: number): number {
+  const v = ((b[o] << 16) | (b[o + 1] << 8) | b[o + 2]) ^ 0x800000;
+  const year = v >> 9;
+  if (year > 9999) return -1;
+  return putDate(t, p, year, (v >> 5) & 15, v & 31);
+}
+
+function dateWriter(render: Render): Write {
+  const write: Write = (b, o, len, out) => {
+    out.reserve(10);
+    const p = putDateValue(out.text, out.pos, b, o);
+    if (p < 0) appendString(out, render(b, o, len));
+    else out.pos = p;
+  };
+  return fast(write, { kind: FAST_DATE, bytes: 0, unsigned: false, decimal: null });
 }
 
 /** YYYY-MM-DD at p for a year of 0..9999 (month and day below 100); returns the position after it. */
 function putDate(t: Uint8Array, p: number, year: number, month: number, day: number): number {
-  const hi = 2 * ((year / 100) >>> 0);
-  const lo = 2 * (year % 100);
-  t[p] = PAIRS[hi];
-  t[p + 1] = PAIRS[hi + 1];
-  t[p + 2] = PAIRS[lo];
-  t[p + 3] = PAIRS[lo + 1];
-  t[p + 4] = 45;
-  t[p + 5] = PAIRS[2 * month];
-  t[p + 6] = PAIRS[2 * month + 1];
-  t[p + 7] = 45;
-  t[p + 8] = PAIRS[2 * day];
-  t[p + 9] = PAIRS[2 * day + 1];
+  const view = textView(t);
+  view.setInt32(p, DIGITS4[year], true);
+  // "-MM-" as one word: the month's two digits (the top half of its 4-digit word) between dashes.
+  view.setInt32(p + 4, 45 | ((DIGITS4[month] >>> 16) << 8) | (45 << 24), true);
+  view.setInt16(p + 8, DIGITS4[day] >>> 16, true);
   return p + 10;
 }
 
@@ -446,7 +576,7 @@ function datetimeWriter(fsp: number, render: Render): Write {
     const ym = ymdPart >> 5;
     if (v < 0 || micros > 999999 || ym / 13 > 9999) return appendString(out, render(b, o, len));
     const hmsPart = v % 131072;
-    out.reserve(26);
+    out.reserve(26 + SCRATCH);
     const t = out.text;
     let p = putDate(t, out.pos, Math.floor(ym / 13), ym % 13, ymdPart & 31);
     t[p++] = 32;

@@ -2,7 +2,7 @@
  * CSV straight from the decoder (the export path: separated BatchBuilders, rows that are already
  * their CSV lines, csvBytes) against papaparse's CSV of the server's own SELECT, on values chosen to
  * trip it: a primary key that is not the first column (records hold it first), NULLs in every
- * position, values that need quotes (separators, quotes, line breaks, edge spaces, a literal \N, a
+ * position, integers and decimals of every digit count and sign, values that need quotes (separators, quotes, line breaks, edge spaces, a literal \N, a
  * byte-order mark) short and long, text in utf8mb4 and latin1, and values stored off-page, in every
  * row format (REDUNDANT records are read by another path).
  */
@@ -37,11 +37,13 @@ describe('CSV from the decoder equals papaparse on the server rows', () => {
     const table = `csv_${format.toLowerCase()}`;
     await server.exec(`CREATE TABLE ${table} (
         note VARCHAR(200) CHARACTER SET utf8mb4, id INT NOT NULL, amount DECIMAL(12,2), latin VARCHAR(100) CHARACTER SET latin1,
-        fixed CHAR(12) CHARACTER SET utf8mb4, day DATE, big TEXT CHARACTER SET utf8mb4, PRIMARY KEY (id)
+        fixed CHAR(12) CHARACTER SET utf8mb4, day DATE, big TEXT CHARACTER SET utf8mb4,
+        tiny TINYINT, u INT UNSIGNED, wide DECIMAL(30,10), PRIMARY KEY (id)
       ) ROW_FORMAT=${format};
       INSERT INTO ${table} SELECT ${pick(0)}, seq, IF(seq % 6 = 0, NULL, seq * 3.25 - 5000), CONVERT(${pick(3)} USING latin1), LEFT(${pick(7)}, 12),
         IF(seq % 5 = 0, NULL, DATE'2000-01-01' + INTERVAL seq DAY),
-        IF(seq % 97 = 0, REPEAT(CONCAT('long, "text" ', seq), 2000), ${pick(11)}) FROM seq_1_to_6000;`);
+        IF(seq % 97 = 0, REPEAT(CONCAT('long, "text" ', seq), 2000), ${pick(11)}),
+        IF(seq % 7 = 0, NULL, CAST(seq % 256 AS SIGNED) - 128), seq * 715827, (CAST(seq AS SIGNED) - 3000) * POW(10, seq % 19) / 1234567 FROM seq_1_to_6000;`);
     const ddl = (await server.query(`SHOW CREATE TABLE ${table}`)).rows[0][1] as string;
     const expected = await server.query(`SELECT * FROM ${table} ORDER BY id`);
     const csv = csvHeader(expected.columns) + csvRows(expected.rows);
