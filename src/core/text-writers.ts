@@ -30,7 +30,7 @@ const quoteFree = (w: Write): Write => withQuoteCheck(w, QUOTE_NEVER);
  * Kinds of value that record.ts's line writer puts down itself, through the put* function here that
  * the kind's Write calls too: FAST_NONE for every other writer, which it calls as a Write.
  */
-export const FAST_NONE = 0;
+const FAST_NONE = 0;
 export const FAST_INT = 1;
 export const FAST_DECIMAL = 2;
 export const FAST_DATE = 3;
@@ -164,17 +164,25 @@ for (let i = 0; i < 10000; i++) {
   DIGITS4[i] = (48 + d[0]) | ((48 + d[1]) << 8) | ((48 + d[2]) << 16) | ((48 + d[3]) << 24);
 }
 
-let targeted: Uint8Array | null = null;
-let targetView: DataView = new DataView(new ArrayBuffer(0));
-
-/** A DataView of the text being written (kept: it changes only when a builder grows its buffer). */
-function textView(t: Uint8Array): DataView {
-  if (t !== targeted) {
-    targetView = new DataView(t.buffer, t.byteOffset, t.byteLength);
-    targeted = t;
-  }
-  return targetView;
+/**
+ * A function giving a DataView of its argument, keeping the last one: the writers are called many
+ * times over one page, and into one text buffer until a builder grows it.
+ */
+function viewKeeper(): (b: Uint8Array) => DataView {
+  let viewed: Uint8Array | null = null;
+  let view: DataView = new DataView(new ArrayBuffer(0));
+  return (b) => {
+    if (b !== viewed) {
+      view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+      viewed = b;
+    }
+    return view;
+  };
 }
+
+/** Views of the bytes read (pages) and of the text being written. */
+const dataView = viewKeeper();
+const textView = viewKeeper();
 
 /**
  * The text writers below put digits down four at a time and may leave up to 3 bytes of scratch just
@@ -213,7 +221,7 @@ function putUint(t: Uint8Array, p: number, v: number): number {
   }
   let hi = Math.floor(v / 100000000);
   let lo = v - hi * 100000000;
-  // Above 2^32 the quotient can round up to the next integer: then the remainder says so.
+  // Near 2^53 the rounded quotient can be one too many: the remainder then comes out negative.
   if (lo < 0) {
     hi--;
     lo += 100000000;
@@ -279,18 +287,6 @@ function trimmedLength(b: Uint8Array, o: number, len: number): number {
  * step, which costs less than making the subarray that set() needs.
  */
 const LONG = 64;
-
-let viewed: Uint8Array | null = null;
-let view: DataView = new DataView(new ArrayBuffer(0));
-
-/** A DataView of `b` (kept for the next call: writers are called many times over one page). */
-function dataView(b: Uint8Array): DataView {
-  if (b !== viewed) {
-    view = new DataView(b.buffer, b.byteOffset, b.byteLength);
-    viewed = b;
-  }
-  return view;
-}
 
 /**
  * Whether b[i, end) is well-formed UTF-8 (Unicode table 3-7: no overlong forms, no surrogates, nothing
