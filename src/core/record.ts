@@ -122,8 +122,10 @@ function writeLine(sink: RecordSink, page: Uint8Array, at: Int32Array, dataBytes
     const f = fast[i];
     let end = -1;
     // How to tell whether the value needs quotes (as BatchBuilder.quoteChecks): never, by looking at
-    // it all, or (QUOTE_REPORTED, nothing reported) at its ends.
+    // it all, or (QUOTE_REPORTED, nothing reported) at its ends; and whether it holds a quote (-1:
+    // not known).
     let check = QUOTE_NEVER;
+    let quote = -1;
     switch (f.kind) {
       case FAST_INT: end = putInt(t, p, page, offset, f.bytes, f.unsigned); break;
       case FAST_DECIMAL: end = putDecimal(f.decimal as DecimalPlan, t, p, page, offset); break;
@@ -133,6 +135,7 @@ function writeLine(sink: RecordSink, page: Uint8Array, at: Int32Array, dataBytes
         end = putUtf8(t, p, page, offset, len, f.kind === FAST_CHAR);
         // Reported: with no byte that may call for quotes, only its ends can.
         check = utf8Copy.special ? QUOTE_SCAN : QUOTE_REPORTED;
+        quote = utf8Copy.quote ? 1 : 0;
         break;
     }
     if (end < 0) {
@@ -142,6 +145,7 @@ function writeLine(sink: RecordSink, page: Uint8Array, at: Int32Array, dataBytes
       writers[i](page, offset, len, out);
       end = out.pos;
       check = checks === null || out.special ? QUOTE_SCAN : checks[columns[i]];
+      quote = -1;
       out.special = false;
       out.reserve(room);
       t = out.text;
@@ -149,7 +153,7 @@ function writeLine(sink: RecordSink, page: Uint8Array, at: Int32Array, dataBytes
     const cell = base + columns[i];
     nulls[cell] = 0;
     if (check !== QUOTE_NEVER && (check === QUOTE_SCAN ? needsQuotes(t, p, end, single) : !cleanEdges(t, p, end, single))) {
-      if (t.subarray(p, end).includes(QUOTE)) whole = false;
+      if (quote === 1 || (quote === -1 && t.subarray(p, end).includes(QUOTE))) whole = false;
       else {
         t.copyWithin(p + 1, p, end);
         t[p] = QUOTE;

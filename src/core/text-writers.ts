@@ -65,6 +65,8 @@ export function quoteCheckOf(w: Write): number {
   return quoteChecks.get(w) ?? QUOTE_SCAN;
 }
 
+const QUOTE = 34;
+
 /** Per byte: 1 for those that may call for quotes in CSV (0xEF starts a byte-order mark), 2 from 0x80 up. */
 const BYTE_CLASS = new Uint8Array(256);
 BYTE_CLASS.fill(2, 0x80);
@@ -325,24 +327,28 @@ function wellFormedUtf8(b: Uint8Array, i: number, end: number): boolean {
   return true;
 }
 
-/** Set by putUtf8() when the value it copied may need quotes in CSV (see BatchBuilder.special). */
-export const utf8Copy = { special: false };
+/**
+ * What putUtf8() saw in the value it copied: a byte that may call for quotes in CSV (`special`, see
+ * BatchBuilder.special), and among those a quote itself (which CSV doubles).
+ */
+export const utf8Copy = { special: false, quote: false };
 
 /**
  * UTF-8 text at o is already in output form: copied to p as is (CHAR's pad spaces trimmed) when it
- * is well-formed (checked here, ASCII fastest), setting utf8Copy.special when a byte may call for
- * quotes. Returns the position after it, or -1 when it is not well-formed: the caller then goes
+ * is well-formed (checked here, ASCII fastest), saying in utf8Copy whether a byte may call for quotes
+ * and whether one is a quote. Returns the position after it, or -1 when it is not well-formed: the caller then goes
  * through the renderer, so invalid byte sequences become U+FFFD exactly as the string path shows
  * them. Room for `len` bytes must have been reserved.
  */
 export function putUtf8(t: Uint8Array, p: number, b: Uint8Array, o: number, len: number, padded: boolean): number {
   if (padded) len = trimmedLength(b, o, len);
-  // Looked at four bytes a step for bytes that call for quotes (their words' top bits gathered in
-  // `quotes`) or are not ASCII (top bits in `high`); copied along the way, or with one
-  // TypedArray.set (memcpy) when long.
+  // Looked at four bytes a step for quotes and other bytes that call for quotes (their words' top
+  // bits gathered in `dq` and `quotes`) and bytes that are not ASCII (top bits in `high`); copied
+  // along the way, or with one TypedArray.set (memcpy) when long.
   const long = len >= LONG;
   const from = dataView(b);
   const to = textView(t);
+  let dq = 0;
   let quotes = 0;
   let high = 0;
   let i = 0;
@@ -350,19 +356,23 @@ export function putUtf8(t: Uint8Array, p: number, b: Uint8Array, o: number, len:
     const w = from.getInt32(o + i, true);
     if (!long) to.setInt32(p + i, w, true);
     high |= w;
-    quotes |= zeroByte(w ^ 0x2c2c2c2c) | zeroByte(w ^ 0x22222222) | zeroByte(w ^ 0x0a0a0a0a) | zeroByte(w ^ 0x0d0d0d0d);
+    dq |= zeroByte(w ^ 0x22222222);
+    quotes |= zeroByte(w ^ 0x2c2c2c2c) | zeroByte(w ^ 0x0a0a0a0a) | zeroByte(w ^ 0x0d0d0d0d);
   }
   for (; i < len; i++) {
     const c = b[o + i];
     high |= c;
-    if (BYTE_CLASS[c] === 1) quotes = 0x80;
+    if (c === QUOTE) dq = 0x80;
+    else if (BYTE_CLASS[c] === 1) quotes = 0x80;
     t[p + i] = c;
   }
+  const quote = (dq & 0x80808080) !== 0;
+  utf8Copy.quote = quote;
   if ((high & 0x80808080) !== 0) {
     // Not ASCII: a byte-order mark may need quotes, and the text must be well-formed.
     if (!wellFormedUtf8(b, o, o + len)) return -1;
     utf8Copy.special = true;
-  } else utf8Copy.special = (quotes & 0x80808080) !== 0;
+  } else utf8Copy.special = quote || (quotes & 0x80808080) !== 0;
   if (long) t.set(b.subarray(o, o + len - (len & 3)), p);
   return p + len;
 }

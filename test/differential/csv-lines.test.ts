@@ -91,4 +91,25 @@ describe('CSV from the decoder equals papaparse on the server rows', () => {
       await source.close();
     }
   });
+
+  // One column: an empty value must be quoted (a bare empty line would read as no value at all), as
+  // must the values that need it, in every row format.
+  it.each(FORMATS)('one column, %s', async (format) => {
+    const table = `csv_single_${format.toLowerCase()}`;
+    await server.exec(`CREATE TABLE ${table} (v VARCHAR(40) CHARACTER SET utf8mb4 NOT NULL, PRIMARY KEY (v)) ROW_FORMAT=${format};
+      INSERT INTO ${table} VALUES (''), (' lead'), ('trail '), ('a,b'), ('say "hi"'), ('\\N'), ('plain'), ('é€'), ('line\nbreak');
+      INSERT INTO ${table} SELECT CONCAT('v', seq) FROM seq_1_to_2000;`);
+    const ddl = (await server.query(`SHOW CREATE TABLE ${table}`)).rows[0][1] as string;
+    const expected = await server.query(`SELECT * FROM ${table} ORDER BY v`);
+    const source = await fileSource(await server.exportTable(table));
+    try {
+      const reader = await openTable(source, parseCreateTables(ddl)[0]);
+      const leaves = await reader.leafPages();
+      const got = await reader.csvPages(leaves, true, { into: new BatchBuilder(1, 1, 16, true), csv: new Uint8Array(16) });
+      expect(new TextDecoder().decode(got.csv)).toBe(csvRows(expected.rows));
+      expect(reader.stats.problems).toEqual([]);
+    } finally {
+      await source.close();
+    }
+  });
 });
