@@ -7,10 +7,8 @@
 import type { ClusteredLayout, FieldSpec } from './clustered-index.ts';
 import { u16 } from './fil-header.ts';
 import type { InstantInfo, RecordShape } from './instant.ts';
-import type { BatchBuilder } from './row-batch.ts';
-import { needsQuotes, cleanEdges } from './csv-bytes.ts';
 import { FAST_CHAR, FAST_DATE, FAST_DECIMAL, FAST_INT, FAST_VARCHAR, putDateValue, putDecimal, putInt, putUtf8, utf8Copy, type DecimalPlan, type FastWrite, type Write } from './text-writers.ts';
-import { QUOTE_NEVER, QUOTE_REPORTED, QUOTE_SCAN } from './row-batch.ts';
+import { lineQuoting, QUOTE_NEVER, QUOTE_REPORTED, QUOTE_SCAN, quoteInPlace, type BatchBuilder } from './row-batch.ts';
 
 /** 20-byte reference to an externally stored column (BTR_EXTERN_FIELD_REF_SIZE). */
 export const EXTERN_REF_SIZE = 20;
@@ -84,7 +82,6 @@ function writeFields(sink: RecordSink, page: Uint8Array, at: Int32Array, dataByt
 }
 
 const COMMA = 44;
-const QUOTE = 34;
 
 /**
  * writeFields() for a CSV row written in one go (BatchBuilder.lineAhead): each value and its comma
@@ -152,18 +149,15 @@ function writeLine(sink: RecordSink, page: Uint8Array, at: Int32Array, dataBytes
     }
     const cell = base + columns[i];
     nulls[cell] = 0;
-    if (check !== QUOTE_NEVER && (check === QUOTE_SCAN ? needsQuotes(t, p, end, single) : !cleanEdges(t, p, end, single))) {
-      if (quote === 1 || (quote === -1 && t.subarray(p, end).includes(QUOTE))) whole = false;
-      else {
-        t.copyWithin(p + 1, p, end);
-        t[p] = QUOTE;
-        cells[2 * cell] = p + 1;
-        cells[2 * cell + 1] = end + 1;
-        t[end + 1] = QUOTE;
-        t[end + 2] = COMMA;
-        p = end + 3;
-        continue;
-      }
+    const quoting = lineQuoting(t, p, end, check, single, quote);
+    if (quoting < 0) whole = false;
+    else if (quoting > 0) {
+      quoteInPlace(t, p, end);
+      cells[2 * cell] = p + 1;
+      cells[2 * cell + 1] = end + 1;
+      t[end + 2] = COMMA;
+      p = end + 3;
+      continue;
     }
     cells[2 * cell] = p;
     cells[2 * cell + 1] = end;

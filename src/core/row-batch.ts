@@ -48,6 +48,30 @@ const N = 78;
 const QUOTE = 34;
 
 /**
+ * How a value at t[start, end), just written into a row that is still its CSV line, joins the line:
+ * 0 as it is (no quotes needed), 1 between quotes put in place (quoteInPlace), -1 not at all (it
+ * needs quotes and holds a quote, which CSV doubles: the row must go cell by cell). `check` is one of
+ * QUOTE_* (QUOTE_REPORTED with nothing reported: only its ends can call for quotes); `quote` whether
+ * the value holds a quote, -1 when not known.
+ */
+export function lineQuoting(t: Uint8Array, start: number, end: number, check: number, single: boolean, quote: number): number {
+  if (check === QUOTE_NEVER) return 0;
+  if (check === QUOTE_SCAN ? !needsQuotes(t, start, end, single) : cleanEdges(t, start, end, single)) return 0;
+  if (quote === -1) {
+    quote = 0;
+    for (let i = start; i < end && quote === 0; i++) if (t[i] === QUOTE) quote = 1;
+  }
+  return quote === 1 ? -1 : 1;
+}
+
+/** Puts t[start, end) between quotes, moving it one byte on: t has room for the two quotes. */
+export function quoteInPlace(t: Uint8Array, start: number, end: number): void {
+  t.copyWithin(start + 1, start, end);
+  t[start] = QUOTE;
+  t[end + 1] = QUOTE;
+}
+
+/**
  * Appends rows cell by cell; grows its buffers as needed.
  *
  * `separated` (for CSV exports): a comma follows each cell's text in the buffer, outside the cell, and
@@ -243,21 +267,14 @@ export class BatchBuilder {
       return false;
     }
     const check = this.quoteChecks === null ? QUOTE_SCAN : this.quoteChecks[cell - this.#rowBase];
-    if (check === QUOTE_NEVER) return false;
-    const t = this.text;
-    const single = this.cols === 1;
-    if ((check === QUOTE_SCAN || special) ? !needsQuotes(t, start, end, single) : cleanEdges(t, start, end, single)) return false;
-    for (let i = start; i < end; i++) {
-      if (t[i] === QUOTE) {
-        this.#line = false;
-        return false;
-      }
+    const quoting = lineQuoting(this.text, start, end, special && check !== QUOTE_NEVER ? QUOTE_SCAN : check, this.cols === 1, -1);
+    if (quoting === 0) return false;
+    if (quoting < 0) {
+      this.#line = false;
+      return false;
     }
     this.reserve(2);
-    const text = this.text;
-    text.copyWithin(start + 1, start, end);
-    text[start] = QUOTE;
-    text[end + 1] = QUOTE;
+    quoteInPlace(this.text, start, end);
     this.pos = end + 2;
     return true;
   }

@@ -13,20 +13,6 @@ import { renderHex, type Render } from './types/render.ts';
 export type Write = (b: Uint8Array, o: number, len: number, out: BatchBuilder) => void;
 
 /**
- * The writers whose text never needs quotes in CSV (QUOTE_NEVER: digits, a sign and a point, or 0x
- * and hex digits), and those that set BatchBuilder.special when a value holds a byte that may call
- * for them (QUOTE_REPORTED); any other writer's values are scanned.
- */
-const quoteChecks = new WeakMap<Write, number>();
-
-function withQuoteCheck(w: Write, check: number): Write {
-  quoteChecks.set(w, check);
-  return w;
-}
-
-const quoteFree = (w: Write): Write => withQuoteCheck(w, QUOTE_NEVER);
-
-/**
  * Kinds of value that record.ts's line writer puts down itself, through the put* function here that
  * the kind's Write calls too: FAST_NONE for every other writer, which it calls as a Write.
  */
@@ -47,22 +33,30 @@ export interface FastWrite {
   decimal: DecimalPlan | null;
 }
 
-const NOT_FAST: FastWrite = { kind: FAST_NONE, bytes: 0, unsigned: false, decimal: null };
-const fastWrites = new WeakMap<Write, FastWrite>();
+const fastKind = (kind: number, extra: Partial<FastWrite> = {}): FastWrite => ({ kind, bytes: 0, unsigned: false, decimal: null, ...extra });
+const NOT_FAST = fastKind(FAST_NONE);
 
-function fast(w: Write, f: FastWrite): Write {
-  fastWrites.set(w, f);
+/**
+ * What is known of a writer beyond its function: how a separated BatchBuilder tells whether its
+ * values need quotes in CSV (QUOTE_NEVER: digits, a sign and a point, or 0x and hex digits;
+ * QUOTE_REPORTED: it sets BatchBuilder.special when a value holds a byte that may call for them;
+ * QUOTE_SCAN, any other: its values are looked at), and its fast kind.
+ */
+const traits = new WeakMap<Write, { quoteCheck: number; fast: FastWrite }>();
+
+function described(w: Write, quoteCheck: number, fast = NOT_FAST): Write {
+  traits.set(w, { quoteCheck, fast });
   return w;
 }
 
 /** How record.ts's line writer can put down this writer's values itself (FAST_NONE: it cannot). */
 export function fastWriteOf(w: Write): FastWrite {
-  return fastWrites.get(w) ?? NOT_FAST;
+  return traits.get(w)?.fast ?? NOT_FAST;
 }
 
 /** How a separated BatchBuilder learns whether this writer's values may need quotes (its quoteChecks). */
 export function quoteCheckOf(w: Write): number {
-  return quoteChecks.get(w) ?? QUOTE_SCAN;
+  return traits.get(w)?.quoteCheck ?? QUOTE_SCAN;
 }
 
 const QUOTE = 34;
@@ -258,12 +252,12 @@ function intWriter(bytes: number, unsigned: boolean): Write {
     out.reserve(11 + SCRATCH);
     out.pos = putInt(out.text, out.pos, b, o, bytes, unsigned);
   };
-  return fast(quoteFree(write), { kind: FAST_INT, bytes, unsigned, decimal: null });
+  return described(write, QUOTE_NEVER, fastKind(FAST_INT, { bytes, unsigned }));
 }
 
 const HEX_DIGITS = new TextEncoder().encode('0123456789ABCDEF');
 
-const writeHex: Write = quoteFree((b, o, len, out) => {
+const writeHex: Write = described((b, o, len, out) => {
   out.reserve(2 + 2 * len);
   const t = out.text;
   let p = out.pos;
@@ -274,7 +268,7 @@ const writeHex: Write = quoteFree((b, o, len, out) => {
     t[p++] = HEX_DIGITS[b[i] & 15];
   }
   out.pos = p;
-});
+}, QUOTE_NEVER);
 
 /** CHAR values lose their trailing pad spaces, as the server shows them. */
 function trimmedLength(b: Uint8Array, o: number, len: number): number {
@@ -394,7 +388,7 @@ function utf8Writer(padded: boolean, render: Render): Write {
     out.special = utf8Copy.special;
     out.pos = p;
   };
-  return fast(withQuoteCheck(write, QUOTE_REPORTED), { kind: padded ? FAST_CHAR : FAST_VARCHAR, bytes: 0, unsigned: false, decimal: null });
+  return described(write, QUOTE_REPORTED, fastKind(padded ? FAST_CHAR : FAST_VARCHAR));
 }
 
 const singleByteTables = new Map<string, Uint8Array[]>();
@@ -532,7 +526,7 @@ function decimalWriter(precision: number, scale: number): Write {
     out.reserve(decimal.room);
     out.pos = putDecimal(decimal, out.text, out.pos, b, o);
   };
-  return fast(quoteFree(write), { kind: FAST_DECIMAL, bytes: 0, unsigned: false, decimal });
+  return described(write, QUOTE_NEVER, fastKind(FAST_DECIMAL, { decimal }));
 }
 
 /**
@@ -553,7 +547,7 @@ function dateWriter(render: Render): Write {
     if (p < 0) appendString(out, render(b, o, len));
     else out.pos = p;
   };
-  return fast(write, { kind: FAST_DATE, bytes: 0, unsigned: false, decimal: null });
+  return described(write, QUOTE_SCAN, fastKind(FAST_DATE));
 }
 
 /** YYYY-MM-DD at p for a year of 0..9999 (month and day below 100); returns the position after it. */
