@@ -219,6 +219,22 @@ async function benchTable(ctx: Context, d: Prepared): Promise<ToolRow[]> {
     }
   }
 
+  // --- ibd-reader CLI --count: the exact row count from the leaf pages' record headers.
+  try {
+    const countOut = join(dir, 'count.txt');
+    const t = await timed(process.execPath, [ctx.built.cli, ibd, '--schema', d.sqlPath, '--count'], { timeFile: ctx.timeFile, stdoutTo: countOut });
+    if (t.status !== 0) throw new Error(`exit status ${t.status}: ${t.stderr.trim().slice(-300)}`);
+    const text = readFileSync(countOut, 'utf8').trim();
+    const counted = Number(text);
+    const ok = counted === d.rows;
+    rows.push(show({
+      tool: 'ibd-reader CLI --count', kind: 'ours', wallS: null, exactCountS: t.wallS, peakMemMb: t.maxRssMb, cpuS: t.cpuS,
+      check: ok ? `${counted.toLocaleString('en-US')} rows, as the server counts` : `counted ${text} rows, the server has ${d.rows}`, ok,
+    }));
+  } catch (err) {
+    rows.push(failedRow('ibd-reader CLI --count', 'ours', err));
+  }
+
   // --- the server's own tools, on the live table.
   const refs: [string, () => Promise<{ t: Timed; bytes: number }>][] = [
     ['mariadb-dump --tab', async () => {

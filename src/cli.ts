@@ -26,17 +26,21 @@ import { Tablespace } from './core/tablespace.ts';
 import { formatGuess, guessColumns, guessedTable } from './core/guess.ts';
 import { listIndexes, recoveryReport, targetOptions } from './core/recovery-target.ts';
 import { PAGE_SIZES } from './core/orphan-scan.ts';
+import { UNCOUNTED } from './core/leaf-counts.ts';
 import { fileSource } from './node/file-source.ts';
 import { startPool, type NodePool } from './node/pool.ts';
 
 const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [--table NAME] [--format csv|ndjson] [-o OUT]
        ibd-reader FILE.ibd [--schema FILE] --print-ddl
+       ibd-reader FILE.ibd [--schema FILE] --count
 
   --schema FILE      the table definition: CREATE TABLE statement(s) (SHOW CREATE TABLE output or a
                      mysqldump file) or the table's .frm. Not needed for MySQL 8 files, which carry
                      their own, nor when FILE.frm lies beside FILE.ibd
   --table NAME       which table of the schema (default: the one named like FILE.ibd)
   --print-ddl        print the table's CREATE TABLE (rebuilt from the .ibd or the .frm) and stop
+  --count            print the exact number of rows (of --rows) and stop: counted from each leaf
+                     page's record headers, no row is decoded
   --guess            when no table definition is given or found, guess the columns from the records:
                      the guessed CREATE TABLE and a report per field go to stderr, rows are decoded with it
   --format F         csv (default; NULL as \\N) or ndjson (one JSON object per row)
@@ -57,6 +61,7 @@ interface Args {
   ibd: string;
   schema: string | null;
   printDdl: boolean;
+  count: boolean;
   table: string | null;
   format: 'csv' | 'ndjson';
   output: string | null;
@@ -71,7 +76,7 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null } = { format: 'csv', schema: null, printDdl: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, indexId: null, pageSize: null };
+  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null } = { format: 'csv', schema: null, printDdl: false, count: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, indexId: null, pageSize: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = (): string => {
@@ -82,6 +87,7 @@ function parseArgs(argv: string[]): Args {
     if (a === '--schema' || a === '-s') args.schema = value();
     else if (a === '--table' || a === '-t') args.table = value();
     else if (a === '--print-ddl') args.printDdl = true;
+    else if (a === '--count') args.count = true;
     else if (a === '--output' || a === '-o') args.output = value();
     else if (a === '--key-file') args.keyFile = value();
     else if (a === '--key-password') args.keyPassword = value();
@@ -125,6 +131,9 @@ function write(out: Writable, text: string | Uint8Array): Promise<void> | undefi
   if (out.write(text)) return undefined;
   return new Promise((resolve) => out.once('drain', resolve));
 }
+
+/** Reads of --count: large enough that the file is read at the disk's pace, small enough to stay in cache. */
+const COUNT_READ_BYTES = 4 << 20;
 
 /** Below this many leaf pages, starting worker threads costs more than it saves. */
 const PARALLEL_MIN_PAGES = 256;
@@ -260,6 +269,24 @@ async function openOptions(args: Args): Promise<OpenOptions> {
   return { mode: args.mode, keys };
 }
 
+/** --count: the rows of every leaf page from its record headers (leaf-counts.ts), summed. */
+async function countRows(reader: TableReader, out: Writable): Promise<number> {
+  const leaves = await reader.leafPages();
+  const counts = await reader.countLeaves(leaves, { readBytes: COUNT_READ_BYTES });
+  let rows = 0;
+  const uncounted: number[] = [];
+  counts.forEach((n, i) => {
+    if (n === UNCOUNTED) uncounted.push(leaves[i]);
+    else rows += n;
+  });
+  await write(out, `${rows}\n`);
+  const file = reader.info.file;
+  for (const p of reader.stats.problems) process.stderr.write(`warning: ${file}${p.page !== null ? `, page ${p.page}` : ''}: ${p.message}\n`);
+  for (const page of uncounted.slice(0, 20)) process.stderr.write(`warning: ${file}, page ${page}: not a readable leaf page of index ${reader.info.indexId}; its rows are not in the count\n`);
+  process.stderr.write(`${file}: ${rows} rows on ${leaves.length - uncounted.length} leaf pages (counted from the record headers, not decoded)${uncounted.length > 0 ? `; ${uncounted.length} leaf pages could not be counted` : ''}\n`);
+  return reader.stats.problems.length + uncounted.length > 0 ? 2 : 0;
+}
+
 async function run(args: Args): Promise<number> {
   const source = await fileSource(args.ibd);
   let out: Writable | null = null;
@@ -276,6 +303,7 @@ async function run(args: Args): Promise<number> {
     }
     const options = { ...(await openOptions(args)), ...(await targetOptions(source, table.name, args, warn)) };
     const reader = await openTable(source, table, options);
+    if (args.count) return await countRows(reader, out);
     if (args.format === 'csv') await write(out, csvHeader(reader.columns));
     const decoded = await decodeAll(reader, args, table, options);
     for await (const chunk of decoded.chunks) await write(out, chunk);

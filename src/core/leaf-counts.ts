@@ -6,7 +6,8 @@
  * `live` counts records that are not delete-marked, `deleted` the delete-marked ones, `both` all
  * (MariaDB's instant-ALTER metadata record is never a row). Purged records of the free lists are not
  * counted: they come out of the decode, which then corrects the count. A page that is not a leaf of
- * the index counts 0 (the decoder skips it); a damaged record list counts PAGE_N_RECS.
+ * the index, or cannot be read, is UNCOUNTED (the decoder skips it, and says so); a damaged record
+ * list counts PAGE_N_RECS.
  *
  * Reading: in a browser, each Blob read costs about a millisecond whatever its size, so many small
  * reads are far slower than a few large ones. Plain tablespaces are therefore read in large ranges
@@ -30,13 +31,16 @@ export interface LeafCountOptions {
   signal?: AbortSignal;
 }
 
+/** The count of a page that is not a leaf of the index (or cannot be read): its rows are unknown. */
+export const UNCOUNTED = -1;
+
 /** Scratch of leafRowCount(). */
 const tally: RecordTally = { live: 0, deleted: 0 };
 
-/** Rows on one leaf page image of index `indexId` (0 when it is not one). */
+/** Rows on one leaf page image of index `indexId` (UNCOUNTED when it is not one). */
 export function leafRowCount(bytes: Uint8Array, options: LeafCountOptions): number {
-  if (u16(bytes, FIL_PAGE_TYPE) !== PageType.INDEX) return 0;
-  if (u16(bytes, PAGE_HEADER + PAGE_LEVEL) !== 0 || u64(bytes, PAGE_HEADER + PAGE_INDEX_ID) !== options.indexId) return 0;
+  if (u16(bytes, FIL_PAGE_TYPE) !== PageType.INDEX) return UNCOUNTED;
+  if (u16(bytes, PAGE_HEADER + PAGE_LEVEL) !== 0 || u64(bytes, PAGE_HEADER + PAGE_INDEX_ID) !== options.indexId) return UNCOUNTED;
   if (tallyRecords(bytes, options.compact, tally) !== null) return options.mode === 'deleted' ? 0 : u16(bytes, PAGE_HEADER + PAGE_N_RECS);
   return options.mode === 'live' ? tally.live : options.mode === 'deleted' ? tally.deleted : tally.live + tally.deleted;
 }
@@ -55,14 +59,14 @@ export function readRanges(sorted: readonly number[], gap: number, most: number)
   return out;
 }
 
-/** Rows on each of `pages` (any order; the result is in the same order). */
+/** Rows on each of `pages` (any order; the result is in the same order), or UNCOUNTED. */
 export async function countLeafRows(ts: Tablespace, pages: ArrayLike<number>, options: LeafCountOptions): Promise<Int32Array> {
   const counts = new Int32Array(pages.length);
   const plain = ts.fsp.flags.zipSize === 0 && ts.encryption === null && ts.fsp.flags.pageCompression === 0 && ts.physicalSize === ts.pageSize;
   if (!plain) {
     for (let i = 0; i < pages.length; i++) {
       options.signal?.throwIfAborted();
-      counts[i] = await ts.page(pages[i]).then((p) => leafRowCount(p.bytes, options), () => 0);
+      counts[i] = await ts.page(pages[i]).then((p) => leafRowCount(p.bytes, options), () => UNCOUNTED);
     }
     return counts;
   }
@@ -113,7 +117,7 @@ async function countRange(ts: Tablespace, bytes: Uint8Array, from: number, to: n
     // A root after instant ALTER (MariaDB type 18) and short reads go through the Tablespace.
     const n = raw.length === size && u16(raw, FIL_PAGE_TYPE) === PageType.INDEX
       ? leafRowCount(warm(raw), options)
-      : await ts.page(no).then((p) => leafRowCount(p.bytes, options), () => 0);
+      : await ts.page(no).then((p) => leafRowCount(p.bytes, options), () => UNCOUNTED);
     for (const i of where) counts[i] = n;
   }
 }

@@ -16,6 +16,7 @@ import {
 } from './index-page.ts';
 import type { EncryptionKeys } from './encryption.ts';
 import { readInstantLayout } from './instant.ts';
+import { countLeafRows } from './leaf-counts.ts';
 import { csvBytes } from './csv-bytes.ts';
 import { compactChildPage, compactRecordReadable, decodeCompact, decodeRedundant, RecordError, fieldColumns, redundantChildPage, type FieldColumns, rollPtrIsZero, type ExternField, type RecordSink } from './record.ts';
 import { BatchBuilder, batchRows, batchView, releaseBatch, type RowBatch } from './row-batch.ts';
@@ -153,6 +154,11 @@ export interface TableReader {
    * level, not the whole level above the leaves); null when the B-tree cannot be descended.
    */
   firstLeafPage(): Promise<number | null>;
+  /**
+   * Rows on each of these leaf pages (same order), from their record lists: no row is decoded
+   * (leaf-counts.ts). `readBytes`: the largest read.
+   */
+  countLeaves(pageNos: ArrayLike<number>, options?: { readBytes?: number; signal?: AbortSignal }): Promise<Int32Array>;
   /** Decodes these leaf pages, in order, into one batch (the unit of work of a worker pool). */
   decodePages(pageNos: readonly number[], options?: DecodePagesOptions): Promise<RowBatch>;
   /**
@@ -334,6 +340,10 @@ class ClusteredReader implements TableReader {
       if (!(e instanceof IbdError) && !(e instanceof RecordError)) throw e;
       return null;
     }
+  }
+
+  countLeaves(pageNos: ArrayLike<number>, options: { readBytes?: number; signal?: AbortSignal } = {}): Promise<Int32Array> {
+    return countLeafRows(this.ts, pageNos, { indexId: this.info.indexId, compact: this.compact, mode: this.mode, ...options });
   }
 
   /** Reads a node pointer's child page number (how depends on the record format and key). */

@@ -39,12 +39,15 @@ export class RowMap {
     return this.known === this.leaves.length;
   }
 
-  /** Counts of leaves [from, from + counts.length), from the counting pass. */
+  /**
+   * Counts of leaves [from, from + counts.length), from the counting pass. An UNCOUNTED leaf
+   * (damaged, or not one of the table's) holds no rows until its decode says otherwise.
+   */
   setCounts(from: number, counts: ArrayLike<number>): void {
     for (let i = 0; i < counts.length; i++) {
       const leaf = from + i;
       if (this.decoded[leaf]) continue;
-      this.counts[leaf] = counts[i];
+      this.counts[leaf] = Math.max(0, counts[i]);
       this.#ahead[leaf] = 1;
     }
     this.#advance(from);
