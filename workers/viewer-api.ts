@@ -143,7 +143,8 @@ export interface ViewerApi {
   /** `first`: the run starts at the table's first leaf (a definition mismatch there is an error). */
   decodeLeaves(pages: Int32Array, first: boolean): Promise<DecodedLeaves>;
   searchLeaves(pages: Int32Array, first: boolean, query: RowQuery): Promise<SearchResult>;
-  exportLeaves(pages: Int32Array, first: boolean, options: ExportOptions, as?: 'blob' | 'bytes'): Promise<ExportedRun>;
+  /** `spare`: a buffer to put the bytes in (`as` 'bytes'), when large enough, rather than a new one. */
+  exportLeaves(pages: Int32Array, first: boolean, options: ExportOptions, as?: 'blob' | 'bytes', spare?: ArrayBuffer): Promise<ExportedRun>;
   exportEdge(options: ExportOptions, edge: 'head' | 'tail'): Promise<Blob>;
   stats(): Promise<DecodeStats>;
   /**

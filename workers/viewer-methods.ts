@@ -129,20 +129,35 @@ function plainCsv(options: ExportOptions): boolean {
  * buffers cross to the page or stay in it). As bytes of their own, for the page to pass on
  * (transferred, not copied) to a download it streams.
  */
-async function formatRun(open: OpenView, pages: number[], first: boolean, options: ExportOptions, as: 'blob' | 'bytes'): Promise<{ data: Blob | Uint8Array<ArrayBuffer>; rows: number }> {
+async function formatRun(open: OpenView, pages: number[], first: boolean, options: ExportOptions, as: 'blob' | 'bytes', spare?: ArrayBuffer): Promise<{ data: Blob | Uint8Array<ArrayBuffer>; rows: number }> {
   // Sized for the pieces CSV is made in (see TableReader.csvPages); it grows for a whole run of other formats.
   const buffers = open.exportBuffers.pop() ?? csvBuffers(open.reader.columns.length);
   try {
     if (plainCsv(options)) {
       const { csv: bytes, rows } = await open.reader.csvPages(pages, first, buffers);
-      // A copy of its own, its exact size: it is held until written, with others in flight.
-      return { data: as === 'bytes' ? bytes.slice() : new Blob([bytes]), rows };
+      // A copy of its own: it is held until written, with others in flight.
+      return { data: as === 'bytes' ? handedOver(bytes, spare) : new Blob([bytes]), rows };
     }
     const batch = await open.reader.decodePages(pages, { first, into: buffers.into });
     return { data: formatRows(open, batchToRows(batch), options, as), rows: batch.rows };
   } finally {
     open.exportBuffers.push(buffers);
   }
+}
+
+/** Rounding of a new hand-over buffer's size, so that it can carry a later run's bytes too. */
+const HANDOVER_STEP = 1 << 20;
+
+/**
+ * `bytes` copied into `spare` when it is large enough (a buffer the page had back from the download
+ * stream), else into a new buffer with room to spare: reused, export buffers cost no new memory,
+ * which Chromium maps, faults in and unmaps again for each buffer of this size.
+ */
+function handedOver(bytes: Uint8Array, spare: ArrayBuffer | undefined): Uint8Array<ArrayBuffer> {
+  const buffer = spare && spare.byteLength >= bytes.length ? spare : new ArrayBuffer(Math.ceil((bytes.length + 1) / HANDOVER_STEP) * HANDOVER_STEP);
+  const out = new Uint8Array(buffer, 0, bytes.length);
+  out.set(bytes);
+  return out;
 }
 
 /** Rows in a format other than plain CSV (papaparse's CSV with other options, NDJSON, SQL). */
@@ -288,9 +303,9 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
       return Comlink.transfer(result, [result.counts.buffer, result.pageOf.buffer, result.rowOf.buffer]);
     },
 
-    async exportLeaves(pages, first, options, as = 'blob') {
+    async exportLeaves(pages, first, options, as = 'blob', spare) {
       const open = opened();
-      const { data, rows } = await formatRun(open, Array.from(pages), first, options, as);
+      const { data, rows } = await formatRun(open, Array.from(pages), first, options, as, spare);
       const run = { data, rows, stats: snapshot(open.reader.stats) };
       return data instanceof Blob ? run : Comlink.transfer(run, [data.buffer]);
     },

@@ -7,6 +7,7 @@
  * against the exact row count, with rows/s and the time left. Cancel terminates every worker of the
  * pool at once (no waiting for them to notice) and drops the partial output.
  */
+import * as Comlink from 'comlink';
 import type { ExportOptions, ViewSpec } from '../../workers/viewer-api.ts';
 import type { ExportFormat, SaveTarget } from './export.ts';
 import { alignedBounds } from '../core/parallel.ts';
@@ -118,7 +119,11 @@ export class ExportRun {
         let rows = 0;
         await runOrdered(
           runs.length,
-          (i) => pool.run((api) => api.exportLeaves(job.leaves.slice(runs[i][0], runs[i][1]), i === 0, options, as), 'low', gen),
+          (i) => pool.run((api) => {
+            // The run's bytes go into a buffer the stream gave back, if there is one (no new memory).
+            const spare = job.target.spare?.();
+            return api.exportLeaves(job.leaves.slice(runs[i][0], runs[i][1]), i === 0, options, as, spare && Comlink.transfer(spare, [spare]));
+          }, 'low', gen),
           async (run) => {
             await write(run.data);
             rows += run.rows;

@@ -26,6 +26,8 @@ export interface SaveTarget {
    * or, for a stream, bytes (handed on, so no longer the caller's).
    */
   write(chunk: Blob | Uint8Array<ArrayBuffer>): Promise<void>;
+  /** A buffer of a chunk written before, given back for the bytes of a later one (a stream's only). */
+  spare?(): ArrayBuffer | undefined;
   /** Completes the file (or starts the download). */
   finish(): Promise<void>;
   /** Drops what was written. */
@@ -98,6 +100,8 @@ export async function pickSaveFile(fileName: string, format: ExportFormat): Prom
   };
 }
 
+/** Given-back buffers kept for later chunks: about as many as an export has runs in flight. */
+const MAX_SPARES = 8;
 /** How long the service worker has to answer before the export falls back to a Blob download. */
 const STREAM_READY_MS = 2000;
 /** Messages to the service worker while a download streams (an idle worker may be stopped after 30 s). */
@@ -113,10 +117,16 @@ export async function streamTarget(fileName: string, format: ExportFormat, onCan
   const { port1: port, port2 } = new MessageChannel();
   // Chunks the stream has asked for and not yet had; a write waits for one.
   let wanted = 0;
+  // Buffers of written chunks the worker has copied and given back.
+  const spares: ArrayBuffer[] = [];
   let cancelled = false;
   let wake: (() => void) | null = null;
   const ready = new Promise<boolean>((resolve) => {
     port.onmessage = (e: MessageEvent<DownloadReply>) => {
+      if (typeof e.data === 'object') {
+        if (spares.length < MAX_SPARES) spares.push(e.data.spare);
+        return;
+      }
       if (e.data === 'ready') resolve(true);
       else if (e.data === 'pull') wanted++;
       else {
@@ -160,6 +170,7 @@ export async function streamTarget(fileName: string, format: ExportFormat, onCan
       wanted--;
       port.postMessage({ chunk: bytes } satisfies DownloadMessage, [bytes.buffer]);
     },
+    spare: () => spares.pop(),
     finish() {
       close({ end: true });
       return Promise.resolve();
