@@ -100,8 +100,8 @@ export async function pickSaveFile(fileName: string, format: ExportFormat): Prom
   };
 }
 
-/** Given-back buffers kept for later chunks: about as many as an export has runs in flight. */
-const MAX_SPARES = 8;
+/** Given-back buffers kept for later chunks (more come back than runs start while the stream catches up). */
+const MAX_SPARES = 4;
 /** How long the service worker has to answer before the export falls back to a Blob download. */
 const STREAM_READY_MS = 2000;
 /** Messages to the service worker while a download streams (an idle worker may be stopped after 30 s). */
