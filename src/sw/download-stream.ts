@@ -90,6 +90,24 @@ function enqueueCopy(controller: ReadableStreamDefaultController<Uint8Array>, ch
   for (let at = 0; at < chunk.length; at += PIECE_BYTES) controller.enqueue(chunk.slice(at, at + PIECE_BYTES));
 }
 
+/** Where promptMinorCollection() leaves its last object, so that its allocations cannot be optimised away. */
+const sink: { last: unknown } = { last: null };
+
+/**
+ * Allocates a little short-lived garbage per chunk (an object per 256 bytes: ~0.2 MB for a 3.5 MB
+ * chunk). The copies enqueued die young, but nothing else in this worker allocates, so V8 collected
+ * them only when their external memory had grown large (LINEITEM's export peaked at 271–304 MB);
+ * young allocations bring a minor collection every few chunks, which frees them (224–264 MB, and no
+ * slower: 10.1–12.7 s against 12.4–13.8 s, six alternating pairs). The copies alone still bound the
+ * memory should a V8 schedule its collections otherwise.
+ */
+function promptMinorCollection(bytes: number): void {
+  let link: { next: unknown } | null = null;
+  // Each object refers to the one before every other time: they die at once, none lives on.
+  for (let i = bytes >> 8; i > 0; i--) link = { next: i & 1 ? null : link };
+  sink.last = link;
+}
+
 /** The chunks the page sends through `port`, asked for one by one. */
 function portStream(port: MessagePort): ReadableStream<Uint8Array> {
   let controller!: ReadableStreamDefaultController<Uint8Array>;
@@ -97,6 +115,7 @@ function portStream(port: MessagePort): ReadableStream<Uint8Array> {
     const m = event.data;
     if ('chunk' in m) {
       enqueueCopy(controller, m.chunk);
+      promptMinorCollection(m.chunk.length);
       port.postMessage({ spare: m.chunk.buffer } satisfies DownloadReply, [m.chunk.buffer]);
     } else if ('end' in m) {
       controller.close();
