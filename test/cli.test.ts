@@ -21,6 +21,8 @@ describe('ibd-reader CLI', () => {
   let sql: string;
   let expectedCsv: string;
   let expectedNdjson: string;
+  /** The server's COUNT(*) of the table. */
+  let serverCount: number;
 
   beforeAll(async () => {
     execFileSync(process.execPath, [join(ROOT, 'scripts/build-cli.mjs')], { cwd: ROOT });
@@ -33,6 +35,7 @@ describe('ibd-reader CLI', () => {
     const expected = await server.query('SELECT * FROM wide ORDER BY id');
     expectedCsv = csvHeader(expected.columns) + csvRows(expected.rows);
     expectedNdjson = ndjsonRows(expected.columns, expected.rows);
+    serverCount = Number((await server.query('SELECT COUNT(*) FROM wide')).rows[0][0]);
     ibd = join(dir, 'wide.ibd');
     writeFileSync(ibd, readFileSync(await server.exportTable('wide')));
     sql = join(dir, 'wide.sql');
@@ -62,7 +65,8 @@ describe('ibd-reader CLI', () => {
   it('--count prints the exact row count without decoding; a leaf page it cannot count is named', () => {
     const run = spawnSync(process.execPath, [CLI, ibd, '--schema', sql, '--count'], { encoding: 'utf8' });
     expect(run.status).toBe(0);
-    expect(run.stdout).toBe('200000\n');
+    expect(serverCount).toBe(200000);
+    expect(run.stdout).toBe(`${serverCount}\n`);
     expect(run.stderr).toMatch(/^wide\.ibd: 200000 rows on \d+ leaf pages \(counted from the record headers, not decoded\)$/m);
     // A leaf in the middle whose page type is overwritten: its rows are left out, and said to be.
     const bytes = new Uint8Array(readFileSync(ibd));
@@ -80,6 +84,8 @@ describe('ibd-reader CLI', () => {
     const counted = Number(bad.stdout);
     expect(counted).toBeGreaterThan(199000);
     expect(counted).toBeLessThan(200000);
+    // Exactly the server's rows less those of the damaged page (its PAGE_N_RECS: nothing is deleted).
+    expect(counted).toBe(serverCount - view.getUint16(damaged * 16384 + 38 + 16));
   });
 
   it('a wrong CREATE TABLE fails with a message naming the page', () => {
