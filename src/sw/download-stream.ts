@@ -82,9 +82,10 @@ const PIECE_BYTES = 512 << 10;
  * was given cannot be reused; and a buffer transferred in does not count towards this worker's
  * garbage collection in some Chromium versions (150): as the worker makes next to no other garbage,
  * LINEITEM's export (775 MB) held every chunk (the renderer at 880 MB). Copies made here count and
- * are collected as the export goes (peak ~270–300 MB; lower with promptMinorCollection). With the buffers going round (export worker,
- * page, here, page) LINEITEM's export took 12.3–12.9 s, against 13.3–17.1 s copying each chunk
- * whole into a new buffer here and in the export worker (alternating builds, Chromium 150).
+ * are collected as the export goes (peak ~270–300 MB; promptMinorCollection lowers it). With the
+ * buffers going round (export worker, page, here, page) LINEITEM's export took 12.3–12.9 s, against
+ * 13.3–17.1 s copying each chunk whole into a new buffer here and in the export worker (alternating
+ * builds, Chromium 150).
  */
 function enqueueCopy(controller: ReadableStreamDefaultController<Uint8Array>, chunk: Uint8Array): void {
   for (let at = 0; at < chunk.length; at += PIECE_BYTES) controller.enqueue(chunk.slice(at, at + PIECE_BYTES));
