@@ -21,6 +21,8 @@ import type { TableDef } from './core/schema.ts';
 import { readSdi } from './core/sdi/index.ts';
 import type { ByteSource } from './core/source.ts';
 import { loadKeyFile, parseMysqlKeyring, type EncryptionKeys } from './core/encryption.ts';
+import { anythingAmiss } from './core/decode-stats.ts';
+import { isRowMode, modeIncludes, ROW_MODES } from './core/row-state.ts';
 import { openTable, type DecodeStats, type OpenOptions, type Problem, type RowMode, type TableReader } from './core/table-reader.ts';
 import { Tablespace } from './core/tablespace.ts';
 import { formatGuess, guessColumns, guessedTable } from './core/guess.ts';
@@ -48,8 +50,12 @@ const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [--table 
   --key-file FILE    MariaDB file_key_management key file, for an encrypted table
   --key-password PW  its password, when the key file is encrypted (file_key_management_filekey)
   --keyring FILE     MySQL keyring_file, for an encrypted table
-  --rows WHICH       live (default: the table as the server shows it), deleted (deleted rows still in
-                     the file) or both; outside live, a last column _row_state tags each row
+  --rows WHICH       live (default: the table as the server shows it, from pages that pass their
+                     checksum and structural checks), deleted (deleted rows still in the file:
+                     delete-marked and purged), both (live and deleted), damaged (rows read from
+                     damaged pages, each value checked, none vouched for) or all (every state);
+                     deleted, both and all add a last column _row_state: live, delete-marked,
+                     purged or damaged
   -o, --output OUT   write rows to OUT instead of stdout
   --list-indexes     list the indexes found in the file by reading every page (works on a damaged
                      file and on a raw image without page 0: a disk image, a partial copy, an ibdata1)
@@ -104,7 +110,7 @@ function parseArgs(argv: string[]): Args {
     }
     else if (a === '--rows') {
       const m = value();
-      if (m !== 'live' && m !== 'deleted' && m !== 'both') throw new UsageError(`--rows takes live, deleted or both, not '${m}'`);
+      if (!isRowMode(m)) throw new UsageError(`--rows takes ${ROW_MODES.join(', ')}, not '${m}'`);
       args.mode = m;
     } else if (a === '--threads') {
       const n = Number(value());
@@ -179,6 +185,12 @@ function warn(message: string): void {
 /** The decoder's problems, one line each, naming the file, page and record. */
 function warnProblems(file: string, problems: readonly Problem[]): void {
   for (const p of problems) warn(`${file}${p.page !== null ? `, page ${p.page}` : ''}${p.record !== null ? `, record at ${p.record}` : ''}: ${p.message}`);
+}
+
+/** Rows of damaged pages left out of this output: how many, and how to get them. */
+function warnWithheld(file: string, s: DecodeStats): void {
+  if (s.damagedWithheld === 0) return;
+  warn(`${file}: ${s.damagedWithheld} ${s.damagedWithheld === 1 ? 'row from damaged pages was' : 'rows from damaged pages were'} withheld (their pages fail the checksum or a structural check); --rows damaged shows them alone, --rows all beside the others, each tagged in _row_state`);
 }
 
 /** A .frm starts with FE 01 whatever it is called. */
@@ -277,7 +289,7 @@ async function openOptions(args: Args): Promise<OpenOptions> {
 /** --count: the rows of every leaf page from its record headers (leaf-counts.ts), summed. */
 async function countRows(reader: TableReader, out: Writable): Promise<number> {
   const leaves = await reader.leafPages();
-  const counts = await reader.countLeaves(leaves, { readBytes: COUNT_READ_BYTES });
+  const counts = await reader.countLeaves(leaves, { readBytes: COUNT_READ_BYTES, exact: true });
   let rows = 0;
   const uncounted: number[] = [];
   counts.forEach((n, i) => {
@@ -288,8 +300,9 @@ async function countRows(reader: TableReader, out: Writable): Promise<number> {
   const file = reader.info.file;
   warnProblems(file, reader.stats.problems);
   for (const page of uncounted.slice(0, 20)) warn(`${file}, page ${page}: not a readable leaf page of index ${reader.info.indexId}; its rows are not in the count`);
-  process.stderr.write(`${file}: ${rows} rows on ${leaves.length - uncounted.length} leaf pages (counted from the record headers, not decoded)${uncounted.length > 0 ? `; ${uncounted.length} leaf pages could not be counted` : ''}\n`);
-  return reader.stats.problems.length + uncounted.length > 0 ? 2 : 0;
+  process.stderr.write(`${file}: ${rows} rows on ${leaves.length - uncounted.length} leaf pages (counted from the record headers${reader.stats.damagedPages > 0 || modeIncludes(reader.mode, 'purged') ? '; damaged pages and free lists decoded' : ', not decoded'})${uncounted.length > 0 ? `; ${uncounted.length} leaf pages could not be counted` : ''}\n`);
+  warnWithheld(reader.info.file, reader.stats);
+  return anythingAmiss(reader.stats) || uncounted.length > 0 ? 2 : 0;
 }
 
 async function run(args: Args): Promise<number> {
@@ -314,9 +327,10 @@ async function run(args: Args): Promise<number> {
     for await (const chunk of decoded.chunks) await write(out, chunk);
     const s = await decoded.stats();
     warnProblems(source.name, s.problems);
-    process.stderr.write(`${source.name}: ${s.rowsDecoded} rows from ${s.pagesRead} leaf pages (${reader.info.pageSize / 1024} KB pages, ${reader.info.rowFormat}, ${reader.info.checksumFormat} checksums); ${s.recordsFailed} undecodable records, ${s.pagesSkipped} skipped pages, ${s.badChecksums} bad checksums\n`);
+    process.stderr.write(`${source.name}: ${s.rowsDecoded} rows from ${s.pagesRead} leaf pages (${reader.info.pageSize / 1024} KB pages, ${reader.info.rowFormat}, ${reader.info.checksumFormat} checksums); ${s.recordsFailed} undecodable records, ${s.pagesSkipped} skipped pages, ${s.badChecksums} bad checksums, ${s.damagedPages} damaged leaf pages\n`);
     process.stderr.write(recoveryReport(source.name, s));
-    return s.recordsFailed + s.pagesSkipped + s.badChecksums > 0 ? 2 : 0;
+    warnWithheld(source.name, s);
+    return anythingAmiss(s) ? 2 : 0;
   } finally {
     await source.close();
     const stream = out;

@@ -50,7 +50,10 @@ export type ChildOf = (page: Uint8Array, origin: number) => number;
 
 /** Reads a non-leaf page of the index at the expected level, or throws saying what was found. */
 async function nodePage(ts: Tablespace, root: IndexRoot, pageNo: number, level: number, origins: number[]): Promise<Uint8Array> {
-  const bytes = (await ts.page(pageNo)).bytes;
+  const page = await ts.page(pageNo);
+  // A damaged node page's pointers could send the walk to any page: leaves would be missed unsaid.
+  if (page.checksum === 'bad') throw new IbdError(ts.source.name, `the B-tree page at level ${level} fails its checksum, so its node pointers are not trusted`, pageNo);
+  const bytes = page.bytes;
   const h = readIndexHeader(bytes);
   if (!isIndexPage(bytes) || h.indexId !== root.header.indexId || h.level !== level) {
     throw new IbdError(ts.source.name, `expected an INDEX page of index ${root.header.indexId} at level ${level}, found ${pageTypeName(u16(bytes, FIL_PAGE_TYPE))} (index ${h.indexId}, level ${h.level})`, pageNo);

@@ -104,6 +104,8 @@ export function redundantNext(page: Uint8Array, origin: number): number {
 export interface RecordTally {
   live: number;
   deleted: number;
+  /** Records in the list that are no row (MariaDB's instant-ALTER metadata record): with the others, what PAGE_N_RECS counts. */
+  other: number;
 }
 
 /**
@@ -115,6 +117,7 @@ export interface RecordTally {
 export function tallyRecords(b: Uint8Array, compact: boolean, into: RecordTally): string | null {
   into.live = 0;
   into.deleted = 0;
+  into.other = 0;
   const size = b.length;
   const limit = size / 5;
   const supremum = compact ? PAGE_NEW_SUPREMUM : PAGE_OLD_SUPREMUM;
@@ -127,8 +130,8 @@ export function tallyRecords(b: Uint8Array, compact: boolean, into: RecordTally)
     if (rec < PAGE_DATA || rec >= size - 8) return `a record pointer points outside the page (offset ${rec})`;
     if (seen > limit) return 'the record list loops';
     const info = b[rec - (compact ? 5 : 6)] & 0xf0;
-    if (info & REC_INFO_MIN_REC) continue;
-    if (info & REC_INFO_DELETED) into.deleted++;
+    if (info & REC_INFO_MIN_REC) into.other++;
+    else if (info & REC_INFO_DELETED) into.deleted++;
     else into.live++;
   }
 }

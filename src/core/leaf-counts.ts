@@ -4,10 +4,12 @@
  *
  * A page's count walks its record list and reads each record's info bits (as summary.ts counts):
  * `live` counts records that are not delete-marked, `deleted` the delete-marked ones, `both` all
- * (MariaDB's instant-ALTER metadata record is never a row). Purged records of the free lists are not
- * counted: they come out of the decode, which then corrects the count. A page that is not a leaf of
- * the index, or cannot be read, is UNCOUNTED (the decoder skips it, and says so); a damaged record
- * list counts PAGE_N_RECS.
+ * (MariaDB's instant-ALTER metadata record is never a row). A page that is not a leaf of the index,
+ * or cannot be read, is UNCOUNTED (the decoder skips it, and says so). A page that fails its
+ * checksum or the record list's checks is damaged: its rows are of state `damaged` (leaf-decoder.ts),
+ * none in `live`, and how many the other modes return only its decode can tell (DECODE_TO_COUNT).
+ * Purged records of the free lists are counted by decoding too, with `exact`; without it they are
+ * left to the decode, which then corrects the count.
  *
  * Reading: in a browser, each Blob read costs about a millisecond whatever its size, so many small
  * reads are far slower than a few large ones. Plain tablespaces are therefore read in large ranges
@@ -16,9 +18,10 @@
  * its buffer is read into again, and the next range is read meanwhile (source.ts readAhead).
  * Plain TypeScript, no DOM.
  */
+import { verifyPage } from './checksum.ts';
 import { FIL_PAGE_TYPE, PageType, u16, u64 } from './fil-header.ts';
 import { PAGE_HEADER, PAGE_INDEX_ID, PAGE_LEVEL, PAGE_N_RECS, tallyRecords, type RecordTally } from './index-page.ts';
-import type { RowMode } from './table-reader.ts';
+import { modeIncludes, type RowMode } from './row-state.ts';
 import { readAhead } from './source.ts';
 import type { Tablespace } from './tablespace.ts';
 
@@ -28,21 +31,32 @@ export interface LeafCountOptions {
   mode: RowMode;
   /** Largest read, in bytes (default 8 MiB). */
   readBytes?: number;
+  /** Count purged rows too (by decoding every page, DECODE_TO_COUNT): what a `deleted`, `both` or `all` read returns. */
+  exact?: boolean;
   signal?: AbortSignal;
 }
 
 /** The count of a page that is not a leaf of the index (or cannot be read): its rows are unknown. */
 export const UNCOUNTED = -1;
+/** The count of a page whose rows only its decode can count (a damaged page, or purged rows asked for). */
+export const DECODE_TO_COUNT = -2;
 
 /** Scratch of leafRowCount(). */
-const tally: RecordTally = { live: 0, deleted: 0 };
+const tally: RecordTally = { live: 0, deleted: 0, other: 0 };
 
-/** Rows on one leaf page image of index `indexId` (UNCOUNTED when it is not one). */
-export function leafRowCount(bytes: Uint8Array, options: LeafCountOptions): number {
+/**
+ * Rows on one leaf page image of index `indexId` (UNCOUNTED when it is not one, DECODE_TO_COUNT when
+ * only its decode can tell). `checksumBad`: the page as stored fails its checksum.
+ */
+export function leafRowCount(bytes: Uint8Array, checksumBad: boolean, options: LeafCountOptions): number {
   if (u16(bytes, FIL_PAGE_TYPE) !== PageType.INDEX) return UNCOUNTED;
   if (u16(bytes, PAGE_HEADER + PAGE_LEVEL) !== 0 || u64(bytes, PAGE_HEADER + PAGE_INDEX_ID) !== options.indexId) return UNCOUNTED;
-  if (tallyRecords(bytes, options.compact, tally) !== null) return options.mode === 'deleted' ? 0 : u16(bytes, PAGE_HEADER + PAGE_N_RECS);
-  return options.mode === 'live' ? tally.live : options.mode === 'deleted' ? tally.deleted : tally.live + tally.deleted;
+  const { mode } = options;
+  const damaged = checksumBad || tallyRecords(bytes, options.compact, tally) !== null
+    || tally.live + tally.deleted + tally.other !== u16(bytes, PAGE_HEADER + PAGE_N_RECS);
+  if (damaged) return mode === 'damaged' || mode === 'all' ? DECODE_TO_COUNT : 0;
+  if (options.exact && modeIncludes(mode, 'purged')) return DECODE_TO_COUNT;
+  return (modeIncludes(mode, 'live') ? tally.live : 0) + (modeIncludes(mode, 'delete-marked') ? tally.deleted : 0);
 }
 
 /** Pages (sorted) cut into ranges read at once: neighbours closer than `gap` pages, at most `most` pages long. */
@@ -66,7 +80,7 @@ export async function countLeafRows(ts: Tablespace, pages: ArrayLike<number>, op
   if (!plain) {
     for (let i = 0; i < pages.length; i++) {
       options.signal?.throwIfAborted();
-      counts[i] = await ts.page(pages[i]).then((p) => leafRowCount(p.bytes, options), () => UNCOUNTED);
+      counts[i] = await ts.page(pages[i]).then((p) => leafRowCount(p.bytes, p.checksum === 'bad', options), () => UNCOUNTED);
     }
     return counts;
   }
@@ -91,21 +105,6 @@ export async function countLeafRows(ts: Tablespace, pages: ArrayLike<number>, op
   return counts;
 }
 
-/** Where warm() leaves what it reads, so that its reads are not optimised away. */
-let _warmed = 0;
-
-/**
- * Reads one byte of each cache line of a page, in order, before its record list is walked: memory
- * streams a page in order far faster than the walk's dependent loads fetch it line by line, each
- * waiting on the one before (counting a GB table took ~0.6 s of CPU per worker, ~0.25 s so).
- */
-function warm(page: Uint8Array): Uint8Array {
-  let sum = 0;
-  for (let i = 0; i < page.length; i += 64) sum += page[i];
-  _warmed ^= sum;
-  return page;
-}
-
 /** Counts the pages of [from, to] that are in `at`, from `bytes` read from page `from` on. */
 async function countRange(ts: Tablespace, bytes: Uint8Array, from: number, to: number, at: Map<number, number[]>, options: LeafCountOptions, counts: Int32Array): Promise<void> {
   const size = ts.pageSize;
@@ -114,10 +113,11 @@ async function countRange(ts: Tablespace, bytes: Uint8Array, from: number, to: n
     if (!where) continue;
     const off = (no - from) * size;
     const raw = bytes.subarray(off, off + size);
-    // A root after instant ALTER (MariaDB type 18) and short reads go through the Tablespace.
+    // A root after instant ALTER (MariaDB type 18) and short reads go through the Tablespace. The
+    // checksum streams the page through the cache before its record list's dependent loads walk it.
     const n = raw.length === size && u16(raw, FIL_PAGE_TYPE) === PageType.INDEX
-      ? leafRowCount(warm(raw), options)
-      : await ts.page(no).then((p) => leafRowCount(p.bytes, options), () => UNCOUNTED);
+      ? leafRowCount(raw, verifyPage(raw, ts.fullCrc32) === 'bad', options)
+      : await ts.page(no).then((p) => leafRowCount(p.bytes, p.checksum === 'bad', options), () => UNCOUNTED);
     for (const i of where) counts[i] = n;
   }
 }

@@ -25,6 +25,13 @@ export interface ExternField {
 /** Thrown for a record whose bytes do not fit the table definition. */
 export class RecordError extends Error {}
 
+/**
+ * Where the record last decoded (or measured) by decodeCompact() / decodeRedundant() lies in its
+ * page: from the first byte of its header to the end of its data. A carver (page-carve.ts) needs
+ * both ends to keep the records it finds from overlapping; one store per record, no allocation.
+ */
+export const lastRecord = { start: 0, end: 0 };
+
 /** The output column (or -1) of each field, and the fields that fill one in column order. */
 export interface FieldColumns {
   columns: Int32Array;
@@ -214,6 +221,8 @@ export function decodeCompact(page: Uint8Array, origin: number, layout: Clustere
   }
   if (sink !== null) writeFields(sink, page, at, p - origin);
   // The header runs from just after the last length byte read up to the origin.
+  lastRecord.start = lenPtr + 1;
+  lastRecord.end = p;
   return p - (lenPtr + 1);
 }
 
@@ -296,6 +305,8 @@ function decodeCompactInstant(page: Uint8Array, origin: number, instant: Instant
     p += len;
   }
   if (sink !== null) for (let k = 0; k < shape.absent.length; k++) writeDefault(sink, instant, shape.absent[k]);
+  lastRecord.start = lenPtr + 1;
+  lastRecord.end = p;
   return p - (lenPtr + 1);
 }
 
@@ -376,7 +387,10 @@ export function decodeRedundant(page: Uint8Array, origin: number, layout: Cluste
   if (sink !== null) writeFields(sink, page, at, start);
   if (sink !== null && instant) for (let i = nFields; i < fields.length; i++) writeDefault(sink, instant, i);
   // 6 header bytes plus one end offset (1 or 2 bytes) per field, then the data.
-  return 6 + nFields * (short ? 1 : 2) + start;
+  const header = 6 + nFields * (short ? 1 : 2);
+  lastRecord.start = origin - header;
+  lastRecord.end = origin + start;
+  return header + start;
 }
 
 /** Where the key fields of a COMPACT record end (key fields are never NULL). */

@@ -266,7 +266,7 @@ export async function summarize(source: ByteSource, options: SummarizeOptions = 
   const problem = (text: string) => {
     if (s.problems.length < MAX_PROBLEMS) s.problems.push(text);
   };
-  const tally: RecordTally = { live: 0, deleted: 0 };
+  const tally: RecordTally = { live: 0, deleted: 0, other: 0 };
   let groupFree: Uint8Array | null = null;
   const leftmostLeaves: number[] = [];
   // Descriptor pages come every `physicalSize` pages (KEY_BLOCK_SIZE in a ROW_FORMAT=COMPRESSED

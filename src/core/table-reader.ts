@@ -3,25 +3,24 @@
  * primary-key order. Damage never stops the read silently: every skipped page and undecodable
  * record is counted in `stats` and described in `stats.problems`.
  */
-import { readExternValue } from './blob-page.ts';
 import { findClusteredRoot, findIndexRoots, leafPageNumbers, leftmostLeaf, type IndexRoot } from './btree.ts';
 import { rawView, type RawTarget } from './orphan-scan.ts';
 import { scanIndexes, scanLeafPages } from './page-scan.ts';
 import { clusteredLayout, type ClusteredLayout } from './clustered-index.ts';
 import { IbdError } from './errors.ts';
-import { FIL_NULL, FIL_PAGE_NEXT, FIL_PAGE_OFFSET, FIL_PAGE_PREV, FIL_PAGE_TYPE, PageType, pageTypeName, u16, u32 } from './fil-header.ts';
-import {
-  compactInfoBits, freeListOrigins, PAGE_DATA, PAGE_NEW_SUPREMUM_END, PAGE_OLD_SUPREMUM_END, readIndexHeader, recordOrigins, redundantInfoBits,
-  REC_INFO_DELETED, REC_INFO_MIN_REC,
-} from './index-page.ts';
+import { FIL_NULL, FIL_PAGE_NEXT, FIL_PAGE_PREV, FIL_PAGE_TYPE, PageType, pageTypeName, u16, u32 } from './fil-header.ts';
+import { readIndexHeader } from './index-page.ts';
 import type { EncryptionKeys } from './encryption.ts';
 import { readInstantLayout } from './instant.ts';
-import { countLeafRows } from './leaf-counts.ts';
+import { countLeafRows, DECODE_TO_COUNT } from './leaf-counts.ts';
 import { csvBytes } from './csv-bytes.ts';
-import { compactChildPage, compactRecordReadable, decodeCompact, decodeRedundant, RecordError, fieldColumns, redundantChildPage, type FieldColumns, rollPtrIsZero, type ExternField, type RecordSink } from './record.ts';
+import { addProblem, emptyStats, type DecodeStats } from './decode-stats.ts';
+import { LeafDecoder } from './leaf-decoder.ts';
+import { compactChildPage, RecordError, fieldColumns, redundantChildPage } from './record.ts';
+import { hasStateColumn, ROW_STATE_COLUMN, type RowMode } from './row-state.ts';
 import { BatchBuilder, batchRows, batchView, releaseBatch, type RowBatch } from './row-batch.ts';
 import type { TableDef } from './schema.ts';
-import { fastWriteOf, quoteCheckOf, writerFor, type FastWrite, type Write } from './text-writers.ts';
+import { fastWriteOf, quoteCheckOf, writerFor } from './text-writers.ts';
 import type { ByteSource } from './source.ts';
 import { Tablespace, type Page, type PageRun } from './tablespace.ts';
 
@@ -29,11 +28,11 @@ import { Tablespace, type Page, type PageRun } from './tablespace.ts';
 export type Cell = string | null;
 export type Row = Cell[];
 
-export interface Problem {
-  page: number | null;
-  record: number | null;
-  message: string;
-}
+export type { DecodeStats, Problem } from './decode-stats.ts';
+export { emptyStats } from './decode-stats.ts';
+export type { RowMode, RowState } from './row-state.ts';
+export { ROW_STATE_COLUMN } from './row-state.ts';
+export { DefinitionMismatch } from './leaf-decoder.ts';
 
 export interface TableInfo {
   file: string;
@@ -57,22 +56,6 @@ export interface TableInfo {
   leafSource: 'btree' | 'scan';
 }
 
-export interface DecodeStats {
-  pagesRead: number;
-  pagesSkipped: number;
-  badChecksums: number;
-  rowsDecoded: number;
-  recordsFailed: number;
-  /** Delete-marked records still in the tree (deleted rows not yet purged); returned outside `live` mode. */
-  deletedSkipped: number;
-  /** Deleted rows returned (`deleted`/`both` modes): delete-marked ones, and purged ones from free lists. */
-  deletedRecovered: number;
-  /** Purged records found in free lists that could no longer be read (their space partly reused). */
-  purgedUnreadable: number;
-  /** Every skipped page and undecodable record, with why (capped list; counts are exact). */
-  problems: Problem[];
-}
-
 export interface ReadOptions {
   signal?: AbortSignal;
   /** Rows per yielded batch (default 1000). */
@@ -80,13 +63,6 @@ export interface ReadOptions {
   /** Batches for csvBytes(): a comma after each cell's text (BatchBuilder's `separated`). */
   separated?: boolean;
 }
-
-/**
- * Which records to return: the table as the server shows it (`live`), the deleted rows still in the
- * file (`deleted`: records delete-marked in the B-tree, and purged ones left in the pages' free
- * lists), or `both`. Outside `live`, a last column `_row_state` says which each row is.
- */
-export type RowMode = 'live' | 'deleted' | 'both';
 
 export interface OpenOptions {
   mode?: RowMode;
@@ -102,9 +78,6 @@ export interface OpenOptions {
   raw?: RawTarget;
 }
 
-/** The extra column of the `deleted` and `both` modes. */
-export const ROW_STATE_COLUMN = '_row_state';
-const STATE_TEXT = { live: 'live', marked: 'delete-marked', purged: 'purged' } as const;
 
 export interface DecodePagesOptions {
   /**
@@ -138,8 +111,17 @@ export function csvBuffers(cols: number): CsvBuffers {
   return { into: new BatchBuilder(cols, undefined, undefined, true), csv: new Uint8Array(0) };
 }
 
+export interface CountOptions {
+  readBytes?: number;
+  signal?: AbortSignal;
+  /** Count purged rows too (decoding every page): what the CLI's --count of a deleted/both/all read needs. */
+  exact?: boolean;
+}
+
 export interface TableReader {
   readonly info: TableInfo;
+  /** Which rows it returns. */
+  readonly mode: RowMode;
   /** Output column names, in table order (stored and visible columns). */
   readonly columns: string[];
   readonly stats: DecodeStats;
@@ -155,10 +137,11 @@ export interface TableReader {
    */
   firstLeafPage(): Promise<number | null>;
   /**
-   * Rows on each of these leaf pages (same order), from their record lists: no row is decoded
-   * (leaf-counts.ts). `readBytes`: the largest read.
+   * Rows on each of these leaf pages (same order), from their record lists (leaf-counts.ts): only
+   * damaged pages, and with `exact` those whose purged rows the mode returns, are decoded to count
+   * them, so that a count is what the same mode's read returns. `readBytes`: the largest read.
    */
-  countLeaves(pageNos: ArrayLike<number>, options?: { readBytes?: number; signal?: AbortSignal }): Promise<Int32Array>;
+  countLeaves(pageNos: ArrayLike<number>, options?: CountOptions): Promise<Int32Array>;
   /** Decodes these leaf pages, in order, into one batch (the unit of work of a worker pool). */
   decodePages(pageNos: readonly number[], options?: DecodePagesOptions): Promise<RowBatch>;
   /**
@@ -177,7 +160,6 @@ export interface TableReader {
   releaseRun(run: PageRun | null): void;
 }
 
-const MAX_PROBLEMS = 1000;
 /** The largest span of pages decodePages() reads at once. */
 const RUN_MAX_BYTES = 16 << 20;
 /**
@@ -186,13 +168,6 @@ const RUN_MAX_BYTES = 16 << 20;
  * decoded ~10% faster in pieces of 8 pages than in runs of 256 decoded whole).
  */
 const CSV_PIECE_BYTES = 128 << 10;
-
-export function emptyStats(): DecodeStats {
-  return {
-    pagesRead: 0, pagesSkipped: 0, badChecksums: 0, rowsDecoded: 0, recordsFailed: 0,
-    deletedSkipped: 0, deletedRecovered: 0, purgedUnreadable: 0, problems: [],
-  };
-}
 
 function rowFormatOf(ts: Tablespace, compact: boolean, table: TableDef): TableInfo['rowFormat'] {
   if (!compact) return 'REDUNDANT';
@@ -274,13 +249,7 @@ async function rootlessIndex(ts: Tablespace, why: IbdError, indexId?: bigint): P
 class ClusteredReader implements TableReader {
   readonly columns: string[];
   readonly stats: DecodeStats = emptyStats();
-  /** One byte writer per clustered index field (system fields write nothing). */
-  private readonly writers: Write[];
-  /** The writers' fast kinds (fastWriteOf). */
-  private readonly fast: FastWrite[];
-  private readonly fieldColumns: FieldColumns;
-  /** BatchBuilder.quoteChecks for our columns. */
-  private readonly quoteChecks: Uint8Array;
+  private readonly leaf: LeafDecoder;
 
   constructor(
     private readonly ts: Tablespace,
@@ -288,23 +257,25 @@ class ClusteredReader implements TableReader {
     readonly info: TableInfo,
     private readonly layout: ClusteredLayout,
     private readonly compact: boolean,
-    private readonly mode: RowMode,
+    readonly mode: RowMode,
   ) {
     this.columns = layout.columns.map((c) => c.name);
-    if (mode !== 'live') this.columns.push(ROW_STATE_COLUMN);
-    this.writers = layout.fields.map((f) => writerFor(f.out >= 0 ? layout.columns[f.out] : null, f.render));
-    this.fast = this.writers.map(fastWriteOf);
-    this.fieldColumns = fieldColumns(layout.fields);
+    if (hasStateColumn(mode)) this.columns.push(ROW_STATE_COLUMN);
+    // One byte writer per clustered index field (system fields write nothing), with its fast kind.
+    const writers = layout.fields.map((f) => writerFor(f.out >= 0 ? layout.columns[f.out] : null, f.render));
     // Scan all (QUOTE_SCAN) but where the writer knows; not for an instantly altered table, whose
     // older records show defaults written from their text.
-    this.quoteChecks = new Uint8Array(this.columns.length);
+    const quoteChecks = new Uint8Array(this.columns.length);
     if (!layout.instant) layout.fields.forEach((f, i) => {
-      if (f.out >= 0) this.quoteChecks[f.out] = quoteCheckOf(this.writers[i]);
+      if (f.out >= 0) quoteChecks[f.out] = quoteCheckOf(writers[i]);
+    });
+    this.leaf = new LeafDecoder({
+      ts, layout, compact, mode, columns: this.columns.length, writers, fast: writers.map(fastWriteOf), fieldColumns: fieldColumns(layout.fields), quoteChecks, stats: this.stats,
     });
   }
 
   private problem(page: number | null, record: number | null, message: string): void {
-    if (this.stats.problems.length < MAX_PROBLEMS) this.stats.problems.push({ page, record, message });
+    addProblem(this.stats, page, record, message);
   }
 
   async *rows(options: ReadOptions = {}): AsyncGenerator<Row[]> {
@@ -317,9 +288,10 @@ class ClusteredReader implements TableReader {
     // Room for the rows of a few leaves at first (it grows): a one-page table, of which a listing
     // decodes 10,000 in a row, needs no builder for thousands of rows.
     const out = new BatchBuilder(this.columns.length, Math.min(batchSize, 128 * Math.max(1, leaves.length)), undefined, options.separated);
+    let first = true;
     for (let i = 0; i < leaves.length; i++) {
       options.signal?.throwIfAborted();
-      await this.decodePage(leaves[i], out, i === 0, null);
+      first = await this.decodePage(leaves[i], out, first, null);
       if (out.rows >= batchSize) yield out.take();
     }
     if (out.rows > 0) yield out.take();
@@ -342,8 +314,16 @@ class ClusteredReader implements TableReader {
     }
   }
 
-  countLeaves(pageNos: ArrayLike<number>, options: { readBytes?: number; signal?: AbortSignal } = {}): Promise<Int32Array> {
-    return countLeafRows(this.ts, pageNos, { indexId: this.info.indexId, compact: this.compact, mode: this.mode, ...options });
+  async countLeaves(pageNos: ArrayLike<number>, options: CountOptions = {}): Promise<Int32Array> {
+    const counts = await countLeafRows(this.ts, pageNos, { indexId: this.info.indexId, compact: this.compact, mode: this.mode, ...options });
+    let scratch: BatchBuilder | null = null;
+    for (let i = 0; i < counts.length; i++) {
+      if (counts[i] !== DECODE_TO_COUNT) continue;
+      options.signal?.throwIfAborted();
+      scratch ??= new BatchBuilder(this.columns.length);
+      counts[i] = (await this.decodePages([pageNos[i]], { into: scratch })).rows;
+    }
+    return counts;
   }
 
   /** Reads a node pointer's child page number (how depends on the record format and key). */
@@ -394,7 +374,8 @@ class ClusteredReader implements TableReader {
     const own = options.run === undefined ? await this.readRun(pageNos) : null;
     const run = options.run ?? own;
     try {
-      for (let i = 0; i < pageNos.length; i++) await this.decodePage(pageNos[i], out, options.first === true && i === 0, run);
+      let first = options.first === true;
+      for (let i = 0; i < pageNos.length; i++) first = await this.decodePage(pageNos[i], out, first, run);
     } finally {
       this.ts.release(own);
     }
@@ -421,12 +402,18 @@ class ClusteredReader implements TableReader {
     return { csv: buffers.csv.subarray(0, at), rows };
   }
 
-  private async decodePage(pageNo: number, out: BatchBuilder, first: boolean, run: PageRun | null): Promise<void> {
+  /**
+   * Decodes one leaf page into `out`. `first`: it is the table's first leaf page, where a misfit is
+   * the definition's; returns whether the next page is to be taken as the first (this one was
+   * unreadable or damaged, so the definition is still unchecked).
+   */
+  private async decodePage(pageNo: number, out: BatchBuilder, first: boolean, run: PageRun | null): Promise<boolean> {
     const page = await this.readLeaf(pageNo, run);
-    if (page === null) return;
+    if (page === null) return first;
     // Only pages with off-page columns have anything to wait for.
-    const pending = this.decodeLeaf(page, out, first);
+    const pending = this.leaf.decode(page, out, first);
     if (pending !== null) await pending;
+    return first && !this.leaf.lastTrusted;
   }
 
   /** Reads a leaf page of our index, or records why it cannot be read and returns null. */
@@ -448,173 +435,7 @@ class ClusteredReader implements TableReader {
       this.problem(pageNo, null, `the B-tree points to page ${pageNo} as a leaf of index ${this.info.indexId}, but it is ${pageTypeName(type)} (index ${h.indexId}, level ${h.level}); skipped`);
       return null;
     }
-    if (page.checksum === 'bad') {
-      this.stats.badChecksums++;
-      this.problem(pageNo, null, 'the page checksum does not match (the page is damaged); its records were decoded anyway and may be wrong');
-    }
+    if (page.checksum === 'bad') this.stats.badChecksums++;
     return page;
-  }
-
-  /** Scratch lists of decodeLeaf(), reused from page to page. */
-  private readonly origins: number[] = [];
-  private readonly fields: ExternField[] = [];
-
-  /**
-   * Decodes a leaf page's records into `out`. Returns null when that is all, or a promise when
-   * values stored off-page are still being read (so that pages without them need no await).
-   */
-  private decodeLeaf(page: Page, out: BatchBuilder, first: boolean): Promise<void> | null {
-    const bytes = page.bytes;
-    const compact = this.compact;
-    const layout = this.layout;
-    const origins = this.origins;
-    const damage = recordOrigins(bytes, compact, origins);
-    if (damage !== null) this.problem(page.no, null, `${damage}; records after that point on this page are lost`);
-    const rowsBefore = out.rows;
-    const posBefore = out.pos;
-    let externs: { origin: number; field: ExternField }[] | null = null;
-    const fields = this.fields;
-    const sink: RecordSink = { out, base: 0, writers: this.writers, fast: this.fast, ...this.fieldColumns };
-    out.quoteChecks = this.quoteChecks;
-    // The page accounts for every byte of its heap: records in the list, plus garbage (freed records).
-    let recordBytes = 0;
-    let accountable = damage === null;
-    for (let r = 0; r < origins.length; r++) {
-      const origin = origins[r];
-      const info = compact ? compactInfoBits(bytes, origin) : redundantInfoBits(bytes, origin);
-      if (info & REC_INFO_MIN_REC) {
-        accountable = false; // MariaDB's instant-ALTER metadata record, laid out differently: not a row.
-        continue;
-      }
-      if (compact && !compactRecordReadable(bytes, origin, layout)) {
-        accountable = false;
-        this.stats.recordsFailed++;
-        this.problem(page.no, origin, 'the record is in a format the table\'s metadata does not describe (written after an instant ALTER TABLE that this file does not record)');
-        continue;
-      }
-      const deleted = (info & REC_INFO_DELETED) !== 0;
-      const wanted = deleted ? this.mode !== 'live' : this.mode !== 'deleted';
-      const rowRows = out.rows;
-      const rowPos = out.pos;
-      if (wanted) sink.base = this.startRow(out, deleted ? STATE_TEXT.marked : STATE_TEXT.live);
-      if (fields.length !== 0) fields.length = 0;
-      try {
-        recordBytes += compact
-          ? decodeCompact(bytes, origin, layout, wanted ? sink : null, fields)
-          : decodeRedundant(bytes, origin, layout, wanted ? sink : null, fields);
-      } catch (e) {
-        if (!(e instanceof RecordError)) throw e;
-        out.rollback({ rows: rowRows, pos: rowPos });
-        accountable = false;
-        this.stats.recordsFailed++;
-        this.problem(page.no, origin, `the record does not fit the table definition: ${e.message}`);
-        continue;
-      }
-      if (wanted) out.endRow();
-      if (deleted) this.stats[wanted ? 'deletedRecovered' : 'deletedSkipped']++;
-      if (fields.length > 0) {
-        externs ??= [];
-        for (const field of fields) externs.push({ origin, field });
-      }
-    }
-    if (accountable && !this.heapAddsUp(bytes, recordBytes, first)) {
-      out.rollback({ rows: rowsBefore, pos: posBefore });
-      return null;
-    }
-    if (this.mode !== 'live') {
-      externs ??= [];
-      this.recoverPurged(page, out, sink, externs);
-      if (externs.length === 0) externs = null;
-    }
-    if (externs === null) {
-      this.stats.rowsDecoded += out.rows - rowsBefore;
-      return null;
-    }
-    return this.resolveExterns(externs, out, page.no, rowsBefore);
-  }
-
-  private async resolveExterns(externs: { origin: number; field: ExternField }[], out: BatchBuilder, pageNo: number, rowsBefore: number): Promise<void> {
-    for (const e of externs) await this.resolveExtern(e.field, out, pageNo, e.origin);
-    this.stats.rowsDecoded += out.rows - rowsBefore;
-  }
-
-  /** Starts a row; outside `live` mode its last cell says whether it is live or deleted. */
-  private startRow(out: BatchBuilder, state: string): number {
-    const base = out.startRow();
-    if (this.mode !== 'live') out.setString(base + this.columns.length - 1, state);
-    return base;
-  }
-
-  /**
-   * Purged rows: records in the page's free list. Purge only frees records that were delete-marked,
-   * so a free record without the mark is not a deleted row (an old version of an updated one) and is
-   * left out; one that no longer decodes, runs outside the heap, or was zero-filled (MariaDB scrubs
-   * purged records) cannot be read back.
-   */
-  private recoverPurged(page: Page, out: BatchBuilder, sink: RecordSink, externs: { origin: number; field: ExternField }[]): void {
-    const bytes = page.bytes;
-    const heapTop = readIndexHeader(bytes).heapTop;
-    const origins: number[] = [];
-    freeListOrigins(bytes, this.compact, origins);
-    const fields: ExternField[] = [];
-    for (const origin of origins) {
-      const info = this.compact ? compactInfoBits(bytes, origin) : redundantInfoBits(bytes, origin);
-      if (!(info & REC_INFO_DELETED) || info & REC_INFO_MIN_REC) continue;
-      if (rollPtrIsZero(bytes, origin, this.layout, this.compact)) {
-        this.stats.purgedUnreadable++;
-        continue;
-      }
-      const row = out.mark();
-      sink.base = this.startRow(out, STATE_TEXT.purged);
-      fields.length = 0;
-      try {
-        const size = this.compact ? decodeCompact(bytes, origin, this.layout, sink, fields) : decodeRedundant(bytes, origin, this.layout, sink, fields);
-        if (origin + size > heapTop + (this.compact ? 5 : 6)) throw new RecordError('it runs past the end of the heap');
-        out.endRow();
-      } catch (e) {
-        if (!(e instanceof RecordError)) throw e;
-        out.rollback(row);
-        this.stats.purgedUnreadable++;
-        continue;
-      }
-      this.stats.deletedRecovered++;
-      for (const field of fields) externs.push({ origin, field });
-    }
-  }
-
-  /**
-   * A wrong table definition still "decodes" COMPACT records (they do not store their field count),
-   * only with every length wrong. The page header catches it: the heap (PAGE_HEAP_TOP) holds exactly
-   * the infimum and supremum, the records in the list and PAGE_GARBAGE bytes of freed records.
-   * On the table's first leaf page a mismatch means the DDL is wrong; elsewhere, that page is damaged.
-   */
-  private heapAddsUp(bytes: Uint8Array, recordBytes: number, first: boolean): boolean {
-    const h = readIndexHeader(bytes);
-    const base = (this.compact ? PAGE_NEW_SUPREMUM_END : PAGE_OLD_SUPREMUM_END) - PAGE_DATA;
-    const expected = h.heapTop - PAGE_DATA - base - h.garbage;
-    if (recordBytes === expected) return true;
-    const pageNo = u32(bytes, FIL_PAGE_OFFSET);
-    const detail = `its records take ${recordBytes} bytes when decoded with this table definition, but the page holds ${expected} bytes of records`;
-    if (first) {
-      throw new IbdError(this.info.file, `the table definition does not match the records: ${detail}. Check that the CREATE TABLE is this table's, with every column in order and the same types`, pageNo);
-    }
-    this.stats.pagesSkipped++;
-    this.stats.recordsFailed += h.nRecs;
-    this.problem(pageNo, null, `${detail}; the page is damaged, its ${h.nRecs} records were skipped`);
-    return false;
-  }
-
-  private async resolveExtern(ext: ExternField, out: BatchBuilder, pageNo: number, origin: number): Promise<void> {
-    const field = this.layout.fields[ext.fieldIndex];
-    try {
-      const value = await readExternValue(ext.local, async (no) => (await this.ts.page(no)).bytes);
-      const start = out.pos;
-      this.writers[ext.fieldIndex](value, 0, value.length, out);
-      out.setCell(ext.cell, start, out.pos);
-    } catch (e) {
-      const message = `column \`${field.name}\`: ${(e as Error).message}`;
-      this.problem(pageNo, origin, message);
-      out.setString(ext.cell, `[unreadable: ${message}]`);
-    }
   }
 }

@@ -1,0 +1,135 @@
+/**
+ * Carving a damaged INDEX page for its records, the way a data carver reads a disk: when the record
+ * list breaks (a next-record pointer leaves the page, goes backwards or loops) or the page header is
+ * damaged, the records after the break are still in the page body, byte for byte. Every offset of
+ * the body not already taken by a known record is tried as a record origin: its header must be one
+ * an ordinary user record can have (rem0rec.h: status, info bits, n_owned, heap number, next
+ * pointer inside the page), the record must measure and pass its value checks against the table
+ * definition (the caller's `measure`), and it must link up with the page's other records (its
+ * next-record pointer leads to one of them or to the supremum, or one of them points to it): a run
+ * of random bytes rarely passes all three. Pure functions over the page bytes, no allocation per
+ * offset tried.
+ */
+import { u16 } from './fil-header.ts';
+import { PAGE_NEW_SUPREMUM, PAGE_NEW_SUPREMUM_END, PAGE_OLD_SUPREMUM, PAGE_OLD_SUPREMUM_END, REC_INFO_DELETED } from './index-page.ts';
+
+/** A record found in a page: its origin and its bytes, header included, as [start, end). */
+export interface Extent {
+  origin: number;
+  start: number;
+  end: number;
+}
+
+export interface CarveTarget {
+  bytes: Uint8Array;
+  compact: boolean;
+  /** The record at `origin` measured and its values checked against the definition, or null when it does not fit. */
+  measure(origin: number): Extent | null;
+  /** REDUNDANT: the field counts a record of the table may have (more than one after instant ADD COLUMN). */
+  nFieldsMin: number;
+  nFieldsMax: number;
+  /** Info bits a record may carry beyond the delete mark (MySQL 8's instant-ALTER bits). */
+  extraInfoBits: number;
+  /** Statuses an ordinary leaf record may have (1 << status: 0, and MariaDB's instant status 4). */
+  statusMask: number;
+}
+
+/** PAGE_DIR_SLOT_MAX_N_OWNED: no record owns more than 8 records of the page directory. */
+const MAX_N_OWNED = 8;
+/** PAGE_HEAP_NO_USER_LOW: heap numbers 0 and 1 are the infimum and supremum. */
+const HEAP_NO_USER_LOW = 2;
+/** The FIL trailer and at least the two page directory slots of infimum and supremum. */
+const PAGE_END_RESERVED = 8 + 4;
+
+/** Where user records may lie: after the supremum, before the directory and the FIL trailer. */
+export function recordArea(bytes: Uint8Array, compact: boolean): { lo: number; hi: number } {
+  return { lo: compact ? PAGE_NEW_SUPREMUM_END : PAGE_OLD_SUPREMUM_END, hi: bytes.length - PAGE_END_RESERVED };
+}
+
+/** The next-record pointer of the record at `origin` as an offset in the page (0: none). */
+export function nextOrigin(bytes: Uint8Array, compact: boolean, origin: number): number {
+  const field = u16(bytes, origin - 2);
+  if (!compact) return field;
+  return field === 0 ? 0 : (origin + field) & (bytes.length - 1);
+}
+
+/** Whether the header before `o` is one a user record in the page could have. */
+function plausibleHeader(t: CarveTarget, o: number, lo: number, hi: number): boolean {
+  const b = t.bytes;
+  const supremum = t.compact ? PAGE_NEW_SUPREMUM : PAGE_OLD_SUPREMUM;
+  const infoByte = b[t.compact ? o - 5 : o - 6];
+  if ((infoByte & 0x0f) > MAX_N_OWNED) return false;
+  if ((infoByte & 0xf0 & ~(REC_INFO_DELETED | t.extraInfoBits)) !== 0) return false;
+  if (t.compact) {
+    if (((1 << (b[o - 3] & 7)) & t.statusMask) === 0) return false;
+    if (u16(b, o - 4) >> 3 < HEAP_NO_USER_LOW) return false;
+  } else {
+    if (u16(b, o - 5) >> 3 < HEAP_NO_USER_LOW) return false;
+    const nFields = (u16(b, o - 4) >> 1) & 0x3ff;
+    if (nFields < t.nFieldsMin || nFields > t.nFieldsMax) return false;
+  }
+  const next = nextOrigin(b, t.compact, o);
+  return next === supremum || (next >= lo && next < hi && next !== o);
+}
+
+function overlapsAny(e: Extent, taken: readonly Extent[]): boolean {
+  for (const t of taken) if (e.start < t.end && t.start < e.end) return true;
+  return false;
+}
+
+/**
+ * Records of the page body outside the `taken` extents (the records already read off the list),
+ * leaving out the origins in `exclude` (the free list: records the page itself calls garbage). In
+ * the order of their next-record chains, each chain from its first record.
+ */
+export function carveRecords(t: CarveTarget, taken: readonly Extent[], exclude: ReadonlySet<number>): Extent[] {
+  const { lo, hi } = recordArea(t.bytes, t.compact);
+  const headerBytes = t.compact ? 5 : 6;
+  const candidates: Extent[] = [];
+  for (let o = lo + headerBytes; o < hi; o++) {
+    if (exclude.has(o) || !plausibleHeader(t, o, lo, hi)) continue;
+    const e = t.measure(o);
+    if (e === null || e.start < lo || e.end > hi || overlapsAny(e, taken)) continue;
+    candidates.push(e);
+  }
+  return chainOrder(t, linked(t, candidates, taken), taken);
+}
+
+/**
+ * The candidates that link up with the page's other records: the next pointer of one leads to a
+ * known record (or the supremum), or a known record's leads to it. Overlapping ones are resolved
+ * in favour of those linked both ways, then the lower offset.
+ */
+function linked(t: CarveTarget, candidates: readonly Extent[], taken: readonly Extent[]): Extent[] {
+  const supremum = t.compact ? PAGE_NEW_SUPREMUM : PAGE_OLD_SUPREMUM;
+  const known = new Set<number>([supremum]);
+  for (const e of [...candidates, ...taken]) known.add(e.origin);
+  const pointedTo = new Set<number>();
+  for (const e of [...candidates, ...taken]) pointedTo.add(nextOrigin(t.bytes, t.compact, e.origin));
+  const scored = candidates
+    .map((e) => ({ e, score: (known.has(nextOrigin(t.bytes, t.compact, e.origin)) ? 1 : 0) + (pointedTo.has(e.origin) ? 1 : 0) }))
+    .filter((c) => c.score > 0)
+    .sort((a, b) => b.score - a.score || a.e.start - b.e.start);
+  const kept: Extent[] = [];
+  for (const { e } of scored) if (!overlapsAny(e, kept)) kept.push(e);
+  return kept;
+}
+
+/** Carved records in list order: chains from records no other carved one points to, then the rest by offset. */
+function chainOrder(t: CarveTarget, carved: Extent[], taken: readonly Extent[]): Extent[] {
+  const byOrigin = new Map(carved.map((e) => [e.origin, e]));
+  const pointed = new Set<number>();
+  for (const e of [...carved, ...taken]) pointed.add(nextOrigin(t.bytes, t.compact, e.origin));
+  const out: Extent[] = [];
+  const placed = new Set<number>();
+  const follow = (e: Extent | undefined): void => {
+    for (; e !== undefined && !placed.has(e.origin); e = byOrigin.get(nextOrigin(t.bytes, t.compact, e.origin))) {
+      placed.add(e.origin);
+      out.push(e);
+    }
+  };
+  const byStart = [...carved].sort((a, b) => a.start - b.start);
+  for (const e of byStart) if (!pointed.has(e.origin)) follow(e);
+  for (const e of byStart) follow(e);
+  return out;
+}

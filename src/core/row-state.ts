@@ -1,0 +1,44 @@
+/**
+ * Where a row comes from, and which rows a read returns. Every row has one state:
+ * - `live`: from a leaf page that passed its checksum and every structural check;
+ * - `delete-marked`: a deleted row still in the B-tree, not yet purged;
+ * - `purged`: a deleted row purge already took off the record list, read back from the page's free list;
+ * - `damaged`: read from a page that failed its checksum or a structural check; its values passed every
+ *   check of their types, but nothing vouches for them.
+ * A read (RowMode) returns the states it names; one that returns more than one adds the last column
+ * `_row_state`, so that rows a user will import again never mix states unmarked.
+ */
+
+export type RowState = 'live' | 'delete-marked' | 'purged' | 'damaged';
+
+/**
+ * `live` (the table as the server shows it), `deleted` (delete-marked and purged), `both` (live and
+ * deleted), `damaged` (the rows of damaged pages only) or `all` (every state).
+ */
+export type RowMode = 'live' | 'deleted' | 'both' | 'damaged' | 'all';
+
+export const ROW_MODES: readonly RowMode[] = ['live', 'deleted', 'both', 'damaged', 'all'];
+
+const MODE_STATES: Record<RowMode, readonly RowState[]> = {
+  live: ['live'],
+  deleted: ['delete-marked', 'purged'],
+  both: ['live', 'delete-marked', 'purged'],
+  damaged: ['damaged'],
+  all: ['live', 'delete-marked', 'purged', 'damaged'],
+};
+
+/** The extra last column of the modes that return more than one state. */
+export const ROW_STATE_COLUMN = '_row_state';
+
+export function modeIncludes(mode: RowMode, state: RowState): boolean {
+  return MODE_STATES[mode].includes(state);
+}
+
+/** Whether rows of `mode` carry the `_row_state` column. */
+export function hasStateColumn(mode: RowMode): boolean {
+  return MODE_STATES[mode].length > 1;
+}
+
+export function isRowMode(s: string): s is RowMode {
+  return (ROW_MODES as readonly string[]).includes(s);
+}
