@@ -23,12 +23,12 @@ import type { ByteSource } from './core/source.ts';
 import { loadKeyFile, parseMysqlKeyring, type EncryptionKeys } from './core/encryption.ts';
 import { anythingAmiss } from './core/decode-stats.ts';
 import { isRowMode, modeIncludes, ROW_MODES } from './core/row-state.ts';
-import { openTable, type DecodeStats, type OpenOptions, type Problem, type RowMode, type TableReader } from './core/table-reader.ts';
+import { DefinitionMismatch, openTable, type DecodeStats, type OpenOptions, type Problem, type RowMode, type TableReader } from './core/table-reader.ts';
 import { Tablespace } from './core/tablespace.ts';
 import { formatGuess, guessColumns, guessedTable } from './core/guess.ts';
 import { listIndexes, recoveryReport, targetOptions } from './core/recovery-target.ts';
 import { PAGE_SIZES } from './core/orphan-scan.ts';
-import { UNCOUNTED } from './core/leaf-counts.ts';
+import { countLiveRows, UNCOUNTED } from './core/leaf-counts.ts';
 import { fileSource } from './node/file-source.ts';
 import { startPool, type NodePool } from './node/pool.ts';
 
@@ -187,6 +187,24 @@ function warnProblems(file: string, problems: readonly Problem[]): void {
   for (const p of problems) warn(`${file}${p.page !== null ? `, page ${p.page}` : ''}${p.record !== null ? `, record at ${p.record}` : ''}: ${p.message}`);
 }
 
+/**
+ * The verdict on a definition that does not fit the file (DefinitionMismatch), before any row is
+ * written: said on stderr with what the records look like (their fields as guessed from them).
+ */
+async function definitionFits(reader: TableReader, source: ByteSource, options: OpenOptions): Promise<boolean> {
+  try {
+    await reader.checkDefinition();
+    return true;
+  } catch (e) {
+    if (!(e instanceof DefinitionMismatch)) throw e;
+    process.stderr.write(`ibd-reader: ${e.message}; no row is decoded with it\n`);
+  }
+  const ts = await Tablespace.open(source, { keys: options.keys });
+  const guess = await guessColumns(ts, basename(source.name).replace(/\.ibd$/i, ''), reader.info.indexId).catch(() => null);
+  if (guess !== null) process.stderr.write(`what the records look like, ${formatGuess(guess)}\n`);
+  return false;
+}
+
 /** Rows of damaged pages left out of this output: how many, and how to get them. */
 function warnWithheld(file: string, s: DecodeStats): void {
   if (s.damagedWithheld === 0) return;
@@ -305,6 +323,16 @@ async function countRows(reader: TableReader, out: Writable): Promise<number> {
   return anythingAmiss(reader.stats) || uncounted.length > 0 ? 2 : 0;
 }
 
+/** --count with no table definition to be had: the live rows from the record headers of the leaves found by a scan. */
+async function countWithoutDefinition(source: ByteSource, args: Args, out: Writable): Promise<number> {
+  const ts = await Tablespace.open(source, { keys: (await openOptions(args)).keys });
+  const counted = await countLiveRows(ts);
+  await write(out, `${counted.rows}\n`);
+  process.stderr.write(`${source.name}: ${counted.rows} live rows on ${counted.leaves - counted.uncounted} leaf pages of index ${counted.indexId}, counted from the record headers with no table definition (the leaves found by scanning the file)${counted.uncounted > 0 ? `; ${counted.uncounted} leaf pages could not be counted` : ''}\n`);
+  if (counted.damaged > 0) warn(`${source.name}: ${counted.damaged} leaf pages are damaged (they fail the checksum or their record list's checks) and count no live row; with a table definition (--schema), --rows damaged reads what they hold`);
+  return counted.uncounted + counted.damaged > 0 ? 2 : 0;
+}
+
 async function run(args: Args): Promise<number> {
   const source = await fileSource(args.ibd);
   let out: Writable | null = null;
@@ -313,14 +341,18 @@ async function run(args: Args): Promise<number> {
       process.stdout.write(await listIndexes(source, args.pageSize));
       return 0;
     }
-    const table = await tableOrGuess(args, source);
+    // Live rows are counted from the record headers: a definition helps find the leaves, none is needed.
+    const countAlone = args.count && args.mode === 'live' && args.schema === null && !guessMode;
+    const table = countAlone ? await tableOrGuess(args, source).catch(() => null) : await tableOrGuess(args, source);
     out = args.output !== null ? createWriteStream(args.output) : process.stdout;
+    if (table === null) return await countWithoutDefinition(source, args, out);
     if (args.printDdl) {
       await write(out, `${table.createSql.replace(/;?\s*$/, '')};\n`);
       return 0;
     }
     const options = { ...(await openOptions(args)), ...(await targetOptions(source, table.name, args, warn)) };
     const reader = await openTable(source, table, options);
+    if (!(await definitionFits(reader, source, options))) return 1;
     if (args.count) return await countRows(reader, out);
     if (args.format === 'csv') await write(out, csvHeader(reader.columns));
     const decoded = await decodeAll(reader, args, table, options);

@@ -7,7 +7,7 @@
  * (MariaDB's instant-ALTER metadata record is never a row). A page that is not a leaf of the index,
  * or cannot be read, is UNCOUNTED (the decoder skips it, and says so). A page that fails its
  * checksum or the record list's checks is damaged: its rows are of state `damaged` (leaf-decoder.ts),
- * none in `live`, and how many the other modes return only its decode can tell (DECODE_TO_COUNT).
+ * none in `live`; how many a mode returns or withholds only its decode can tell (DECODE_TO_COUNT).
  * Purged records of the free lists are counted by decoding too, with `exact`; without it they are
  * left to the decode, which then corrects the count.
  *
@@ -18,10 +18,13 @@
  * its buffer is read into again, and the next range is read meanwhile (source.ts readAhead).
  * Plain TypeScript, no DOM.
  */
+import { findClusteredRoot } from './btree.ts';
 import { verifyPage } from './checksum.ts';
+import { IbdError } from './errors.ts';
 import { FIL_PAGE_TYPE, PageType, u16, u64 } from './fil-header.ts';
 import { PAGE_HEADER, PAGE_INDEX_ID, PAGE_LEVEL, PAGE_N_RECS, tallyRecords, type RecordTally } from './index-page.ts';
 import { modeIncludes, type RowMode } from './row-state.ts';
+import { scanIndexes, scanLeafPages } from './page-scan.ts';
 import { readAhead } from './source.ts';
 import type { Tablespace } from './tablespace.ts';
 
@@ -49,12 +52,12 @@ const tally: RecordTally = { live: 0, deleted: 0, other: 0 };
  * only its decode can tell). `checksumBad`: the page as stored fails its checksum.
  */
 export function leafRowCount(bytes: Uint8Array, checksumBad: boolean, options: LeafCountOptions): number {
+  const { mode } = options;
+  // Damaged, even its header: the decoder carves its body all the same, and says what it withholds.
+  if (checksumBad) return DECODE_TO_COUNT;
   if (u16(bytes, FIL_PAGE_TYPE) !== PageType.INDEX) return UNCOUNTED;
   if (u16(bytes, PAGE_HEADER + PAGE_LEVEL) !== 0 || u64(bytes, PAGE_HEADER + PAGE_INDEX_ID) !== options.indexId) return UNCOUNTED;
-  const { mode } = options;
-  const damaged = checksumBad || tallyRecords(bytes, options.compact, tally) !== null
-    || tally.live + tally.deleted + tally.other !== u16(bytes, PAGE_HEADER + PAGE_N_RECS);
-  if (damaged) return mode === 'damaged' || mode === 'all' ? DECODE_TO_COUNT : 0;
+  if (tallyRecords(bytes, options.compact, tally) !== null || tally.live + tally.deleted + tally.other !== u16(bytes, PAGE_HEADER + PAGE_N_RECS)) return DECODE_TO_COUNT;
   if (options.exact && modeIncludes(mode, 'purged')) return DECODE_TO_COUNT;
   return (modeIncludes(mode, 'live') ? tally.live : 0) + (modeIncludes(mode, 'delete-marked') ? tally.deleted : 0);
 }
@@ -120,4 +123,27 @@ async function countRange(ts: Tablespace, bytes: Uint8Array, from: number, to: n
       : await ts.page(no).then((p) => leafRowCount(p.bytes, p.checksum === 'bad', options), () => UNCOUNTED);
     for (const i of where) counts[i] = n;
   }
+}
+
+/**
+ * The live rows of a tablespace's clustered index with no table definition at all: records are
+ * counted from their headers, which need none. Without a definition the node pointers cannot be
+ * read (the key's lengths are unknown), so the leaves are found by scanning the file for them
+ * (page-scan.ts) and counted in file order. Damaged pages count no live row, as in a read.
+ */
+export async function countLiveRows(ts: Tablespace, signal?: AbortSignal): Promise<{ rows: number; leaves: number; uncounted: number; damaged: number; indexId: bigint }> {
+  const root = await findClusteredRoot(ts).catch(() => null);
+  const index = root !== null ? { indexId: root.header.indexId, compact: root.header.compact } : (await scanIndexes(ts))[0];
+  if (index === undefined) throw new IbdError(ts.source.name, 'no leaf page of any index was found in the file', null);
+  const leaves = await scanLeafPages(ts, index.indexId);
+  const counts = await countLeafRows(ts, leaves, { indexId: index.indexId, compact: index.compact, mode: 'live', signal });
+  let rows = 0;
+  let uncounted = 0;
+  let damaged = 0;
+  for (const n of counts) {
+    if (n === UNCOUNTED) uncounted++;
+    else if (n === DECODE_TO_COUNT) damaged++;
+    else rows += n;
+  }
+  return { rows, leaves: leaves.length, uncounted, damaged, indexId: index.indexId };
 }

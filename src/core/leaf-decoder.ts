@@ -12,8 +12,10 @@
  * measures and passes its value checks is a row of state `damaged`, returned in the `damaged` and
  * `all` modes and otherwise counted as withheld. Nothing from a damaged page is ever a `live` row.
  *
- * On the table's first leaf page a heap that does not add up, or records that mostly fail, mean
- * the definition is wrong, not the page: a DefinitionMismatch, and no row is decoded with it.
+ * On the table's first leaf page that is not damaged, a heap that does not add up or a record that
+ * does not fit means the definition is wrong, not the page: a DefinitionMismatch, and no row is
+ * decoded with it. On later pages such a record is unreadable (counted, named) and the others stay
+ * live: the page's checksum vouches for their bytes and the first page for the definition.
  */
 import { readExternValue } from './blob-page.ts';
 import type { ClusteredLayout } from './clustered-index.ts';
@@ -157,8 +159,10 @@ export class LeafDecoder {
       if (deleted) stats[wanted ? 'deletedRecovered' : 'deletedSkipped']++;
       for (let f = 0; f < fields.length; f++) externs.push({ origin, field: fields[f] });
     }
-    if (first && failed > 0 && 2 * failed >= origins.length) {
-      throw new DefinitionMismatch(this.ctx.ts.source.name, `the table definition does not match this file: ${failed} of the ${origins.length} records of its first leaf page do not fit it (${firstFailure}). Check that the CREATE TABLE is this table's, with every column in order and the same types`, page.no);
+    // A page that passes its checksum is as the server wrote it: on the first one, a record that does
+    // not fit is the definition's fault, not the page's.
+    if (first && failed > 0) {
+      throw new DefinitionMismatch(this.ctx.ts.source.name, `the table definition does not match the records of this file: ${failed} of the ${origins.length} records of its first leaf page do not fit it (${firstFailure}). Check that the CREATE TABLE is this table's, with every column in order and the same types`, page.no);
     }
     return accountable ? this.heapMismatch(bytes, recordBytes, first, page.no) : null;
   }
@@ -182,7 +186,7 @@ export class LeafDecoder {
     if (recordBytes === expected) return null;
     const detail = `its records take ${recordBytes} bytes when decoded with this table definition, but the page holds ${expected} bytes of records`;
     if (first) {
-      throw new DefinitionMismatch(this.ctx.ts.source.name, `the table definition does not match this file: ${detail}. Check that the CREATE TABLE is this table's, with every column in order and the same types`, pageNo);
+      throw new DefinitionMismatch(this.ctx.ts.source.name, `the table definition does not match the records of this file: ${detail}. Check that the CREATE TABLE is this table's, with every column in order and the same types`, pageNo);
     }
     return detail;
   }

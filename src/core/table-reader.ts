@@ -15,7 +15,7 @@ import { readInstantLayout } from './instant.ts';
 import { countLeafRows, DECODE_TO_COUNT } from './leaf-counts.ts';
 import { csvBytes } from './csv-bytes.ts';
 import { addProblem, emptyStats, type DecodeStats } from './decode-stats.ts';
-import { LeafDecoder } from './leaf-decoder.ts';
+import { LeafDecoder, type LeafContext } from './leaf-decoder.ts';
 import { compactChildPage, RecordError, fieldColumns, redundantChildPage } from './record.ts';
 import { hasStateColumn, ROW_STATE_COLUMN, type RowMode } from './row-state.ts';
 import { BatchBuilder, batchRows, batchView, releaseBatch, type RowBatch } from './row-batch.ts';
@@ -142,6 +142,12 @@ export interface TableReader {
    * them, so that a count is what the same mode's read returns. `readBytes`: the largest read.
    */
   countLeaves(pageNos: ArrayLike<number>, options?: CountOptions): Promise<Int32Array>;
+  /**
+   * Whether the table definition fits the file: its first leaf pages (the first one that is not
+   * damaged) are decoded aside, and a DefinitionMismatch thrown when their records do not fit. A
+   * front end calls it before it shows or writes anything, so no row is decoded with a wrong one.
+   */
+  checkDefinition(): Promise<void>;
   /** Decodes these leaf pages, in order, into one batch (the unit of work of a worker pool). */
   decodePages(pageNos: readonly number[], options?: DecodePagesOptions): Promise<RowBatch>;
   /**
@@ -160,6 +166,8 @@ export interface TableReader {
   releaseRun(run: PageRun | null): void;
 }
 
+/** Leaf pages checkDefinition() tries for one that is not damaged. */
+const DEFINITION_CHECK_PAGES = 8;
 /** The largest span of pages decodePages() reads at once. */
 const RUN_MAX_BYTES = 16 << 20;
 /**
@@ -269,9 +277,25 @@ class ClusteredReader implements TableReader {
     if (!layout.instant) layout.fields.forEach((f, i) => {
       if (f.out >= 0) quoteChecks[f.out] = quoteCheckOf(writers[i]);
     });
-    this.leaf = new LeafDecoder({
+    this.context = {
       ts, layout, compact, mode, columns: this.columns.length, writers, fast: writers.map(fastWriteOf), fieldColumns: fieldColumns(layout.fields), quoteChecks, stats: this.stats,
-    });
+    };
+    this.leaf = new LeafDecoder(this.context);
+  }
+
+  private readonly context: LeafContext;
+
+  async checkDefinition(): Promise<void> {
+    // Aside: its own decoder and counts, so that the pages decoded here are not counted twice.
+    const check = new LeafDecoder({ ...this.context, stats: emptyStats() });
+    const out = new BatchBuilder(this.columns.length);
+    for (const no of (await this.leafPages()).slice(0, DEFINITION_CHECK_PAGES)) {
+      const page = await this.ts.page(no).catch(() => null);
+      if (page === null || !this.isOurLeaf(page)) continue;
+      out.clear();
+      await check.decode(page, out, true);
+      if (check.lastTrusted) return;
+    }
   }
 
   private problem(page: number | null, record: number | null, message: string): void {
@@ -428,14 +452,20 @@ class ClusteredReader implements TableReader {
       return null;
     }
     this.stats.pagesRead++;
-    const type = u16(page.bytes, FIL_PAGE_TYPE);
-    const h = readIndexHeader(page.bytes);
-    if (type !== PageType.INDEX || h.indexId !== this.info.indexId || h.level !== 0) {
+    // A damaged page the tree points to may have a damaged header too: its body is still carved.
+    if (!this.isOurLeaf(page) && page.checksum !== 'bad') {
+      const type = u16(page.bytes, FIL_PAGE_TYPE);
+      const h = readIndexHeader(page.bytes);
       this.stats.pagesSkipped++;
       this.problem(pageNo, null, `the B-tree points to page ${pageNo} as a leaf of index ${this.info.indexId}, but it is ${pageTypeName(type)} (index ${h.indexId}, level ${h.level}); skipped`);
       return null;
     }
     if (page.checksum === 'bad') this.stats.badChecksums++;
     return page;
+  }
+
+  private isOurLeaf(page: Page): boolean {
+    const h = readIndexHeader(page.bytes);
+    return u16(page.bytes, FIL_PAGE_TYPE) === PageType.INDEX && h.indexId === this.info.indexId && h.level === 0;
   }
 }
