@@ -135,6 +135,43 @@ describe('damaged files', () => {
     const reported = new Set(hurt.stats.problems.map((x) => x.page));
     for (const p of damaged) expect(reported.has(p), `page ${p} is not reported`).toBe(true);
     expect(hurt.stats.badChecksums).toBe(damaged.size);
+    // Nothing of a damaged page is live: the live output is exactly the other pages' rows.
+    expect(rows.length).toBe(leaves.filter((p) => !damaged.has(p)).reduce((n, p) => n + (rowsOf.get(p)?.length ?? 0), 0));
+    expect(hurt.stats.damagedPages).toBe(damaged.size);
+    expect(hurt.stats.damagedWithheld).toBeGreaterThan(0);
+    const all = await decode(bytes, ddl, 'all');
+    expect(all.rows.filter((row) => row.at(-1) === 'live').length).toBe(rows.length);
+    // `all` also has the damaged pages' records whose (untrusted) delete mark is set.
+    expect(all.rows.filter((row) => row.at(-1) === 'damaged').length).toBeGreaterThanOrEqual(hurt.stats.damagedWithheld);
+  });
+
+  it('a broken record list: the records past the break are carved from the page body, every one equal to the server\'s row', async () => {
+    const { reader } = await decode(original, ddl);
+    const leaves = await reader.leafPages();
+    const page = leaves[leaves.length >> 1];
+    const onPage = batchRows(await reader.decodePages([page]));
+    const bytes = original.slice();
+    const o = page * PAGE;
+    const view = new DataView(bytes.buffer);
+    // Walk the COMPACT list (relative next pointers) to its middle record and point it out of the page.
+    let rec = 99; // PAGE_NEW_INFIMUM
+    for (let i = 0; i <= onPage.length >> 1; i++) rec = (rec + view.getUint16(o + rec - 2)) & (PAGE - 1);
+    view.setUint16(o + rec - 2, 0x7ff0);
+    const live = await decode(bytes, ddl);
+    expect(live.rows.length).toBe(expected.length - onPage.length);
+    expect(live.reader.stats.damagedWithheld).toBe(onPage.length);
+    expect(live.reader.stats.problems.find((p) => p.page === page && p.record === null)?.message).toMatch(/^the page is damaged \(its checksum does not match\): 64 records read back \(\d+ carved/);
+    const damaged = await decode(bytes, ddl, 'damaged');
+    expect(onPage.length).toBe(64);
+    expect(damaged.rows).toEqual(onPage);
+    expect(damaged.reader.stats.carvedRecords).toBeGreaterThan(0);
+    expect(damaged.reader.stats.recordsFailed).toBe(0);
+    // The count of each mode is what its read returns.
+    for (const mode of ['live', 'damaged', 'all'] as const) {
+      const r = (await decode(bytes, ddl, mode)).reader;
+      const counts = await r.countLeaves(await r.leafPages());
+      expect(counts.reduce((a, b) => a + b, 0), mode).toBe(mode === 'live' ? live.rows.length : mode === 'damaged' ? onPage.length : expected.length);
+    }
   });
 
   it('a zeroed root page: the leaves are found by scanning, and every row comes back in order', async () => {

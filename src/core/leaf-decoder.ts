@@ -26,7 +26,7 @@ import {
   compactInfoBits, freeListOrigins, PAGE_DATA, PAGE_HEADER, PAGE_N_RECS, PAGE_NEW_SUPREMUM_END, PAGE_OLD_SUPREMUM_END, readIndexHeader, recordOrigins,
   redundantInfoBits, REC_INFO_DELETED, REC_INFO_MIN_REC,
 } from './index-page.ts';
-import { carveRecords, type CarveTarget, type Extent } from './page-carve.ts';
+import { carveRecords, heapArea, type CarveTarget, type Extent } from './page-carve.ts';
 import { compactRecordReadable, decodeCompact, decodeRedundant, lastRecord, RecordError, rollPtrIsZero, type ExternField, type FieldColumns, type RecordSink } from './record.ts';
 import type { BatchBuilder } from './row-batch.ts';
 import { hasStateColumn, modeIncludes, type RowMode, type RowState } from './row-state.ts';
@@ -202,7 +202,8 @@ export class LeafDecoder {
   private measure(bytes: Uint8Array, origin: number): Extent | null {
     const { compact, layout } = this.ctx;
     if (compact && !compactRecordReadable(bytes, origin, layout)) {
-      this.why = 'the record is in a format the table\'s metadata does not describe';
+      // Only measured on damaged pages: there such a header is damage, not a format we lack.
+      this.why = `its header is damaged (record status ${bytes[origin - 3] & 7}, info bits 0x${(bytes[origin - 5] & 0xf0).toString(16)}: not those of a row of this table)`;
       return null;
     }
     try {
@@ -241,15 +242,22 @@ export class LeafDecoder {
     const list = this.origins;
     recordOrigins(bytes, compact, list);
     const taken: Extent[] = [];
+    const heap = heapArea(bytes, compact);
     let unreadable = 0;
     for (const origin of list) {
       if ((compact ? compactInfoBits(bytes, origin) : redundantInfoBits(bytes, origin)) & REC_INFO_MIN_REC) continue;
       const e = this.measure(bytes, origin);
-      if (e !== null && !taken.some((t) => e.start < t.end && t.start < e.end)) taken.push(e);
-      else {
-        unreadable++;
-        addProblem(stats, page.no, origin, `a record of the damaged page's list cannot be read: ${e === null ? this.why : 'it overlaps another record'}`);
+      const misfit = e === null ? this.why
+        : e.start < heap.lo || e.end > heap.top ? 'it lies outside the page heap'
+          : taken.some((t) => e.start < t.end && t.start < e.end) ? 'it overlaps another record' : null;
+      if (misfit === null && e !== null) {
+        taken.push(e);
+        continue;
       }
+      // Past a record that does not fit, the list's pointers lead anywhere: carving takes over.
+      unreadable++;
+      addProblem(stats, page.no, origin, `the damaged page's record list leads here, where no record of this table fits (${misfit}); the list is not followed further`);
+      break;
     }
     const free: number[] = [];
     freeListOrigins(bytes, compact, free);
@@ -283,7 +291,7 @@ export class LeafDecoder {
     const found = taken.length + carved.length;
     const nRecs = u16(bytes, PAGE_HEADER + PAGE_N_RECS);
     // PAGE_N_RECS may itself be damaged: past what a page can hold it says nothing.
-    const lost = nRecs <= bytes.length / 5 ? Math.max(unreadable, nRecs - found) : unreadable;
+    const lost = nRecs <= bytes.length / 5 ? Math.max(0, nRecs - found) : unreadable;
     stats.recordsFailed += lost;
     stats.damagedRows += returned;
     stats.damagedWithheld += withheld;

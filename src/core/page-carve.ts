@@ -7,11 +7,12 @@
  * pointer inside the page), the record must measure and pass its value checks against the table
  * definition (the caller's `measure`), and it must link up with the page's other records (its
  * next-record pointer leads to one of them or to the supremum, or one of them points to it): a run
- * of random bytes rarely passes all three. Pure functions over the page bytes, no allocation per
+ * of random bytes rarely passes all three. Where the page header is still plausible, records also lie
+ * below its heap top and have heap numbers below its heap count, each its own. Pure functions over the page bytes, no allocation per
  * offset tried.
  */
 import { u16 } from './fil-header.ts';
-import { PAGE_NEW_SUPREMUM, PAGE_NEW_SUPREMUM_END, PAGE_OLD_SUPREMUM, PAGE_OLD_SUPREMUM_END, REC_INFO_DELETED } from './index-page.ts';
+import { PAGE_HEADER, PAGE_HEAP_TOP, PAGE_N_HEAP, PAGE_NEW_SUPREMUM, PAGE_NEW_SUPREMUM_END, PAGE_OLD_SUPREMUM, PAGE_OLD_SUPREMUM_END, REC_INFO_DELETED } from './index-page.ts';
 
 /** A record found in a page: its origin and its bytes, header included, as [start, end). */
 export interface Extent {
@@ -53,6 +54,23 @@ export function nextOrigin(bytes: Uint8Array, compact: boolean, origin: number):
   return field === 0 ? 0 : (origin + field) & (bytes.length - 1);
 }
 
+/** The heap number of the record at `origin` (its place in the page heap, 0 and 1 being infimum and supremum). */
+function heapNo(bytes: Uint8Array, compact: boolean, origin: number): number {
+  return u16(bytes, origin - (compact ? 4 : 5)) >> 3;
+}
+
+/**
+ * Where user records lie: from the end of the supremum up to PAGE_HEAP_TOP, with heap numbers below
+ * PAGE_N_HEAP; where the page header is not plausible (it may be damaged too), up to the page
+ * directory's least extent, with any heap number.
+ */
+export function heapArea(bytes: Uint8Array, compact: boolean): { lo: number; top: number; nHeap: number } {
+  const { lo, hi } = recordArea(bytes, compact);
+  const top = u16(bytes, PAGE_HEADER + PAGE_HEAP_TOP);
+  const nHeap = u16(bytes, PAGE_HEADER + PAGE_N_HEAP) & 0x7fff;
+  return { lo, top: top > lo && top <= hi ? top : hi, nHeap: nHeap > HEAP_NO_USER_LOW && nHeap <= bytes.length / 5 ? nHeap : bytes.length };
+}
+
 /** Whether the header before `o` is one a user record in the page could have. */
 function plausibleHeader(t: CarveTarget, o: number, lo: number, hi: number): boolean {
   const b = t.bytes;
@@ -60,11 +78,10 @@ function plausibleHeader(t: CarveTarget, o: number, lo: number, hi: number): boo
   const infoByte = b[t.compact ? o - 5 : o - 6];
   if ((infoByte & 0x0f) > MAX_N_OWNED) return false;
   if ((infoByte & 0xf0 & ~(REC_INFO_DELETED | t.extraInfoBits)) !== 0) return false;
+  if (heapNo(b, t.compact, o) < HEAP_NO_USER_LOW) return false;
   if (t.compact) {
     if (((1 << (b[o - 3] & 7)) & t.statusMask) === 0) return false;
-    if (u16(b, o - 4) >> 3 < HEAP_NO_USER_LOW) return false;
   } else {
-    if (u16(b, o - 5) >> 3 < HEAP_NO_USER_LOW) return false;
     const nFields = (u16(b, o - 4) >> 1) & 0x3ff;
     if (nFields < t.nFieldsMin || nFields > t.nFieldsMax) return false;
   }
@@ -84,12 +101,17 @@ function overlapsAny(e: Extent, taken: readonly Extent[]): boolean {
  */
 export function carveRecords(t: CarveTarget, taken: readonly Extent[], exclude: ReadonlySet<number>): Extent[] {
   const { lo, hi } = recordArea(t.bytes, t.compact);
+  const { top, nHeap } = heapArea(t.bytes, t.compact);
+  // Each record has its own heap number: one already held by a known record is not another's.
+  const heapNos = new Set(taken.map((e) => heapNo(t.bytes, t.compact, e.origin)));
   const headerBytes = t.compact ? 5 : 6;
   const candidates: Extent[] = [];
-  for (let o = lo + headerBytes; o < hi; o++) {
+  for (let o = lo + headerBytes; o < top; o++) {
     if (exclude.has(o) || !plausibleHeader(t, o, lo, hi)) continue;
+    const h = heapNo(t.bytes, t.compact, o);
+    if (h >= nHeap || heapNos.has(h)) continue;
     const e = t.measure(o);
-    if (e === null || e.start < lo || e.end > hi || overlapsAny(e, taken)) continue;
+    if (e === null || e.start < lo || e.end > top || overlapsAny(e, taken)) continue;
     candidates.push(e);
   }
   return chainOrder(t, linked(t, candidates, taken), taken);
@@ -98,7 +120,8 @@ export function carveRecords(t: CarveTarget, taken: readonly Extent[], exclude: 
 /**
  * The candidates that link up with the page's other records: the next pointer of one leads to a
  * known record (or the supremum), or a known record's leads to it. Overlapping ones are resolved
- * in favour of those linked both ways, then the lower offset.
+ * (in their bytes or their heap numbers) are resolved in favour of those linked both ways, then
+ * the lower offset.
  */
 function linked(t: CarveTarget, candidates: readonly Extent[], taken: readonly Extent[]): Extent[] {
   const supremum = t.compact ? PAGE_NEW_SUPREMUM : PAGE_OLD_SUPREMUM;
@@ -111,7 +134,13 @@ function linked(t: CarveTarget, candidates: readonly Extent[], taken: readonly E
     .filter((c) => c.score > 0)
     .sort((a, b) => b.score - a.score || a.e.start - b.e.start);
   const kept: Extent[] = [];
-  for (const { e } of scored) if (!overlapsAny(e, kept)) kept.push(e);
+  const heapNos = new Set<number>();
+  for (const { e } of scored) {
+    const h = heapNo(t.bytes, t.compact, e.origin);
+    if (heapNos.has(h) || overlapsAny(e, kept)) continue;
+    heapNos.add(h);
+    kept.push(e);
+  }
   return kept;
 }
 
