@@ -77,7 +77,7 @@ export function readRanges(sorted: readonly number[], gap: number, most: number)
 }
 
 /** Rows on each of `pages` (any order; the result is in the same order), or UNCOUNTED. */
-export async function countLeafRows(ts: Tablespace, pages: ArrayLike<number>, options: LeafCountOptions): Promise<Int32Array> {
+export async function countLeafRows(ts: Tablespace, pages: ArrayLike<number>, options: LeafCountOptions): Promise<Int32Array<ArrayBuffer>> {
   const counts = new Int32Array(pages.length);
   const plain = ts.fsp.flags.zipSize === 0 && ts.encryption === null && ts.fsp.flags.pageCompression === 0 && ts.physicalSize === ts.pageSize;
   if (!plain) {

@@ -141,7 +141,7 @@ export interface TableReader {
    * damaged pages, and with `exact` those whose purged rows the mode returns, are decoded to count
    * them, so that a count is what the same mode's read returns. `readBytes`: the largest read.
    */
-  countLeaves(pageNos: ArrayLike<number>, options?: CountOptions): Promise<Int32Array>;
+  countLeaves(pageNos: ArrayLike<number>, options?: CountOptions): Promise<Int32Array<ArrayBuffer>>;
   /**
    * Whether the table definition fits the file: its first leaf pages (the first one that is not
    * damaged) are decoded aside, and a DefinitionMismatch thrown when their records do not fit. A
@@ -338,7 +338,7 @@ class ClusteredReader implements TableReader {
     }
   }
 
-  async countLeaves(pageNos: ArrayLike<number>, options: CountOptions = {}): Promise<Int32Array> {
+  async countLeaves(pageNos: ArrayLike<number>, options: CountOptions = {}): Promise<Int32Array<ArrayBuffer>> {
     const counts = await countLeafRows(this.ts, pageNos, { indexId: this.info.indexId, compact: this.compact, mode: this.mode, ...options });
     let scratch: BatchBuilder | null = null;
     for (let i = 0; i < counts.length; i++) {

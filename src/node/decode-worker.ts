@@ -2,7 +2,9 @@
  * A Node worker thread of the CLI's pool: opens the table once, then decodes the runs of leaf pages
  * it is sent and posts each back with its buffers transferred (no copy): as a batch, or, for CSV
  * output, as the run's CSV bytes, so that formatting is spread over the workers too instead of
- * leaving it all to the main thread (a quarter of the work, and the main thread shares the cores).
+ * leaving it all to the main thread (a quarter of the work, and the main thread shares the cores);
+ * or, for --count, as the rows of each page of the run (TableReader.countLeaves: checksums make a
+ * count's work, and they spread over the cores too).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { IbdError } from '../core/errors.ts';
@@ -25,8 +27,11 @@ export interface WorkerError {
   record?: number | null;
 }
 
-/** What the workers hand back per run: the decoded batch, or its CSV lines. */
-export type RunOutput = 'batch' | 'csv';
+/** What the workers hand back per run: the decoded batch, its CSV lines, or its pages' row counts. */
+export type RunOutput = 'batch' | 'csv' | 'count';
+
+/** Reads of a count run (one read per run of 16 KB pages, as the CLI's single-thread count). */
+const COUNT_READ_BYTES = 4 << 20;
 
 const { path, table, options, output } = workerData as { path: string; table: TableDef; options: OpenOptions; output: RunOutput };
 const port = parentPort;
@@ -50,8 +55,10 @@ async function csvRun(r: TableReader, request: RunRequest): Promise<Uint8Array<A
 port.on('message', (request: RunRequest) => {
   void reader
     .then(async (r) => {
-      const batch: RowBatch | Uint8Array<ArrayBuffer> = output === 'csv' ? await csvRun(r, request) : await r.decodePages(request.pages, { first: request.first });
-      const buffers = batch instanceof Uint8Array ? [batch.buffer] : batchBuffers(batch);
+      const batch: RowBatch | Uint8Array<ArrayBuffer> | Int32Array<ArrayBuffer> = output === 'csv' ? await csvRun(r, request)
+        : output === 'count' ? await r.countLeaves(request.pages, { exact: true, readBytes: COUNT_READ_BYTES })
+          : await r.decodePages(request.pages, { first: request.first });
+      const buffers = batch instanceof Uint8Array || batch instanceof Int32Array ? [batch.buffer] : batchBuffers(batch);
       port.postMessage({ id: request.id, batch, stats: r.stats }, buffers);
     })
     .catch((e: unknown) => {

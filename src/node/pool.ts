@@ -8,10 +8,11 @@ import type { TableDef } from '../core/schema.ts';
 import type { RunOutput, RunRequest, WorkerError } from './decode-worker.ts';
 import type { RowBatch } from '../core/row-batch.ts';
 
-/** What the workers hand back per run (RunOutput): batches, or CSV bytes. */
+/** What the workers hand back per run (RunOutput): batches, CSV bytes, or row counts per page. */
 interface Outputs {
   batch: RowBatch;
   csv: Uint8Array;
+  count: Int32Array;
 }
 
 export interface NodePool<T> {
