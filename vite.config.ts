@@ -41,6 +41,9 @@ export default defineConfig({
         ],
       },
       injectManifest: {
+        // The worker is registered as a classic script (registerSW's production default), so it is
+        // built as one self-contained IIFE, with no import/export statements left in it.
+        rollupFormat: 'iife',
         globPatterns: ['**/*.{js,css,html,svg,png,webmanifest,ibd,sql}'],
         // The sample table and the decoder chunks are larger than workbox's 2 MiB default allows.
         maximumFileSizeToCacheInBytes: 16 * 1024 * 1024,
