@@ -1,6 +1,17 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { VitePWA } from 'vite-plugin-pwa';
+
+// The page's Content-Security-Policy is a <meta> in index.html (a static page has no headers). The dev
+// server (`npm run dev`) injects CSS as <style> elements for hot reload, which that policy forbids:
+// there, and only there, style-src also allows inline styles. Builds keep the policy as written.
+function devInlineStyles(): Plugin {
+  return {
+    name: 'ibd-reader:dev-inline-styles',
+    apply: 'serve',
+    transformIndexHtml: (html) => html.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'"),
+  };
+}
 
 // The page is fully static: `base: './'` makes every asset URL relative, so dist/ works from any
 // path (a sub-folder, a file share, a CDN prefix). The decoder runs in ES-module workers.
@@ -13,6 +24,7 @@ import { VitePWA } from 'vite-plugin-pwa';
 export default defineConfig({
   base: './',
   plugins: [
+    devInlineStyles(),
     svelte(),
     VitePWA({
       registerType: 'autoUpdate',
@@ -41,6 +53,9 @@ export default defineConfig({
         ],
       },
       injectManifest: {
+        // The worker is registered as a classic script (registerSW's production default), so it is
+        // built as one self-contained IIFE, with no import/export statements left in it.
+        rollupFormat: 'iife',
         globPatterns: ['**/*.{js,css,html,svg,png,webmanifest,ibd,sql}'],
         // The sample table and the decoder chunks are larger than workbox's 2 MiB default allows.
         maximumFileSizeToCacheInBytes: 16 * 1024 * 1024,

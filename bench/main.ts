@@ -13,7 +13,7 @@ import { openBrowserSession, type BrowserSession, type PageResult } from './brow
 import { DATASETS, MANY_DB, prepareCachedTable, prepareMany, startBenchServer, type DatasetName, type Prepared } from './datasets.ts';
 import { LINEITEM_SF1_ROWS } from './lineitem.ts';
 import { dirBytes, ensurePackages, processCpuSeconds, timed, warmFile, type Timed } from './proc.ts';
-import { renderReport, type DatasetReport, type ToolRow } from './report.ts';
+import { renderReport, withDiary, type DatasetReport, type ToolRow } from './report.ts';
 import { SBTEST_ROWS } from './sbtest.ts';
 import { loadAverage, machine } from './system.ts';
 import { compareWithServer, digestFile } from './verify.ts';
@@ -491,7 +491,8 @@ export async function main(root: string, argv: string[], manyDecoder: string): P
     datasets: reports,
   });
   const target = full ? join(root, 'bench', 'results.md') : join(cache, 'results-latest.md');
-  writeFileSync(target, markdown);
+  // bench/results.md keeps its diary of earlier measurements, the report replaced moving into it.
+  writeFileSync(target, full ? withDiary(markdown, existsSync(target) ? readFileSync(target, 'utf8') : null) : markdown);
   console.log(`\n${markdown}\nbench: written to ${target}`);
   rmSync(work, { recursive: true, force: true });
   const failures = reports.flatMap((r) => r.tools.filter((t) => !t.ok).map((t) => `${r.name}: ${t.tool}`));

@@ -116,3 +116,25 @@ export function renderReport(r: Report): string {
   for (const d of r.datasets) lines.push('', datasetSection(d));
   return lines.join('\n') + '\n';
 }
+
+/** Where the diary of bench/results.md starts: everything from this heading on is kept by a new full run. */
+const DIARY_HEADING = /^## Diary\b.*$/m;
+
+/**
+ * The text of bench/results.md after a full run: its new `report`, then the diary of `previous` (the
+ * file as it was), with the report it replaces moved into the diary as its newest entry (dated by its
+ * "Measured" line, its headings one level down), so that no measurement is lost.
+ */
+export function withDiary(report: string, previous: string | null): string {
+  if (previous === null || previous.trim() === '') return report;
+  const at = previous.search(DIARY_HEADING);
+  const oldReport = (at < 0 ? previous : previous.slice(0, at)).trim();
+  const diary = at < 0 ? '## Diary\n\nEarlier measurements, newest first.\n' : previous.slice(at);
+  // Entries start at the diary's first ### heading; what comes before it is the diary's own preface.
+  const first = diary.search(/^### /m);
+  const preface = (first < 0 ? diary : diary.slice(0, first)).trimEnd();
+  const entries = first < 0 ? '' : diary.slice(first).trimEnd();
+  const when = /^Measured (\S+)/m.exec(oldReport)?.[1] ?? 'in an earlier run';
+  const moved = oldReport.replace(/^(#{2,5}) /gm, '#$1 ').replace(/^# .*$/m, `### Full run, measured ${when}`);
+  return `${report.trimEnd()}\n\n${preface}\n\n${moved}\n${entries ? `\n${entries}\n` : ''}`;
+}

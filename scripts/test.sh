@@ -55,8 +55,7 @@ fi
 
 # ---------------------------------------------------------------- 2. node modules
 if [ ! -d node_modules ]; then
-  # Fallback: see .ci/run (npm ci rejects the lock file when an optional dep is unavailable here).
-  npm ci --no-audit --no-fund || npm install --no-audit --no-fund
+  npm ci --no-audit --no-fund
 fi
 
 # ---------------------------------------------------------------- 3. lint / type-check

@@ -32,18 +32,17 @@
  * Screenshots of the main states go to test-results/screenshots/ (gitignored).
  */
 import { createHash } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, extname, join, normalize, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type BrowserContext, type CDPSession, type Download, type Page } from 'playwright-core';
+import type { BrowserContext, CDPSession, Download, Page } from 'playwright-core';
 import { createConnection } from 'mariadb';
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
+import { CHROMIUM, launchChromium, serveDist } from './helpers.ts';
 import { csvHeader, csvRows, ndjsonRows, type CsvOptions } from '../../src/core/output.ts';
 import { unzipSync } from 'fflate';
 
@@ -51,55 +50,11 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The built site; IBD_READER_DIST points elsewhere (e.g. a trial build). */
 const DIST = process.env.IBD_READER_DIST ?? join(ROOT, 'dist');
 const SHOTS = join(ROOT, 'test-results', 'screenshots');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ROWS = 3000;
 const MILLION = 1_000_000;
 const HEAP_LIMIT = 300 * 1024 * 1024;
 /** A file written by MySQL 8.0.18 (shared fixtures beside the repository). */
 const MYSQL8_FILE = join(ROOT, '..', 'shared', 'fixtures', 'mysql-testsuite', 'mysql80', 'simple', 'emp.ibd');
-
-// ---------------------------------------------------------------------------------------------
-// Static server for dist/
-// ---------------------------------------------------------------------------------------------
-
-const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.webmanifest': 'application/manifest+json',
-  '.json': 'application/json',
-  '.map': 'application/json',
-  '.sql': 'text/plain; charset=utf-8',
-  '.ibd': 'application/octet-stream',
-};
-
-function serveDist(root: string): Promise<{ server: Server; url: string }> {
-  const server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    let file = normalize(join(root, path));
-    if (file !== root && !file.startsWith(root + sep)) {
-      res.writeHead(403).end();
-      return;
-    }
-    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
-    readFile(file).then(
-      (body) => {
-        res.writeHead(200, { 'Content-Type': MIME[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-cache' });
-        res.end(body);
-      },
-      () => res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found'),
-    );
-  });
-  return new Promise((ok, fail) => {
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      ok({ server, url: `http://127.0.0.1:${port}/` });
-    });
-  });
-}
 
 // ---------------------------------------------------------------------------------------------
 // Test data
@@ -327,14 +282,7 @@ describe('the built page, against real MariaDB tables', () => {
     }
     millionCsvHash = hash.digest('hex');
 
-    context = await chromium.launchPersistentContext(userData, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-      acceptDownloads: true,
-      viewport: { width: 1360, height: 900 },
-      colorScheme: 'light',
-    });
+    context = await launchChromium(userData);
     page = context.pages()[0] ?? (await context.newPage());
     cdp = await context.newCDPSession(page);
     page.on('request', (r) => requests.push(r.url()));

@@ -38,7 +38,7 @@ export async function expectSameAsServer(server: MariadbServer, table: string, o
 
 /**
  * Decodes with the DDL, marking the TIME/DATETIME/TIMESTAMP columns that SHOW CREATE TABLE flags as
- * `/* mariadb-5.3 *\/` as being in the pre-5.6 formats (what the DDL parser should do, see the README).
+ * `/* mariadb-5.3 *\/` as being in the pre-5.6 formats (what the DDL parser should do, see docs/verification.md).
  */
 export async function decodeMarkingLegacy(ibdPath: string, createSql: string): Promise<Decoded> {
   const table = parseCreateTables(createSql)[0];
