@@ -15,40 +15,17 @@
  *    runs first and its rows are copied over.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join, relative } from 'node:path';
+import { basename } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCreateTables, pickTable } from '../../src/core/ddl/create-table.ts';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
 import { decodeFile, expectSameRows } from './decode.ts';
-
-const ROOT = join(import.meta.dirname, '../../../shared/fixtures/mysql-testsuite');
-const VERSIONS = ['mysql56', 'mysql57', 'mysql80'] as const;
-
-function sqlFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((f) => {
-    const p = join(dir, f);
-    if (statSync(p).isDirectory()) return sqlFiles(p);
-    return p.endsWith('.sql') ? [p] : [];
-  });
-}
-
-if (!existsSync(ROOT)) throw new Error(`the MySQL fixtures are missing: expected ${ROOT} (../shared beside the repository)`);
+import { fixtureIbd, fixtureTables, readScript } from './mysql-fixture-files.ts';
 
 /** Every fixture table with at least one .ibd, and the versions that have it. */
-const cases = sqlFiles(join(ROOT, 'mysql56')).map((sql) => {
-  const rel = relative(join(ROOT, 'mysql56'), sql).replace(/\.sql$/, '');
-  const versions = VERSIONS.filter((v) => existsSync(join(ROOT, v, rel + '.ibd')));
-  return { rel, sql, versions };
-}).filter((c) => c.versions.length > 0);
+const cases = fixtureTables();
 
 const DATA_FROM: Record<string, string> = { 'pk/tb24_sk': 'pk/tb24' };
-
-function readScript(rel: string): string {
-  return readFileSync(join(ROOT, 'mysql56', rel + '.sql'), 'utf8')
-    .replace(/^--insert /gm, 'insert ')
-    .split('-- below is test data for mysql8.0')[0];
-}
 
 /** The script MariaDB runs to compute the expected rows (see the adaptations above). */
 function expectedScript(rel: string, table: string): string {
@@ -96,7 +73,7 @@ describe('MySQL 5.6 / 5.7 / 8.0 fixture files', () => {
       expectedFor.set(mode, (await server.query(`SELECT * FROM \`${table.name}\`${orderBy ? ` ORDER BY ${orderBy}` : ''}`, db)).rows);
     }
     for (const v of versions) {
-      const decoded = await decodeFile(join(ROOT, v, rel + '.ibd'), script, table.name);
+      const decoded = await decodeFile(fixtureIbd(v, rel), script, table.name);
       expectSameRows(decoded.rows, expectedFor.get(v === 'mysql56' ? 'lax' : 'strict') ?? [], `${v}/${rel}`, decoded.reader.columns);
       expect(decoded.reader.stats.problems, `${v}/${rel}`).toEqual([]);
     }
