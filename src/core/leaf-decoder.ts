@@ -267,9 +267,10 @@ export class LeafDecoder {
     let withheld = 0;
     const sink = this.sink;
     for (const e of [...taken, ...carved]) {
-      const deleted = ((compact ? compactInfoBits(bytes, e.origin) : redundantInfoBits(bytes, e.origin)) & REC_INFO_DELETED) !== 0;
-      // A delete mark read from a damaged page is not trusted either way: such records only in `all`.
-      if (!(deleted ? mode === 'all' : modeIncludes(mode, 'damaged'))) {
+      // A delete mark read from a damaged page is not vouched for either: every record of the page is
+      // of state damaged, and the modes without that state count what they would otherwise return.
+      if (!modeIncludes(mode, 'damaged')) {
+        const deleted = ((compact ? compactInfoBits(bytes, e.origin) : redundantInfoBits(bytes, e.origin)) & REC_INFO_DELETED) !== 0;
         if (modeIncludes(mode, deleted ? 'delete-marked' : 'live')) withheld++;
         continue;
       }

@@ -4,7 +4,8 @@
  * - `delete-marked`: a deleted row still in the B-tree, not yet purged;
  * - `purged`: a deleted row purge already took off the record list, read back from the page's free list;
  * - `damaged`: read from a page that failed its checksum or a structural check; its values passed every
- *   check of their types, but nothing vouches for them.
+ *   check of their types, but nothing vouches for them, nor for its delete mark (a record of a damaged
+ *   page is of this state whatever its delete mark says).
  * A read (RowMode) returns the states it names; one that returns more than one adds the last column
  * `_row_state`, so that rows a user will import again never mix states unmarked.
  */
