@@ -346,7 +346,7 @@ async function countRows(reader: TableReader, out: Writable, args: Args, table: 
   for (const page of uncounted.slice(0, 20)) warn(`${file}, page ${page}: not a readable leaf page of index ${reader.info.indexId}; its rows are not in the count`);
   process.stderr.write(`${file}: ${rows} rows on ${leaves.length - uncounted.length} leaf pages (counted from the record headers${stats.damagedPages > 0 || modeIncludes(reader.mode, 'purged') ? '; damaged pages and free lists decoded' : ', not decoded'})${uncounted.length > 0 ? `; ${uncounted.length} leaf pages could not be counted` : ''}\n`);
   warnWithheld(reader.info.file, stats);
-  return anythingAmiss(reader.stats) || anythingAmiss(stats) || uncounted.length > 0 ? 2 : 0;
+  return anythingAmiss(reader.stats) || anythingAmiss(stats) || uncounted.length > 0 || reader.info.leafSource === 'scan' ? 2 : 0;
 }
 
 /** --count with no table definition to be had: the live rows from the record headers of the leaves found by a scan. */
@@ -388,7 +388,8 @@ async function run(args: Args): Promise<number> {
     process.stderr.write(`${source.name}: ${s.rowsDecoded} rows from ${s.pagesRead} leaf pages (${reader.info.pageSize / 1024} KB pages, ${reader.info.rowFormat}, ${reader.info.checksumFormat} checksums); ${s.recordsFailed} undecodable records, ${s.pagesSkipped} skipped pages, ${s.badChecksums} bad checksums, ${s.damagedPages} damaged leaf pages\n`);
     process.stderr.write(recoveryReport(source.name, s));
     warnWithheld(source.name, s);
-    return anythingAmiss(s) ? 2 : 0;
+    // Leaves found by scanning: the B-tree above them is damaged, even where every row came back.
+    return anythingAmiss(s) || reader.info.leafSource === 'scan' ? 2 : 0;
   } finally {
     await source.close();
     const stream = out;

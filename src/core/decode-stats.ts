@@ -27,7 +27,7 @@ export interface DecodeStats {
   damagedPages: number;
   /** Rows of state `damaged` returned (`damaged` and `all` modes). */
   damagedRows: number;
-  /** Rows of damaged pages the mode left out that it would have returned from an intact page. */
+  /** Rows of damaged pages left out by a mode without the state `damaged`: what `--rows damaged` would return. */
   damagedWithheld: number;
   /** Records of damaged pages found by carving the page body (page-carve.ts), past a broken record list. */
   carvedRecords: number;

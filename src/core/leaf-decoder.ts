@@ -26,7 +26,7 @@ import {
   compactInfoBits, freeListOrigins, PAGE_DATA, PAGE_HEADER, PAGE_N_RECS, PAGE_NEW_SUPREMUM_END, PAGE_OLD_SUPREMUM_END, readIndexHeader, recordOrigins,
   redundantInfoBits, REC_INFO_DELETED, REC_INFO_MIN_REC,
 } from './index-page.ts';
-import { carveRecords, heapArea, type CarveTarget, type Extent } from './page-carve.ts';
+import { carveRecords, heapArea, pointsIntoItself, type CarveTarget, type Extent } from './page-carve.ts';
 import { compactRecordReadable, decodeCompact, decodeRedundant, lastRecord, RecordError, rollPtrIsZero, type ExternField, type FieldColumns, type RecordSink } from './record.ts';
 import type { BatchBuilder } from './row-batch.ts';
 import { hasStateColumn, modeIncludes, type RowMode, type RowState } from './row-state.ts';
@@ -249,7 +249,8 @@ export class LeafDecoder {
       const e = this.measure(bytes, origin);
       const misfit = e === null ? this.why
         : e.start < heap.lo || e.end > heap.top ? 'it lies outside the page heap'
-          : taken.some((t) => e.start < t.end && t.start < e.end) ? 'it overlaps another record' : null;
+          : pointsIntoItself(bytes, compact, e) ? 'its next-record pointer leads into its own bytes, so its lengths are wrong'
+            : taken.some((t) => e.start < t.end && t.start < e.end) ? 'it overlaps another record' : null;
       if (misfit === null && e !== null) {
         taken.push(e);
         continue;
@@ -268,10 +269,9 @@ export class LeafDecoder {
     const sink = this.sink;
     for (const e of [...taken, ...carved]) {
       // A delete mark read from a damaged page is not vouched for either: every record of the page is
-      // of state damaged, and the modes without that state count what they would otherwise return.
+      // a row of state damaged, and a mode without that state withholds them all (and says so).
       if (!modeIncludes(mode, 'damaged')) {
-        const deleted = ((compact ? compactInfoBits(bytes, e.origin) : redundantInfoBits(bytes, e.origin)) & REC_INFO_DELETED) !== 0;
-        if (modeIncludes(mode, deleted ? 'delete-marked' : 'live')) withheld++;
+        withheld++;
         continue;
       }
       const row = out.mark();

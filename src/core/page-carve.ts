@@ -89,6 +89,15 @@ function plausibleHeader(t: CarveTarget, o: number, lo: number, hi: number): boo
   return next === supremum || (next >= lo && next < hi && next !== o);
 }
 
+/**
+ * Whether a record's next-record pointer leads into its own bytes: the record that follows cannot
+ * lie there, so the lengths it was measured with are wrong (a damaged length or end offset).
+ */
+export function pointsIntoItself(bytes: Uint8Array, compact: boolean, e: Extent): boolean {
+  const next = nextOrigin(bytes, compact, e.origin);
+  return next > e.start && next < e.end;
+}
+
 function overlapsAny(e: Extent, taken: readonly Extent[]): boolean {
   for (const t of taken) if (e.start < t.end && t.start < e.end) return true;
   return false;
@@ -111,7 +120,7 @@ export function carveRecords(t: CarveTarget, taken: readonly Extent[], exclude: 
     const h = heapNo(t.bytes, t.compact, o);
     if (h >= nHeap || heapNos.has(h)) continue;
     const e = t.measure(o);
-    if (e === null || e.start < lo || e.end > top || overlapsAny(e, taken)) continue;
+    if (e === null || e.start < lo || e.end > top || pointsIntoItself(t.bytes, t.compact, e) || overlapsAny(e, taken)) continue;
     candidates.push(e);
   }
   return chainOrder(t, linked(t, candidates, taken), taken);

@@ -373,6 +373,8 @@ export function decodeRedundant(page: Uint8Array, origin: number, layout: Cluste
     }
     const len = endOff - start;
     if (len < 0 || origin + endOff > page.length - 8) throw new RecordError(`field \`${f.name}\` has an impossible end offset ${endOff}`);
+    // REDUNDANT keeps every field's length: a fixed-size one (NULL or not) must take its size.
+    if (f.fixedLen !== 0 && len !== f.fixedLen && !external) throw new RecordError(`field \`${f.name}\` takes ${len} bytes, its type takes ${f.fixedLen}`);
     if (isNull) at[2 * i] = NULL_FIELD;
     else if (external) {
       at[2 * i] = OFF_PAGE;
