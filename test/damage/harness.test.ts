@@ -11,7 +11,7 @@ import { csvRows } from '../../src/core/output.ts';
 import { csvRecords, multisetMinus, parseCsvOutput, rowRecords, splitState } from './csv-records.ts';
 import { bitFlip, burst, truncate, zeroPage } from './damage.ts';
 import { intactness, mapLeafRecords } from './intact.ts';
-import { byState, difference, missing, notIn, pagesNamed, saysMissing, tallyDamaged, withheldCount, type DamagedTally } from './judge.ts';
+import { byState, difference, missing, notIn, pagesCalledDamaged, pagesNamed, saysMissing, tallyDamaged, withheldCount, type DamagedTally } from './judge.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const bytes = new Uint8Array(readFileSync(join(ROOT, 'public/sample/employees.ibd')));
@@ -103,6 +103,7 @@ describe('the judge', () => {
     expect(withheldCount('1 row from damaged pages was withheld')).toBe(1);
     expect(withheldCount('t.ibd: 7725 rows from 121 leaf pages')).toBeNull();
     expect(pagesNamed('t.ibd, page 0: zeroed\nt.ibd, page 12: x')).toEqual(new Set([0, 12]));
+    expect(pagesCalledDamaged('t.ibd, page 0: damaged\nt.ibd, page 3: the root\nt.ibd, page 9: bad checksum')).toEqual(new Set([0, 9]));
     expect(saysMissing('t.ibd: 548 pages are missing past the end of the file', 548)).toBe(true);
     expect(saysMissing('t.ibd: 5480 pages are missing', 548)).toBe(false);
     expect(saysMissing('page 548 is past the end of the file', 548)).toBe(false);

@@ -57,6 +57,11 @@ export function pagesNamed(stderr: string): Set<number> {
   return new Set([...stderr.matchAll(/\bpage (\d+)/g)].map((m) => Number(m[1])));
 }
 
+/** Pages named on lines of stderr that speak of damage (damaged, checksum, corrupt, unreadable, skipped, withheld, bad). */
+export function pagesCalledDamaged(stderr: string): Set<number> {
+  return new Set(stderr.split('\n').filter((line) => /damag|checksum|corrupt|unreadable|skipped|withheld|\bbad\b/i.test(line)).flatMap((line) => [...pagesNamed(line)]));
+}
+
 /** Whether a line of stderr says that `n` pages are missing (the word and the number on one line). */
 export function saysMissing(stderr: string, n: number): boolean {
   return stderr.split('\n').some((line) => /missing/i.test(line) && new RegExp(`(^|\\D)${n}(\\D|$)`).test(line));
