@@ -2,8 +2,8 @@
  * Damaged copies of MariaDB-written tables (REDUNDANT, COMPACT, DYNAMIC; 3-level B-trees), read with
  * the CLI and judged against the server's own rows and against the records the intact file holds:
  *
- *  - the default output (`--rows live`) holds only server rows, byte for byte, and every row of every
- *    leaf page left untouched;
+ *  - the default output (`--rows live`) holds only server rows, byte for byte, each once, and every
+ *    row of every leaf page left untouched;
  *  - `--rows all` holds the row of every record whose bytes are intact (intact.ts computes which),
  *    whatever its state, and its `damaged` rows are mostly (9 in 10) server rows;
  *  - `--count` prints the number of rows the same `--rows` mode writes; the exit status is 2 when
@@ -29,7 +29,7 @@ import { buildCli, countRows, exportRows, MODES, STATE_MODES, writeInput, type C
 import { headerRecord, rowRecords } from './csv-records.ts';
 import { bitFlip, burst, truncate, zeroPage, type DamagedCopy, type DamageKind } from './damage.ts';
 import { changedOffsets, intactness, mapLeafRecords, type Intactness, type LeafMap } from './intact.ts';
-import { byState, difference, firstFew, missing, notIn, pagesCalledDamaged, pagesNamed, saysMissing, stderrHead, tallyDamaged, withheldCount, withoutState, type DamagedTally } from './judge.ts';
+import { byState, difference, duplicates, firstFew, missing, notIn, pagesCalledDamaged, pagesNamed, saysMissing, stderrHead, tallyDamaged, withheldCount, withoutState, type DamagedTally } from './judge.ts';
 import { makeTables, TABLE_NAMES, type TableFixture } from './tables.ts';
 
 const ROWS = 8000;
@@ -237,6 +237,7 @@ describe('damaged copies of MariaDB-written tables, read with the CLI', () => {
   /** --rows live: only server rows, and every row of the leaf pages left untouched. */
   function expectLive(p: Prepared, state: Intactness, live: Exported, what: string): void {
     expect.soft(firstFew(notIn(live.records, p.live)), `${what}, --rows live: rows that are not server rows`).toBe('none');
+    expect.soft(firstFew(duplicates(live.records)), `${what}, --rows live: rows written twice`).toBe('none');
     const untouched = p.map.records.filter((r) => !r.deleted && state.undamagedLeaves.has(r.page)).map((r) => r.row);
     expect.soft(firstFew(missing(untouched, live.records)), `${what}, --rows live: rows of untouched leaf pages missing`).toBe('none');
   }

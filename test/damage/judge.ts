@@ -16,6 +16,17 @@ export function notIn(records: readonly string[], truth: ReadonlySet<string>): s
   return records.filter((r) => !truth.has(r));
 }
 
+/** Records that occur more than once (each extra occurrence once). */
+export function duplicates(records: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const extra: string[] = [];
+  for (const r of records) {
+    if (seen.has(r)) extra.push(r);
+    else seen.add(r);
+  }
+  return extra;
+}
+
 /** The rows of `expected` that `records` lack. */
 export function missing(expected: readonly string[], records: readonly string[]): string[] {
   const got = new Set(records);
