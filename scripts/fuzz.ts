@@ -1,12 +1,12 @@
 /**
  * `npm run fuzz -- [options]` (scripts/fuzz.mjs bundles this file and runs `main`): a fuzz campaign
  * bigger than the one in `npm test` (test/fuzz/fuzz.test.ts), over the same files, with its figures
- * printed at the end. Case i of a seed is always the same mutation of the same file: `--first i
- * --count 1` replays it. Exit status 1 when the campaign finds a crash, a hang, an uncaught error or
+ * printed at the end. Case i of a seed is always the same mutation of the same file (given the same
+ * files: --no-mariadb and --rows change them): `--first i --count 1` replays it. Exit status 1 when the campaign finds a crash, a hang, an uncaught error or
  * an unmarked wrong row where the damage is detectable; 0 otherwise.
  */
 import { makeTables } from '../test/damage/tables.ts';
-import { buildWorker, checkCorpus, formatFigures, runCampaign } from '../test/fuzz/campaign.ts';
+import { buildWorker, checkCorpus, formatFigures, removeWorker, runCampaign } from '../test/fuzz/campaign.ts';
 import { mariadbFiles, mysqlFiles, sampleFiles, type CorpusFile } from '../test/fuzz/corpus.ts';
 import { startMariadb } from '../test/harness/mariadb.ts';
 
@@ -64,6 +64,14 @@ export async function main(argv: string[]): Promise<number> {
     return e.message ? 64 : 0;
   }
   const workerPath = await buildWorker();
+  try {
+    return await campaign(o, workerPath);
+  } finally {
+    removeWorker(workerPath);
+  }
+}
+
+async function campaign(o: Options, workerPath: string): Promise<number> {
   const corpus: CorpusFile[] = [...sampleFiles(), ...mysqlFiles()];
   if (o.mariadb) {
     console.log(`fuzz: making the MariaDB tables (${o.rows} rows each) on a private server`);

@@ -1,10 +1,11 @@
 /**
  * The command-line tool as a user runs it (dist-cli/ibd-reader.mjs, bundled by scripts/build-cli.mjs
  * as test/cli.test.ts does): on a copy written to a folder of its own beside its CREATE TABLE, one
- * thread (the pool's start-up is not what is tested), at most two runs at a time (one per core).
+ * thread (the pool's start-up is not what is tested), one run per core at a time.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { parseCsvOutput, type CsvOutput } from './csv-records.ts';
 
@@ -28,7 +29,8 @@ export interface CliRun {
   stderr: string;
 }
 
-const MAX_RUNNING = 2;
+/** One run per core. */
+const MAX_RUNNING = availableParallelism();
 let running = 0;
 const waiting: (() => void)[] = [];
 

@@ -2,8 +2,8 @@
  * Damaged copies of MariaDB-written tables (REDUNDANT, COMPACT, DYNAMIC; 3-level B-trees), read with
  * the CLI and judged against the server's own rows and against the records the intact file holds:
  *
- *  - the default output (`--rows live`) holds only server rows, byte for byte, and every row of every
- *    leaf page left untouched;
+ *  - the default output (`--rows live`) holds only server rows, byte for byte, each once, and every
+ *    row of every leaf page left untouched;
  *  - `--rows all` holds the row of every record whose bytes are intact (intact.ts computes which),
  *    whatever its state, and its `damaged` rows are mostly (9 in 10) server rows;
  *  - `--count` prints the number of rows the same `--rows` mode writes; the exit status is 2 when
@@ -12,8 +12,8 @@
  *  - a definition that does not fit the file gives no rows, exit status 1 and says so.
  *
  * One server makes the tables and is stopped once they are exported; each copy is written to a
- * folder of its own and read by the CLI with one thread, two runs at a time. Every `--rows` mode runs
- * on the intact files and on one copy of each kind of damage; the others run `live` and `all`.
+ * folder of its own and read by the CLI with one thread, one run per core at a time. Every `--rows`
+ * mode runs on the intact files and on one copy of each kind of damage; the others run `live` and `all`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,8 +28,8 @@ import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
 import { buildCli, countRows, exportRows, MODES, STATE_MODES, writeInput, type CliInput, type Exported, type Mode } from './cli.ts';
 import { headerRecord, rowRecords } from './csv-records.ts';
 import { bitFlip, burst, truncate, zeroPage, type DamagedCopy, type DamageKind } from './damage.ts';
-import { intactness, mapLeafRecords, type Intactness, type LeafMap } from './intact.ts';
-import { byState, difference, firstFew, missing, notIn, pagesNamed, saysMissing, stderrHead, tallyDamaged, withheldCount, withoutState, type DamagedTally } from './judge.ts';
+import { changedOffsets, intactness, mapLeafRecords, type Intactness, type LeafMap } from './intact.ts';
+import { byState, difference, duplicates, firstFew, missing, notIn, pagesCalledDamaged, pagesNamed, saysMissing, stderrHead, tallyDamaged, withheldCount, withoutState, type DamagedTally } from './judge.ts';
 import { makeTables, TABLE_NAMES, type TableFixture } from './tables.ts';
 
 const ROWS = 8000;
@@ -185,7 +185,8 @@ describe('damaged copies of MariaDB-written tables, read with the CLI', () => {
       const state = intactness(map, fixture.bytes, copy.bytes);
       const what = `${name}, ${copy.what}`;
       // The harness: the damage is there, and intact records are left to judge by.
-      expect(state.damagedLeaves.length + state.missingPages + (copy.kind.endsWith('zeroed') ? 1 : 0)).toBeGreaterThan(0);
+      for (const page of copy.pages) expect(changedOffsets(fixture.bytes, copy.bytes, page, map.pageSize)?.length, `${what}: page ${page} changed`).toBeGreaterThan(0);
+      if (c.kind === 'truncated') expect(state.missingPages).toBeGreaterThan(0);
       expect(state.intact.length).toBeGreaterThan(0);
 
       const input = writeInput(join(dir, name, `${c.kind.replace(/\W+/g, '-')}-${c.seed}`), name, copy.bytes, fixture.ddl);
@@ -201,9 +202,9 @@ describe('damaged copies of MariaDB-written tables, read with the CLI', () => {
       if (runs.size > 2) expectOtherModes(p, state, runs, all, what);
 
       if (c.kind === 'page 0 zeroed') {
-        const named = pagesNamed(live.run.stderr + all.run.stderr);
-        expect.soft(named.has(0), `${what}: page 0 is named (stderr: ${stderrHead(live.run.stderr)})`).toBe(true);
-        expect.soft(firstFew([...named].filter((n) => n !== 0).map(String)), `${what}: pages other than page 0 named (stderr: ${stderrHead(live.run.stderr)})`).toBe('none');
+        expect.soft(pagesNamed(live.run.stderr).has(0), `${what}: page 0 is named (stderr: ${stderrHead(live.run.stderr)})`).toBe(true);
+        const others = [...pagesCalledDamaged(live.run.stderr + all.run.stderr)].filter((n) => n !== 0);
+        expect.soft(firstFew(others.map(String)), `${what}: pages other than page 0 called damaged (stderr: ${stderrHead(live.run.stderr)})`).toBe('none');
         const stats = await libraryStats(copy.bytes, fixture.ddl).catch((e: unknown) => (e as Error).message);
         expect.soft(typeof stats === 'string' ? stats : stats.badChecksums, `${what}: the library opens the copy, and counts no bad checksum but page 0's`).toBeLessThanOrEqual(1);
       }
@@ -236,6 +237,7 @@ describe('damaged copies of MariaDB-written tables, read with the CLI', () => {
   /** --rows live: only server rows, and every row of the leaf pages left untouched. */
   function expectLive(p: Prepared, state: Intactness, live: Exported, what: string): void {
     expect.soft(firstFew(notIn(live.records, p.live)), `${what}, --rows live: rows that are not server rows`).toBe('none');
+    expect.soft(firstFew(duplicates(live.records)), `${what}, --rows live: rows written twice`).toBe('none');
     const untouched = p.map.records.filter((r) => !r.deleted && state.undamagedLeaves.has(r.page)).map((r) => r.row);
     expect.soft(firstFew(missing(untouched, live.records)), `${what}, --rows live: rows of untouched leaf pages missing`).toBe('none');
   }

@@ -15,6 +15,8 @@ export interface DamagedCopy {
   /** What was done, for messages: pages and offsets. */
   what: string;
   bytes: Uint8Array;
+  /** The pages written to (none for a truncation). */
+  pages: number[];
 }
 
 const int = (r: () => number, lo: number, hi: number): number => lo + Math.floor(r() * (hi - lo + 1));
@@ -28,6 +30,7 @@ export function burst(intact: Uint8Array, map: LeafMap, seed: number): DamagedCo
   const r = rng(seed);
   const bytes = intact.slice();
   const done: string[] = [];
+  const pages: number[] = [];
   for (let n = int(r, 1, 3); n > 0; n--) {
     const page = map.leaves[int(r, 0, map.leaves.length - 1)];
     const length = Math.round(16 * Math.pow(256, r()));
@@ -36,8 +39,9 @@ export function burst(intact: Uint8Array, map: LeafMap, seed: number): DamagedCo
     const at = page * map.pageSize + offset;
     for (let i = 0; i < length; i++) bytes[at + i] = int(r, 0, 255);
     done.push(`page ${page}: ${length} random bytes at ${offset}`);
+    pages.push(page);
   }
-  return { kind: 'burst', what: done.join('; '), bytes };
+  return { kind: 'burst', what: done.join('; '), bytes, pages };
 }
 
 /**
@@ -51,18 +55,18 @@ export function bitFlip(intact: Uint8Array, map: LeafMap, seed: number): Damaged
   const offset = record.origin + int(r, -5, 99);
   const bit = int(r, 0, 7);
   bytes[record.page * map.pageSize + offset] ^= 1 << bit;
-  return { kind: 'bit flip', what: `page ${record.page}, record at ${record.origin}: bit ${bit} of byte ${offset}`, bytes };
+  return { kind: 'bit flip', what: `page ${record.page}, record at ${record.origin}: bit ${bit} of byte ${offset}`, bytes, pages: [record.page] };
 }
 
 export function zeroPage(intact: Uint8Array, map: LeafMap, page: number, kind: DamageKind): DamagedCopy {
   const bytes = intact.slice();
   bytes.fill(0, page * map.pageSize, (page + 1) * map.pageSize);
-  return { kind, what: `page ${page} zeroed`, bytes };
+  return { kind, what: `page ${page} zeroed`, bytes, pages: [page] };
 }
 
 /** The file cut at the start of the leaf page in the middle of the leaf level (by page number). */
 export function truncate(intact: Uint8Array, map: LeafMap): DamagedCopy {
   const sorted = [...map.leaves].sort((a, b) => a - b);
   const cut = sorted[sorted.length >> 1];
-  return { kind: 'truncated', what: `cut at page ${cut} of ${map.pageCount}`, bytes: intact.slice(0, cut * map.pageSize) };
+  return { kind: 'truncated', what: `cut at page ${cut} of ${map.pageCount}`, bytes: intact.slice(0, cut * map.pageSize), pages: [] };
 }

@@ -11,7 +11,7 @@ import { csvRows } from '../../src/core/output.ts';
 import { csvRecords, multisetMinus, parseCsvOutput, rowRecords, splitState } from './csv-records.ts';
 import { bitFlip, burst, truncate, zeroPage } from './damage.ts';
 import { intactness, mapLeafRecords } from './intact.ts';
-import { byState, difference, missing, notIn, pagesNamed, saysMissing, tallyDamaged, withheldCount, type DamagedTally } from './judge.ts';
+import { byState, difference, duplicates, missing, notIn, pagesCalledDamaged, pagesNamed, saysMissing, tallyDamaged, withheldCount, type DamagedTally } from './judge.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const bytes = new Uint8Array(readFileSync(join(ROOT, 'public/sample/employees.ibd')));
@@ -87,6 +87,7 @@ describe('the judge', () => {
     changed[7] = changed[7].replace('@example.com', '@example.con');
     expect(notIn(changed, truth)).toEqual([changed[7]]);
     expect(missing(records, changed.slice(1))).toEqual([records[0], records[7]]);
+    expect(duplicates([records[0], records[1], records[0], records[0]])).toEqual([records[0], records[0]]);
     const all = [`${records[0]},live`, `${records[1]},damaged`, `${records[2]},broken`];
     const groups = byState(all);
     expect(groups.get('live')).toEqual([records[0]]);
@@ -103,6 +104,7 @@ describe('the judge', () => {
     expect(withheldCount('1 row from damaged pages was withheld')).toBe(1);
     expect(withheldCount('t.ibd: 7725 rows from 121 leaf pages')).toBeNull();
     expect(pagesNamed('t.ibd, page 0: zeroed\nt.ibd, page 12: x')).toEqual(new Set([0, 12]));
+    expect(pagesCalledDamaged('t.ibd, page 0: damaged\nt.ibd, page 3: the root\nt.ibd, page 9: bad checksum')).toEqual(new Set([0, 9]));
     expect(saysMissing('t.ibd: 548 pages are missing past the end of the file', 548)).toBe(true);
     expect(saysMissing('t.ibd: 5480 pages are missing', 548)).toBe(false);
     expect(saysMissing('page 548 is past the end of the file', 548)).toBe(false);

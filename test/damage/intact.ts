@@ -4,7 +4,7 @@
  * the page's record list (index-page.ts recordOrigins), its size from measuring it with the table's
  * clustered layout (record.ts decodeCompact / decodeRedundant with no sink: the record's total size,
  * header included), and its row from decoding that page with the library (rows come out in record
- * order), checked against the server's rows.
+ * order), checked against the server's rows and their primary-key order.
  *
  * A record is certainly intact in a copy when its page is there and no byte of the page changed in
  * [origin − size, origin + size): that span holds the record whichever way its bytes sit around the
@@ -49,7 +49,10 @@ export interface LeafMap {
 export interface MapInput {
   bytes: Uint8Array;
   ddl: string;
-  /** CSV records of every row the file may hold (live or delete-marked): each record's row must be one. */
+  /**
+   * CSV records of every row the file may hold (live or delete-marked), in primary-key order: each
+   * record's row must be one, and the records of the leaf level must come in that order.
+   */
   everRows: readonly string[];
 }
 
@@ -61,7 +64,8 @@ export async function mapLeafRecords(input: MapInput): Promise<LeafMap> {
   const leaves = await reader.leafPages();
   const origins: number[] = [];
   const records: LeafRecord[] = [];
-  const ever = new Set(input.everRows);
+  const order = new Map(input.everRows.map((row, i) => [row, i]));
+  let last = -1;
   for (const page of leaves) {
     const bytes = input.bytes.subarray(page * pageSize, (page + 1) * pageSize);
     const compact = readIndexHeader(bytes).compact;
@@ -78,7 +82,11 @@ export async function mapLeafRecords(input: MapInput): Promise<LeafMap> {
       const size = compact ? decodeCompact(bytes, origin, layout, null, []) : decodeRedundant(bytes, origin, layout, null, []);
       const deleted = (info & REC_INFO_DELETED) !== 0;
       const row = lines[k];
-      if (row === undefined || !ever.has(row)) throw new Error(`intact file, page ${page}, record at ${origin}: its row ${row ?? '(none)'} is not a server row`);
+      const at = order.get(row ?? '');
+      if (row === undefined || at === undefined) throw new Error(`intact file, page ${page}, record at ${origin}: its row ${row ?? '(none)'} is not a server row`);
+      // Paired by position, checked by key: the records' rows are the server's in primary-key order.
+      if (at <= last) throw new Error(`intact file, page ${page}, record at ${origin}: its row comes before the previous record's in key order`);
+      last = at;
       if ((rows[k].at(-1) === 'delete-marked') !== deleted) throw new Error(`intact file, page ${page}, record at ${origin}: the delete mark and the row state disagree`);
       records.push({ page, origin, size, deleted, row });
       k++;

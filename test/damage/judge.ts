@@ -16,6 +16,17 @@ export function notIn(records: readonly string[], truth: ReadonlySet<string>): s
   return records.filter((r) => !truth.has(r));
 }
 
+/** Records that occur more than once (each extra occurrence once). */
+export function duplicates(records: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const extra: string[] = [];
+  for (const r of records) {
+    if (seen.has(r)) extra.push(r);
+    else seen.add(r);
+  }
+  return extra;
+}
+
 /** The rows of `expected` that `records` lack. */
 export function missing(expected: readonly string[], records: readonly string[]): string[] {
   const got = new Set(records);
@@ -55,6 +66,11 @@ export function withheldCount(stderr: string): number | null {
 /** Every page number stderr names ("page N"). */
 export function pagesNamed(stderr: string): Set<number> {
   return new Set([...stderr.matchAll(/\bpage (\d+)/g)].map((m) => Number(m[1])));
+}
+
+/** Pages named on lines of stderr that speak of damage (damaged, checksum, corrupt, unreadable, skipped, withheld, bad). */
+export function pagesCalledDamaged(stderr: string): Set<number> {
+  return new Set(stderr.split('\n').filter((line) => /damag|checksum|corrupt|unreadable|skipped|withheld|\bbad\b/i.test(line)).flatMap((line) => [...pagesNamed(line)]));
 }
 
 /** Whether a line of stderr says that `n` pages are missing (the word and the number on one line). */

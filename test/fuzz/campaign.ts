@@ -9,6 +9,7 @@
  * output that are not rows of the intact file's `live` output (multisets), with the intact rows lost.
  */
 import { build } from 'esbuild';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { rng } from '../differential/random-data.ts';
@@ -76,9 +77,12 @@ export interface Figures {
 
 const emptyClass = (): ClassFigures => ({ cases: 0, pagesMutated: 0, truncations: 0, refused: 0, crashesAtOpen: 0, crashesReading: 0, hangs: 0, uncaught: 0, wrongRows: 0, casesWithWrongRows: 0, lostRows: 0 });
 
-/** Bundles decode-worker.ts (TypeScript) into a file a worker thread can run; returns its path. */
+/**
+ * Bundles decode-worker.ts (TypeScript) into a file a worker thread can run, one per process (a test
+ * and a campaign may run at once); returns its path, for removeWorker() when done.
+ */
 export async function buildWorker(): Promise<string> {
-  const outfile = join(ROOT, '.cache/fuzz/decode-worker.mjs');
+  const outfile = join(ROOT, `.cache/fuzz/decode-worker-${process.pid}.mjs`);
   await build({
     absWorkingDir: ROOT,
     entryPoints: [join(ROOT, 'test/fuzz/decode-worker.ts')],
@@ -91,6 +95,10 @@ export async function buildWorker(): Promise<string> {
     logLevel: 'warning',
   });
   return outfile;
+}
+
+export function removeWorker(path: string): void {
+  rmSync(path, { force: true });
 }
 
 type Reply = Response | { type: 'hang' } | { type: 'uncaught'; error: string };

@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
 import { makeTables } from '../damage/tables.ts';
-import { buildWorker, checkCorpus, formatFigures, runCampaign } from './campaign.ts';
+import { buildWorker, checkCorpus, formatFigures, removeWorker, runCampaign } from './campaign.ts';
 import { mariadbFiles, mysqlFiles, sampleFiles, type CorpusFile } from './corpus.ts';
 
 const SECONDS = 35;
@@ -31,6 +31,15 @@ describe('fuzz: mutated copies of real files', () => {
   });
   afterAll(async () => {
     await server?.stop();
+    if (workerPath) removeWorker(workerPath);
+  });
+
+  it('the harness: a case over its time limit is a hang, its worker is replaced and the campaign goes on', async () => {
+    // 1 ms is too short for most cases (a copy refused at once may make it).
+    const figures = await runCampaign(workerPath, sampleFiles(), { seed: 2, count: 6, timeLimitMs: 1, recomputeShare: 0 });
+    const hangs = figures.byClass.detectable.hangs + figures.byClass.undetectable.hangs;
+    expect(figures.cases + figures.noops).toBe(6);
+    expect(hangs).toBeGreaterThanOrEqual(3);
   });
 
   it(`${SECONDS} s of cases: no crash, hang or uncaught error; no unmarked wrong row where the damage is detectable`, async () => {
