@@ -19,8 +19,11 @@ import {
 } from './fil-header.ts';
 import { readIndexHeader } from './index-page.ts';
 import type { ByteSource } from './source.ts';
+import { verifyZipPage } from './zip-page.ts';
 
 export const PAGE_SIZES = [4096, 8192, 16384, 32768, 65536] as const;
+/** ROW_FORMAT=COMPRESSED page sizes as stored (KEY_BLOCK_SIZE=1 to 16). */
+const ZIP_SIZES = [1024, 2048, 4096, 8192, 16384] as const;
 /** Page images may start at any multiple of this (a disk sector) from the start of the image. */
 const SECTOR = 512;
 /** Bytes read per step; memory stays at about this much whatever the image size. */
@@ -282,6 +285,54 @@ export async function scanOrphans(source: ByteSource, options: ScanOptions = {})
 
 function groupKey(spaceId: number, indexId: bigint): string {
   return `${spaceId}/${indexId}`;
+}
+
+/** How the pages of a tablespace file lie, as its pages show it (guessSpaceLayout). */
+export interface SpaceLayout {
+  /** Bytes per page as stored: the compressed size for ROW_FORMAT=COMPRESSED. */
+  physicalSize: number;
+  /** ROW_FORMAT=COMPRESSED pages (page_zip checksums, no FIL trailer). */
+  compressed: boolean;
+  fullCrc32: boolean;
+  /** The space id most of the pages carry in their FIL header. */
+  spaceId: number;
+  /** Pages that check out in this layout at the place their page number puts them. */
+  validPages: number;
+}
+
+/** Whether a ROW_FORMAT=COMPRESSED page carries a real checksum (not the 'none' magic, which proves nothing). */
+function zipChecks(page: Uint8Array): boolean {
+  const r = verifyZipPage(page);
+  return r === 'crc32' || r === 'innodb';
+}
+
+/**
+ * The layout of a tablespace file whose page 0 cannot be trusted (Tablespace.open), from the pages
+ * after it in the first chunk: the page size, format and checksum under which the most pages check
+ * out where their FIL page number says they are. The same checks as guessLayout, plus compressed
+ * pages (whose checksums it does not know), but only on the grid from byte 0: pages found elsewhere
+ * make a raw image, not a tablespace file. Null when no page checks out in place.
+ */
+export async function guessSpaceLayout(source: ByteSource): Promise<SpaceLayout | null> {
+  const b = await source.read(0, Math.min(source.size, CHUNK_BYTES));
+  let best: SpaceLayout | null = null;
+  const consider = (physicalSize: number, compressed: boolean, fullCrc32: boolean) => {
+    const ids = new Map<number, number>();
+    let valid = 0;
+    for (let k = 1, o = physicalSize; o + physicalSize <= b.length; k++, o += physicalSize) {
+      if (u32(b, o + FIL_PAGE_OFFSET) !== k) continue;
+      if (compressed ? !zipChecks(b.subarray(o, o + physicalSize)) : !formatsAt(b, o, physicalSize).includes(fullCrc32)) continue;
+      valid++;
+      const id = u32(b, o + FIL_PAGE_SPACE_ID);
+      ids.set(id, (ids.get(id) ?? 0) + 1);
+    }
+    if (valid === 0 || valid <= (best?.validPages ?? 0)) return;
+    const spaceId = [...ids.entries()].sort((x, y) => y[1] - x[1])[0][0];
+    best = { physicalSize, compressed, fullCrc32, spaceId, validPages: valid };
+  };
+  for (const size of PAGE_SIZES) for (const fullCrc32 of [false, true]) consider(size, false, fullCrc32);
+  for (const size of ZIP_SIZES) consider(size, true, false);
+  return best;
 }
 
 /** What openTable needs to decode one group of a raw image (see OpenOptions.raw). */
