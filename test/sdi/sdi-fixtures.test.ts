@@ -125,6 +125,8 @@ describe('damaged SDI', () => {
     const ts = await tablespace(bytes, 'tb01.ibd');
     expect(ts.page0Damaged).toBeNull();
     await expect(readSdi(ts)).rejects.toThrow(SdiError);
+    const resolved = await resolveSchema(bytesSource(bytes, 'tb01.ibd'), []);
+    expect(resolved.error).toBe('tb01.ibd is a MySQL 8 file, but its data dictionary (SDI) could not be read (the SDI root page number on page 0 (999999) is outside the file), and no .frm or .sql file describing it was given');
   });
 
   it('page 0 zeroed: the SDI root is found among the first pages, and the table read from it', async () => {
