@@ -143,7 +143,7 @@ async function sdiCandidates(ibd: ByteSource, warnings: string[]): Promise<{ tab
   try {
     ts = await Tablespace.open(ibd);
   } catch (e) {
-    warnings.push(`${ibd.name}: its data dictionary (SDI) cannot be read: ${(e as Error).message}`);
+    // Said once, as why there is no definition (reading the rows says it again otherwise).
     return { tables: [], missing: (e as Error).message };
   }
   let sdi: SdiContents | null;
