@@ -169,6 +169,27 @@ describe.each([
 
   if (checksum !== 'full_crc32') return;
 
+  it.each([
+    { options: 'ROW_FORMAT=COMPRESSED KEY_BLOCK_SIZE=8', physical: 8192, fullCrc32: false, format: '8 KB compressed pages (ROW_FORMAT=COMPRESSED, 16 KB uncompressed)' },
+    { options: 'PAGE_COMPRESSED=1', physical: 16384, fullCrc32: true, format: '16 KB pages, full_crc32 checksums, page-compressed with zlib' },
+  ])('page 0 zeroed, $options: that layout from the other pages, the server\'s rows', async ({ options, physical, fullCrc32, format }) => {
+    const table = options.startsWith('ROW') ? 'zipped' : 'pcomp';
+    await server.exec(`CREATE TABLE ${table} (id INT PRIMARY KEY, name VARCHAR(40), note VARCHAR(200)) ${options};
+      INSERT INTO ${table} SELECT seq, CONCAT('row ', seq), REPEAT(CHAR(65 + seq % 26), seq % 200) FROM seq_1_to_5000;`);
+    const ibd = await server.exportTable(table);
+    const bytes = new Uint8Array(readFileSync(ibd));
+    bytes.fill(0, 0, physical);
+    const expected = (await server.query(`SELECT * FROM ${table} ORDER BY id`)).rows;
+    const ts = await Tablespace.open(bytesSource(bytes, `${table}.ibd`));
+    expect([ts.pageSize, ts.physicalSize, ts.fullCrc32]).toEqual([16384, physical, fullCrc32]);
+    expect(ts.headerNote).toBe(`page 0 (the space header) is damaged: it is all zeros; page size/format taken from the other pages: ${format}`);
+    const s = await summarize(bytesSource(bytes, `${table}.ibd`));
+    expect([s.checksums.bad, s.checksums.badPages, s.rows]).toEqual([1, [0], 5000]);
+    const frm = bytesSource(new Uint8Array(readFileSync(join(dirname(ibd), `${table}.frm`))), `${table}.frm`);
+    const def = (await resolveSchema(bytesSource(bytes, `${table}.ibd`), [frm])).table as TableDef;
+    expect(await readAll(await openTable(bytesSource(bytes, `${table}.ibd`), def))).toEqual(expected);
+  });
+
   it('the CLI finds VIEWERS.frm beside viewers.ibd', () => {
     const at = folder('case', { 'viewers.ibd': t.bytes, 'VIEWERS.frm': t.frm });
     const run = cli(join(at, 'viewers.ibd'), '--format', 'ndjson');

@@ -18,6 +18,7 @@ import {
   FIL_NULL, FIL_PAGE_LSN, FIL_PAGE_NEXT, FIL_PAGE_OFFSET, FIL_PAGE_PREV, FIL_PAGE_SPACE_ID, FIL_PAGE_TYPE, isAllZero, PageType, u16, u32,
 } from './fil-header.ts';
 import { readIndexHeader } from './index-page.ts';
+import { fullCrc32StoredSize, isFullCrc32Compressed } from './page-compression.ts';
 import type { ByteSource } from './source.ts';
 import { verifyZipPage } from './zip-page.ts';
 
@@ -97,9 +98,15 @@ function trailerLsnMatch(b: Uint8Array, o: number, size: number, fullCrc32: bool
   return lsn !== 0 && lsn === u32(b, o + size - (fullCrc32 ? 8 : 4));
 }
 
-/** Whether the page's checksum is valid in the given format (never true for an all-zero page). */
+/**
+ * Whether the page's checksum is valid in the given format (never true for an all-zero page). A
+ * full_crc32 page-compressed page has it where its stored bytes end.
+ */
 export function pageChecks(page: Uint8Array, fullCrc32: boolean): boolean {
-  if (fullCrc32) return u32(page, page.length - 4) === crc32c(page, 0, page.length - 4);
+  if (fullCrc32) {
+    const stored = fullCrc32StoredSize(page);
+    return stored !== null && u32(page, stored - 4) === crc32c(page, 0, stored - 4);
+  }
   const r = verifyPage(page, false);
   return r !== 'bad' && r !== 'empty';
 }
@@ -107,8 +114,11 @@ export function pageChecks(page: Uint8Array, fullCrc32: boolean): boolean {
 /** The formats a page at `o` of size `size` is a valid page in. */
 function formatsAt(b: Uint8Array, o: number, size: number): boolean[] {
   const found: boolean[] = [];
+  const page = b.subarray(o, o + size);
   for (const fullCrc32 of [false, true]) {
-    if (trailerLsnMatch(b, o, size, fullCrc32) && pageChecks(b.subarray(o, o + size), fullCrc32)) found.push(fullCrc32);
+    // A full_crc32 page-compressed page keeps no trailer: its checksum alone vouches for it.
+    const lsn = trailerLsnMatch(b, o, size, fullCrc32) || (fullCrc32 && isFullCrc32Compressed(page));
+    if (lsn && pageChecks(page, fullCrc32)) found.push(fullCrc32);
   }
   return found;
 }
