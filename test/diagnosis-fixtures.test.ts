@@ -97,7 +97,7 @@ describe('page 0 damaged, every fixture file', () => {
     expect(rows).toBe((await summarize(bytesSource(intact, 'tb13.ibd'))).rows);
     const s = await summarize(bytesSource(zeroed, 'tb13.ibd'));
     expect(s.rows).toBeGreaterThan(rows);
-    expect(s.problems).toContain(`page 0: the extent descriptor page is damaged; free pages in pages 0–16383 cannot be told apart from used ones, so the row count may include the old rows of freed pages`);
+    expect(s.problems).toContain(`page 0: the extent descriptor page is damaged; free pages in pages 0–${intact.length / 16384 - 1} cannot be told apart from used ones, so the row count may include the old rows of freed pages`);
   });
 });
 

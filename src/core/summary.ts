@@ -314,7 +314,7 @@ export async function summarize(source: ByteSource, options: SummarizeOptions = 
       groupFree = groupFreeFlags(bytes, no, ts, freeLimit);
       if (groupFree === null) {
         // A freed leaf keeps its old records: counted as if in use, they add rows the table no longer has.
-        problem(`page ${no}: the extent descriptor page is damaged; free pages in pages ${no}–${no + size - 1} cannot be told apart from used ones, so the row count may include the old rows of freed pages`);
+        problem(`page ${no}: the extent descriptor page is damaged; free pages in pages ${no}–${Math.min(no + size, ts.pageCount) - 1} cannot be told apart from used ones, so the row count may include the old rows of freed pages`);
       }
     }
     if (groupFree !== null && groupFree[no % size] === 1) {

@@ -800,7 +800,7 @@ describe('the built page, against real MariaDB tables', () => {
     await waitForTable('t', 'done');
     expect(await page.getByTestId('space-header').textContent()).toBe('Page 0 (the space header) is damaged: it is all zeros; page size/format taken from the other pages: 16 KB pages, full_crc32 checksums.');
     await page.locator('[data-testid="checksums"][data-bad="1"]').waitFor({ timeout: 30_000 });
-    expect(await page.getByTestId('page-size').textContent()).toBe('16 KB');
+    expect(await page.getByTestId('page-size').textContent()).toBe('16.0 KiB');
     expect(await rowCount()).toBe(ROWS);
     await shot('11b-page0-zeroed');
 
@@ -815,6 +815,8 @@ describe('the built page, against real MariaDB tables', () => {
     expect(await alert.textContent()).toMatch(new RegExp(`^\\s*This file is incomplete: the file is cut at page ${cutAt}: [\\d,]+ pages missing past the end \\(the space header says [\\d,]+ pages\\)`));
     // Once the rows are counted, the leaf pages past the end and their rows, as an estimate.
     await expect.poll(() => alert.textContent(), { timeout: 30_000 }).toMatch(/the B-tree expects [\d,]+ leaf pages there \(about [\d,]+ rows, estimated/);
+    await waitForTable('t', 'done');
+    expect(await page.getByText('All rows in this copy counted (the file is cut short: see above)').count()).toBe(1);
     const report = page.getByTestId('recovery-report');
     if (!(await report.evaluate((d) => (d as HTMLDetailsElement).open))) await report.locator('summary').click();
     await page.getByTestId('report-full').click();
