@@ -5,7 +5,7 @@
  * the .frm of the same name beside it (MySQL 5.x, MariaDB); with --guess and neither, it is guessed
  * from the records (core/guess.ts).
  */
-import { createWriteStream, existsSync } from 'node:fs';
+import { createWriteStream, existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -25,6 +25,8 @@ import { anythingAmiss } from './core/decode-stats.ts';
 import { isRowMode, modeIncludes, ROW_MODES } from './core/row-state.ts';
 import { DefinitionMismatch, openTable, type DecodeStats, type OpenOptions, type Problem, type RowMode, type TableReader } from './core/table-reader.ts';
 import { Tablespace } from './core/tablespace.ts';
+import { leafTruncation } from './core/truncation.ts';
+import { NotInnodbError } from './core/errors.ts';
 import { formatGuess, guessColumns, guessedTable } from './core/guess.ts';
 import { listIndexes, recoveryReport, targetOptions } from './core/recovery-target.ts';
 import { PAGE_SIZES } from './core/orphan-scan.ts';
@@ -255,11 +257,26 @@ async function schemaFromFile(args: Args, schema: string, source: ByteSource): P
   return table;
 }
 
+/** FILE.frm beside FILE.ibd, the case of the names aside (datadirs hold VIEWERS.frm beside viewers.ibd), as the page pairs them. */
+function frmBeside(ibd: string): string | null {
+  const want = `${basename(ibd).replace(/\.ibd$/i, '')}.frm`;
+  const exact = join(dirname(ibd), want);
+  if (existsSync(exact)) return exact;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(ibd));
+  } catch {
+    return null;
+  }
+  const found = names.find((name) => name.toLowerCase() === want.toLowerCase());
+  return found === undefined ? null : join(dirname(ibd), found);
+}
+
 /** The definition the .ibd carries (SDI), or the one in FILE.frm beside it. */
 async function schemaFromIbd(args: Args, source: ByteSource): Promise<TableDef> {
-  const frmPath = join(dirname(args.ibd), `${basename(args.ibd).replace(/\.ibd$/i, '')}.frm`);
+  const frmPath = frmBeside(args.ibd);
   const others: ByteSource[] = [];
-  const frm = existsSync(frmPath) ? await fileSource(frmPath) : null;
+  const frm = frmPath !== null ? await fileSource(frmPath) : null;
   if (frm) others.push(frm);
   try {
     const resolved = await resolveSchema(source, others);
@@ -359,6 +376,15 @@ async function countWithoutDefinition(source: ByteSource, args: Args, out: Writa
   return counted.uncounted + counted.damaged > 0 ? 2 : 0;
 }
 
+/** What is wrong with the file as a whole, said before its rows: page 0 damaged, the file cut short. */
+async function warnSpace(source: ByteSource, reader: TableReader, options: OpenOptions): Promise<void> {
+  if (options.raw) return;
+  const ts = await Tablespace.open(source, { keys: options.keys });
+  if (ts.headerNote !== null) warn(`${source.name}: ${ts.headerNote}`);
+  const cut = await leafTruncation(ts, await reader.leafPages().catch(() => []));
+  if (cut !== null) warn(`${source.name}: ${cut.message}`);
+}
+
 async function run(args: Args): Promise<number> {
   const source = await fileSource(args.ibd);
   let out: Writable | null = null;
@@ -367,6 +393,9 @@ async function run(args: Args): Promise<number> {
       process.stdout.write(await listIndexes(source, args.pageSize));
       return 0;
     }
+    // A file with no InnoDB page at all is said to be so first, not blamed on a missing definition.
+    const opened = await Tablespace.open(source).then(() => null, (e: unknown) => e);
+    if (opened instanceof NotInnodbError) throw opened;
     // Live rows are counted from the record headers: a definition helps find the leaves, none is needed.
     const countAlone = args.count && args.mode === 'live' && args.schema === null && !guessMode;
     const table = countAlone ? await tableOrGuess(args, source).catch(() => null) : await tableOrGuess(args, source);
@@ -378,6 +407,7 @@ async function run(args: Args): Promise<number> {
     }
     const options = { ...(await openOptions(args)), ...(await targetOptions(source, table.name, args, warn)) };
     const reader = await openTable(source, table, options);
+    await warnSpace(source, reader, options);
     if (!(await definitionFits(reader, source, options))) return 1;
     if (args.count) return await countRows(reader, out, args, table, options);
     if (args.format === 'csv') await write(out, csvHeader(reader.columns));

@@ -3,10 +3,12 @@
  * an unexpected exception; whatever is readable is still returned, and what is not is counted.
  */
 import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { zipSync } from 'fflate';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCreateTables } from '../src/core/ddl/create-table.ts';
-import { IbdError } from '../src/core/errors.ts';
+import { IbdError, NotInnodbError } from '../src/core/errors.ts';
 import { bytesSource } from '../src/core/source.ts';
 import { openTable, type Row, type TableReader } from '../src/core/table-reader.ts';
 
@@ -37,22 +39,42 @@ async function openError(bytes: Uint8Array, name: string, ddl = TABLE): Promise<
   return error as IbdError;
 }
 
-describe('files that are not InnoDB tablespaces', () => {
+describe('files that are not InnoDB tablespaces: said first, with what they look like', () => {
+  const notInnodb = async (bytes: Uint8Array, name: string): Promise<string> => {
+    const error = await openError(bytes, name);
+    expect(error).toBeInstanceOf(NotInnodbError);
+    return error.message;
+  };
   it('an empty file', async () => {
-    expect((await openError(new Uint8Array(0), 'empty.ibd')).message).toMatch(/^empty\.ibd, page 0: the file is 0 bytes long/);
+    expect(await notInnodb(new Uint8Array(0), 'empty.ibd')).toBe('empty.ibd is not an InnoDB tablespace: it looks like an empty file (0 bytes)');
   });
   it('random bytes', async () => {
     const bytes = new Uint8Array(65536).map((_, i) => (i * 2654435761) >>> 24);
-    expect((await openError(bytes, 'noise.ibd')).message).toMatch(/^noise\.ibd, page 0: this is not an InnoDB tablespace/);
+    expect(await notInnodb(bytes, 'noise.ibd')).toBe('noise.ibd is not an InnoDB tablespace: it looks like binary data of no kind recognised');
   });
   it('a PNG image', async () => {
     const png = new Uint8Array(20000);
     png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-    expect((await openError(png, 'photo.png')).message).toMatch(/^photo\.png, page 0: this is not an InnoDB tablespace/);
+    expect(await notInnodb(png, 'photo.png')).toBe('photo.png is not an InnoDB tablespace: it looks like a PNG image');
   });
-  it('a text file', async () => {
-    const text = new TextEncoder().encode('CREATE TABLE t (a INT);\n'.repeat(1000));
-    expect((await openError(text, 'dump.sql')).message).toMatch(/^dump\.sql, page 0: this is not an InnoDB tablespace/);
+  it('an SQL dump and other text', async () => {
+    const dump = new TextEncoder().encode(DDL.repeat(50));
+    expect(await notInnodb(dump, 'dump.ibd')).toBe('dump.ibd is not an InnoDB tablespace: it looks like an SQL script or dump (text)');
+    const text = new TextEncoder().encode('Grüße aus dem Rechenzentrum\n'.repeat(100));
+    expect(await notInnodb(text, 'notes.ibd')).toBe('notes.ibd is not an InnoDB tablespace: it looks like text (UTF-8)');
+    expect(await notInnodb(new TextEncoder().encode('hello\n'), 'tiny.ibd')).toBe('tiny.ibd is not an InnoDB tablespace: it looks like text (ASCII), 6 bytes: shorter than any InnoDB page');
+  });
+  it('the table file inside an archive: zip, gzip', async () => {
+    expect(await notInnodb(zipSync({ 'tb13.ibd': IBD }), 'tb13.ibd')).toBe('tb13.ibd is not an InnoDB tablespace: it looks like a zip archive');
+    expect(await notInnodb(new Uint8Array(gzipSync(IBD)), 'tb13.ibd')).toBe('tb13.ibd is not an InnoDB tablespace: it looks like a gzip-compressed file');
+  });
+  it('a file of zeros', async () => {
+    expect(await notInnodb(new Uint8Array(5 * 16384), 'zeros.ibd')).toBe('zeros.ibd is not an InnoDB tablespace: it looks like all zero bytes');
+  });
+  it('InnoDB pages that are not where a tablespace has them (a copy cut in front) are a raw image, not "not InnoDB"', async () => {
+    const error = await openError(IBD.subarray(3 * 16384), 'cut.ibd');
+    expect(error).not.toBeInstanceOf(NotInnodbError);
+    expect(error.message).toMatch(/^cut\.ibd, page 0: page 0 is no FSP header \(its page type is INDEX, not FSP_HDR\), and the InnoDB pages in the file are not where their page numbers put them: it is a raw image/);
   });
 });
 

@@ -28,6 +28,7 @@ import { quickSummary, summarize, type TablespaceSummary } from '../src/core/sum
 import { openTable } from '../src/core/table-reader.ts';
 import type { NamedBlob, ResolvedSchemaResult, TableChoice } from './decoder-api.ts';
 import type { EncryptionKeys } from '../src/core/encryption.ts';
+import { NotInnodbError } from '../src/core/errors.ts';
 
 /** One table file of a batch, with the .frm beside it (if any). */
 export interface ListItem {
@@ -317,6 +318,8 @@ async function listOne(item: ListItem, ibd: ByteSource, sqls: readonly NamedBlob
     row.summary = item.ibd.size <= options.fullBelow ? await summarize(ibd, { keys: options.keys }) : await quickSummary(ibd, options.keys);
   } catch (err) {
     row.summaryError = message(err);
+    // No InnoDB page at all: that is the answer, not a missing table definition.
+    if (err instanceof NotInnodbError) return { ...row, resolveError: row.summaryError };
   }
   let table: TableDef | null = null;
   try {

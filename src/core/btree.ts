@@ -19,10 +19,11 @@ function isIndexPage(bytes: Uint8Array): boolean {
 
 /** Every B-tree root of the tablespace (excluding MySQL 8's SDI tree), lowest index id first. */
 export async function findIndexRoots(ts: Tablespace): Promise<IndexRoot[]> {
-  const page0 = (await ts.page(0)).bytes;
   const readBytes = async (no: number) => (await ts.page(no)).bytes;
+  // A damaged page 0's lists of INODE pages are lost; page 2, always the first, still holds the table's.
+  const inodePages = ts.page0Damaged !== null ? [2] : await inodePageNumbers((await ts.page(0)).bytes, readBytes, ts.pageCount);
   const roots = new Map<number, IndexRoot>();
-  for (const inodePage of await inodePageNumbers(page0, readBytes, ts.pageCount)) {
+  for (const inodePage of inodePages) {
     if (inodePage >= ts.pageCount) continue;
     const inodes = inodeEntries(await readBytes(inodePage), inodePage);
     for (const entry of inodes) {

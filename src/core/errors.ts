@@ -17,3 +17,18 @@ export class IbdError extends Error {
     return `${where.join(', ')}: ${detail}`;
   }
 }
+
+/**
+ * The file holds no InnoDB page at all (page 0 is no FSP header and no page anywhere checks out):
+ * said before anything else, with what the file looks like instead (file-kind.ts).
+ */
+export class NotInnodbError extends IbdError {
+  constructor(
+    file: string,
+    readonly looksLike: string,
+  ) {
+    super(file, `not an InnoDB tablespace: it looks like ${looksLike}`);
+    this.message = `${file} is not an InnoDB tablespace: it looks like ${looksLike}`;
+    this.name = 'NotInnodbError';
+  }
+}

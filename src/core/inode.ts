@@ -59,3 +59,16 @@ export async function inodePageNumbers(page0: Uint8Array, readPage: (no: number)
   }
   return [...pages];
 }
+
+/**
+ * The logical page size of a ROW_FORMAT=COMPRESSED tablespace from its INODE page (page 2, stored
+ * as is), when page 0's flags are lost: an entry's size follows the extent size and so the logical
+ * page size, and only the right one puts the second entry's magic number where it is (every index
+ * has two segments). Null when no candidate does.
+ */
+export function inodeLogicalPageSize(page: Uint8Array, candidates: readonly number[]): number | null {
+  const first = FSEG_ARR_OFFSET + FSEG_MAGIC_N;
+  if (page.length < first + 4 || u32(page, first) !== FSEG_MAGIC_N_VALUE) return null;
+  const second = (size: number) => first + inodeEntrySize(size);
+  return candidates.find((size) => second(size) + 4 <= page.length && u32(page, second(size)) === FSEG_MAGIC_N_VALUE) ?? null;
+}

@@ -18,9 +18,13 @@ import {
   FIL_NULL, FIL_PAGE_LSN, FIL_PAGE_NEXT, FIL_PAGE_OFFSET, FIL_PAGE_PREV, FIL_PAGE_SPACE_ID, FIL_PAGE_TYPE, isAllZero, PageType, u16, u32,
 } from './fil-header.ts';
 import { readIndexHeader } from './index-page.ts';
+import { fullCrc32StoredSize, isFullCrc32Compressed } from './page-compression.ts';
 import type { ByteSource } from './source.ts';
+import { verifyZipPage } from './zip-page.ts';
 
 export const PAGE_SIZES = [4096, 8192, 16384, 32768, 65536] as const;
+/** ROW_FORMAT=COMPRESSED page sizes as stored (KEY_BLOCK_SIZE=1 to 16). */
+const ZIP_SIZES = [1024, 2048, 4096, 8192, 16384] as const;
 /** Page images may start at any multiple of this (a disk sector) from the start of the image. */
 const SECTOR = 512;
 /** Bytes read per step; memory stays at about this much whatever the image size. */
@@ -94,9 +98,15 @@ function trailerLsnMatch(b: Uint8Array, o: number, size: number, fullCrc32: bool
   return lsn !== 0 && lsn === u32(b, o + size - (fullCrc32 ? 8 : 4));
 }
 
-/** Whether the page's checksum is valid in the given format (never true for an all-zero page). */
+/**
+ * Whether the page's checksum is valid in the given format (never true for an all-zero page). A
+ * full_crc32 page-compressed page has it where its stored bytes end.
+ */
 export function pageChecks(page: Uint8Array, fullCrc32: boolean): boolean {
-  if (fullCrc32) return u32(page, page.length - 4) === crc32c(page, 0, page.length - 4);
+  if (fullCrc32) {
+    const stored = fullCrc32StoredSize(page);
+    return stored !== null && u32(page, stored - 4) === crc32c(page, 0, stored - 4);
+  }
   const r = verifyPage(page, false);
   return r !== 'bad' && r !== 'empty';
 }
@@ -104,8 +114,11 @@ export function pageChecks(page: Uint8Array, fullCrc32: boolean): boolean {
 /** The formats a page at `o` of size `size` is a valid page in. */
 function formatsAt(b: Uint8Array, o: number, size: number): boolean[] {
   const found: boolean[] = [];
+  const page = b.subarray(o, o + size);
   for (const fullCrc32 of [false, true]) {
-    if (trailerLsnMatch(b, o, size, fullCrc32) && pageChecks(b.subarray(o, o + size), fullCrc32)) found.push(fullCrc32);
+    // A full_crc32 page-compressed page keeps no trailer: its checksum alone vouches for it.
+    const lsn = trailerLsnMatch(b, o, size, fullCrc32) || (fullCrc32 && isFullCrc32Compressed(page));
+    if (lsn && pageChecks(page, fullCrc32)) found.push(fullCrc32);
   }
   return found;
 }
@@ -282,6 +295,54 @@ export async function scanOrphans(source: ByteSource, options: ScanOptions = {})
 
 function groupKey(spaceId: number, indexId: bigint): string {
   return `${spaceId}/${indexId}`;
+}
+
+/** How the pages of a tablespace file lie, as its pages show it (guessSpaceLayout). */
+export interface SpaceLayout {
+  /** Bytes per page as stored: the compressed size for ROW_FORMAT=COMPRESSED. */
+  physicalSize: number;
+  /** ROW_FORMAT=COMPRESSED pages (page_zip checksums, no FIL trailer). */
+  compressed: boolean;
+  fullCrc32: boolean;
+  /** The space id most of the pages carry in their FIL header. */
+  spaceId: number;
+  /** Pages that check out in this layout at the place their page number puts them. */
+  validPages: number;
+}
+
+/** Whether a ROW_FORMAT=COMPRESSED page carries a real checksum (not the 'none' magic, which proves nothing). */
+function zipChecks(page: Uint8Array): boolean {
+  const r = verifyZipPage(page);
+  return r === 'crc32' || r === 'innodb';
+}
+
+/**
+ * The layout of a tablespace file whose page 0 cannot be trusted (Tablespace.open), from the pages
+ * after it in the first chunk: the page size, format and checksum under which the most pages check
+ * out where their FIL page number says they are. The same checks as guessLayout, plus compressed
+ * pages (whose checksums it does not know), but only on the grid from byte 0: pages found elsewhere
+ * make a raw image, not a tablespace file. Null when no page checks out in place.
+ */
+export async function guessSpaceLayout(source: ByteSource): Promise<SpaceLayout | null> {
+  const b = await source.read(0, Math.min(source.size, CHUNK_BYTES));
+  let best: SpaceLayout | null = null;
+  const consider = (physicalSize: number, compressed: boolean, fullCrc32: boolean) => {
+    const ids = new Map<number, number>();
+    let valid = 0;
+    for (let k = 1, o = physicalSize; o + physicalSize <= b.length; k++, o += physicalSize) {
+      if (u32(b, o + FIL_PAGE_OFFSET) !== k) continue;
+      if (compressed ? !zipChecks(b.subarray(o, o + physicalSize)) : !formatsAt(b, o, physicalSize).includes(fullCrc32)) continue;
+      valid++;
+      const id = u32(b, o + FIL_PAGE_SPACE_ID);
+      ids.set(id, (ids.get(id) ?? 0) + 1);
+    }
+    if (valid === 0 || valid <= (best?.validPages ?? 0)) return;
+    const spaceId = [...ids.entries()].sort((x, y) => y[1] - x[1])[0][0];
+    best = { physicalSize, compressed, fullCrc32, spaceId, validPages: valid };
+  };
+  for (const size of PAGE_SIZES) for (const fullCrc32 of [false, true]) consider(size, false, fullCrc32);
+  for (const size of ZIP_SIZES) consider(size, true, false);
+  return best;
 }
 
 /** What openTable needs to decode one group of a raw image (see OpenOptions.raw). */

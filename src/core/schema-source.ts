@@ -10,7 +10,7 @@
 import { parseCreateTables, pickTable } from './ddl/create-table.ts';
 import { readFrm, tableNameOfFile } from './frm/index.ts';
 import type { Column, TableDef } from './schema.ts';
-import { readSdi } from './sdi/index.ts';
+import { readSdi, type SdiContents } from './sdi/index.ts';
 import type { ByteSource } from './source.ts';
 import { Tablespace } from './tablespace.ts';
 
@@ -90,19 +90,8 @@ export async function resolveSchema(ibd: ByteSource, others: readonly ByteSource
   const found: SchemaCandidate[][] = [];
 
   // 1. the file's own data dictionary
-  try {
-    const sdi = await readSdi(await Tablespace.open(ibd));
-    if (sdi) {
-      for (const e of sdi.errors) warnings.push(`${ibd.name}: the data dictionary's definition of \`${e.table}\` cannot be used: ${e.message}`);
-      const tables = sdi.tables.map((t) => {
-        for (const w of t.warnings) warnings.push(`${ibd.name}: \`${t.table.name}\`: ${w}`);
-        return { table: t.table, source: 'sdi' as const, file: ibd.name, clusteredIndex: t.clusteredIndex };
-      });
-      if (tables.length > 0) found.push(tables);
-    }
-  } catch (e) {
-    warnings.push(`${ibd.name}: its data dictionary (SDI) cannot be read: ${(e as Error).message}`);
-  }
+  const own = await sdiCandidates(ibd, warnings);
+  if (own.tables.length > 0) found.push(own.tables);
 
   // 2. a .frm of the same name
   const frms = others.filter((s) => fileKind(s.name) === 'frm' && sameTable(s.name, ibd.name));
@@ -141,8 +130,40 @@ export async function resolveSchema(ibd: ByteSource, others: readonly ByteSource
   const candidates = found.flat();
   const error = candidates.length > 0
     ? `none of the table definitions given (${candidates.map((c) => `\`${c.table.name}\``).join(', ')}) is named like ${ibd.name}; choose one`
-    : `${ibd.name} carries no table definition of its own (it is not a MySQL 8 file), and no .frm or .sql file describing it was given`;
+    : `${own.missing}, and no .frm or .sql file describing it was given`;
   return { ibd, table: null, source: null, file: null, candidates, warnings, error };
+}
+
+/**
+ * The tables of the file's own data dictionary (SDI), and when there are none, why: the file cannot
+ * be read, its SDI cannot be, or it has none (not a MySQL 8 file). What could not be read is warned.
+ */
+async function sdiCandidates(ibd: ByteSource, warnings: string[]): Promise<{ tables: SchemaCandidate[]; missing: string }> {
+  let ts: Tablespace;
+  try {
+    ts = await Tablespace.open(ibd);
+  } catch (e) {
+    // Said once, as why there is no definition (reading the rows says it again otherwise).
+    return { tables: [], missing: (e as Error).message };
+  }
+  let sdi: SdiContents | null;
+  try {
+    sdi = await readSdi(ts);
+  } catch (e) {
+    const why = (e as Error).message;
+    warnings.push(`${ibd.name}: its data dictionary (SDI) cannot be read: ${why}`);
+    return { tables: [], missing: `${ibd.name} is a MySQL 8 file, but its data dictionary (SDI) could not be read (${why})` };
+  }
+  if (sdi === null) {
+    const lost = ts.page0Damaged !== null ? ' that could be found (page 0 is damaged, and no SDI page was found: it is not a MySQL 8 file, or its SDI is lost)' : ' of its own (it is not a MySQL 8 file)';
+    return { tables: [], missing: `${ibd.name} carries no table definition${lost}` };
+  }
+  for (const e of sdi.errors) warnings.push(`${ibd.name}: the data dictionary's definition of \`${e.table}\` cannot be used: ${e.message}`);
+  const tables = sdi.tables.map((t) => {
+    for (const w of t.warnings) warnings.push(`${ibd.name}: \`${t.table.name}\`: ${w}`);
+    return { table: t.table, source: 'sdi' as const, file: ibd.name, clusteredIndex: t.clusteredIndex };
+  });
+  return { tables, missing: `${ibd.name} is a MySQL 8 file, but no table definition in its data dictionary (SDI) can be used` };
 }
 
 /** The candidate named like the .ibd; else the only one when `loneOne` (a single-table source). */

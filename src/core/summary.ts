@@ -18,12 +18,13 @@
  */
 import { findIndexRoots, type IndexRoot } from './btree.ts';
 import { verifyPage, type ChecksumResult } from './checksum.ts';
-import { FIL_NULL, FIL_PAGE_DATA, FIL_PAGE_PREV, FIL_PAGE_TYPE, isAllZero, PageType, pageTypeName, u16, u32 } from './fil-header.ts';
+import { FIL_NULL, FIL_PAGE_PREV, FIL_PAGE_TYPE, isAllZero, PageType, pageTypeName, u16, u32 } from './fil-header.ts';
 import { readIndexHeader, tallyRecords, type RecordTally } from './index-page.ts';
 import { isPageFree } from './xdes.ts';
 import { readAhead, type ByteSource } from './source.ts';
 import type { EncryptionKeys } from './encryption.ts';
 import { Tablespace } from './tablespace.ts';
+import { truncationOf, type MissingLeaves, type Truncation } from './truncation.ts';
 
 export interface IndexSummary {
   /** Index id (decimal text: it is a 64-bit number). */
@@ -92,6 +93,13 @@ export interface TablespaceSummary {
   complete: boolean;
   /** Things the scan could not make sense of (plain language, with page numbers). */
   problems: string[];
+  /** Page 0 (the space header) damaged or disagreeing with the pages, in a sentence (Tablespace.headerNote); else null. */
+  spaceHeader: string | null;
+  /**
+   * The file is cut short: from the space header and the file size at once, then with the clustered
+   * index's leaf pages past the end once the counting pass ended; null when nothing is missing.
+   */
+  truncation: Truncation | null;
 }
 
 export interface SummarizeOptions {
@@ -108,19 +116,19 @@ export interface SummarizeOptions {
 const MAX_BAD_PAGES = 100;
 const MAX_PROBLEMS = 50;
 
-const FSP_FREE_LIMIT_AT = FIL_PAGE_DATA + 12;
-
 function rowFormatOf(ts: Tablespace, root: IndexRoot | undefined): RowFormatGuess | null {
   if (!root) return null;
   if (!root.header.compact) return 'REDUNDANT';
   const f = ts.fsp.flags;
   if (f.zipSize !== 0) return 'COMPRESSED';
-  if (f.fullCrc32) return 'COMPACT or DYNAMIC';
+  // Without page 0 the flags are made up from the pages, which do not tell the two apart.
+  if (f.fullCrc32 || ts.page0Damaged !== null) return 'COMPACT or DYNAMIC';
   return f.atomicBlobs ? 'DYNAMIC' : 'COMPACT';
 }
 
 function serverHints(ts: Tablespace, rowFormat: RowFormatGuess | null): string[] {
   const f = ts.fsp.flags;
+  if (ts.page0Damaged !== null) return damagedHints(f);
   const hints: string[] = [];
   if (f.fullCrc32) hints.push('MariaDB 10.5 or later (full_crc32 page format)');
   if (f.sdi) hints.push('MySQL 8.0 or later (the file carries its own table definition, SDI)');
@@ -134,6 +142,17 @@ function serverHints(ts: Tablespace, rowFormat: RowFormatGuess | null): string[]
   }
   if (ts.encryption) hints.push(`encrypted: ${ts.encryption}`);
   else if (f.encrypted) hints.push('encrypted tablespace (MySQL keyring)');
+  if (f.zipSize !== 0) hints.push(`ROW_FORMAT=COMPRESSED, KEY_BLOCK_SIZE=${f.zipSize / 1024}`);
+  return hints;
+}
+
+/** What the pages alone tell of the server, page 0's flags being lost. */
+function damagedHints(f: Tablespace['fsp']['flags']): string[] {
+  const hints = [
+    f.fullCrc32 ? 'MariaDB 10.5 or later (full_crc32 pages)'
+      : f.sdi ? 'MySQL 8.0 or later (SDI pages)'
+        : 'MySQL, or MariaDB with innodb_checksum_algorithm other than full_crc32 (crc32/innodb pages)',
+  ];
   if (f.zipSize !== 0) hints.push(`ROW_FORMAT=COMPRESSED, KEY_BLOCK_SIZE=${f.zipSize / 1024}`);
   return hints;
 }
@@ -158,6 +177,7 @@ function snapshot(s: TablespaceSummary): TablespaceSummary {
     checksums: { ...s.checksums, badPages: s.checksums.badPages.slice(), kinds: { ...s.checksums.kinds } },
     pageTypes: { ...s.pageTypes },
     problems: s.problems.slice(),
+    truncation: s.truncation && { ...s.truncation },
   };
 }
 
@@ -189,6 +209,8 @@ async function quick(ts: Tablespace): Promise<{ summary: TablespaceSummary; root
     pageTypes: {},
     complete: false,
     problems: [],
+    spaceHeader: ts.headerNote,
+    truncation: truncationOf(ts),
   };
   return { summary, roots };
 }
@@ -205,7 +227,7 @@ export async function quickSummary(source: ByteSource, keys?: EncryptionKeys): P
  */
 function groupFreeFlags(bytes: Uint8Array, first: number, ts: Tablespace, freeLimit: number): Uint8Array | null {
   const type = u16(bytes, FIL_PAGE_TYPE);
-  if (type !== (first === 0 ? PageType.FSP_HDR : PageType.XDES)) return null;
+  if (type !== (first === 0 ? PageType.FSP_HDR : PageType.XDES) || (first === 0 && ts.page0Damaged !== null)) return null;
   // Pages at or past the free limit are free: only those below it are looked up (a small file's
   // group is mostly past it).
   const free = new Uint8Array(ts.physicalSize).fill(1);
@@ -262,11 +284,12 @@ export async function summarize(source: ByteSource, options: SummarizeOptions = 
   roots.forEach((r, i) => byId.set(r.header.indexId, s.indexes[i]));
   const clusteredId = roots[0]?.header.indexId ?? null;
   const compact = roots[0]?.header.compact ?? true;
-  const freeLimit = u32((await ts.page(0)).bytes, FSP_FREE_LIMIT_AT);
+  const freeLimit = ts.fsp.freeLimit;
   const problem = (text: string) => {
     if (s.problems.length < MAX_PROBLEMS) s.problems.push(text);
   };
   const tally: RecordTally = { live: 0, deleted: 0, other: 0 };
+  const tree: TreeCounts = { pages: [], pointers: [] };
   let groupFree: Uint8Array | null = null;
   const leftmostLeaves: number[] = [];
   // Descriptor pages come every `physicalSize` pages (KEY_BLOCK_SIZE in a ROW_FORMAT=COMPRESSED
@@ -289,7 +312,10 @@ export async function summarize(source: ByteSource, options: SummarizeOptions = 
     s.pagesScanned++;
     if (no % size === 0) {
       groupFree = groupFreeFlags(bytes, no, ts, freeLimit);
-      if (groupFree === null) problem(`page ${no}: the extent descriptor page is damaged; free pages in pages ${no}–${no + size - 1} cannot be told apart from used ones`);
+      if (groupFree === null) {
+        // A freed leaf keeps its old records: counted as if in use, they add rows the table no longer has.
+        problem(`page ${no}: the extent descriptor page is damaged; free pages in pages ${no}–${Math.min(no + size, ts.pageCount) - 1} cannot be told apart from used ones, so the row count may include the old rows of freed pages`);
+      }
     }
     if (groupFree !== null && groupFree[no % size] === 1) {
       s.freePages++;
@@ -304,6 +330,7 @@ export async function summarize(source: ByteSource, options: SummarizeOptions = 
     const index = byId.get(h.indexId);
     if (!index) return;
     index.pages++;
+    if (h.indexId === clusteredId) countLevel(tree, h.level, h.nRecs);
     if (h.level !== 0) return;
     index.leafPages++;
     index.leafRecords += h.nRecs;
@@ -351,6 +378,8 @@ export async function summarize(source: ByteSource, options: SummarizeOptions = 
       problem(`${leftmostLeaves.length} leaf pages (${leftmostLeaves.slice(0, 5).join(', ')}) each claim to be the first of the table; the row count may include stale pages`);
     }
     s.rows = s.rowsSoFar;
+    // Leaf pages past the end: only when the file is known to be cut (else they are damaged ones).
+    if (s.truncation) s.truncation = truncationOf(ts, missingLeaves(tree, s.rows));
   }
   onProgress?.(snapshot(s));
 
@@ -358,7 +387,7 @@ export async function summarize(source: ByteSource, options: SummarizeOptions = 
     // Pass 2: check every page's checksum (as stored; special pages as the Tablespace checks them).
     for await (const [no, raw] of pagesInOrder(source, size, ts.pageCount, chunk, signal)) {
       if (TRANSFORMED_TYPES.has(u16(raw, FIL_PAGE_TYPE))) checked(no, (await viaTablespace(no))?.checksum ?? 'bad');
-      else checked(no, ts.knownChecksum(no) ?? verifyPage(raw, ts.fullCrc32));
+      else checked(no, ts.knownChecksum(no) ?? (no === 0 && ts.page0Damaged !== null ? 'bad' : verifyPage(raw, ts.fullCrc32)));
       if (onProgress && s.checksums.checked % every === 0) onProgress(snapshot(s));
     }
   }
@@ -388,4 +417,30 @@ function countLeafRows(
   }
   s.rowsSoFar += tally.live;
   s.deletedRecords += tally.deleted;
+}
+
+/** The clustered index's pages and node pointers (PAGE_N_RECS of its non-leaf pages) per level. */
+interface TreeCounts {
+  pages: number[];
+  pointers: number[];
+}
+
+function countLevel(tree: TreeCounts, level: number, nRecs: number): void {
+  tree.pages[level] = (tree.pages[level] ?? 0) + 1;
+  tree.pointers[level] = (tree.pointers[level] ?? 0) + nRecs;
+}
+
+/**
+ * The leaf pages the level-1 pages point to that are not in the file: each node pointer is one
+ * child, so no table definition is needed to count them. When level-1 pages are missing too, the
+ * leaves below them are not known: at least that many.
+ */
+function missingLeaves(tree: TreeCounts, rows: number): MissingLeaves | null {
+  const leaves = tree.pages[0] ?? 0;
+  if (tree.pointers[1] === undefined) return null;
+  return {
+    leaves: Math.max(0, tree.pointers[1] - leaves),
+    atLeast: (tree.pages[1] ?? 0) < (tree.pointers[2] ?? 0),
+    rowsPerLeaf: leaves > 0 ? rows / leaves : null,
+  };
 }

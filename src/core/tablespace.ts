@@ -12,8 +12,9 @@ import { verifyPage, type ChecksumResult } from './checksum.ts';
 import { EncryptionError, openDecryptor, type EncryptionKeys, type PageDecryptor } from './encryption.ts';
 import { IbdError } from './errors.ts';
 import { crc32c } from './checksum.ts';
-import { FIL_PAGE_FILE_FLUSH_LSN, FIL_PAGE_OFFSET, FIL_PAGE_SPACE_ID, FIL_PAGE_TYPE, isAllZero, PageType, u16, u32 } from './fil-header.ts';
+import { FIL_PAGE_FILE_FLUSH_LSN, FIL_PAGE_TYPE, isAllZero, PageType, u16, u32 } from './fil-header.ts';
 import { isValidPageSize, parseSpaceFlags, readFspHeader, type FspHeader } from './fsp-header.ts';
+import { CHECKSUM, describeFormat, flagsProblem, inferSpaceHeader, notATablespace, page0Checks, page0Problem, type SpaceHeader } from './space-header.ts';
 import {
   decompressFullCrc32, decompressMariadb, decompressMysql, fullCrc32StoredSize, isFullCrc32Compressed, isMariadbCompressed, isMysqlCompressed,
   MARIADB_ALGORITHMS, PageCompressionError,
@@ -27,6 +28,8 @@ const CHUNK_BYTES = 1 << 20;
 const CHUNKS_KEPT = 4;
 /** Decrypted/decompressed pages kept, so that the B-tree's upper pages are not rebuilt on every read. */
 const TRANSFORMED_KEPT = 64;
+/** The largest page size: page 0 is read whole whatever its size. */
+const MAX_PAGE_SIZE = 65536;
 /** MariaDB's FIL_PAGE_TYPE_INSTANT: a clustered index root after instant ALTER TABLE (MySQL uses 18 for SDI_BLOB). */
 const MARIADB_INSTANT_ROOT = 18;
 
@@ -74,6 +77,14 @@ export class Tablespace {
   private readonly transformed = new Map<number, Page>();
   private decryptor: PageDecryptor | null = null;
   private rawImage = false;
+  /**
+   * Why page 0 (the FSP header) is not believed — all zeros, a checksum that does not match, a header
+   * that cannot be one — or null. The layout then comes from the other pages (space-header.ts), the
+   * space id from their FIL headers; page 0's extent descriptors, space size and INODE list are lost.
+   */
+  page0Damaged: string | null = null;
+  /** Page 0 is sound but its space flags disagree with the pages (read as the pages show): both, in words; or null. */
+  flagsDisagree: string | null = null;
 
   private constructor(
     readonly source: ByteSource,
@@ -104,33 +115,69 @@ export class Tablespace {
     return tablespace;
   }
 
+  /**
+   * Page 0 decides the layout when it is sound and pages 1-3 agree with it; otherwise the layout
+   * comes from the pages (space-header.ts), and Tablespace.page0Damaged / flagsDisagree say why.
+   */
   private static async read(source: ByteSource, options: TablespaceOptions): Promise<Tablespace> {
-    if (source.size < 1024) {
-      throw new IbdError(source.name, `the file is ${source.size} bytes long; an InnoDB tablespace is at least one 1 KB page`, 0);
-    }
-    const head = await source.read(0, Math.min(source.size, 4096));
+    const head = await source.read(0, Math.min(source.size, MAX_PAGE_SIZE));
     const fsp = readFspHeader(head);
-    const pageSize = fsp.flags.pageSize;
-    const zipSize = fsp.flags.zipSize;
-    if (!isValidPageSize(pageSize) || zipSize > pageSize || (zipSize !== 0 && zipSize < 1024) || u32(head, FIL_PAGE_OFFSET) !== 0) {
-      throw new IbdError(source.name, 'this is not an InnoDB tablespace (page 0 has no valid FSP header: unknown space flags or page number)', 0);
+    let problem = source.size < 1024 ? `the file is ${source.size} bytes long` : page0Problem(head) ?? flagsProblem(fsp.flags);
+    if (problem === null) {
+      const physical = fsp.flags.zipSize || fsp.flags.pageSize;
+      if (source.size < physical) {
+        throw new IbdError(source.name, `the file is ${source.size} bytes long, shorter than one ${physical / 1024} KB page: it is truncated`, 0);
+      }
+      if (!page0Checks(head, fsp.flags)) problem = CHECKSUM;
     }
-    if (u32(head, FIL_PAGE_SPACE_ID) !== fsp.spaceId) {
-      throw new IbdError(source.name, 'this is not an InnoDB tablespace (the space id in the FIL header and the FSP header differ)', 0);
+    const sound = problem === null ? await Tablespace.fromPage0(source, fsp, options) : null;
+    if (sound && (await sound.pagesAgree())) return sound;
+    const inferred = await inferSpaceHeader(source, head, fsp, problem);
+    if (inferred) return Tablespace.inferred(source, inferred);
+    if (sound) return sound;
+    if (problem === CHECKSUM) {
+      // Nothing else checks out either: the flags are all there is to go by.
+      const ts = await Tablespace.fromPage0(source, fsp, options);
+      ts.page0Damaged = `${problem}, and no other page checks out in any layout either`;
+      return ts;
     }
-    const physical = zipSize || pageSize;
-    if (source.size < physical) {
-      throw new IbdError(source.name, `the file is ${source.size} bytes long, shorter than one ${physical / 1024} KB page: it is truncated`, 0);
-    }
+    throw await notATablespace(source, problem ?? 'its flags disagree with the pages');
+  }
+
+  /** The tablespace as page 0 describes it. */
+  private static async fromPage0(source: ByteSource, fsp: FspHeader, options: TablespaceOptions): Promise<Tablespace> {
     const algo = fsp.flags.fullCrc32 ? fsp.flags.pageCompression : 0;
     if (!(algo in MARIADB_ALGORITHMS)) {
       throw new IbdError(source.name, `the tablespace is page-compressed with an unknown algorithm ${algo} (MariaDB's are ${Object.values(MARIADB_ALGORITHMS).slice(1).join(', ')})`, 0);
     }
-    const ts = new Tablespace(source, fsp, pageSize);
+    const ts = new Tablespace(source, fsp, fsp.flags.pageSize);
     // Without the right key the file still opens (its summary can be shown); its encrypted pages
     // then fail to read, with a message naming the key to give.
-    ts.decryptor = await openDecryptor(await source.read(0, physical), fsp, physical, options.keys);
+    ts.decryptor = await openDecryptor(await source.read(0, ts.physicalSize), fsp, ts.physicalSize, options.keys);
     return ts;
+  }
+
+  /** The tablespace as its pages show it, page 0 damaged or disagreeing (no encryption keys: page 0 held them). */
+  private static inferred(source: ByteSource, header: SpaceHeader): Tablespace {
+    const ts = new Tablespace(source, header.fsp, header.fsp.flags.pageSize);
+    ts.page0Damaged = header.page0Damaged;
+    ts.flagsDisagree = header.flagsDisagree;
+    return ts;
+  }
+
+  /**
+   * Whether pages 1-3 (change buffer bitmap, INODE, first root or SDI) check out in the layout page 0
+   * gives, or cannot tell (never written, unreadable without a key): a page 0 whose flags were
+   * rewritten can carry a valid checksum of its own.
+   */
+  private async pagesAgree(): Promise<boolean> {
+    let bad = 0;
+    for (let no = 1; no < Math.min(4, this.pageCount); no++) {
+      const checksum = (await this.page(no).catch(() => null))?.checksum;
+      if (checksum === 'bad') bad++;
+      else if (checksum !== undefined && checksum !== 'empty') return true;
+    }
+    return bad === 0;
   }
 
   /**
@@ -148,6 +195,14 @@ export class Tablespace {
     const ts = new Tablespace(source, { spaceId: layout.spaceId, size: pages, freeLimit: pages, flags }, layout.pageSize);
     ts.rawImage = true;
     return ts;
+  }
+
+  /** What is wrong with page 0, as the summary and the CLI say it; null when nothing is. */
+  get headerNote(): string | null {
+    if (this.page0Damaged !== null) {
+      return `page 0 (the space header) is damaged: ${this.page0Damaged}; page size/format taken from the other pages: ${describeFormat(this.fsp.flags)}`;
+    }
+    return this.flagsDisagree;
   }
 
   /** Opened by openRaw: other files' pages, or copies of this one's, may lie anywhere in the image. */
@@ -277,6 +332,8 @@ export class Tablespace {
   }
 
   private async transform(no: number, raw: Uint8Array): Promise<Page> {
+    // A damaged page 0 is damaged whatever its bytes (all zeros would pass for never written).
+    if (no === 0 && this.page0Damaged !== null) return { no, bytes: raw, checksum: 'bad' };
     if (isAllZero(raw)) return { no, bytes: raw, checksum: 'empty' };
     const zip = this.fsp.flags.zipSize !== 0;
     let bytes = raw;

@@ -26,3 +26,8 @@ export function formatDuration(ms: number): string {
   return `${m} min ${Math.round(s - m * 60)} s`;
 }
 
+
+/** A clause of the core's messages (which start in lower case, to follow a file name) as a sentence. */
+export function sentence(clause: string): string {
+  return `${clause.charAt(0).toUpperCase()}${clause.slice(1)}${/[.!?]$/.test(clause) ? '' : '.'}`;
+}

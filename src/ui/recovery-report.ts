@@ -56,7 +56,7 @@ export function problemsByPage(problems: readonly Problem[]): PageProblems[] {
 /** A sentence on the whole: what was read, what was lost. */
 export function reportHeadline(s: DecodeStats, complete: boolean): string {
   const lost = s.pagesSkipped + s.recordsFailed;
-  const scope = complete ? 'Every leaf page was read' : 'So far';
+  const scope = !complete ? 'So far' : s.pagesSkipped > 0 ? 'Every leaf page was tried' : 'Every leaf page was read';
   if (lost === 0 && s.badChecksums === 0) {
     return `${scope}: ${plural(s.rowsDecoded, 'row')} from ${plural(s.pagesRead, 'page')}, nothing damaged${complete ? '' : ' (only the pages shown or searched have been read)'}.`;
   }
@@ -93,4 +93,16 @@ export function rawNotes(list: IndexList, entry: IndexListEntry): string[] {
   if (entry.damagedPages > 0) out.push(`${plural(entry.damagedPages, 'page')} of this index fail their checksum.`);
   if (entry.copiesElsewhere > 0) out.push(`${plural(entry.copiesElsewhere, 'copy', 'copies')} of its pages elsewhere in the image (a doublewrite buffer, stale copies) were not used.`);
   return out;
+}
+
+/**
+ * The line that ends a pass over every leaf page: complete only when every one could be read (a
+ * truncated file's missing leaves are counted, not read).
+ */
+export function passEnd(s: DecodeStats, total: number): { complete: boolean; text: string } {
+  if (s.pagesSkipped === 0) return { complete: true, text: `Complete: all ${formatCount(total)} leaf pages were read.` };
+  return {
+    complete: false,
+    text: `Not complete: ${formatCount(Math.max(0, total - s.pagesSkipped))} of ${formatCount(total)} leaf pages were read; ${plural(s.pagesSkipped, 'page')} could not be read (see below).`,
+  };
 }

@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 import { basename, join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { crc32c } from '../../src/core/checksum.ts';
 import { parseCreateTables, pickTable } from '../../src/core/ddl/create-table.ts';
 import type { Column, TableDef } from '../../src/core/schema.ts';
 import { resolveSchema } from '../../src/core/schema-source.ts';
@@ -117,9 +118,25 @@ describe('damaged SDI', () => {
 
   it('an SDI root pointer outside the file is an SdiError', async () => {
     const bytes = new Uint8Array(original);
-    // page 0 keeps version and root page at 10505 for 16 KB pages
+    // page 0 keeps version and root page at 10505 for 16 KB pages; its checksum made right again,
+    // else page 0 is damaged and the SDI root is looked for among the pages instead
     new DataView(bytes.buffer).setUint32(10505 + 4, 999999);
-    await expect(readSdi(await tablespace(bytes, 'tb01.ibd'))).rejects.toThrow(SdiError);
+    setCrc32(bytes.subarray(0, 16384));
+    const ts = await tablespace(bytes, 'tb01.ibd');
+    expect(ts.page0Damaged).toBeNull();
+    await expect(readSdi(ts)).rejects.toThrow(SdiError);
+    const resolved = await resolveSchema(bytesSource(bytes, 'tb01.ibd'), []);
+    expect(resolved.error).toBe('tb01.ibd is a MySQL 8 file, but its data dictionary (SDI) could not be read (the SDI root page number on page 0 (999999) is outside the file), and no .frm or .sql file describing it was given');
+  });
+
+  it('page 0 zeroed: the SDI root is found among the first pages, and the table read from it', async () => {
+    const bytes = new Uint8Array(original);
+    bytes.fill(0, 0, 16384);
+    const ts = await tablespace(bytes, 'tb01.ibd');
+    expect(ts.page0Damaged).toBe('it is all zeros');
+    expect(ts.fsp.flags.sdi).toBe(true);
+    const intact = await readSdi(await tablespace(new Uint8Array(original), 'tb01.ibd'));
+    expect(await readSdi(ts)).toEqual(intact);
   });
 
   it('damaged compressed data is an SdiError, not a wrong table', async () => {
@@ -131,6 +148,14 @@ describe('damaged SDI', () => {
     await expect(readSdi(await tablespace(bytes, 'tb01.ibd'))).rejects.toThrow(SdiError);
   });
 });
+
+/** Writes a 16 KB page's crc32 checksum (buf_calc_page_crc32) into its header and trailer. */
+function setCrc32(page: Uint8Array): void {
+  const crc = (crc32c(page, 4, 26) ^ crc32c(page, 38, page.length - 8)) >>> 0;
+  const dv = new DataView(page.buffer, page.byteOffset, page.length);
+  dv.setUint32(0, crc);
+  dv.setUint32(page.length - 8, crc);
+}
 
 /**
  * Puts one more SDI record on a 16 KB SDI leaf page, right after its first record: the record

@@ -69,18 +69,20 @@ describe('SDI table objects', () => {
     expect(reparsed.columns.map((c) => ({ ...c, collation: '' }))).toEqual(t.columns.map((c) => ({ ...c, collation: '' })));
   });
 
-  it('instantly added and dropped columns are warned about', async () => {
+  it('instant ALTERs: a column added with its default is no warning (older rows show the default); one without, or a dropped one, is', async () => {
     const dd = await tb01();
     const a = dd.columns[1];
     dd.columns.push(
       like(a, { name: 'late', is_nullable: true, se_private_data: 'default_null=1;physical_pos=5;table_id=1063;version_added=1;' }),
+      like(a, { name: 'later', se_private_data: 'default=8000000000000007;physical_pos=6;table_id=1063;version_added=2;' }),
+      like(a, { name: 'bare', se_private_data: 'physical_pos=7;table_id=1063;version_added=3;' }),
       like(a, { name: '!hidden!_dropped_v2_p3_old', hidden: 2, se_private_data: 'physical_pos=3;table_id=1063;version_dropped=2;' }),
     );
     const def = sdiTableDef(dd);
-    expect(def.table.columns.map((c) => c.name)).toEqual(['id', 'a', 'b', 'c', 'late']);
+    expect(def.table.columns.map((c) => c.name)).toEqual(['id', 'a', 'b', 'c', 'late', 'later', 'bare']);
     expect(def.warnings).toEqual([
-      'column `late` was added with ALGORITHM=INSTANT; rows written before that have no value for it and are not decoded',
-      'column `!hidden!_dropped_v2_p3_old` was dropped with ALGORITHM=INSTANT; rows written before the drop still hold it and are not decoded',
+      'column `bare` was added with ALGORITHM=INSTANT, but the data dictionary gives no default for it: rows written before that show NULL in it',
+      'column `!hidden!_dropped_v2_p3_old` was dropped with ALGORITHM=INSTANT; rows written before the drop still hold its values, which are left out as the server leaves them out',
     ]);
   });
 

@@ -12,8 +12,9 @@ import { createRecoveryMethods } from '../../workers/recovery-methods.ts';
 import { createGuessMethods } from '../../workers/guess-methods.ts';
 import type { TableDef } from '../../src/core/schema.ts';
 import { createViewerMethods, statsSince } from '../../workers/viewer-methods.ts';
-import { problemsByPage, rawNotes, reportFigures, reportHeadline } from '../../src/ui/recovery-report.ts';
+import { passEnd, problemsByPage, rawNotes, reportFigures, reportHeadline } from '../../src/ui/recovery-report.ts';
 import { mergeStats } from '../../src/core/parallel.ts';
+import { recoveryReport } from '../../src/core/recovery-target.ts';
 import { resolveSchema } from '../../src/core/schema-source.ts';
 import { bytesSource } from '../../src/core/source.ts';
 
@@ -134,7 +135,16 @@ describe('the recovery report texts', () => {
     const s: DecodeStats = { ...emptyStats(), pagesRead: 10, rowsDecoded: 1000, deletedRecovered: 10, pagesSkipped: 2, recordsFailed: 3 };
     expect(reportFigures(s).find((f) => f.label === 'Rows read (live)')?.value).toBe(990);
     expect(reportFigures(s).find((f) => f.label.startsWith('Pages skipped'))?.bad).toBe(true);
-    expect(reportHeadline(s, true)).toBe('Every leaf page was read: 1,000 rows from 10 pages; 2 pages could not be read, 3 records could not be decoded.');
+    expect(reportHeadline(s, true)).toBe('Every leaf page was tried: 1,000 rows from 10 pages; 2 pages could not be read, 3 records could not be decoded.');
+    expect(reportHeadline({ ...s, pagesSkipped: 0 }, true)).toMatch(/^Every leaf page was read: /);
     expect(reportHeadline({ ...emptyStats(), pagesRead: 1, rowsDecoded: 1 }, false)).toMatch(/^So far: 1 row from 1 page, nothing damaged/);
+  });
+
+  it('never calls a pass complete while leaf pages could not be read (a truncated file)', () => {
+    const s: DecodeStats = { ...emptyStats(), pagesRead: 12, rowsDecoded: 1775, pagesSkipped: 16 };
+    expect(passEnd(s, 28)).toEqual({ complete: false, text: 'Not complete: 12 of 28 leaf pages were read; 16 pages could not be read (see below).' });
+    expect(passEnd({ ...s, pagesRead: 28, pagesSkipped: 0 }, 28)).toEqual({ complete: true, text: 'Complete: all 28 leaf pages were read.' });
+    expect(recoveryReport('cut.ibd', s)).toMatch(/; INCOMPLETE: 16 of 28 leaf pages could not be read\n$/);
+    expect(recoveryReport('cut.ibd', { ...s, pagesSkipped: 0 })).toMatch(/; every leaf page read\n$/);
   });
 });

@@ -12,7 +12,7 @@
  * page continues on FIL_PAGE_SDI_BLOB pages chained like the old BLOB pages.
  */
 import { readExternRef } from '../blob-page.ts';
-import { FIL_NULL, FIL_PAGE_DATA, FIL_PAGE_NEXT, FIL_PAGE_TYPE, PageType, pageTypeName, u16, u32 } from '../fil-header.ts';
+import { FIL_NULL, FIL_PAGE_DATA, FIL_PAGE_NEXT, FIL_PAGE_PREV, FIL_PAGE_TYPE, PageType, pageTypeName, u16, u32 } from '../fil-header.ts';
 import {
   compactInfoBits, compactStatus, readIndexHeader, recordOrigins, REC_INFO_DELETED, REC_STATUS_NODE_PTR, REC_STATUS_ORDINARY,
 } from '../index-page.ts';
@@ -71,6 +71,7 @@ export class SdiError extends Error {}
  */
 export async function sdiRootPage(ts: Tablespace): Promise<number | null> {
   if (!ts.fsp.flags.sdi || ts.fullCrc32) return null;
+  if (ts.page0Damaged !== null) return findSdiRoot(ts);
   const page0 = (await ts.page(0)).bytes;
   const at = sdiOffset(ts.pageSize, ts.physicalSize);
   const version = u32(page0, at);
@@ -78,6 +79,24 @@ export async function sdiRootPage(ts: Tablespace): Promise<number | null> {
   if (version !== SDI_VERSION) throw new SdiError(`page 0 announces SDI, but its SDI version is ${version} (expected ${SDI_VERSION})`);
   if (root === 0 || root >= ts.pageCount) throw new SdiError(`the SDI root page number on page 0 (${root}) is outside the file`);
   return root;
+}
+
+/**
+ * The SDI root without page 0 to say where it is: the SDI page of the first extent, where the
+ * server creates it with the tablespace (page 3 of a file-per-table file), with no siblings at the
+ * highest level found.
+ */
+async function findSdiRoot(ts: Tablespace): Promise<number> {
+  let root: { no: number; level: number } | null = null;
+  for (let no = 1; no < Math.min(ts.pageCount, extentPages(ts.pageSize)); no++) {
+    const page = await ts.page(no).catch(() => null);
+    if (!page || page.checksum === 'bad' || u16(page.bytes, FIL_PAGE_TYPE) !== PageType.SDI) continue;
+    if (u32(page.bytes, FIL_PAGE_PREV) !== FIL_NULL || u32(page.bytes, FIL_PAGE_NEXT) !== FIL_NULL) continue;
+    const level = readIndexHeader(page.bytes).level;
+    if (root === null || level > root.level) root = { no, level };
+  }
+  if (root === null) throw new SdiError('page 0, which says where the SDI is, is damaged, and no SDI root page was found in the first extent');
+  return root.no;
 }
 
 /** Every SDI record of the tablespace, in key (type, id) order; null when the file has no SDI. */

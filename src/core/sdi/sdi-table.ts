@@ -301,10 +301,13 @@ export function sdiTableDef(dd: DdTable): SdiTableDef {
     if (column) columns.push(column);
     columnsByOpx.set(opx, { dd: c, column });
     const se = parseKeyValues(c.se_private_data);
+    // Rows written before an instant ADD are decoded with the column's instant default, as the
+    // server shows them (instant.ts), and the values of an instantly dropped column are left out as
+    // it leaves them out: only a default the dictionary does not give makes them come out wrong.
     if (c.name.startsWith('!hidden!_dropped_') || se.has('version_dropped')) {
-      warnings.push(`column \`${c.name}\` was dropped with ALGORITHM=INSTANT; rows written before the drop still hold it and are not decoded`);
-    } else if (se.has('version_added') || se.has('default_null') || se.has('default')) {
-      warnings.push(`column \`${c.name}\` was added with ALGORITHM=INSTANT; rows written before that have no value for it and are not decoded`);
+      warnings.push(`column \`${c.name}\` was dropped with ALGORITHM=INSTANT; rows written before the drop still hold its values, which are left out as the server leaves them out`);
+    } else if (se.has('version_added') && !se.has('default_null') && !se.has('default')) {
+      warnings.push(`column \`${c.name}\` was added with ALGORITHM=INSTANT, but the data dictionary gives no default for it: rows written before that show NULL in it`);
     }
   });
   const indexes: IndexDef[] = [];
