@@ -376,13 +376,17 @@ async function countWithoutDefinition(source: ByteSource, args: Args, out: Writa
   return counted.uncounted + counted.damaged > 0 ? 2 : 0;
 }
 
-/** What is wrong with the file as a whole, said before its rows: page 0 damaged, the file cut short. */
-async function warnSpace(source: ByteSource, reader: TableReader, options: OpenOptions): Promise<void> {
-  if (options.raw) return;
+/**
+ * What is wrong with the file as a whole, said before its rows: page 0 damaged, space flags that
+ * disagree with the pages, the file cut short. Whether the file is damaged so (exit status 2).
+ */
+async function warnSpace(source: ByteSource, reader: TableReader, options: OpenOptions): Promise<boolean> {
+  if (options.raw) return false;
   const ts = await Tablespace.open(source, { keys: options.keys });
   if (ts.headerNote !== null) warn(`${source.name}: ${ts.headerNote}`);
   const cut = await leafTruncation(ts, await reader.leafPages().catch(() => []));
   if (cut !== null) warn(`${source.name}: ${cut.message}`);
+  return ts.page0Damaged !== null || cut !== null;
 }
 
 async function run(args: Args): Promise<number> {
@@ -407,9 +411,9 @@ async function run(args: Args): Promise<number> {
     }
     const options = { ...(await openOptions(args)), ...(await targetOptions(source, table.name, args, warn)) };
     const reader = await openTable(source, table, options);
-    await warnSpace(source, reader, options);
+    const spaceDamaged = await warnSpace(source, reader, options);
     if (!(await definitionFits(reader, source, options))) return 1;
-    if (args.count) return await countRows(reader, out, args, table, options);
+    if (args.count) return Math.max(await countRows(reader, out, args, table, options), spaceDamaged ? 2 : 0);
     if (args.format === 'csv') await write(out, csvHeader(reader.columns));
     const decoded = await decodeAll(reader, args, table, options);
     for await (const chunk of decoded.chunks) await write(out, chunk);
@@ -419,7 +423,7 @@ async function run(args: Args): Promise<number> {
     process.stderr.write(recoveryReport(source.name, s));
     warnWithheld(source.name, s);
     // Leaves found by scanning: the B-tree above them is damaged, even where every row came back.
-    return anythingAmiss(s) || reader.info.leafSource === 'scan' ? 2 : 0;
+    return anythingAmiss(s) || reader.info.leafSource === 'scan' || spaceDamaged ? 2 : 0;
   } finally {
     await source.close();
     const stream = out;

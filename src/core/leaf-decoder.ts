@@ -241,7 +241,7 @@ export class LeafDecoder {
     stats.damagedPages++;
     const list = this.origins;
     recordOrigins(bytes, compact, list);
-    const taken: Extent[] = [];
+    const listed: Extent[] = [];
     const heap = heapArea(bytes, compact);
     let unreadable = 0;
     for (const origin of list) {
@@ -249,10 +249,9 @@ export class LeafDecoder {
       const e = this.measure(bytes, origin);
       const misfit = e === null ? this.why
         : e.start < heap.lo || e.end > heap.top ? 'it lies outside the page heap'
-          : pointsIntoItself(bytes, compact, e) ? 'its next-record pointer leads into its own bytes, so its lengths are wrong'
-            : taken.some((t) => e.start < t.end && t.start < e.end) ? 'it overlaps another record' : null;
+          : pointsIntoItself(bytes, compact, e) ? 'its next-record pointer leads into its own bytes, so its lengths are wrong' : null;
       if (misfit === null && e !== null) {
-        taken.push(e);
+        listed.push(e);
         continue;
       }
       // Past a record that does not fit, the list's pointers lead anywhere: carving takes over.
@@ -262,12 +261,12 @@ export class LeafDecoder {
     }
     const free: number[] = [];
     freeListOrigins(bytes, compact, free);
-    const carved = carveRecords(this.carveTarget(bytes), taken, new Set(free));
-    stats.carvedRecords += carved.length;
+    const { records, carved } = carveRecords(this.carveTarget(bytes), listed, new Set(free));
+    stats.carvedRecords += carved;
     let returned = 0;
     let withheld = 0;
     const sink = this.sink;
-    for (const e of [...taken, ...carved]) {
+    for (const e of records) {
       // A delete mark read from a damaged page is not vouched for either: every record of the page is
       // a row of state damaged, and a mode without that state withholds them all (and says so).
       if (!modeIncludes(mode, 'damaged')) {
@@ -289,14 +288,14 @@ export class LeafDecoder {
       returned++;
       for (const field of this.fields) externs.push({ origin: e.origin, field });
     }
-    const found = taken.length + carved.length;
+    const found = records.length;
     const nRecs = u16(bytes, PAGE_HEADER + PAGE_N_RECS);
     // PAGE_N_RECS may itself be damaged: past what a page can hold it says nothing.
     const lost = nRecs <= bytes.length / 5 ? Math.max(0, nRecs - found) : unreadable;
     stats.recordsFailed += lost;
     stats.damagedRows += returned;
     stats.damagedWithheld += withheld;
-    const carvedText = carved.length > 0 ? ` (${carved.length} carved from the page body past the broken list)` : '';
+    const carvedText = carved > 0 ? ` (${carved} carved from the page body past the broken list)` : '';
     const withheldText = withheld > 0 ? `; ${withheld} withheld from this output (--rows damaged or all shows them)` : '';
     addProblem(stats, page.no, null, `the page is damaged (${reason}): ${found} records read back${carvedText}, of state damaged${withheldText}${lost > 0 ? `; ${lost} records unreadable` : ''}`);
   }

@@ -7,7 +7,8 @@
  * pointer inside the page), the record must measure and pass its value checks against the table
  * definition (the caller's `measure`), and it must link up with the page's other records (its
  * next-record pointer leads to one of them or to the supremum, or one of them points to it): a run
- * of random bytes rarely passes all three. Where the page header is still plausible, records also lie
+ * of random bytes rarely passes all three (or, where both its list neighbours are gone, it lies flush
+ * against another record in the heap). Where the page header is still plausible, records also lie
  * below its heap top and have heap numbers below its heap count, each its own. Pure functions over the page bytes, no allocation per
  * offset tried.
  */
@@ -104,42 +105,50 @@ function overlapsAny(e: Extent, taken: readonly Extent[]): boolean {
 }
 
 /**
- * Records of the page body outside the `taken` extents (the records already read off the list),
- * leaving out the origins in `exclude` (the free list: records the page itself calls garbage). In
- * the order of their next-record chains, each chain from its first record.
+ * The records of a damaged page: those `listed` (read off its record list as far as it went) and
+ * those carved from the rest of its body, leaving out the origins in `exclude` (the free list:
+ * records the page itself calls garbage). A listed record is not taken on trust either (the list may
+ * lead into damaged bytes that happen to measure as a record): all compete in linked(), the listed
+ * ones with one point ahead. The listed ones kept come first, in list order, then the carved ones in
+ * the order of their next-record chains.
  */
-export function carveRecords(t: CarveTarget, taken: readonly Extent[], exclude: ReadonlySet<number>): Extent[] {
+export function carveRecords(t: CarveTarget, listed: readonly Extent[], exclude: ReadonlySet<number>): { records: Extent[]; carved: number } {
   const { lo, hi } = recordArea(t.bytes, t.compact);
   const { top, nHeap } = heapArea(t.bytes, t.compact);
-  // Each record has its own heap number: one already held by a known record is not another's.
-  const heapNos = new Set(taken.map((e) => heapNo(t.bytes, t.compact, e.origin)));
+  const isListed = new Set(listed.map((e) => e.origin));
   const headerBytes = t.compact ? 5 : 6;
   const candidates: Extent[] = [];
   for (let o = lo + headerBytes; o < top; o++) {
-    if (exclude.has(o) || !plausibleHeader(t, o, lo, hi)) continue;
-    const h = heapNo(t.bytes, t.compact, o);
-    if (h >= nHeap || heapNos.has(h)) continue;
+    if (isListed.has(o) || exclude.has(o) || !plausibleHeader(t, o, lo, hi) || heapNo(t.bytes, t.compact, o) >= nHeap) continue;
     const e = t.measure(o);
-    if (e === null || e.start < lo || e.end > top || pointsIntoItself(t.bytes, t.compact, e) || overlapsAny(e, taken)) continue;
+    if (e === null || e.start < lo || e.end > top || pointsIntoItself(t.bytes, t.compact, e)) continue;
     candidates.push(e);
   }
-  return chainOrder(t, linked(t, candidates, taken), taken);
+  const kept = new Set(linked(t, listed, candidates));
+  const carved = chainOrder(t, candidates.filter((e) => kept.has(e)));
+  return { records: [...listed.filter((e) => kept.has(e)), ...carved], carved: carved.length };
 }
 
 /**
- * The candidates that link up with the page's other records: the next pointer of one leads to a
- * known record (or the supremum), or a known record's leads to it. Overlapping ones are resolved
- * (in their bytes or their heap numbers) are resolved in favour of those linked both ways, then
- * the lower offset.
+ * The candidates that link up with the page's other records, each scored by the chain it heads: the
+ * records its next-record pointers lead through (candidates or known records, the supremum counting
+ * as one more), plus one when a record points to it, plus one when it lies flush against another
+ * record in the heap (records are allocated one after the other, so a record whose list neighbours
+ * are both gone still touches one). Real records form long chains, bytes that happen to look like a
+ * header rarely more than one link; a listed record scores one more. Records that overlap (in their
+ * bytes or their heap numbers) are resolved in favour of the higher score, then the lower offset.
  */
-function linked(t: CarveTarget, candidates: readonly Extent[], taken: readonly Extent[]): Extent[] {
+function linked(t: CarveTarget, listed: readonly Extent[], candidates: readonly Extent[]): Extent[] {
   const supremum = t.compact ? PAGE_NEW_SUPREMUM : PAGE_OLD_SUPREMUM;
-  const known = new Set<number>([supremum]);
-  for (const e of [...candidates, ...taken]) known.add(e.origin);
-  const pointedTo = new Set<number>();
-  for (const e of [...candidates, ...taken]) pointedTo.add(nextOrigin(t.bytes, t.compact, e.origin));
-  const scored = candidates
-    .map((e) => ({ e, score: (known.has(nextOrigin(t.bytes, t.compact, e.origin)) ? 1 : 0) + (pointedTo.has(e.origin) ? 1 : 0) }))
+  const all = [...listed, ...candidates];
+  const isListed = new Set(listed);
+  const next = new Map<number, number>(all.map((e) => [e.origin, nextOrigin(t.bytes, t.compact, e.origin)]));
+  const pointedTo = new Set(next.values());
+  const starts = new Set(all.map((e) => e.start));
+  const ends = new Set(all.map((e) => e.end));
+  const chain = chainLengths(next, supremum);
+  const scored = all
+    .map((e) => ({ e, score: (chain.get(e.origin) ?? 1) - 1 + (pointedTo.has(e.origin) ? 1 : 0) + (ends.has(e.start) || starts.has(e.end) ? 1 : 0) + (isListed.has(e) ? 1 : 0) }))
     .filter((c) => c.score > 0)
     .sort((a, b) => b.score - a.score || a.e.start - b.e.start);
   const kept: Extent[] = [];
@@ -153,11 +162,32 @@ function linked(t: CarveTarget, candidates: readonly Extent[], taken: readonly E
   return kept;
 }
 
+/**
+ * For each record of `next` (origin → next origin), how many records its chain passes through,
+ * itself included, the supremum as one more; a chain that loops stops where it meets itself.
+ */
+function chainLengths(next: ReadonlyMap<number, number>, supremum: number): Map<number, number> {
+  const length = new Map<number, number>();
+  for (const start of next.keys()) {
+    const path: number[] = [];
+    const onPath = new Set<number>();
+    let o = start;
+    while (next.has(o) && !length.has(o) && !onPath.has(o)) {
+      path.push(o);
+      onPath.add(o);
+      o = next.get(o) as number;
+    }
+    let n = length.get(o) ?? (o === supremum ? 1 : 0);
+    for (let i = path.length - 1; i >= 0; i--) length.set(path[i], ++n);
+  }
+  return length;
+}
+
 /** Carved records in list order: chains from records no other carved one points to, then the rest by offset. */
-function chainOrder(t: CarveTarget, carved: Extent[], taken: readonly Extent[]): Extent[] {
+function chainOrder(t: CarveTarget, carved: Extent[]): Extent[] {
   const byOrigin = new Map(carved.map((e) => [e.origin, e]));
   const pointed = new Set<number>();
-  for (const e of [...carved, ...taken]) pointed.add(nextOrigin(t.bytes, t.compact, e.origin));
+  for (const e of carved) pointed.add(nextOrigin(t.bytes, t.compact, e.origin));
   const out: Extent[] = [];
   const placed = new Set<number>();
   const follow = (e: Extent | undefined): void => {
