@@ -4,7 +4,8 @@
  * keep a 6-byte header and, before it, the end offset of every field (1 or 2 bytes each).
  * Fields are written straight from the page into the caller's BatchBuilder, through per-field writers.
  */
-import type { ClusteredLayout, FieldSpec } from './clustered-index.ts';
+import type { ClusteredLayout, FieldChecks, FieldSpec } from './clustered-index.ts';
+import { checkFailure, failingField } from './record-checks.ts';
 import { u16 } from './fil-header.ts';
 import type { InstantInfo, RecordShape } from './instant.ts';
 import { FAST_CHAR, FAST_DATE, FAST_DECIMAL, FAST_INT, FAST_VARCHAR, putDateValue, putDecimal, putInt, putUtf8, utf8Copy, type DecimalPlan, type FastWrite, type Write } from './text-writers.ts';
@@ -24,6 +25,21 @@ export interface ExternField {
 
 /** Thrown for a record whose bytes do not fit the table definition. */
 export class RecordError extends Error {}
+
+/**
+ * Thrown for a record with a field whose stored bytes are not a value of its column (value-check.ts).
+ * The record itself was read whole: `recordBytes` is its size, header included (what the decoder
+ * returns), so that the caller can still count its bytes against the page's heap.
+ */
+export class ValueCheckError extends RecordError {
+  constructor(
+    readonly field: string,
+    readonly reason: string,
+    readonly recordBytes: number,
+  ) {
+    super(`field \`${field}\`: ${reason}`);
+  }
+}
 
 /** The output column (or -1) of each field, and the fields that fill one in column order. */
 export interface FieldColumns {
@@ -61,6 +77,12 @@ const ABSENT = -3;
 function spansFor(nFields: number): Int32Array {
   if (spans.length < 2 * nFields) spans = new Int32Array(2 * nFields);
   return spans;
+}
+
+/** Runs the checks of the record's fields (record-checks.ts); throws ValueCheckError for the first that fails. */
+function checkRecord(fields: readonly FieldSpec[], checked: FieldChecks, page: Uint8Array, at: Int32Array, recordBytes: number): void {
+  const failed = failingField(fields, checked, page, at);
+  if (failed >= 0) throw new ValueCheckError(fields[failed].name, checkFailure.reason, recordBytes);
 }
 
 /**
@@ -212,9 +234,11 @@ export function decodeCompact(page: Uint8Array, origin: number, layout: Clustere
     }
     p += len;
   }
-  if (sink !== null) writeFields(sink, page, at, p - origin);
   // The header runs from just after the last length byte read up to the origin.
-  return p - (lenPtr + 1);
+  const recordBytes = p - (lenPtr + 1);
+  checkRecord(fields, layout.checked, page, at, recordBytes);
+  if (sink !== null) writeFields(sink, page, at, p - origin);
+  return recordBytes;
 }
 
 /** Info bits and status of the records that instant ALTER TABLE introduced. */
@@ -264,6 +288,7 @@ function instantShape(page: Uint8Array, origin: number, instant: InstantInfo): {
 function decodeCompactInstant(page: Uint8Array, origin: number, instant: InstantInfo, sink: RecordSink | null, externs: ExternField[]): number {
   const fields = instant.fields;
   const { shape, nullStart } = instantShape(page, origin, instant);
+  const at = spansFor(fields.length);
   let nullPtr = nullStart;
   let nullBit = 1;
   let lenPtr = nullStart - shape.nullBytes;
@@ -277,7 +302,10 @@ function decodeCompactInstant(page: Uint8Array, origin: number, instant: Instant
       const isNull = (page[nullPtr] & nullBit) !== 0;
       nullBit <<= 1;
       if (nullBit === 0x100) { nullBit = 1; nullPtr--; }
-      if (isNull) continue;
+      if (isNull) {
+        at[2 * i] = NULL_FIELD;
+        continue;
+      }
     }
     let len = f.fixedLen;
     let external = false;
@@ -289,14 +317,30 @@ function decodeCompactInstant(page: Uint8Array, origin: number, instant: Instant
       }
     }
     if (p + len > end || lenPtr < 0) throw new RecordError(`field \`${f.name}\` (${len} bytes) runs past the end of the page`);
-    if (sink !== null && f.out >= 0) {
-      if (external) externs.push(externOf(page, p, len, sink.base + f.out, i, f.name));
-      else writeCell(sink, i, f.out, page, p, len);
+    if (external) {
+      at[2 * i] = OFF_PAGE;
+      if (sink !== null && f.out >= 0) externs.push(externOf(page, p, len, sink.base + f.out, i, f.name));
+    } else {
+      at[2 * i] = p;
+      at[2 * i + 1] = len;
     }
     p += len;
   }
-  if (sink !== null) for (let k = 0; k < shape.absent.length; k++) writeDefault(sink, instant, shape.absent[k]);
-  return p - (lenPtr + 1);
+  const recordBytes = p - (lenPtr + 1);
+  checkRecord(fields, shape.checked, page, at, recordBytes);
+  if (sink !== null) writeStored(sink, instant, shape, page, at);
+  return recordBytes;
+}
+
+/** The cells of an instant record: its stored fields located in `at` (see spans), then the defaults of those it lacks. */
+function writeStored(sink: RecordSink, instant: InstantInfo, shape: RecordShape, page: Uint8Array, at: Int32Array): void {
+  const stored = shape.fields;
+  for (let k = 0; k < stored.length; k++) {
+    const i = stored[k];
+    const out = instant.fields[i].out;
+    if (out >= 0 && at[2 * i] >= 0) writeCell(sink, i, out, page, at[2 * i], at[2 * i + 1]);
+  }
+  for (let k = 0; k < shape.absent.length; k++) writeDefault(sink, instant, shape.absent[k]);
 }
 
 /** The value of a field the record does not store: the instant default (cells start out NULL). */
@@ -373,10 +417,12 @@ export function decodeRedundant(page: Uint8Array, origin: number, layout: Cluste
     start = endOff;
   }
   for (let i = nFields; i < fields.length; i++) at[2 * i] = ABSENT;
+  // 6 header bytes plus one end offset (1 or 2 bytes) per field, then the data.
+  const recordBytes = 6 + nFields * (short ? 1 : 2) + start;
+  checkRecord(fields, layout.checked, page, at, recordBytes);
   if (sink !== null) writeFields(sink, page, at, start);
   if (sink !== null && instant) for (let i = nFields; i < fields.length; i++) writeDefault(sink, instant, i);
-  // 6 header bytes plus one end offset (1 or 2 bytes) per field, then the data.
-  return 6 + nFields * (short ? 1 : 2) + start;
+  return recordBytes;
 }
 
 /** Where the key fields of a COMPACT record end (key fields are never NULL). */

@@ -3,6 +3,8 @@
  * the edge values of each type pass, and each kind of damage fails with its reason.
  */
 import { describe, expect, it } from 'vitest';
+import { clusteredLayout } from '../../src/core/clustered-index.ts';
+import { parseCreateTables } from '../../src/core/ddl/create-table.ts';
 import type { Column, ColumnType } from '../../src/core/schema.ts';
 import { valueCheckFor } from '../../src/core/types/value-check.ts';
 
@@ -341,5 +343,19 @@ describe('JSON, geometry, INET4/INET6/UUID', () => {
   it('integers: no check (a length check in REDUNDANT records)', () => {
     for (const type of ['tinyint', 'smallint', 'mediumint', 'int', 'bigint'] as const) expect(valueCheckFor(column(type), false)).toBeNull();
     expect(verdict(column('int'), [1, 2, 3], true)).toBe('3 bytes, not 4');
+  });
+});
+
+describe('layouts', () => {
+  it('every column field gets its check, system fields and key prefixes none', () => {
+    const [table] = parseCreateTables('CREATE TABLE t (a INT, b VARCHAR(20), c DATE, d TEXT, PRIMARY KEY (b(4)));');
+    const layout = clusteredLayout(table, false);
+    const byName = (name: string) => layout.fields.filter((f) => f.name === name).map((f) => f.check !== null);
+    expect(byName('DB_TRX_ID')).toEqual([false]);
+    expect(byName('DB_ROLL_PTR')).toEqual([false]);
+    expect(byName('a')).toEqual([false]);
+    expect(byName('b')).toEqual([false, true]); // the key prefix, then the whole column
+    expect(byName('c')).toEqual([true]);
+    expect(Array.from(layout.checked.fields, (i) => layout.fields[i].name)).toEqual(['b', 'c', 'd']);
   });
 });
