@@ -5,9 +5,9 @@
  * Fields are written straight from the page into the caller's BatchBuilder, through per-field writers.
  */
 import type { ClusteredLayout, FieldChecks, FieldSpec } from './clustered-index.ts';
-import { checkFailure, failingField } from './record-checks.ts';
 import { u16 } from './fil-header.ts';
 import type { InstantInfo, RecordShape } from './instant.ts';
+import { checkFailure, failingField } from './record-checks.ts';
 import { FAST_CHAR, FAST_DATE, FAST_DECIMAL, FAST_INT, FAST_VARCHAR, putDateValue, putDecimal, putInt, putUtf8, utf8Copy, type DecimalPlan, type FastWrite, type Write } from './text-writers.ts';
 import { lineQuoting, QUOTE_NEVER, QUOTE_REPORTED, QUOTE_SCAN, quoteInPlace, type BatchBuilder } from './row-batch.ts';
 

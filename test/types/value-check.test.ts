@@ -263,6 +263,11 @@ describe('text', () => {
     expect(verdict(text('char', 'utf8mb4', 5), utf8('abcd'.padEnd(20)), true)).toBeNull();
     expect(verdict(text('char', 'utf8mb4', 5), utf8('abcde'), true)).toBe('5 bytes, fewer than the 20 of char(5)');
     expect(verdict(text('char', 'latin1', 3), [0x61, 0x62], true)).toBe('2 bytes, fewer than the 3 of char(3)');
+    // A fixed-length CHAR of a single-byte charset has its length by the COMPACT layout: no check.
+    expect(valueCheckFor(text('char', 'latin1', 3), false)).toBeNull();
+    expect(valueCheckFor(text('char', 'binary', 3), false)).toBeNull();
+    // ... unless it is over 768 bytes, which InnoDB lays out as variable-length.
+    expect(verdict(text('char', 'utf32', 255), new Array<number>(1016).fill(0))).toBe('1016 bytes, fewer than the 1020 of char(255)');
     expect(verdict(text('tinytext', 'latin1'), new Array<number>(256).fill(0x61))).toBe('256 bytes, more than the 255 of tinytext');
     expect(verdict(text('text', 'utf8mb4'), new Array<number>(3000).fill(0x61))).toBeNull();
   });

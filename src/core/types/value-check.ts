@@ -199,9 +199,12 @@ function stringCheck(c: Column, redundant: boolean): ValueCheck | null {
     max = c.length * cs.mbmaxlen;
     min = redundant || cs.mbmaxlen === cs.mbminlen ? max : c.length * cs.mbminlen;
   }
+  const lengthOnly = c.charset === 'binary' || charsetCheck(c.charset) === null;
+  // A COMPACT record's fixed-length field (up to DICT_MAX_FIXED_COL_LEN) has that length by layout.
+  if (lengthOnly && !redundant && min === max && max <= 768) return null;
   if (c.charset === 'binary') return min === max ? exactLength(max) : max === Infinity ? null : maxLength(max, what);
   const check = textCheck(c.charset, min, max, what);
-  if (charsetCheck(c.charset) === null) return withInline(check, INLINE_LENGTH, min, max);
+  if (lengthOnly) return withInline(check, INLINE_LENGTH, min, max);
   return asciiCompatible(c.charset) ? withInline(check, INLINE_ASCII, min, max) : check;
 }
 
