@@ -35,7 +35,7 @@ export interface InlineCheck {
   max: number;
   decimal: DecimalGroups | null;
 }
-export const INLINE_CALL = 0;
+const INLINE_CALL = 0;
 export const INLINE_LENGTH = 1;
 export const INLINE_ASCII = 2;
 export const INLINE_DATE = 3;
