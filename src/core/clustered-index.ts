@@ -17,6 +17,7 @@ import { jsonRenderer } from './types/json-binary.ts';
 import { renderInet4, renderInet6, renderUuid } from './types/network.ts';
 import { datetimeRenderer, fracBytes, renderDate, renderYear, renderYear2, timeRenderer, timestampRenderer } from './types/temporal.ts';
 import { legacyTemporalRenderer, legacyTemporalSize, renderDatetime55 } from './types/temporal-legacy.ts';
+import { inlineCheckOf, valueCheckFor, type DecimalGroups, type ValueCheck } from './types/value-check.ts';
 
 export interface FieldSpec {
   /** Column name, or DB_ROW_ID / DB_TRX_ID / DB_ROLL_PTR. */
@@ -29,6 +30,8 @@ export interface FieldSpec {
   bigCol: boolean;
   nullable: boolean;
   render: Render;
+  /** Whether the stored bytes are a value of the column (value-check.ts); null when any bytes are, or the field is not output. */
+  check: ValueCheck | null;
 }
 
 export interface ClusteredLayout {
@@ -37,6 +40,8 @@ export interface ClusteredLayout {
   nUnique: number;
   /** Nullable fields in the leaf record: the COMPACT null bitmap has one bit for each. */
   nNullable: number;
+  /** The fields with a check (checkedFields): the decoder visits only these. */
+  checked: FieldChecks;
   /** Output columns: every stored, non-virtual column in table order. */
   columns: Column[];
   /** How the key was chosen, for the summary. */
@@ -129,8 +134,35 @@ function temporalStorage(c: Column): Storage {
 }
 
 const systemField = (name: string, len: number): FieldSpec => ({
-  name, out: -1, fixedLen: len, bigCol: false, nullable: false, render: renderHex,
+  name, out: -1, fixedLen: len, bigCol: false, nullable: false, render: renderHex, check: null,
 });
+
+/**
+ * The fields of a record that have a check, and each one's inline test (value-check.ts InlineCheck),
+ * laid out for the decoder's loop.
+ */
+export interface FieldChecks {
+  /** Field indexes, in field order. */
+  fields: Int32Array;
+  kinds: Uint8Array;
+  min: Float64Array;
+  max: Float64Array;
+  decimals: (DecimalGroups | null)[];
+}
+
+/** The FieldChecks of `fields` (or of those listed in `stored`, the fields a record has). */
+export function checkedFields(fields: readonly FieldSpec[], stored?: ArrayLike<number>): FieldChecks {
+  const all = stored === undefined ? fields.map((_, i) => i) : Array.from(stored);
+  const indexes = all.filter((i) => fields[i].check !== null);
+  const inline = indexes.map((i) => inlineCheckOf(fields[i].check as ValueCheck));
+  return {
+    fields: Int32Array.from(indexes),
+    kinds: Uint8Array.from(inline, (t) => t.kind),
+    min: Float64Array.from(inline, (t) => t.min),
+    max: Float64Array.from(inline, (t) => t.max),
+    decimals: inline.map((t) => t.decimal),
+  };
+}
 
 /** The index InnoDB clusters on: PRIMARY, else the first all-NOT-NULL UNIQUE without prefixes. */
 function clusterKey(table: TableDef): { kind: ClusteredLayout['keyKind']; cols: IndexColumn[] } {
@@ -156,7 +188,7 @@ function storageOf(c: Column, redundant: boolean): Storage {
 export function clusteredLayout(table: TableDef, redundant: boolean): ClusteredLayout {
   const columns = table.columns.filter((c) => c.generated !== 'virtual');
   const outIndex = new Map(columns.map((c, i) => [c.name.toLowerCase(), i]));
-  const spec = (c: Column, out: number): FieldSpec => ({ name: c.name, out, nullable: c.nullable, ...storageOf(c, redundant) });
+  const spec = (c: Column, out: number): FieldSpec => ({ name: c.name, out, nullable: c.nullable, ...storageOf(c, redundant), check: valueCheckFor(c, redundant) });
   const key = clusterKey(table);
   const fields: FieldSpec[] = [];
   const inKey = new Set<string>();
@@ -170,7 +202,7 @@ export function clusteredLayout(table: TableDef, redundant: boolean): ClusteredL
       const prefixBytes = k.prefix * charsetInfo(c.charset).mbmaxlen;
       const whole = storageOf(c, redundant);
       const fixedLen = whole.fixedLen === 0 ? 0 : Math.min(whole.fixedLen, prefixBytes);
-      fields.push({ name: c.name, out: -1, nullable: false, fixedLen, bigCol: fixedLen === 0 && whole.bigCol, render: renderHex });
+      fields.push({ name: c.name, out: -1, nullable: false, fixedLen, bigCol: fixedLen === 0 && whole.bigCol, render: renderHex, check: null });
     } else {
       fields.push({ ...spec(c, i), nullable: false });
       inKey.add(name);
@@ -185,5 +217,5 @@ export function clusteredLayout(table: TableDef, redundant: boolean): ClusteredL
   // A FULLTEXT index makes InnoDB add a hidden FTS_DOC_ID BIGINT UNSIGNED column after the user's
   // columns, unless the table defines one itself.
   if (table.indexes.some((i) => i.kind === 'fulltext') && !outIndex.has('fts_doc_id')) fields.push(systemField('FTS_DOC_ID', 8));
-  return { fields, nUnique, nNullable: fields.filter((f) => f.nullable).length, columns, keyKind: key.kind };
+  return { fields, nUnique, nNullable: fields.filter((f) => f.nullable).length, checked: checkedFields(fields), columns, keyKind: key.kind };
 }

@@ -28,7 +28,7 @@
  * order. Versions, physical positions and defaults come from the SDI's column se_private_data.
  */
 import { readExternValue } from './blob-page.ts';
-import { columnStorage, type ClusteredLayout, type FieldSpec } from './clustered-index.ts';
+import { checkedFields, columnStorage, type ClusteredLayout, type FieldChecks, type FieldSpec } from './clustered-index.ts';
 import { IbdError } from './errors.ts';
 import { FIL_NULL, FIL_PAGE_DATA, FIL_PAGE_TYPE, PageType, u16, u32 } from './fil-header.ts';
 import {
@@ -59,6 +59,8 @@ export type InstantDefault = { bytes: Uint8Array } | { text: string } | null;
 export interface RecordShape {
   fields: Int32Array;
   nullBytes: number;
+  /** The stored fields with a check (FieldSpec.check). */
+  checked: FieldChecks;
   /** Output fields (out ≥ 0) the record does not store: they get their instant default. */
   absent: Int32Array;
 }
@@ -102,7 +104,7 @@ export class InstantInfo {
           absent.push(i);
         }
       });
-      s = { fields: Int32Array.from(fields), nullBytes: nullBytes ?? (nullable + 7) >> 3, absent: Int32Array.from(absent) };
+      s = { fields: Int32Array.from(fields), nullBytes: nullBytes ?? (nullable + 7) >> 3, checked: checkedFields(this.fields, fields), absent: Int32Array.from(absent) };
       this.shapes.set(key, s);
     }
     return s;
@@ -201,7 +203,7 @@ export async function readInstantLayout(ts: Tablespace, rootNo: number, layout: 
     defaults[i] = { bytes: value };
   }
   const instant = new InstantInfo('mariadb', fields, nCore, nCoreNullBytes, defaults);
-  return { ...layout, fields, nNullable, instant };
+  return { ...layout, fields, nNullable, checked: checkedFields(fields), instant };
 }
 
 /** The non-key field order from the metadata BLOB (dict_table_t::deserialise_columns). */
@@ -235,7 +237,7 @@ async function physicalFields(ts: Tablespace, page: Uint8Array, pageNo: number, 
     const e = u16(map, 4 + 2 * k);
     if (e & DROPPED) {
       const code = e & FIELD_IND;
-      fields.push({ name: `(dropped column ${k + 1})`, out: -1, fixedLen: code <= 1 ? 0 : code - 1, bigCol: code === 1, nullable: (e & DROPPED_NOT_NULL) === 0, render: renderHex });
+      fields.push({ name: `(dropped column ${k + 1})`, out: -1, fixedLen: code <= 1 ? 0 : code - 1, bigCol: code === 1, nullable: (e & DROPPED_NOT_NULL) === 0, render: renderHex, check: null });
       continue;
     }
     const f = byColumn.get(e & FIELD_IND);
@@ -356,7 +358,7 @@ export function mysqlInstantLayout(layout: ClusteredLayout, table: MysqlInstantT
     if (!c.se.has('version_dropped')) continue;
     if (!c.column) throw new Error(`dropped column \`${c.name}\` has no type information`);
     const s = columnStorage(c.column, false);
-    rest.push({ name: c.name, out: -1, nullable: c.nullable, fixedLen: s.fixedLen > 768 ? 0 : s.fixedLen, bigCol: s.fixedLen > 768 || s.bigCol, render: renderHex });
+    rest.push({ name: c.name, out: -1, nullable: c.nullable, fixedLen: s.fixedLen > 768 ? 0 : s.fixedLen, bigCol: s.fixedLen > 768 || s.bigCol, render: renderHex, check: null });
   }
   const meta = (f: FieldSpec): MysqlInstantColumn | undefined => byName.get(f.name.toLowerCase());
   if (versioned) {
@@ -385,7 +387,7 @@ export function mysqlInstantLayout(layout: ClusteredLayout, table: MysqlInstantT
   }
   const nullableCore = versions ? fields.filter((f, i) => f.nullable && versions![i].added === 0).length : fields.slice(0, nCore).filter((f) => f.nullable).length;
   const instant = new InstantInfo('mysql', fields, nCore, (nullableCore + 7) >> 3, defaults, versions);
-  return { ...layout, fields, nNullable: fields.filter((f) => f.nullable).length, instant };
+  return { ...layout, fields, nNullable: fields.filter((f) => f.nullable).length, checked: checkedFields(fields), instant };
 }
 
 /**

@@ -4,9 +4,10 @@
  * keep a 6-byte header and, before it, the end offset of every field (1 or 2 bytes each).
  * Fields are written straight from the page into the caller's BatchBuilder, through per-field writers.
  */
-import type { ClusteredLayout, FieldSpec } from './clustered-index.ts';
+import type { ClusteredLayout, FieldChecks, FieldSpec } from './clustered-index.ts';
 import { u16 } from './fil-header.ts';
 import type { InstantInfo, RecordShape } from './instant.ts';
+import { checkFailure, failingField } from './record-checks.ts';
 import { FAST_CHAR, FAST_DATE, FAST_DECIMAL, FAST_INT, FAST_VARCHAR, putDateValue, putDecimal, putInt, putUtf8, utf8Copy, type DecimalPlan, type FastWrite, type Write } from './text-writers.ts';
 import { lineQuoting, QUOTE_NEVER, QUOTE_REPORTED, QUOTE_SCAN, quoteInPlace, type BatchBuilder } from './row-batch.ts';
 
@@ -31,6 +32,21 @@ export class RecordError extends Error {}
  * both ends to keep the records it finds from overlapping; one store per record, no allocation.
  */
 export const lastRecord = { start: 0, end: 0 };
+
+/**
+ * Thrown for a record with a field whose stored bytes are not a value of its column (value-check.ts).
+ * The record itself was read whole: `recordBytes` is its size, header included (what the decoder
+ * returns), so that the caller can still count its bytes against the page's heap.
+ */
+export class ValueCheckError extends RecordError {
+  constructor(
+    readonly field: string,
+    readonly reason: string,
+    readonly recordBytes: number,
+  ) {
+    super(`field \`${field}\`: ${reason}`);
+  }
+}
 
 /** The output column (or -1) of each field, and the fields that fill one in column order. */
 export interface FieldColumns {
@@ -68,6 +84,12 @@ const ABSENT = -3;
 function spansFor(nFields: number): Int32Array {
   if (spans.length < 2 * nFields) spans = new Int32Array(2 * nFields);
   return spans;
+}
+
+/** Runs the checks of the record's fields (record-checks.ts); throws ValueCheckError for the first that fails. */
+function checkRecord(fields: readonly FieldSpec[], checked: FieldChecks, page: Uint8Array, at: Int32Array, recordBytes: number): void {
+  const failed = failingField(fields, checked, page, at);
+  if (failed >= 0) throw new ValueCheckError(fields[failed].name, checkFailure.reason, recordBytes);
 }
 
 /**
@@ -179,9 +201,11 @@ function writeLine(sink: RecordSink, page: Uint8Array, at: Int32Array, dataBytes
  * Decodes a COMPACT/DYNAMIC leaf record at `origin` into `sink` (or only measures it, when `sink` is
  * null); fields stored off-page are listed in `externs` for the caller to fetch. Returns the record's
  * size in bytes, header included, which the caller checks against the page's own accounting.
+ * `check`: run the fields' value checks first (a ValueCheckError for one that fails); the caller
+ * leaves them out where a page checksum already vouches for the bytes (see leaf-decoder.ts).
  */
-export function decodeCompact(page: Uint8Array, origin: number, layout: ClusteredLayout, sink: RecordSink | null, externs: ExternField[]): number {
-  if (layout.instant) return decodeCompactInstant(page, origin, layout.instant, sink, externs);
+export function decodeCompact(page: Uint8Array, origin: number, layout: ClusteredLayout, sink: RecordSink | null, externs: ExternField[], check: boolean): number {
+  if (layout.instant) return decodeCompactInstant(page, origin, layout.instant, sink, externs, check);
   const fields = layout.fields;
   const at = spansFor(fields.length);
   let nullPtr = origin - 6;
@@ -219,11 +243,13 @@ export function decodeCompact(page: Uint8Array, origin: number, layout: Clustere
     }
     p += len;
   }
-  if (sink !== null) writeFields(sink, page, at, p - origin);
   // The header runs from just after the last length byte read up to the origin.
+  const recordBytes = p - (lenPtr + 1);
+  if (check) checkRecord(fields, layout.checked, page, at, recordBytes);
+  if (sink !== null) writeFields(sink, page, at, p - origin);
   lastRecord.start = lenPtr + 1;
   lastRecord.end = p;
-  return p - (lenPtr + 1);
+  return recordBytes;
 }
 
 /** Info bits and status of the records that instant ALTER TABLE introduced. */
@@ -270,9 +296,10 @@ function instantShape(page: Uint8Array, origin: number, instant: InstantInfo): {
  * decodeCompact() for a table altered with ALGORITHM=INSTANT (see instant.ts): the record says which
  * fields it stores, its null bitmap is sized for those, and the fields it lacks show their default.
  */
-function decodeCompactInstant(page: Uint8Array, origin: number, instant: InstantInfo, sink: RecordSink | null, externs: ExternField[]): number {
+function decodeCompactInstant(page: Uint8Array, origin: number, instant: InstantInfo, sink: RecordSink | null, externs: ExternField[], check: boolean): number {
   const fields = instant.fields;
   const { shape, nullStart } = instantShape(page, origin, instant);
+  const at = spansFor(fields.length);
   let nullPtr = nullStart;
   let nullBit = 1;
   let lenPtr = nullStart - shape.nullBytes;
@@ -286,7 +313,10 @@ function decodeCompactInstant(page: Uint8Array, origin: number, instant: Instant
       const isNull = (page[nullPtr] & nullBit) !== 0;
       nullBit <<= 1;
       if (nullBit === 0x100) { nullBit = 1; nullPtr--; }
-      if (isNull) continue;
+      if (isNull) {
+        at[2 * i] = NULL_FIELD;
+        continue;
+      }
     }
     let len = f.fixedLen;
     let external = false;
@@ -298,16 +328,32 @@ function decodeCompactInstant(page: Uint8Array, origin: number, instant: Instant
       }
     }
     if (p + len > end || lenPtr < 0) throw new RecordError(`field \`${f.name}\` (${len} bytes) runs past the end of the page`);
-    if (sink !== null && f.out >= 0) {
-      if (external) externs.push(externOf(page, p, len, sink.base + f.out, i, f.name));
-      else writeCell(sink, i, f.out, page, p, len);
+    if (external) {
+      at[2 * i] = OFF_PAGE;
+      if (sink !== null && f.out >= 0) externs.push(externOf(page, p, len, sink.base + f.out, i, f.name));
+    } else {
+      at[2 * i] = p;
+      at[2 * i + 1] = len;
     }
     p += len;
   }
-  if (sink !== null) for (let k = 0; k < shape.absent.length; k++) writeDefault(sink, instant, shape.absent[k]);
+  const recordBytes = p - (lenPtr + 1);
+  if (check) checkRecord(fields, shape.checked, page, at, recordBytes);
+  if (sink !== null) writeStored(sink, instant, shape, page, at);
   lastRecord.start = lenPtr + 1;
   lastRecord.end = p;
-  return p - (lenPtr + 1);
+  return recordBytes;
+}
+
+/** The cells of an instant record: its stored fields located in `at` (see spans), then the defaults of those it lacks. */
+function writeStored(sink: RecordSink, instant: InstantInfo, shape: RecordShape, page: Uint8Array, at: Int32Array): void {
+  const stored = shape.fields;
+  for (let k = 0; k < stored.length; k++) {
+    const i = stored[k];
+    const out = instant.fields[i].out;
+    if (out >= 0 && at[2 * i] >= 0) writeCell(sink, i, out, page, at[2 * i], at[2 * i + 1]);
+  }
+  for (let k = 0; k < shape.absent.length; k++) writeDefault(sink, instant, shape.absent[k]);
 }
 
 /** The value of a field the record does not store: the instant default (cells start out NULL). */
@@ -344,8 +390,8 @@ function externOf(page: Uint8Array, p: number, len: number, cell: number, fieldI
   return { cell, fieldIndex, local: page.slice(p, p + len) };
 }
 
-/** Decodes (or, with `sink` null, measures) a REDUNDANT leaf record at `origin`; returns its size. */
-export function decodeRedundant(page: Uint8Array, origin: number, layout: ClusteredLayout, sink: RecordSink | null, externs: ExternField[]): number {
+/** Decodes (or, with `sink` null, measures) a REDUNDANT leaf record at `origin`; returns its size. `check`: as decodeCompact(). */
+export function decodeRedundant(page: Uint8Array, origin: number, layout: ClusteredLayout, sink: RecordSink | null, externs: ExternField[], check: boolean): number {
   const fields = layout.fields;
   const nFields = (u16(page, origin - 4) >> 1) & 0x3ff;
   const short = (page[origin - 3] & 1) !== 0;
@@ -386,13 +432,14 @@ export function decodeRedundant(page: Uint8Array, origin: number, layout: Cluste
     start = endOff;
   }
   for (let i = nFields; i < fields.length; i++) at[2 * i] = ABSENT;
+  // 6 header bytes plus one end offset (1 or 2 bytes) per field, then the data.
+  const recordBytes = 6 + nFields * (short ? 1 : 2) + start;
+  if (check) checkRecord(fields, layout.checked, page, at, recordBytes);
   if (sink !== null) writeFields(sink, page, at, start);
   if (sink !== null && instant) for (let i = nFields; i < fields.length; i++) writeDefault(sink, instant, i);
-  // 6 header bytes plus one end offset (1 or 2 bytes) per field, then the data.
-  const header = 6 + nFields * (short ? 1 : 2);
-  lastRecord.start = origin - header;
+  lastRecord.start = origin - (recordBytes - start);
   lastRecord.end = origin + start;
-  return header + start;
+  return recordBytes;
 }
 
 /** Where the key fields of a COMPACT record end (key fields are never NULL). */
