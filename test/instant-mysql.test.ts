@@ -71,7 +71,7 @@ function decode(layout: ClusteredLayout, page: Uint8Array, origins: number[]): (
   const externs: ExternField[] = [];
   for (const origin of origins) {
     sink.base = out.startRow();
-    decodeCompact(page, origin, layout, sink, externs);
+    decodeCompact(page, origin, layout, sink, externs, true);
   }
   return batchRows(out.take());
 }

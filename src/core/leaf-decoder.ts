@@ -4,8 +4,10 @@
  * A page is trusted when it passes its checksum and the structural checks: its record list walks
  * from infimum to supremum inside the page, holds as many records as PAGE_N_RECS says, and (when
  * every record decoded) the records and PAGE_GARBAGE fill the heap exactly. Its rows are `live` or
- * `delete-marked`, and purged ones come from its free list. A record that fails to decode or a value
- * check there is not a row: it is counted and named.
+ * `delete-marked`, and purged ones come from its free list. A record that fails to decode there is
+ * not a row: it is counted and named. The value checks of every type (types/value-check.ts) run
+ * wherever no checksum vouches for the bytes: every record of a damaged page, purged records, the
+ * first page (where they check the definition) and pages written without checksums.
  *
  * A page that fails any of that is damaged. Its records are read off the list as far as the list
  * goes, then the rest of the page body is carved for records (page-carve.ts); every one that
@@ -27,7 +29,7 @@ import {
   redundantInfoBits, REC_INFO_DELETED, REC_INFO_MIN_REC,
 } from './index-page.ts';
 import { carveRecords, heapArea, pointsIntoItself, type CarveTarget, type Extent } from './page-carve.ts';
-import { compactRecordReadable, decodeCompact, decodeRedundant, lastRecord, RecordError, rollPtrIsZero, type ExternField, type FieldColumns, type RecordSink } from './record.ts';
+import { compactRecordReadable, decodeCompact, decodeRedundant, lastRecord, RecordError, rollPtrIsZero, ValueCheckError, type ExternField, type FieldColumns, type RecordSink } from './record.ts';
 import type { BatchBuilder } from './row-batch.ts';
 import { hasStateColumn, modeIncludes, type RowMode, type RowState } from './row-state.ts';
 import type { Page, Tablespace } from './tablespace.ts';
@@ -122,6 +124,10 @@ export class LeafDecoder {
     if (origins.length !== nRecs) return `its header counts ${nRecs} records, its record list holds ${origins.length}`;
     const sink = this.sink;
     const fields = this.fields;
+    // Value checks where nothing else vouches for the bytes: the first page (it checks the
+    // definition), a page written without checksums (innodb_checksum_algorithm=none). Elsewhere the
+    // checksum does, and the checks would cost a fifth of the decode.
+    const check = first || page.checksum === 'none';
     // The page accounts for every byte of its heap: records in the list, plus garbage (freed records).
     let recordBytes = 0;
     let accountable = true;
@@ -145,11 +151,13 @@ export class LeafDecoder {
       if (wanted) sink.base = this.startRow(out, deleted ? 'delete-marked' : 'live');
       if (fields.length !== 0) fields.length = 0;
       try {
-        recordBytes += compact ? decodeCompact(bytes, origin, layout, wanted ? sink : null, fields) : decodeRedundant(bytes, origin, layout, wanted ? sink : null, fields);
+        recordBytes += compact ? decodeCompact(bytes, origin, layout, wanted ? sink : null, fields, check) : decodeRedundant(bytes, origin, layout, wanted ? sink : null, fields, check);
       } catch (e) {
         if (!(e instanceof RecordError)) throw e;
         out.rollback(row);
-        accountable = false;
+        // A record that failed a value check was read whole: the heap still accounts for it.
+        if (e instanceof ValueCheckError) recordBytes += e.recordBytes;
+        else accountable = false;
         failed++;
         firstFailure ||= e.message;
         this.fail(page.no, origin, `the record does not fit the table definition: ${e.message}`);
@@ -207,8 +215,8 @@ export class LeafDecoder {
       return null;
     }
     try {
-      if (compact) decodeCompact(bytes, origin, layout, null, this.fields);
-      else decodeRedundant(bytes, origin, layout, null, this.fields);
+      if (compact) decodeCompact(bytes, origin, layout, null, this.fields, true);
+      else decodeRedundant(bytes, origin, layout, null, this.fields, true);
     } catch (e) {
       if (!(e instanceof RecordError)) throw e;
       this.why = e.message;
@@ -277,8 +285,8 @@ export class LeafDecoder {
       sink.base = this.startRow(out, 'damaged');
       this.fields.length = 0;
       try {
-        if (compact) decodeCompact(bytes, e.origin, layout, sink, this.fields);
-        else decodeRedundant(bytes, e.origin, layout, sink, this.fields);
+        if (compact) decodeCompact(bytes, e.origin, layout, sink, this.fields, false);
+        else decodeRedundant(bytes, e.origin, layout, sink, this.fields, false);
       } catch (err) {
         if (!(err instanceof RecordError)) throw err;
         out.rollback(row);
@@ -325,7 +333,8 @@ export class LeafDecoder {
       sink.base = this.startRow(out, 'purged');
       fields.length = 0;
       try {
-        const size = compact ? decodeCompact(bytes, origin, layout, sink, fields) : decodeRedundant(bytes, origin, layout, sink, fields);
+        // A purged record's bytes are garbage to the page: nothing vouches for them but the checks.
+        const size = compact ? decodeCompact(bytes, origin, layout, sink, fields, true) : decodeRedundant(bytes, origin, layout, sink, fields, true);
         if (origin + size > heapTop + (compact ? 5 : 6)) throw new RecordError('it runs past the end of the heap');
         out.endRow();
       } catch (e) {

@@ -27,9 +27,8 @@ export interface ExternField {
 export class RecordError extends Error {}
 
 /**
- * Where the record last decoded (or measured) by decodeCompact() / decodeRedundant() lies in its
- * page: from the first byte of its header to the end of its data. A carver (page-carve.ts) needs
- * both ends to keep the records it finds from overlapping; one store per record, no allocation.
+ * Where the record last decoded (or measured) lies in its page, from its header's first byte to its
+ * data's end: what a carver (page-carve.ts) needs to keep records apart. One store, no allocation.
  */
 export const lastRecord = { start: 0, end: 0 };
 
@@ -39,11 +38,7 @@ export const lastRecord = { start: 0, end: 0 };
  * returns), so that the caller can still count its bytes against the page's heap.
  */
 export class ValueCheckError extends RecordError {
-  constructor(
-    readonly field: string,
-    readonly reason: string,
-    readonly recordBytes: number,
-  ) {
+  constructor(readonly field: string, readonly reason: string, readonly recordBytes: number) {
     super(`field \`${field}\`: ${reason}`);
   }
 }

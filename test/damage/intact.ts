@@ -79,7 +79,7 @@ export async function mapLeafRecords(input: MapInput): Promise<LeafMap> {
     for (const origin of origins) {
       const info = compact ? compactInfoBits(bytes, origin) : redundantInfoBits(bytes, origin);
       if (info & REC_INFO_MIN_REC) continue;
-      const size = compact ? decodeCompact(bytes, origin, layout, null, []) : decodeRedundant(bytes, origin, layout, null, []);
+      const size = compact ? decodeCompact(bytes, origin, layout, null, [], true) : decodeRedundant(bytes, origin, layout, null, [], true);
       const deleted = (info & REC_INFO_DELETED) !== 0;
       const row = lines[k];
       const at = order.get(row ?? '');
