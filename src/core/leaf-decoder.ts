@@ -14,9 +14,9 @@
  * measures and passes its value checks is a row of state `damaged`, returned in the `damaged` and
  * `all` modes and otherwise counted as withheld. Nothing from a damaged page is ever a `live` row.
  *
- * On the table's first leaf page that is not damaged, a heap that does not add up or a record that
- * does not fit means the definition is wrong, not the page: a DefinitionMismatch, and no row is
- * decoded with it. On later pages such a record is unreadable (counted, named) and the others stay
+ * On the table's first leaf page that is not damaged, a heap that does not add up, a record that
+ * cannot be laid out, or values mostly out of range mean the definition is wrong, not the page: a
+ * DefinitionMismatch, and no row is decoded with it. On later pages such a record is unreadable (counted, named) and the others stay
  * live: the page's checksum vouches for their bytes and the first page for the definition.
  */
 import { readExternValue } from './blob-page.ts';
@@ -132,6 +132,8 @@ export class LeafDecoder {
     let recordBytes = 0;
     let accountable = true;
     let failed = 0;
+    // Records that could not even be laid out with the definition (not just a value out of range).
+    let misfits = 0;
     let firstFailure = '';
     for (let r = 0; r < origins.length; r++) {
       const origin = origins[r];
@@ -157,7 +159,10 @@ export class LeafDecoder {
         out.rollback(row);
         // A record that failed a value check was read whole: the heap still accounts for it.
         if (e instanceof ValueCheckError) recordBytes += e.recordBytes;
-        else accountable = false;
+        else {
+          accountable = false;
+          misfits++;
+        }
         failed++;
         firstFailure ||= e.message;
         this.fail(page.no, origin, `the record does not fit the table definition: ${e.message}`);
@@ -167,9 +172,10 @@ export class LeafDecoder {
       if (deleted) stats[wanted ? 'deletedRecovered' : 'deletedSkipped']++;
       for (let f = 0; f < fields.length; f++) externs.push({ origin, field: fields[f] });
     }
-    // A page that passes its checksum is as the server wrote it: on the first one, a record that does
-    // not fit is the definition's fault, not the page's.
-    if (first && failed > 0) {
+    // A page that passes its checksum is as the server wrote it: on the first one, a record that
+    // cannot be laid out with the definition, or values mostly out of range, are the definition's
+    // fault, not the page's. A few values out of range on a page whose heap adds up are those records'.
+    if (first && (misfits > 0 || 2 * failed > origins.length)) {
       throw new DefinitionMismatch(this.ctx.ts.source.name, `the table definition does not match the records of this file: ${failed} of the ${origins.length} records of its first leaf page do not fit it (${firstFailure}). Check that the CREATE TABLE is this table's, with every column in order and the same types`, page.no);
     }
     return accountable ? this.heapMismatch(bytes, recordBytes, first, page.no) : null;

@@ -1,7 +1,7 @@
 /** Test helpers: decode an .ibd on disk with a CREATE TABLE text, and compare with the server's rows. */
 import { expect } from 'vitest';
 import { parseCreateTables } from '../../src/core/ddl/create-table.ts';
-import { openTable, type Row, type TableReader } from '../../src/core/table-reader.ts';
+import { openTable, type Row, type RowMode, type TableReader } from '../../src/core/table-reader.ts';
 import { fileSource } from '../../src/node/file-source.ts';
 import type { MariadbServer } from '../harness/mariadb.ts';
 
@@ -10,13 +10,13 @@ export interface Decoded {
   rows: Row[];
 }
 
-export async function decodeFile(ibdPath: string, createSql: string, tableName?: string): Promise<Decoded> {
+export async function decodeFile(ibdPath: string, createSql: string, tableName?: string, mode: RowMode = 'live'): Promise<Decoded> {
   const tables = parseCreateTables(createSql);
   const table = tableName === undefined ? tables[0] : tables.find((t) => t.name === tableName);
   if (!table) throw new Error(`no CREATE TABLE for ${tableName ?? 'the table'} in the DDL`);
   const source = await fileSource(ibdPath);
   try {
-    const reader = await openTable(source, table);
+    const reader = await openTable(source, table, { mode });
     const rows: Row[] = [];
     for await (const batch of reader.rows({ batchSize: 500 })) rows.push(...batch);
     return { reader, rows };
