@@ -29,6 +29,8 @@ export interface DecodeStats {
   damagedRows: number;
   /** Rows of damaged pages left out by a mode without the state `damaged`: what `--rows damaged` would return. */
   damagedWithheld: number;
+  /** Off-page values that could not be read: their cells say `[unreadable: …]`, the rest of the row is kept. */
+  valuesUnreadable: number;
   /** Records of damaged pages found by carving the page body (page-carve.ts), past a broken record list. */
   carvedRecords: number;
   /** Every skipped page and undecodable record, with why (capped list; counts are exact). */
@@ -41,7 +43,7 @@ export function emptyStats(): DecodeStats {
   return {
     pagesRead: 0, pagesSkipped: 0, badChecksums: 0, rowsDecoded: 0, recordsFailed: 0,
     deletedSkipped: 0, deletedRecovered: 0, purgedUnreadable: 0,
-    damagedPages: 0, damagedRows: 0, damagedWithheld: 0, carvedRecords: 0, problems: [],
+    damagedPages: 0, damagedRows: 0, damagedWithheld: 0, valuesUnreadable: 0, carvedRecords: 0, problems: [],
   };
 }
 
@@ -51,5 +53,5 @@ export function addProblem(stats: DecodeStats, page: number | null, record: numb
 
 /** Whether anything was left out, damaged or unreadable (the CLI's exit status 2). */
 export function anythingAmiss(s: DecodeStats): boolean {
-  return s.recordsFailed + s.pagesSkipped + s.badChecksums + s.damagedPages > 0;
+  return s.recordsFailed + s.pagesSkipped + s.badChecksums + s.damagedPages + s.valuesUnreadable > 0;
 }

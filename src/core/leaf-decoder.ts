@@ -362,12 +362,18 @@ export class LeafDecoder {
   private async resolveExtern(ext: ExternField, out: BatchBuilder, pageNo: number, origin: number): Promise<void> {
     const field = this.ctx.layout.fields[ext.fieldIndex];
     try {
-      const value = await readExternValue(ext.local, async (no) => (await this.ctx.ts.page(no)).bytes);
+      const value = await readExternValue(ext.local, async (no) => {
+        const page = await this.ctx.ts.page(no);
+        // A damaged off-page part would be a wrong value in a live row: the value is unreadable instead.
+        if (page.checksum === 'bad') throw new Error(`its off-page part on page ${no} fails its checksum`);
+        return page.bytes;
+      });
       const start = out.pos;
       this.ctx.writers[ext.fieldIndex](value, 0, value.length, out);
       out.setCell(ext.cell, start, out.pos);
     } catch (e) {
       const message = `column \`${field.name}\`: ${(e as Error).message}`;
+      this.ctx.stats.valuesUnreadable++;
       addProblem(this.ctx.stats, pageNo, origin, message);
       out.setString(ext.cell, `[unreadable: ${message}]`);
     }
