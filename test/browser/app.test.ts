@@ -32,74 +32,24 @@
  * Screenshots of the main states go to test-results/screenshots/ (gitignored).
  */
 import { createHash } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, extname, join, normalize, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { AddressInfo } from 'node:net';
+import { basename, dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type BrowserContext, type CDPSession, type Download, type Page } from 'playwright-core';
+import type { BrowserContext, CDPSession, Download, Page } from 'playwright-core';
 import { createConnection } from 'mariadb';
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
 import { csvHeader, csvRows, ndjsonRows, type CsvOptions } from '../../src/core/output.ts';
 import { unzipSync } from 'fflate';
+import { checkSetup, DIST, launch, pageSteps, ROOT, serveDist, shown } from './harness.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-/** The built site; IBD_READER_DIST points elsewhere (e.g. a trial build). */
-const DIST = process.env.IBD_READER_DIST ?? join(ROOT, 'dist');
-const SHOTS = join(ROOT, 'test-results', 'screenshots');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ROWS = 3000;
 const MILLION = 1_000_000;
 const HEAP_LIMIT = 300 * 1024 * 1024;
 /** A file written by MySQL 8.0.18 (shared fixtures beside the repository). */
 const MYSQL8_FILE = join(ROOT, '..', 'shared', 'fixtures', 'mysql-testsuite', 'mysql80', 'simple', 'emp.ibd');
-
-// ---------------------------------------------------------------------------------------------
-// Static server for dist/
-// ---------------------------------------------------------------------------------------------
-
-const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.webmanifest': 'application/manifest+json',
-  '.json': 'application/json',
-  '.map': 'application/json',
-  '.sql': 'text/plain; charset=utf-8',
-  '.ibd': 'application/octet-stream',
-};
-
-function serveDist(root: string): Promise<{ server: Server; url: string }> {
-  const server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    let file = normalize(join(root, path));
-    if (file !== root && !file.startsWith(root + sep)) {
-      res.writeHead(403).end();
-      return;
-    }
-    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
-    readFile(file).then(
-      (body) => {
-        res.writeHead(200, { 'Content-Type': MIME[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-cache' });
-        res.end(body);
-      },
-      () => res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found'),
-    );
-  });
-  return new Promise((ok, fail) => {
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      ok({ server, url: `http://127.0.0.1:${port}/` });
-    });
-  });
-}
 
 // ---------------------------------------------------------------------------------------------
 // Test data
@@ -191,14 +141,6 @@ const TINY_PNG = Buffer.from(
   'base64',
 );
 
-/** What the grid shows for a value (long values are cut; the viewer has them whole). */
-function shown(v: string | null): string {
-  if (v === null) return 'NULL';
-  const cut = v.length > 240;
-  const text = (cut ? v.slice(0, 240) : v).replace(/\r\n|\n|\r/g, '↵').replace(/\t/g, '⇥');
-  return cut ? text + '…' : text;
-}
-
 function sha256(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }
@@ -220,45 +162,7 @@ describe('the built page, against real MariaDB tables', () => {
   const requests: string[] = [];
   const consoleErrors: string[] = [];
 
-  async function shot(name: string): Promise<void> {
-    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-  }
-
-  /** Table `name`'s entry in the list, once it reached `state`. */
-  async function waitForTable(name: string, state: string, timeout = 60_000): Promise<void> {
-    await page.locator(`[data-testid="table-item"][data-table="${name}"][data-state="${state}"]`).waitFor({ timeout });
-  }
-
-  async function rowCount(): Promise<number> {
-    return Number(await page.locator('[data-testid="row-count"]').getAttribute('data-count'));
-  }
-
-  async function clearAll(): Promise<void> {
-    const button = page.getByTestId('clear-all');
-    if (await button.count()) await button.click();
-    await page.locator('[data-testid="table-item"]').first().waitFor({ state: 'detached' });
-  }
-
-  async function open(paths: string[]): Promise<void> {
-    await page.locator('[data-testid="file-input"]').setInputFiles(paths);
-  }
-
-  /**
-   * Clicks Download and returns the saved file's bytes. The service worker controls the page (the
-   * first test waits for it), so the download is streamed through it (src/sw/download-stream.ts).
-   */
-  async function download(format: 'CSV' | 'NDJSON' | 'SQL', expectName: string): Promise<Buffer> {
-    await page.getByRole('radio', { name: format, exact: true }).check();
-    const [dl] = await Promise.all([
-      page.waitForEvent('download', { timeout: 120_000 }),
-      page.getByTestId('download').click(),
-    ]);
-    expect(dl.suggestedFilename()).toBe(expectName);
-    await page.locator('[data-testid="export-progress"][data-state="done"][data-target="stream"]').waitFor({ timeout: 30_000 });
-    const bytes = readFileSync(await dl.path());
-    await page.getByRole('button', { name: 'OK', exact: true }).click();
-    return bytes;
-  }
+  const { shot, waitForTable, rowCount, clearAll, open, download } = pageSteps(() => page);
 
   /** The page's heap after a full garbage collection: what it holds, not what it has yet to free. */
   async function retainedHeap(): Promise<number> {
@@ -273,11 +177,7 @@ describe('the built page, against real MariaDB tables', () => {
   }
 
   beforeAll(async () => {
-    if (!existsSync(join(DIST, 'index.html'))) {
-      throw new Error(`${join(DIST, 'index.html')} is missing: build the page first (\`npm run build\`; \`npm test\` does it).`);
-    }
-    if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (set CHROMIUM_PATH).`);
-    mkdirSync(SHOTS, { recursive: true });
+    checkSetup();
     work = mkdtempSync(join(tmpdir(), 'ibd-app-test-'));
     userData = join(work, 'chromium-profile');
 
@@ -327,14 +227,7 @@ describe('the built page, against real MariaDB tables', () => {
     }
     millionCsvHash = hash.digest('hex');
 
-    context = await chromium.launchPersistentContext(userData, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-      acceptDownloads: true,
-      viewport: { width: 1360, height: 900 },
-      colorScheme: 'light',
-    });
+    context = await launch(userData);
     page = context.pages()[0] ?? (await context.newPage());
     cdp = await context.newCDPSession(page);
     page.on('request', (r) => requests.push(r.url()));
