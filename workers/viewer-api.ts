@@ -11,6 +11,8 @@
  *    `firstLeaf()`: the first of them found down the leftmost node pointers, decoded (the first
  *    screen; the decoder's `resolveAndOpen` opens the table, decodes it and plans the leaves in one
  *    call, TableView.open has one worker decode it while another plans).
+ *  - `checkDefinition()`: whether the table definition fits the file (its first undamaged leaf), before
+ *    any row is shown: a DefinitionMismatch (named so) when it does not.
  *  - `countLeaves(pages)`: rows on each of those pages, without decoding them (src/core/leaf-counts.ts).
  *  - `decodeLeaves(pages)`: one compact RowBatch per page, *transferred* to the page (not copied).
  *  - `searchLeaves(pages, query)`: decodes and searches a run; returns each page's row count and the
@@ -29,6 +31,9 @@ import type { DecodeStats, OpenOptions, RowMode, TableInfo } from '../src/core/t
 import type { RawTarget } from '../src/core/orphan-scan.ts';
 
 export type { CsvOptions, EncryptionKeys, RawTarget, RowBatch, RowMode, TableDef, TablespaceSummary };
+
+/** The `name` of the error checkDefinition() rejects with when the table definition does not fit the file. */
+export const DEFINITION_MISMATCH = 'DefinitionMismatch';
 
 /** What the page needs to know about one output column. */
 export interface ColumnInfo {
@@ -139,6 +144,8 @@ export interface ViewerApi {
   leafPages(): Promise<LeafPlan>;
   /** The first leaf found by descending the leftmost node pointers, decoded; null when the tree cannot be descended. */
   firstLeaf(): Promise<FirstLeaf | null>;
+  /** Rejects with a DefinitionMismatch (its `name`) when the definition does not fit the file. */
+  checkDefinition(): Promise<void>;
   countLeaves(pages: Int32Array): Promise<Int32Array>;
   /** `first`: the run starts at the table's first leaf (a definition mismatch there is an error). */
   decodeLeaves(pages: Int32Array, first: boolean): Promise<DecodedLeaves>;

@@ -12,11 +12,11 @@ import { BatchBuilder, batchBuffers, type RowBatch } from '../src/core/row-batch
 import type { Column, TableDef } from '../src/core/schema.ts';
 import { blobSource, sharedBlobSource } from '../src/core/source.ts';
 import { quickSummary, summarize } from '../src/core/summary.ts';
-import { csvBuffers, openTable, ROW_STATE_COLUMN, type CsvBuffers, type DecodeStats, type Row, type TableReader } from '../src/core/table-reader.ts';
+import { csvBuffers, DefinitionMismatch, openTable, ROW_STATE_COLUMN, type CsvBuffers, type DecodeStats, type Row, type TableReader } from '../src/core/table-reader.ts';
 import { batchToRows } from '../src/ui/batch-text.ts';
 import { keyRows, textRows } from '../src/ui/search.ts';
-import type {
-  ColumnInfo, ExportOptions, OpenedView, RowQuery, SearchResult, ViewerApi, ViewSpec,
+import {
+  DEFINITION_MISMATCH, type ColumnInfo, type ExportOptions, type OpenedView, type RowQuery, type SearchResult, type ViewerApi, type ViewSpec,
 } from './viewer-api.ts';
 
 function snapshot(stats: DecodeStats): DecodeStats {
@@ -249,6 +249,16 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
       if (page === null) return null;
       const batch = await reader.decodePages([page], { first: true });
       return Comlink.transfer({ page, batch, stats: snapshot(reader.stats) }, batchBuffers(batch));
+    },
+
+    async checkDefinition() {
+      try {
+        await opened().reader.checkDefinition();
+      } catch (e) {
+        // Named so across the worker boundary (comlink carries an error's name and message).
+        if (e instanceof DefinitionMismatch) e.name = DEFINITION_MISMATCH;
+        throw e;
+      }
     },
 
     async countLeaves(pages) {

@@ -94,6 +94,8 @@ export class TableEntry {
   listedCsv: ExportedTable | null = null;
   /** Rows per leaf page from the last full count (4 bytes a page): coming back to the table skips counting. */
   counts: { mode: RowMode; leaves: Int32Array; counts: Int32Array } | null = null;
+  /** The last error is the verdict that the table definition does not fit the file. */
+  mismatch = $state(false);
   #countWaiters: (() => void)[] = [];
 
   constructor(paired: PairedTable) {

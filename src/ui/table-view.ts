@@ -93,6 +93,8 @@ export class TableView {
       return r;
     }, 'high', gen).catch(() => null);
     const { view, leaves } = await pool.run(async (api, member, opened) => {
+      // Before any row is shown: a definition that does not fit is a verdict, not rows of garbage.
+      await api.checkDefinition();
       const plan = await api.leafPages();
       pool.noteStats(member, plan.stats);
       return { view: opened as OpenedView, leaves: plan.leaves };

@@ -21,6 +21,7 @@ import type {
   ColumnEdit, DecoderConnection, EncryptionKeys, ExportedTable, FirstLeaf, ListedTable, ListItem, NamedBlob, OpenedView, ResolvedSchemaResult, RowMode,
   TableDef, TablespaceSummary, ViewSpec,
 } from '../../workers/decoder-api.ts';
+import { DEFINITION_MISMATCH } from '../../workers/viewer-api.ts';
 import { loadKeyFile, parseMysqlKeyring } from '../core/encryption.ts';
 import { detectKeyFiles, pairFiles, type InputFile } from './pairing.ts';
 import { PoolStopped, poolSize, WorkerPool, type Api } from './pool.ts';
@@ -762,6 +763,7 @@ export class Workspace {
     const run = this.#viewRun;
     this.#viewing = entry;
     entry.error = null;
+    entry.mismatch = false;
     entry.opened = null;
     entry.stats = null;
     entry.view = null;
@@ -812,6 +814,7 @@ export class Workspace {
     } catch (err) {
       if (run !== this.#viewRun || err instanceof PoolStopped) return;
       entry.error = describeError(err);
+      entry.mismatch = err instanceof Error && err.name === DEFINITION_MISMATCH;
       entry.state = 'error';
     } finally {
       entry.countEnded();
