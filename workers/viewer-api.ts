@@ -13,7 +13,8 @@
  *    call, TableView.open has one worker decode it while another plans).
  *  - `checkDefinition()`: whether the table definition fits the file (its first undamaged leaf), before
  *    any row is shown: a DefinitionMismatch (named so) when it does not.
- *  - `countLeaves(pages)`: rows on each of those pages, without decoding them (src/core/leaf-counts.ts).
+ *  - `countLeaves(pages)`: rows on each of those pages, without decoding them (src/core/leaf-counts.ts),
+ *    and what the damaged ones among them hold (leaf-damage.ts).
  *  - `decodeLeaves(pages)`: one compact RowBatch per page, *transferred* to the page (not copied).
  *  - `searchLeaves(pages, query)`: decodes and searches a run; returns each page's row count and the
  *    matching (page, row) pairs, never the rows.
@@ -98,6 +99,29 @@ export interface DecodedLeaves {
   stats: DecodeStats;
 }
 
+/** A damaged page of a counted run (it fails its checksum or a structural check), as its decode found it. */
+export interface DamagedLeaf {
+  /** Index of the page in the run. */
+  at: number;
+  /** Its rows the row mode returns (of state `damaged`). */
+  rows: number;
+  /** Its rows the mode leaves out that it would return from an intact page. */
+  withheld: number;
+  /** Its records that could not be read back at all. */
+  lost: number;
+  /** Of the records read back, those carved from the page body past a broken record list. */
+  carved: number;
+  /** The decoder's line about the page (why it is damaged, what was read back); null if it made none. */
+  reason: string | null;
+}
+
+export interface LeafCounts {
+  /** Rows on each page of the run (UNCOUNTED, -1, where it cannot be read as a leaf of the table). */
+  counts: Int32Array;
+  /** The damaged pages of the run, in order. */
+  damaged: DamagedLeaf[];
+}
+
 export interface LeafPlan {
   leaves: Int32Array;
   stats: DecodeStats;
@@ -146,7 +170,7 @@ export interface ViewerApi {
   firstLeaf(): Promise<FirstLeaf | null>;
   /** Rejects with a DefinitionMismatch (its `name`) when the definition does not fit the file. */
   checkDefinition(): Promise<void>;
-  countLeaves(pages: Int32Array): Promise<Int32Array>;
+  countLeaves(pages: Int32Array): Promise<LeafCounts>;
   /** `first`: the run starts at the table's first leaf (a definition mismatch there is an error). */
   decodeLeaves(pages: Int32Array, first: boolean): Promise<DecodedLeaves>;
   searchLeaves(pages: Int32Array, first: boolean, query: RowQuery): Promise<SearchResult>;

@@ -1,7 +1,7 @@
 /**
  * One table of the files given, as the page shows it (Workspace, workspace.svelte.ts, keeps them
- * and runs the work): its summary, its definition, its rows as last opened and their state, and the
- * tools run on it (index scan, column guess, recovery report).
+ * and runs the work): its summary, its definition, its rows as last opened and their state, what
+ * the count found damaged, and the tools run on it (index scan, column guess, recovery report).
  *
  * Per table:   resolving ──▶ pending ──select──▶ reading-schema ──▶ decoding (counting) ──▶ done | cancelled | error
  *                       └──▶ needs-schema (nothing describes it) · choose (no definition named like it)
@@ -9,6 +9,7 @@
 import type {
   DecodeStats, ExportedTable, GuessResult, IndexList, IndexListEntry, OpenedView, RawTarget, ResolvedSchemaResult, RowMode, TableDef, TablespaceSummary,
 } from '../../workers/decoder-api.ts';
+import type { DamageFigures, DamageTally } from './damage.ts';
 import type { PairedTable } from './pairing.ts';
 import type { TableView } from './table-view.ts';
 
@@ -60,7 +61,7 @@ export class TableEntry {
   resolved = $state.raw<ResolvedSchemaResult | null>(null);
   /** The table the user picked when no definition is named like the file. */
   chosen = $state<string | null>(null);
-  /** Which rows to show: the live ones, the deleted ones still in the file, or both. */
+  /** Which rows to show (row-state.ts): live, deleted, both, those of damaged pages, or all. */
   mode = $state<RowMode>('live');
   /** The index to decode instead of the one page 0 leads to (chosen from `scan`). */
   target = $state.raw<DecodeTarget | null>(null);
@@ -92,8 +93,15 @@ export class TableEntry {
   view: TableView | null = null;
   /** The CSV the listing made of a tiny file (for Export all tables), and the definition it was made with. */
   listedCsv: ExportedTable | null = null;
-  /** Rows per leaf page from the last full count (4 bytes a page): coming back to the table skips counting. */
-  counts: { mode: RowMode; leaves: Int32Array; counts: Int32Array } | null = null;
+  /**
+   * Rows per leaf page from the last full count (4 bytes a page) and what it found damaged: coming
+   * back to the table skips counting.
+   */
+  counts: { mode: RowMode; leaves: Int32Array; counts: Int32Array; damage: DamageTally } | null = null;
+  /** What the count of the rows on screen found damaged or unreadable so far (damage.ts). */
+  damage = $state.raw<DamageFigures | null>(null);
+  /** The mode before "Show damaged rows" switched to one with them, to go back to. */
+  modeBeforeDamaged: RowMode | null = null;
   /** The last error is the verdict that the table definition does not fit the file. */
   mismatch = $state(false);
   #countWaiters: (() => void)[] = [];
@@ -127,6 +135,23 @@ export class TableEntry {
     const s = this.summary;
     if (!s || this.mode !== 'live' || this.counted === null || s.rows !== null) return s;
     return { ...s, rows: this.counted };
+  }
+
+  /**
+   * The table's rows in its row mode, as the page shows them: the count of its leaves once done;
+   * before it, the live rows as the summary counted them where it saw no damage (it counts a damaged
+   * page's records, which a read withholds); null: unknown.
+   */
+  get rows(): number | null {
+    if (this.counted !== null) return this.counted;
+    if (this.mode !== 'live') return null;
+    const s = this.summary;
+    return s && s.checksums.bad === 0 && s.problems.length === 0 ? s.rows : null;
+  }
+
+  /** Damaged leaf pages of the table, as far as the count knows (0: none known). */
+  get damagedPages(): number {
+    return this.damage?.damagedPages ?? 0;
   }
 
   /** Resolves once the rows are counted (or will not be), or after `ms`. */

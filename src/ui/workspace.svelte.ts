@@ -23,6 +23,7 @@ import type {
 } from '../../workers/decoder-api.ts';
 import { DEFINITION_MISMATCH } from '../../workers/viewer-api.ts';
 import { loadKeyFile, parseMysqlKeyring } from '../core/encryption.ts';
+import { withDamaged, withoutDamaged } from './damage.ts';
 import { detectKeyFiles, pairFiles, type InputFile } from './pairing.ts';
 import { PoolStopped, poolSize, WorkerPool, type Api } from './pool.ts';
 import { fetchSample } from './sample.ts';
@@ -537,15 +538,38 @@ export class Workspace {
     this.select(key);
   }
 
-  /** Shows live rows, deleted rows still in the file, or both: the table is opened again. */
+  /** Shows the rows of another row mode (row-state.ts): the table is opened again. */
   setMode(key: string, mode: RowMode): void {
     const entry = this.tables.find((t) => t.key === key);
     if (!entry || entry.mode === mode) return;
+    entry.modeBeforeDamaged = null;
+    this.#switchMode(entry, mode);
+  }
+
+  /** "Show damaged rows": a mode with the rows of damaged pages besides the others (marked in the grid). */
+  showDamaged(key: string): void {
+    const entry = this.tables.find((t) => t.key === key);
+    if (!entry || withDamaged(entry.mode) === entry.mode) return;
+    const before = entry.mode;
+    this.#switchMode(entry, withDamaged(entry.mode));
+    entry.modeBeforeDamaged = before;
+  }
+
+  /** Leaves the rows of damaged pages out again: back to the mode before showDamaged. */
+  hideDamaged(key: string): void {
+    const entry = this.tables.find((t) => t.key === key);
+    const mode = entry && (entry.modeBeforeDamaged ?? withoutDamaged(entry.mode));
+    if (!entry || !mode || mode === entry.mode) return;
+    entry.modeBeforeDamaged = null;
+    this.#switchMode(entry, mode);
+  }
+
+  #switchMode(entry: TableEntry, mode: RowMode): void {
     entry.mode = mode;
     if (this.#viewing === entry) this.#stopView();
     entry.state = 'resolving';
     entry.error = null;
-    this.select(key);
+    this.select(entry.key);
   }
 
   /** Opens again (after a cancel or an error). */
@@ -766,6 +790,7 @@ export class Workspace {
     entry.mismatch = false;
     entry.opened = null;
     entry.stats = null;
+    entry.damage = null;
     entry.view = null;
     entry.rowCount = 0;
     entry.counted = null;
@@ -855,7 +880,8 @@ export class Workspace {
   async #count(entry: TableEntry, view: TableView, run: number): Promise<void> {
     const known = entry.counts;
     if (known && known.mode === entry.mode && sameLeaves(known.leaves, view.map.leaves)) {
-      view.map.setCounts(0, known.counts);
+      view.restore(known.counts, known.damage);
+      entry.damage = known.damage.figures;
       entry.rowCount = view.map.rows;
       entry.counted = view.map.rows;
       entry.version++;
@@ -879,13 +905,15 @@ export class Workspace {
         if (run !== this.#viewRun || performance.now() - shown < COUNT_SHOWN_MS) return;
         shown = performance.now();
         entry.rowCount = view.map.rows;
+        entry.damage = view.damage.figures;
         entry.version++;
       });
       if (run !== this.#viewRun) return;
       entry.rowCount = view.map.rows;
+      entry.damage = view.damage.figures;
       entry.version++;
       entry.counted = view.map.rows;
-      entry.counts = { mode: entry.mode, leaves: view.map.leaves, counts: view.map.counts.slice() };
+      entry.counts = { mode: entry.mode, leaves: view.map.leaves, counts: view.map.counts.slice(), damage: view.damage };
       entry.state = 'done';
       // The count read the whole file: its buffers go with the workers (an export, say, starts its own).
       if (large) this.#pool.recycle();
