@@ -6,6 +6,7 @@
  * Memory: a byte per leaf, and the decoder's line about each of the first MAX_LISTED damaged pages.
  * No DOM: unit-tested in Node.
  */
+import type { DecodeStats } from '../core/decode-stats.ts';
 import type { LeafCounts, RowMode } from '../../workers/viewer-api.ts';
 import { hasStateColumn, modeIncludes } from '../core/row-state.ts';
 import { formatCount, plural } from './format.ts';
@@ -224,4 +225,18 @@ function truncation(f: DamageFigures, file: FileShape): string | null {
   const size = `${formatCount(file.fileSize)} bytes: ${plural(file.pageCount, 'whole page')}${partial > 0 ? ` and ${plural(partial, 'byte')} of page ${file.pageCount}` : ''}`;
   const beyond = f.pastEnd > 0 ? `, and ${plural(f.pastEnd, 'leaf page')} of the table ${f.pastEnd === 1 ? 'lies' : 'lie'} past its end` : '';
   return `The file is truncated (${size})${beyond}.`;
+}
+
+/**
+ * What a read of a whole table left out (a table of "Export all tables", read in the live mode), in
+ * a sentence the export's list of problems shows; null when nothing.
+ */
+export function readProblems(s: DecodeStats): string | null {
+  const parts: string[] = [];
+  if (s.damagedPages > 0) {
+    parts.push(`${plural(s.damagedPages, 'damaged page')} (failing the checksum or a structural check): ${plural(s.damagedWithheld, 'row')} from ${s.damagedPages === 1 ? 'it' : 'them'} withheld`);
+  }
+  if (s.recordsFailed > 0) parts.push(`${plural(s.recordsFailed, 'record')} unreadable`);
+  if (s.pagesSkipped > 0) parts.push(`${plural(s.pagesSkipped, 'page')} skipped`);
+  return parts.length > 0 ? parts.join('; ') : null;
 }

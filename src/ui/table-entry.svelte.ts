@@ -7,7 +7,8 @@
  *                       └──▶ needs-schema (nothing describes it) · choose (no definition named like it)
  */
 import type {
-  DecodeStats, ExportedTable, GuessResult, IndexList, IndexListEntry, OpenedView, RawTarget, ResolvedSchemaResult, RowMode, TableDef, TablespaceSummary,
+  DecodeStats, ExportedTable, GuessResult, IndexList, IndexListEntry, ListedTable, OpenedView, RawTarget, ResolvedSchemaResult, RowMode, TableDef,
+  TablespaceSummary,
 } from '../../workers/decoder-api.ts';
 import type { DamageFigures, DamageTally } from './damage.ts';
 import type { PairedTable } from './pairing.ts';
@@ -104,6 +105,8 @@ export class TableEntry {
   modeBeforeDamaged: RowMode | null = null;
   /** The last error is the verdict that the table definition does not fit the file. */
   mismatch = $state(false);
+  /** The decoder's count of live rows the listing made, where the summary saw a damaged page. */
+  listed = $state.raw<ListedTable['live']>(null);
   #countWaiters: (() => void)[] = [];
 
   constructor(paired: PairedTable) {
@@ -139,19 +142,20 @@ export class TableEntry {
 
   /**
    * The table's rows in its row mode, as the page shows them: the count of its leaves once done;
-   * before it, the live rows as the summary counted them where it saw no damage (it counts a damaged
-   * page's records, which a read withholds); null: unknown.
+   * before it, the live rows as the listing's decoder counted them, else as the summary did where
+   * it saw no damage (it counts a damaged page's records, which a read withholds); null: unknown.
    */
   get rows(): number | null {
     if (this.counted !== null) return this.counted;
     if (this.mode !== 'live') return null;
+    if (this.listed) return this.listed.rows;
     const s = this.summary;
     return s && s.checksums.bad === 0 && s.problems.length === 0 ? s.rows : null;
   }
 
-  /** Damaged leaf pages of the table, as far as the count knows (0: none known). */
+  /** Damaged leaf pages of the table, as far as known (the count, else the listing; 0: none known). */
   get damagedPages(): number {
-    return this.damage?.damagedPages ?? 0;
+    return this.damage?.damagedPages ?? this.listed?.damagedPages ?? 0;
   }
 
   /** Resolves once the rows are counted (or will not be), or after `ms`. */

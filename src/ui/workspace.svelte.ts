@@ -401,7 +401,7 @@ export class Workspace {
       } catch (err) {
         if (err instanceof PoolStopped || gen !== this.#listGen) return;
         const text = describeError(err);
-        results = batch.map(() => ({ summary: null, csv: null, summaryError: text, resolved: null, resolveError: text }));
+        results = batch.map(() => ({ summary: null, csv: null, summaryError: text, resolved: null, resolveError: text, live: null }));
       }
       if (gen !== this.#listGen) return;
       batch.forEach(({ entry, summary }, i) => {
@@ -409,6 +409,7 @@ export class Workspace {
         const r = results[i];
         if (schemaGen === this.#schemaGen) this.#keepCsv(entry, r.csv);
         if (summary) {
+          entry.listed = r.live;
           if (r.summary) {
             entry.summary = r.summary;
             if (r.summary.complete) entry.summaryState = 'done';

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { emptyStats } from '../../src/core/decode-stats.ts';
 import type { RowBatch } from '../../src/core/row-batch.ts';
 import { packRows } from '../../workers/viewer-methods.ts';
 import type { DamagedLeaf } from '../../workers/viewer-api.ts';
 import {
-  damagedRowsOf, damageReport, DamageTally, exportMode, MAX_LISTED, pageList, reasonOf, withDamaged, withoutDamaged,
+  damagedRowsOf, damageReport, DamageTally, exportMode, MAX_LISTED, pageList, readProblems, reasonOf, withDamaged, withoutDamaged,
 } from '../../src/ui/damage.ts';
 import { findOrderedKey, type KeyPages } from '../../src/ui/key-search.ts';
 import { RowMap } from '../../src/ui/row-map.ts';
@@ -105,6 +106,12 @@ describe('the damage texts', () => {
     const f = { ...new DamageTally(new Int32Array(0), 0).figures, damagedRows: 5, withheld: 7 };
     expect(damagedRowsOf(f, 'all')).toBe(5);
     expect(damagedRowsOf(f, 'live')).toBe(7);
+  });
+
+  it('says what a whole read left out (Export all tables)', () => {
+    expect(readProblems(emptyStats())).toBeNull();
+    expect(readProblems({ ...emptyStats(), damagedPages: 1, damagedWithheld: 83, recordsFailed: 29, pagesSkipped: 2 }))
+      .toBe('1 damaged page (failing the checksum or a structural check): 83 rows from it withheld; 29 records unreadable; 2 pages skipped');
   });
 });
 

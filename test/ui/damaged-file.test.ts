@@ -2,13 +2,14 @@
  * The worker methods the page reads a damaged table through, in Node, against a whole read of the
  * same file by the decoder (what the CLI prints): the count of every row mode with its damaged pages
  * (viewer-methods countLeaves, leaf-damage.ts), exact also while the grid decodes the same damaged
- * page beside it in the worker; and checkDefinition's verdict.
+ * page beside it in the worker; checkDefinition's verdict; and the listing's figures (list-methods).
  */
 import { describe, expect, it } from 'vitest';
 import { parseCreateTables } from '../../src/core/ddl/create-table.ts';
 import { bytesSource } from '../../src/core/source.ts';
 import { openTable, type RowMode } from '../../src/core/table-reader.ts';
 import { DamageTally } from '../../src/ui/damage.ts';
+import { createListMethods } from '../../workers/list-methods.ts';
 import { createViewerMethods } from '../../workers/viewer-methods.ts';
 import { DEFINITION_MISMATCH } from '../../workers/viewer-api.ts';
 import { damagedSample, PAGE, SAMPLE_SQL } from './damaged-sample.ts';
@@ -82,5 +83,29 @@ describe('a definition that does not fit', () => {
     const verdict = await viewer.checkDefinition().then(() => null, (e: unknown) => e as Error);
     expect(verdict?.name).toBe(DEFINITION_MISMATCH);
     expect(verdict?.message).toMatch(/the table definition does not match the records of this file/);
+  });
+
+  it('gives no CSV in Export all tables, but the verdict', async () => {
+    const [out] = await createListMethods().exportTables([{ ibd: new File([firstDamaged], 'employees.ibd'), name: 'employees.ibd', frm: null }], [
+      { name: 'wrong.sql', blob: new Blob(['CREATE TABLE employees (id INT NOT NULL, first_name VARCHAR(40) NOT NULL, PRIMARY KEY (id)) ENGINE=InnoDB;']) },
+    ]);
+    expect(out.bytes).toBeNull();
+    expect(out.problem).toMatch(/the table definition does not match the records of this file/);
+  });
+});
+
+describe('the listing of a damaged table', () => {
+  it('counts its live rows as a read does, names its damaged pages, and says what its CSV left out', async () => {
+    const want = await wholeRead(damaged, 'live');
+    const item = { ibd: new File([damaged], 'employees.ibd'), name: 'employees.ibd', frm: null };
+    const sql = [{ name: 'employees.sql', blob: new Blob([SAMPLE_SQL]) }];
+    const [listed] = await createListMethods().listTables([item], sql, { fullBelow: 1 << 20, csvBelow: 1 << 20 });
+    expect(listed.live).toEqual({ rows: want.rows, damagedPages: 1, unreadablePages: 0 });
+    expect(listed.csv?.rows).toBe(want.rows);
+    expect(listed.csv?.problem).toBe(`1 damaged page (failing the checksum or a structural check): ${want.stats.damagedWithheld} rows from it withheld; ${want.stats.recordsFailed} records unreadable`);
+    // An intact file: no count of its own (the summary's is the read's).
+    const [intact] = await createListMethods().listTables([{ ...item, ibd: new File([damagedSample(0, 0, 1)], 'employees.ibd') }], sql, { fullBelow: 1 << 20, csvBelow: 0 });
+    expect(intact.live).toBeNull();
+    expect(intact.summary?.rows).toBe(300);
   });
 });
