@@ -83,9 +83,10 @@ export interface DecoderApi extends ViewerApi, RecoveryMethods, GuessMethods, Li
   resolveSchema(ibd: Blob, ibdName: string, files: NamedBlob[]): Promise<ResolvedSchemaResult>;
   /**
    * resolveSchema, then, when a table is picked (`want.chosen` if the files define it), openView with
-   * it, firstLeaf and leafPages, all in this worker: the first screen needs no round trip through the
-   * page, whose main thread is busy drawing the file just dropped. `opened` is null when no table is
-   * picked, or when opening fails (the page then opens it the usual way, which reports why).
+   * it, checkDefinition, firstLeaf and leafPages, all in this worker: the first screen needs no round
+   * trip through the page, whose main thread is busy drawing the file just dropped. `opened` is null
+   * when no table is picked, or when opening fails or the definition does not fit (the page then
+   * opens it the usual way, which reports why).
    */
   resolveAndOpen(ibd: Blob, ibdName: string, files: NamedBlob[], want: OpenWish): Promise<ResolvedOpen>;
   /** The CREATE TABLE text of a table of the last readSchema / resolveSchema. */

@@ -68,6 +68,8 @@ const api: DecoderApi = {
     const index = how.index ?? resolved.tables.find((t) => t.name === name)?.clusteredIndex ?? undefined;
     try {
       const view = await api.openView({ ibd, name: ibdName, table, ...how, index });
+      // A definition that does not fit gives no rows: the page opens the table again, and says why.
+      await api.checkDefinition();
       // As TableView.open: a first leaf that does not decode is reported by the page's own decode of it.
       const first = await api.firstLeaf().catch(() => null);
       const plan = await api.leafPages();

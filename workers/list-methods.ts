@@ -5,10 +5,13 @@
  *
  *  - `listTables`: for each file its summary and its table definition. Small files get the full
  *    summary (exact row count and every page's checksum: a few pages, cheaper than another round
- *    trip); large ones only the quick one (page 0 and the roots), their full scan comes later. Tiny
- *    files (a few pages) also get their CSV, as "Export all tables" would make it: decoding their few
- *    rows costs about what their checksums do, while reading the file again later costs a Blob read.
- *  - `exportTables`: each table decoded whole into one CSV (header + rows), for "Export all tables".
+ *    trip), and where it saw a damaged page, the live rows as a read counts them (a damaged page's
+ *    rows are withheld); large ones only the quick one (page 0 and the roots), their full scan
+ *    comes later. Tiny files (a few pages) also get their CSV, as "Export all tables" would make
+ *    it: decoding their few rows costs about what their checksums do, while reading the file again
+ *    later costs a Blob read.
+ *  - `exportTables`: each table decoded whole into one CSV (header + rows), for "Export all tables",
+ *    with what it left out (damaged pages and their rows withheld, records, pages).
  *
  * Reading: in Chromium every Blob read costs about a millisecond of the browser's own I/O thread,
  * whatever its size, so a file is read once per call, whole when small, and small files are read
@@ -25,7 +28,10 @@ import { tableNameOfFile } from '../src/core/frm/index.ts';
 import { fileKind, resolveSchema } from '../src/core/schema-source.ts';
 import { blobSource, bytesSource, type ByteSource } from '../src/core/source.ts';
 import { quickSummary, summarize, type TablespaceSummary } from '../src/core/summary.ts';
+import { countLiveRows } from '../src/core/leaf-counts.ts';
 import { openTable } from '../src/core/table-reader.ts';
+import { Tablespace } from '../src/core/tablespace.ts';
+import { readProblems } from '../src/ui/damage.ts';
 import type { NamedBlob, ResolvedSchemaResult, TableChoice } from './decoder-api.ts';
 import type { EncryptionKeys } from '../src/core/encryption.ts';
 import { NotInnodbError } from '../src/core/errors.ts';
@@ -55,6 +61,11 @@ export interface ListedTable {
    */
   resolved: ResolvedSchemaResult | null;
   resolveError: string | null;
+  /**
+   * The live rows as a read counts them (leaf-counts.ts countLiveRows: a damaged page holds none),
+   * where the full summary saw a damaged page, whose records it counts; null otherwise.
+   */
+  live: { rows: number; damagedPages: number; unreadablePages: number } | null;
 }
 
 export interface ExportedTable {
@@ -288,6 +299,8 @@ function resolvedResult(r: Awaited<ReturnType<typeof resolveSchema>>): ResolvedS
 /** The table decoded whole into one CSV (header + rows), as "Export all tables" writes it. */
 async function tableCsv(ibd: ByteSource, table: TableDef): Promise<ExportedTable> {
   const reader = await openTable(ibd, table);
+  // A definition that does not fit gives no CSV (its verdict is the problem), not rows of garbage.
+  await reader.checkDefinition();
   const parts: Uint8Array[] = [new TextEncoder().encode(csvHeader(reader.columns))];
   let size = parts[0].length;
   for await (const batch of reader.batches({ batchSize: 5000, separated: true })) {
@@ -301,25 +314,23 @@ async function tableCsv(ibd: ByteSource, table: TableDef): Promise<ExportedTable
     bytes.set(p, at);
     at += p.length;
   }
-  const s = reader.stats;
-  const damaged = s.recordsFailed + s.pagesSkipped + s.badChecksums > 0;
-  return {
-    table: table.name,
-    bytes,
-    rows: s.rowsDecoded,
-    problem: damaged ? `${s.recordsFailed} records unreadable, ${s.pagesSkipped} pages skipped, ${s.badChecksums} bad checksums` : null,
-  };
+  return { table: table.name, bytes, rows: reader.stats.rowsDecoded, problem: readProblems(reader.stats) };
 }
 
 /** One file of listTables: summary, definition, and the CSV when `csv` (the file is tiny). */
 async function listOne(item: ListItem, ibd: ByteSource, sqls: readonly NamedBlob[], options: ListOptions, csv: boolean): Promise<ListedTable> {
-  const row: ListedTable = { summary: null, csv: null, summaryError: null, resolved: null, resolveError: null };
+  const row: ListedTable = { summary: null, csv: null, summaryError: null, resolved: null, resolveError: null, live: null };
   try {
     row.summary = item.ibd.size <= options.fullBelow ? await summarize(ibd, { keys: options.keys }) : await quickSummary(ibd, options.keys);
   } catch (err) {
     row.summaryError = message(err);
     // No InnoDB page at all: that is the answer, not a missing table definition.
     if (err instanceof NotInnodbError) return { ...row, resolveError: row.summaryError };
+  }
+  const s = row.summary;
+  if (s?.rows != null && (s.checksums.bad > 0 || s.problems.length > 0)) {
+    const live = await countLiveRows(await Tablespace.open(ibd, { keys: options.keys })).catch(() => null);
+    if (live) row.live = { rows: live.rows, damagedPages: live.damaged, unreadablePages: live.uncounted };
   }
   let table: TableDef | null = null;
   try {
@@ -347,7 +358,7 @@ export function createListMethods(): ListMethods {
           ibd = await source(i);
         } catch (err) {
           const text = message(err);
-          out.push({ summary: null, csv: null, summaryError: text, resolved: null, resolveError: text });
+          out.push({ summary: null, csv: null, summaryError: text, resolved: null, resolveError: text, live: null });
           continue;
         }
         const row = await listOne(items[i], ibd, sqls, options, csvBytesLeft > 0 && items[i].ibd.size <= options.csvBelow);

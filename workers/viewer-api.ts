@@ -11,7 +11,10 @@
  *    `firstLeaf()`: the first of them found down the leftmost node pointers, decoded (the first
  *    screen; the decoder's `resolveAndOpen` opens the table, decodes it and plans the leaves in one
  *    call, TableView.open has one worker decode it while another plans).
- *  - `countLeaves(pages)`: rows on each of those pages, without decoding them (src/core/leaf-counts.ts).
+ *  - `checkDefinition()`: whether the table definition fits the file (its first undamaged leaf), before
+ *    any row is shown: a DefinitionMismatch (named so) when it does not.
+ *  - `countLeaves(pages)`: rows on each of those pages, without decoding them (src/core/leaf-counts.ts),
+ *    and what the damaged ones among them hold (leaf-damage.ts).
  *  - `decodeLeaves(pages)`: one compact RowBatch per page, *transferred* to the page (not copied).
  *  - `searchLeaves(pages, query)`: decodes and searches a run; returns each page's row count and the
  *    matching (page, row) pairs, never the rows.
@@ -29,6 +32,9 @@ import type { DecodeStats, OpenOptions, RowMode, TableInfo } from '../src/core/t
 import type { RawTarget } from '../src/core/orphan-scan.ts';
 
 export type { CsvOptions, EncryptionKeys, RawTarget, RowBatch, RowMode, TableDef, TablespaceSummary };
+
+/** The `name` of the error checkDefinition() rejects with when the table definition does not fit the file. */
+export const DEFINITION_MISMATCH = 'DefinitionMismatch';
 
 /** What the page needs to know about one output column. */
 export interface ColumnInfo {
@@ -93,6 +99,29 @@ export interface DecodedLeaves {
   stats: DecodeStats;
 }
 
+/** A damaged page of a counted run (it fails its checksum or a structural check), as its decode found it. */
+export interface DamagedLeaf {
+  /** Index of the page in the run. */
+  at: number;
+  /** Its rows the row mode returns (of state `damaged`). */
+  rows: number;
+  /** Its rows the mode leaves out that it would return from an intact page. */
+  withheld: number;
+  /** Its records that could not be read back at all. */
+  lost: number;
+  /** Of the records read back, those carved from the page body past a broken record list. */
+  carved: number;
+  /** The decoder's line about the page (why it is damaged, what was read back); null if it made none. */
+  reason: string | null;
+}
+
+export interface LeafCounts {
+  /** Rows on each page of the run (UNCOUNTED, -1, where it cannot be read as a leaf of the table). */
+  counts: Int32Array;
+  /** The damaged pages of the run, in order. */
+  damaged: DamagedLeaf[];
+}
+
 export interface LeafPlan {
   leaves: Int32Array;
   stats: DecodeStats;
@@ -139,7 +168,9 @@ export interface ViewerApi {
   leafPages(): Promise<LeafPlan>;
   /** The first leaf found by descending the leftmost node pointers, decoded; null when the tree cannot be descended. */
   firstLeaf(): Promise<FirstLeaf | null>;
-  countLeaves(pages: Int32Array): Promise<Int32Array>;
+  /** Rejects with a DefinitionMismatch (its `name`) when the definition does not fit the file. */
+  checkDefinition(): Promise<void>;
+  countLeaves(pages: Int32Array): Promise<LeafCounts>;
   /** `first`: the run starts at the table's first leaf (a definition mismatch there is an error). */
   decodeLeaves(pages: Int32Array, first: boolean): Promise<DecodedLeaves>;
   searchLeaves(pages: Int32Array, first: boolean, query: RowQuery): Promise<SearchResult>;

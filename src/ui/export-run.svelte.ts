@@ -40,6 +40,8 @@ export interface ExportProgress {
   /** Estimated milliseconds left, when the total is known. */
   etaMs: number | null;
   error: string | null;
+  /** What the rows are besides the view's (the rows of damaged pages left out or in), for the end. */
+  note: string | null;
 }
 
 export interface ExportJob {
@@ -50,6 +52,7 @@ export interface ExportJob {
   total: number | null;
   options: ExportOptions;
   target: SaveTarget;
+  note: string | null;
 }
 
 class Cancelled extends Error {}
@@ -80,6 +83,7 @@ export class ExportRun {
       rate: 0,
       etaMs: null,
       error: null,
+      note: job.note,
     };
     this.progress = base;
     this.#target = job.target;

@@ -6,6 +6,11 @@ export function formatCount(n: number): string {
   return intFormat.format(n);
 }
 
+/** "1 row", "2 rows", "1,000 leaf pages". */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
   const units = ['KiB', 'MiB', 'GiB', 'TiB'];

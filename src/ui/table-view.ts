@@ -10,18 +10,22 @@
  *  - the grid reads rows through `store` (RowStore: decodes the pages on screen, keeps a few);
  *  - `filter`: every page decoded and searched in the pool, run by run; returns the global row
  *    numbers of the matches (a Float64Array: 8 bytes a match, never the rows);
- *  - `findKey`: a key value's row: a binary search over the leaf pages when the key's text orders
- *    like its values (numbers, dates), else a search for the exact value, stopping at the first.
+ *  - `findKey`: a key value's row: a binary search over the intact leaf pages when the key's text
+ *    orders like its values (numbers, dates), then a look through the damaged ones (their rows are
+ *    not in key order, and their keys are not vouched for); else a search for the exact value,
+ *    stopping at the first;
+ *  - `damage`: the damaged and unreadable leaves the count found (damage.ts).
  */
-import type { FirstLeaf, OpenedView, RowQuery, ViewSpec } from '../../workers/viewer-api.ts';
+import type { FirstLeaf, LeafCounts, OpenedView, RowQuery, ViewSpec } from '../../workers/viewer-api.ts';
 import type { DecodeStats } from '../../workers/decoder-api.ts';
 import type { RowBatch } from '../core/row-batch.ts';
 import { runBounds, runOrdered } from './ordered.ts';
 import type { WorkerPool } from './pool.ts';
+import { DamageTally } from './damage.ts';
 import { RowMap } from './row-map.ts';
 import { RowStore } from './row-store.ts';
+import { findOrderedKey, type KeyFound } from './key-search.ts';
 import { keyComparer } from './search.ts';
-import { batchText, cellString } from './batch-text.ts';
 import { alignedBounds, mergeStats } from '../core/parallel.ts';
 
 /**
@@ -64,6 +68,8 @@ class Rows {
 
 export class TableView {
   readonly store: RowStore;
+  /** What the count found damaged or unreadable, leaf by leaf. */
+  damage: DamageTally;
   #stats: DecodeStats | null = null;
   /** The statistics of the last search that decoded every leaf (each once): a complete recovery report. */
   fullPass: DecodeStats | null = null;
@@ -80,6 +86,7 @@ export class TableView {
     onChange: () => void,
   ) {
     this.#onChange = onChange;
+    this.damage = new DamageTally(map.leaves, view.info.pageCount);
     this.store = new RowStore(map, view.columns.length, (from, to) => this.#decode(from, to), onChange);
   }
 
@@ -93,6 +100,8 @@ export class TableView {
       return r;
     }, 'high', gen).catch(() => null);
     const { view, leaves } = await pool.run(async (api, member, opened) => {
+      // Before any row is shown: a definition that does not fit is a verdict, not rows of garbage.
+      await api.checkDefinition();
       const plan = await api.leafPages();
       pool.noteStats(member, plan.stats);
       return { view: opened as OpenedView, leaves: plan.leaves };
@@ -115,6 +124,12 @@ export class TableView {
   /** Still the pool's table (another open replaces it). */
   get current(): boolean {
     return this.pool.generation === this.gen;
+  }
+
+  /** The counts of an earlier count of the same leaves in the same row mode (the table opened again). */
+  restore(counts: Int32Array, damage: DamageTally): void {
+    this.map.setCounts(0, counts);
+    this.damage = damage;
   }
 
   /** Decode statistics of the pages read so far (every worker). */
@@ -151,8 +166,9 @@ export class TableView {
     await runOrdered(
       runs.length,
       (i) => Promise.race([free(), stopped]).then(() => this.pool.run((api) => api.countLeaves(this.#pages(runs[i][0], runs[i][1])), 'low', this.gen)),
-      (counts, i) => {
-        this.map.setCounts(runs[i][0], counts);
+      (counted: LeafCounts, i) => {
+        this.map.setCounts(runs[i][0], counted.counts);
+        this.damage.add(runs[i][0], counted);
         onRun();
       },
       // One task per worker: each keeps two reads going itself (leaf-counts.ts), into the two read
@@ -241,74 +257,22 @@ export class TableView {
     return total;
   }
 
-  /** The row number whose clustered-key cells equal `values`, or -1. */
-  async findKey(values: readonly string[], signal: AbortSignal): Promise<number> {
+  /** The row whose clustered-key cells equal `values` (-1: none, then perhaps the damaged page it would be on). */
+  async findKey(values: readonly string[], signal: AbortSignal): Promise<KeyFound> {
     const keys = this.view.keyColumns;
-    if (keys.length === 0 || values.length !== keys.length || this.map.rows === 0) return -1;
+    const none: KeyFound = { row: -1, damagedPage: null };
+    if (keys.length === 0 || values.length !== keys.length || this.map.rows === 0) return none;
     const cmp = keys.length === 1 ? keyComparer(this.view.columnInfo[keys[0]]) : null;
-    if (cmp) return this.#binaryFind(keys[0], values[0], cmp);
+    if (cmp) return findOrderedKey({ map: this.map, damage: this.damage, page: (leaf) => this.store.page(leaf) }, keys[0], values[0], cmp);
+    // Every page searched, damaged ones too (a search compares every row).
     for (const fold of [false, true]) {
       let row = -1;
       await this.#scan({ kind: 'key', columns: keys, values: [...values], fold, firstOnly: true }, signal, (leaf, r) => {
         row = this.map.start(leaf) + r;
         return true;
       }, () => undefined);
-      if (row >= 0) return row;
+      if (row >= 0) return { row, damagedPage: null };
     }
-    return -1;
-  }
-
-  /** Binary search over the counted leaves by their first and last keys, then inside the page. */
-  async #binaryFind(col: number, want: string, cmp: (a: string, b: string) => number): Promise<number> {
-    let lo = 0;
-    let hi = this.map.known - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const batch = await this.store.page(mid);
-      if (!batch || batch.rows === 0) {
-        // An empty or unreadable page says nothing: look on both sides of it.
-        const left = await this.#binaryFindIn(col, want, cmp, lo, mid - 1);
-        return left >= 0 ? left : this.#binaryFindIn(col, want, cmp, mid + 1, hi);
-      }
-      const text = batchText(batch);
-      const key = (r: number) => cellString(batch, text, r * batch.cols + col);
-      const firstKey = key(0);
-      const lastKey = key(batch.rows - 1);
-      if (firstKey !== null && cmp(want, firstKey) < 0) hi = mid - 1;
-      else if (lastKey !== null && cmp(want, lastKey) > 0) lo = mid + 1;
-      else return this.#inPage(mid, batch.rows, key, want, cmp);
-    }
-    return -1;
-  }
-
-  #binaryFindIn(col: number, want: string, cmp: (a: string, b: string) => number, lo: number, hi: number): Promise<number> {
-    return lo > hi ? Promise.resolve(-1) : this.#binaryFindRange(col, want, cmp, lo, hi);
-  }
-
-  async #binaryFindRange(col: number, want: string, cmp: (a: string, b: string) => number, lo: number, hi: number): Promise<number> {
-    for (let leaf = lo; leaf <= hi; leaf++) {
-      const batch = await this.store.page(leaf);
-      if (!batch || batch.rows === 0) continue;
-      const text = batchText(batch);
-      const key = (r: number) => cellString(batch, text, r * batch.cols + col);
-      const lastKey = key(batch.rows - 1);
-      if (lastKey !== null && cmp(want, lastKey) > 0) continue;
-      return this.#inPage(leaf, batch.rows, key, want, cmp);
-    }
-    return -1;
-  }
-
-  #inPage(leaf: number, rows: number, key: (r: number) => string | null, want: string, cmp: (a: string, b: string) => number): number {
-    let lo = 0;
-    let hi = rows - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const v = key(mid);
-      const d = v === null ? -1 : cmp(v, want);
-      if (d === 0) return this.map.start(leaf) + mid;
-      if (d < 0) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
+    return none;
   }
 }

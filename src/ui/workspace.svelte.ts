@@ -13,21 +13,25 @@
  * Which table definition decodes a file is the worker's `resolveSchema`: the file's own data
  * dictionary (MySQL 8 SDI), else the .frm beside it, else a CREATE TABLE of the .sql files.
  * Encrypted tables take the key files dropped with them (MariaDB file_key_management, MySQL keyring).
- *
- * Per table:   resolving ──▶ pending ──select──▶ reading-schema ──▶ decoding (counting) ──▶ done | cancelled | error
- *                       └──▶ needs-schema (nothing describes it) · choose (no definition named like it)
+ * Each table's state is a TableEntry (table-entry.svelte.ts).
  */
 import * as Comlink from 'comlink';
 import { connectDecoder } from '../../workers/decoder-api.ts';
 import type {
-  ColumnEdit, DecodeStats, DecoderConnection, EncryptionKeys, ExportedTable, FirstLeaf, ListedTable, ListItem, GuessResult, IndexList, IndexListEntry, NamedBlob, OpenedView,
-  RawTarget, ResolvedSchemaResult, RowMode, TableDef, TablespaceSummary, ViewSpec,
+  ColumnEdit, DecoderConnection, EncryptionKeys, ExportedTable, FirstLeaf, ListedTable, ListItem, NamedBlob, OpenedView, ResolvedSchemaResult, RowMode,
+  TableDef, TablespaceSummary, ViewSpec,
 } from '../../workers/decoder-api.ts';
+import { DEFINITION_MISMATCH } from '../../workers/viewer-api.ts';
 import { loadKeyFile, parseMysqlKeyring } from '../core/encryption.ts';
-import { detectKeyFiles, pairFiles, type InputFile, type PairedTable } from './pairing.ts';
+import { withDamaged, withoutDamaged } from './damage.ts';
+import { detectKeyFiles, pairFiles, type InputFile } from './pairing.ts';
 import { PoolStopped, poolSize, WorkerPool, type Api } from './pool.ts';
 import { fetchSample } from './sample.ts';
+import { TableEntry, type TableState } from './table-entry.svelte.ts';
 import { TableView } from './table-view.ts';
+
+export { TableEntry };
+export type { DecodeTarget, FullReport, GuessState, IndexScan, SummaryState, TableState } from './table-entry.svelte.ts';
 
 /** A table a pool worker opened while resolving its definition (resolveAndOpen), adopted by the pool as generation `gen`. */
 interface Opened {
@@ -36,47 +40,6 @@ interface Opened {
   view: OpenedView;
   leaves: Int32Array;
   first: FirstLeaf | null;
-}
-
-export type TableState = 'resolving' | 'pending' | 'needs-schema' | 'choose' | 'reading-schema' | 'decoding' | 'done' | 'cancelled' | 'error';
-export type SummaryState = 'waiting' | 'scanning' | 'done' | 'error';
-
-/** An index chosen from "Scan the file for indexes", decoded instead of the one page 0 leads to. */
-export interface DecodeTarget {
-  index: { indexId: bigint; rootPage: number | null };
-  /** Set for a raw image (no valid page 0). */
-  raw?: RawTarget;
-  /** The listing it was chosen from, and its line. */
-  list: IndexList;
-  entry: IndexListEntry;
-}
-
-/** "Scan the file for indexes" (listIndexes in a worker): reads every page once. */
-export interface IndexScan {
-  state: 'running' | 'done' | 'error' | 'cancelled';
-  /** Bytes read so far, of `total`. */
-  done: number;
-  total: number;
-  list: IndexList | null;
-  error: string | null;
-}
-
-/** "Guess the columns": the guess to edit, and why the last apply failed. */
-export interface GuessState {
-  state: 'running' | 'ready' | 'error';
-  result: GuessResult | null;
-  error: string | null;
-  applying: boolean;
-}
-
-/** A pass decoding every leaf once for the recovery report (count only numbers rows, never decodes them). */
-export interface FullReport {
-  state: 'running' | 'done' | 'error' | 'cancelled';
-  /** Leaves read so far, of `total`. */
-  leaves: number;
-  total: number;
-  stats: DecodeStats | null;
-  error: string | null;
 }
 
 /** Files this small get their full summary (row count and checksums) in the listing batch: a few pages. */
@@ -110,100 +73,6 @@ export function describeError(err: unknown): string {
   if (err instanceof Error) return err.message || err.name;
   if (typeof err === 'string') return err;
   return 'Something went wrong while reading the file.';
-}
-
-export class TableEntry {
-  readonly key: string;
-  paired = $state.raw(null as unknown as PairedTable);
-  /** Where the table definition comes from (the worker's resolveSchema), once known. */
-  resolved = $state.raw<ResolvedSchemaResult | null>(null);
-  /** The table the user picked when no definition is named like the file. */
-  chosen = $state<string | null>(null);
-  /** Which rows to show: the live ones, the deleted ones still in the file, or both. */
-  mode = $state<RowMode>('live');
-  /** The index to decode instead of the one page 0 leads to (chosen from `scan`). */
-  target = $state.raw<DecodeTarget | null>(null);
-  /** The last "Scan the file for indexes". */
-  scan = $state.raw<IndexScan | null>(null);
-  /** The last "Guess the columns". */
-  guess = $state.raw<GuessState | null>(null);
-  /** A definition the user built from the guess: decodes in place of what resolveSchema finds. */
-  custom = $state.raw<TableDef | null>(null);
-  /** The recovery report's pass over every leaf (of the table as last opened). */
-  report = $state.raw<FullReport | null>(null);
-
-  summaryState = $state<SummaryState>('waiting');
-  summary = $state.raw<TablespaceSummary | null>(null);
-  summaryError = $state<string | null>(null);
-
-  state = $state<TableState>('resolving');
-  error = $state<string | null>(null);
-  opened = $state.raw<OpenedView | null>(null);
-  stats = $state.raw<DecodeStats | null>(null);
-  /** Rows counted so far (all of them once `state` is done). */
-  rowCount = $state(0);
-  /** The exact row count, once every leaf page is counted (in `mode`). */
-  counted = $state<number | null>(null);
-  /** Bumps whenever rows arrive or are renumbered (the view itself is not reactive). */
-  version = $state(0);
-  elapsedMs = $state<number | null>(null);
-  /** The rows, read on demand; only the table on screen has one. */
-  view: TableView | null = null;
-  /** The CSV the listing made of a tiny file (for Export all tables), and the definition it was made with. */
-  listedCsv: ExportedTable | null = null;
-  /** Rows per leaf page from the last full count (4 bytes a page): coming back to the table skips counting. */
-  counts: { mode: RowMode; leaves: Int32Array; counts: Int32Array } | null = null;
-  #countWaiters: (() => void)[] = [];
-
-  constructor(paired: PairedTable) {
-    this.key = paired.key;
-    this.paired = paired;
-  }
-
-  get file(): File {
-    return this.paired.ibd.file;
-  }
-
-  /** Table name for display (with the partition). */
-  get label(): string {
-    const n = this.paired.name;
-    return n.partition ? `${n.table} (partition ${n.partition})` : n.table;
-  }
-
-  /** The table definition to decode with, by name (null: none yet). */
-  get tableName(): string | null {
-    return this.custom?.name ?? this.chosen ?? this.resolved?.picked ?? null;
-  }
-
-  get busy(): boolean {
-    return this.state === 'reading-schema' || this.state === 'decoding';
-  }
-
-  /** The summary, with the live row count from counting the leaves when that came first. */
-  get shownSummary(): TablespaceSummary | null {
-    const s = this.summary;
-    if (!s || this.mode !== 'live' || this.counted === null || s.rows !== null) return s;
-    return { ...s, rows: this.counted };
-  }
-
-  /** Resolves once the rows are counted (or will not be), or after `ms`. */
-  whenCounted(ms: number): Promise<void> {
-    if (!this.busy) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.#countWaiters.push(() => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
-  }
-
-  /** Counting ended (or stopped). */
-  countEnded(): void {
-    const waiters = this.#countWaiters;
-    this.#countWaiters = [];
-    for (const w of waiters) w();
-  }
 }
 
 function sameLeaves(a: Int32Array, b: Int32Array): boolean {
@@ -532,7 +401,7 @@ export class Workspace {
       } catch (err) {
         if (err instanceof PoolStopped || gen !== this.#listGen) return;
         const text = describeError(err);
-        results = batch.map(() => ({ summary: null, csv: null, summaryError: text, resolved: null, resolveError: text }));
+        results = batch.map(() => ({ summary: null, csv: null, summaryError: text, resolved: null, resolveError: text, live: null }));
       }
       if (gen !== this.#listGen) return;
       batch.forEach(({ entry, summary }, i) => {
@@ -540,6 +409,7 @@ export class Workspace {
         const r = results[i];
         if (schemaGen === this.#schemaGen) this.#keepCsv(entry, r.csv);
         if (summary) {
+          entry.listed = r.live;
           if (r.summary) {
             entry.summary = r.summary;
             if (r.summary.complete) entry.summaryState = 'done';
@@ -669,15 +539,38 @@ export class Workspace {
     this.select(key);
   }
 
-  /** Shows live rows, deleted rows still in the file, or both: the table is opened again. */
+  /** Shows the rows of another row mode (row-state.ts): the table is opened again. */
   setMode(key: string, mode: RowMode): void {
     const entry = this.tables.find((t) => t.key === key);
     if (!entry || entry.mode === mode) return;
+    entry.modeBeforeDamaged = null;
+    this.#switchMode(entry, mode);
+  }
+
+  /** "Show damaged rows": a mode with the rows of damaged pages besides the others (marked in the grid). */
+  showDamaged(key: string): void {
+    const entry = this.tables.find((t) => t.key === key);
+    if (!entry || withDamaged(entry.mode) === entry.mode) return;
+    const before = entry.mode;
+    this.#switchMode(entry, withDamaged(entry.mode));
+    entry.modeBeforeDamaged = before;
+  }
+
+  /** Leaves the rows of damaged pages out again: back to the mode before showDamaged. */
+  hideDamaged(key: string): void {
+    const entry = this.tables.find((t) => t.key === key);
+    const mode = entry && (entry.modeBeforeDamaged ?? withoutDamaged(entry.mode));
+    if (!entry || !mode || mode === entry.mode) return;
+    entry.modeBeforeDamaged = null;
+    this.#switchMode(entry, mode);
+  }
+
+  #switchMode(entry: TableEntry, mode: RowMode): void {
     entry.mode = mode;
     if (this.#viewing === entry) this.#stopView();
     entry.state = 'resolving';
     entry.error = null;
-    this.select(key);
+    this.select(entry.key);
   }
 
   /** Opens again (after a cancel or an error). */
@@ -895,8 +788,10 @@ export class Workspace {
     const run = this.#viewRun;
     this.#viewing = entry;
     entry.error = null;
+    entry.mismatch = false;
     entry.opened = null;
     entry.stats = null;
+    entry.damage = null;
     entry.view = null;
     entry.rowCount = 0;
     entry.counted = null;
@@ -945,6 +840,7 @@ export class Workspace {
     } catch (err) {
       if (run !== this.#viewRun || err instanceof PoolStopped) return;
       entry.error = describeError(err);
+      entry.mismatch = err instanceof Error && err.name === DEFINITION_MISMATCH;
       entry.state = 'error';
     } finally {
       entry.countEnded();
@@ -985,7 +881,8 @@ export class Workspace {
   async #count(entry: TableEntry, view: TableView, run: number): Promise<void> {
     const known = entry.counts;
     if (known && known.mode === entry.mode && sameLeaves(known.leaves, view.map.leaves)) {
-      view.map.setCounts(0, known.counts);
+      view.restore(known.counts, known.damage);
+      entry.damage = known.damage.figures;
       entry.rowCount = view.map.rows;
       entry.counted = view.map.rows;
       entry.version++;
@@ -1009,13 +906,15 @@ export class Workspace {
         if (run !== this.#viewRun || performance.now() - shown < COUNT_SHOWN_MS) return;
         shown = performance.now();
         entry.rowCount = view.map.rows;
+        entry.damage = view.damage.figures;
         entry.version++;
       });
       if (run !== this.#viewRun) return;
       entry.rowCount = view.map.rows;
+      entry.damage = view.damage.figures;
       entry.version++;
       entry.counted = view.map.rows;
-      entry.counts = { mode: entry.mode, leaves: view.map.leaves, counts: view.map.counts.slice() };
+      entry.counts = { mode: entry.mode, leaves: view.map.leaves, counts: view.map.counts.slice(), damage: view.damage };
       entry.state = 'done';
       // The count read the whole file: its buffers go with the workers (an export, say, starts its own).
       if (large) this.#pool.recycle();

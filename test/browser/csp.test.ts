@@ -12,16 +12,13 @@
  *    reported, which shows the watch above sees violations).
  */
 import type { Server } from 'node:http';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { launchChromium, serveDist } from './helpers.ts';
+import { checkSetup, DIST, launch, ROOT, serveDist } from './harness.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const DIST = process.env.IBD_READER_DIST ?? join(ROOT, 'dist');
 /** Another origin (a closed loopback port): the probe the policy must refuse before any connection. */
 const FOREIGN_PROBE = 'http://127.0.0.1:9/csp-probe';
 
@@ -66,13 +63,11 @@ describe('the Content-Security-Policy of the built page', () => {
   }
 
   beforeAll(async () => {
-    if (!existsSync(join(DIST, 'index.html'))) {
-      throw new Error(`${join(DIST, 'index.html')} is missing: build the page first (\`npm run build\`; \`npm test\` does it).`);
-    }
+    checkSetup();
     work = mkdtempSync(join(tmpdir(), 'ibd-csp-test-'));
     http = await serveDist(resolve(DIST));
     origin = new URL(http.url).origin;
-    context = await launchChromium(join(work, 'chromium-profile'));
+    context = await launch(join(work, 'chromium-profile'));
     // Every request of the context: its pages, their workers and (Chromium) the service worker.
     context.on('request', (r) => requests.add(r.url()));
     await context.exposeBinding('__cspViolation', (_source, v: Violation) => void violations.push(v));

@@ -39,7 +39,7 @@ describe('recovering a raw image in the page', () => {
     const { leaves } = await viewer.leafPages();
     expect(leaves.length).toBeGreaterThan(0);
     // Counting reads the raw image through the same shifted view: page numbers match the decoder's.
-    const counts = await viewer.countLeaves(leaves);
+    const { counts } = await viewer.countLeaves(leaves);
     const total = Array.from(counts).reduce((a, b) => a + b, 0);
     expect(total).toBe(300);
 
@@ -99,7 +99,7 @@ describe('a table chosen by its SDI index in the page', () => {
     expect(opened.info.rootPage).toBe(plain.info.rootPage);
     const { leaves } = await viewer.leafPages();
     expect(Array.from(leaves)).toEqual(Array.from(plainLeaves));
-    const counts = await viewer.countLeaves(leaves);
+    const { counts } = await viewer.countLeaves(leaves);
     const decoded = await viewer.decodeLeaves(leaves, true);
     expect(decoded.batches.reduce((n, b) => n + b.rows, 0)).toBe(Array.from(counts).reduce((a, b) => a + b, 0));
   });

@@ -5,11 +5,13 @@ import { describe, expect, it } from 'vitest';
 import type { OpenedView, RowQuery, ViewSpec } from '../../workers/viewer-api.ts';
 import { createViewerMethods, packRows } from '../../workers/viewer-methods.ts';
 import { parseCreateTables } from '../../src/core/ddl/create-table.ts';
-import { emptyStats } from '../../src/core/table-reader.ts';
+import { bytesSource } from '../../src/core/source.ts';
+import { emptyStats, openTable } from '../../src/core/table-reader.ts';
 import { batchText, batchToRows, cellString, unitOffsets } from '../../src/ui/batch-text.ts';
 import { PoolStopped, type Api, type WorkerPool } from '../../src/ui/pool.ts';
 import { keyComparer, keyRows, parseKeyInput, textRows } from '../../src/ui/search.ts';
 import { TableView } from '../../src/ui/table-view.ts';
+import { damagedSample, PAGE } from './damaged-sample.ts';
 
 type Cell = string | null;
 
@@ -206,9 +208,35 @@ describe('TableView over the sample (on-demand rows, search, key jump)', () => {
   it('jumps to a key by a binary search over the leaf pages', async () => {
     const view = await open();
     const signal = new AbortController().signal;
-    for (const id of ['1', '150', '300']) expect(await view.findKey([id], signal)).toBe(ids.indexOf(id));
-    expect(await view.findKey(['301'], signal)).toBe(-1);
-    expect(await view.findKey(['0'], signal)).toBe(-1);
+    for (const id of ['1', '150', '300']) expect(await view.findKey([id], signal)).toEqual({ row: ids.indexOf(id), damagedPage: null });
+    expect(await view.findKey(['301'], signal)).toEqual({ row: -1, damagedPage: null });
+    expect(await view.findKey(['0'], signal)).toEqual({ row: -1, damagedPage: null });
+  });
+
+  it('jumps to the keys of a damaged page: named where withheld, found where shown (out of key order)', async () => {
+    const bytes = damagedSample(7 * PAGE + 4000, 4096, 12345);
+    const damaged = new Blob([bytes]);
+    const signal = new AbortController().signal;
+    const all = await openTable(bytesSource(bytes, 'employees.ibd'), table, { mode: 'all' });
+    const rows: (string | null)[][] = [];
+    for await (const batch of all.rows()) rows.push(...batch);
+    const state = rows[0].length - 1;
+    // A row of the damaged page below the one before it (carved from the page body), on no other row.
+    const at = rows.findIndex((r, i) => r[state] === 'damaged' && i > 0 && Number(r[0]) < Number(rows[i - 1][0]) && rows.filter((o) => o[0] === r[0]).length === 1);
+    expect(at).toBeGreaterThan(0);
+    for (const mode of ['live', 'all'] as const) {
+      const view = await TableView.open(inThread(), { ibd: damaged, name: 'employees.ibd', table, mode }, () => undefined);
+      await view.count(signal, () => Promise.resolve(), () => undefined);
+      expect(view.damage.figures.damagedList).toEqual([7]);
+      const first = rows.findIndex((r) => r[state] === 'damaged');
+      if (mode === 'all') {
+        expect(await view.findKey([rows[at][0]!], signal)).toEqual({ row: at, damagedPage: null });
+        expect(await view.findKey([rows[first][0]!], signal)).toEqual({ row: first, damagedPage: null });
+      } else {
+        expect(await view.findKey([rows[at][0]!], signal)).toEqual({ row: -1, damagedPage: null });
+        expect(await view.findKey([rows[first][0]!], signal)).toEqual({ row: -1, damagedPage: 7 });
+      }
+    }
   });
 
   it('a superseded view rejects its tasks (another table was opened)', async () => {

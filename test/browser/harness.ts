@@ -1,0 +1,134 @@
+/**
+ * What the browser tests share: the built site (dist/, from `npm run build`) served over HTTP, the
+ * machine's headless Chromium (playwright-core) with a fresh profile, and the steps every test takes
+ * on the page (open files, wait for a table, read the row count, download an export, screenshots).
+ */
+import { createServer, type Server } from 'node:http';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { extname, join, normalize, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'vitest';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The built site; IBD_READER_DIST points elsewhere (e.g. a trial build). */
+export const DIST = process.env.IBD_READER_DIST ?? join(ROOT, 'dist');
+export const SHOTS = join(ROOT, 'test-results', 'screenshots');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.webmanifest': 'application/manifest+json',
+  '.json': 'application/json',
+  '.map': 'application/json',
+  '.sql': 'text/plain; charset=utf-8',
+  '.ibd': 'application/octet-stream',
+};
+
+/** Serves `root` (dist/) on a free port of 127.0.0.1. */
+export function serveDist(root: string): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    let file = normalize(join(root, path));
+    if (file !== root && !file.startsWith(root + sep)) {
+      res.writeHead(403).end();
+      return;
+    }
+    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
+    readFile(file).then(
+      (body) => {
+        res.writeHead(200, { 'Content-Type': MIME[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-cache' });
+        res.end(body);
+      },
+      () => res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found'),
+    );
+  });
+  return new Promise((ok, fail) => {
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      ok({ server, url: `http://127.0.0.1:${port}/` });
+    });
+  });
+}
+
+/** Checks that the site is built and Chromium is there; makes the screenshot folder. */
+export function checkSetup(): void {
+  if (!existsSync(join(DIST, 'index.html'))) {
+    throw new Error(`${join(DIST, 'index.html')} is missing: build the page first (\`npm run build\`; \`npm test\` does it).`);
+  }
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (set CHROMIUM_PATH).`);
+  mkdirSync(SHOTS, { recursive: true });
+}
+
+/** Headless Chromium with a fresh profile in `userData`, downloads accepted. */
+export function launch(userData: string): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(userData, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    acceptDownloads: true,
+    viewport: { width: 1360, height: 900 },
+    colorScheme: 'light',
+  });
+}
+
+/** What the grid shows for a value (long values are cut; the viewer has them whole). */
+export function shown(v: string | null): string {
+  if (v === null) return 'NULL';
+  const cut = v.length > 240;
+  const text = (cut ? v.slice(0, 240) : v).replace(/\r\n|\n|\r/g, '↵').replace(/\t/g, '⇥');
+  return cut ? text + '…' : text;
+}
+
+/** The steps a test takes on the page (`page()`: the page as it is now). */
+export function pageSteps(page: () => Page) {
+  return {
+    async shot(name: string): Promise<void> {
+      await page().screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+    },
+
+    /** Table `name`'s entry in the list, once it reached `state`. */
+    async waitForTable(name: string, state: string, timeout = 60_000): Promise<void> {
+      await page().locator(`[data-testid="table-item"][data-table="${name}"][data-state="${state}"]`).waitFor({ timeout });
+    },
+
+    async rowCount(): Promise<number> {
+      return Number(await page().locator('[data-testid="row-count"]').getAttribute('data-count'));
+    },
+
+    async clearAll(): Promise<void> {
+      const button = page().getByTestId('clear-all');
+      if (await button.count()) await button.click();
+      await page().locator('[data-testid="table-item"]').first().waitFor({ state: 'detached' });
+    },
+
+    async open(paths: string[]): Promise<void> {
+      await page().locator('[data-testid="file-input"]').setInputFiles(paths);
+    },
+
+    /**
+     * Clicks Download and returns the saved file's bytes. The service worker controls the page (each
+     * suite's first test waits for it), so the download is streamed through it (src/sw/download-stream.ts).
+     */
+    async download(format: 'CSV' | 'NDJSON' | 'SQL', expectName: string): Promise<Buffer> {
+      const p = page();
+      await p.getByRole('radio', { name: format, exact: true }).check();
+      const [dl] = await Promise.all([
+        p.waitForEvent('download', { timeout: 120_000 }),
+        p.getByTestId('download').click(),
+      ]);
+      expect(dl.suggestedFilename()).toBe(expectName);
+      await p.locator('[data-testid="export-progress"][data-state="done"][data-target="stream"]').waitFor({ timeout: 30_000 });
+      const bytes = readFileSync(await dl.path());
+      await p.getByRole('button', { name: 'OK', exact: true }).click();
+      return bytes;
+    },
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * The page's count of a run of leaf pages (its row numbers), with what each damaged page of the run
+ * holds: how many of its rows the row mode returns (of state `damaged`), how many it withholds, how
+ * many of its records are lost, and why the page is damaged. The page adds these up over the count
+ * (src/ui/damage.ts) into the banner's figures, which are then what the CLI says of the same file,
+ * and marks and searches the damaged pages.
+ *
+ * TableReader.countLeaves counts the same way (leaf-counts.ts: record headers, and a decode of the
+ * pages only that can count), but adds what the decodes find to the reader's statistics, shared with
+ * the tasks running beside it in the worker (the grid's decodes, a search): a difference of those
+ * would not be this run's. So the pages are counted here on the reader's own Tablespace, and those
+ * to decode are decoded one at a time by a second reader of the table, kept for that alone, whose
+ * statistics are emptied before each page: each page's figures are exactly its own.
+ */
+import { countLeafRows, DECODE_TO_COUNT } from '../src/core/leaf-counts.ts';
+import { emptyStats } from '../src/core/decode-stats.ts';
+import { rawView } from '../src/core/orphan-scan.ts';
+import { BatchBuilder } from '../src/core/row-batch.ts';
+import type { ByteSource } from '../src/core/source.ts';
+import { openTable, type TableReader } from '../src/core/table-reader.ts';
+import { Tablespace } from '../src/core/tablespace.ts';
+import type { DamagedLeaf, LeafCounts, ViewSpec } from './viewer-api.ts';
+
+/** Counts runs of leaves of one open table (one per worker, made on its first count). */
+export class LeafCounter {
+  #probe: Promise<{ reader: TableReader; scratch: BatchBuilder }> | null = null;
+  /** The decodes of damaged pages, one after another (their statistics are emptied before each). */
+  #queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    private readonly source: ByteSource,
+    private readonly spec: ViewSpec,
+    private readonly ts: Tablespace,
+    private readonly indexId: bigint,
+    private readonly compact: boolean,
+  ) {}
+
+  /** For the table `reader` opened from `source` with `spec`: the Tablespace open over `source` is its own. */
+  static async open(source: ByteSource, spec: ViewSpec, reader: TableReader): Promise<LeafCounter> {
+    const ts = spec.raw ? Tablespace.openRaw(rawView(source, spec.raw.base), spec.raw) : await Tablespace.open(source, { keys: spec.keys });
+    return new LeafCounter(source, spec, ts, reader.info.indexId, reader.info.rowFormat !== 'REDUNDANT');
+  }
+
+  /** Rows on each page (UNCOUNTED where it cannot be read), and the damaged ones among them. */
+  async count(pages: Int32Array, readBytes: number): Promise<LeafCounts> {
+    const counts = await countLeafRows(this.ts, pages, { indexId: this.indexId, compact: this.compact, mode: this.spec.mode, readBytes });
+    const damaged: DamagedLeaf[] = [];
+    for (let i = 0; i < counts.length; i++) {
+      if (counts[i] !== DECODE_TO_COUNT) continue;
+      const leaf = await this.#decodeAlone(pages[i]);
+      counts[i] = leaf.rows;
+      if (leaf.damaged) damaged.push({ at: i, ...leaf.damaged });
+    }
+    return { counts, damaged };
+  }
+
+  /** One page decoded by the probe reader: its rows, and what makes it damaged (null: it is not). */
+  #decodeAlone(page: number): Promise<{ rows: number; damaged: Omit<DamagedLeaf, 'at'> | null }> {
+    const run = this.#queue.then(async () => {
+      const { reader, scratch } = await this.#openProbe();
+      Object.assign(reader.stats, emptyStats());
+      const rows = (await reader.decodePages([page], { into: scratch })).rows;
+      const s = reader.stats;
+      if (s.damagedPages === 0) return { rows, damaged: null };
+      // The page's own line (record null): the decoder's reason and what it read back.
+      const line = s.problems.find((p) => p.page === page && p.record === null);
+      return { rows, damaged: { rows: s.damagedRows, withheld: s.damagedWithheld, lost: s.recordsFailed, carved: s.carvedRecords, reason: line?.message ?? null } };
+    });
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  #openProbe(): Promise<{ reader: TableReader; scratch: BatchBuilder }> {
+    if (this.#probe) return this.#probe;
+    const { table, mode, keys, index, raw } = this.spec;
+    const probe = openTable(this.source, table, { mode, keys, index, raw }).then((reader) => ({ reader, scratch: new BatchBuilder(reader.columns.length) }));
+    // A failed open is tried again by the next page.
+    probe.catch(() => {
+      if (this.#probe === probe) this.#probe = null;
+    });
+    this.#probe = probe;
+    return probe;
+  }
+}
