@@ -660,24 +660,64 @@ describe('the built page, against real MariaDB tables', () => {
     expect(await alert.getAttribute('role')).toBe('alert');
     const message = (await alert.locator('.message').textContent()) ?? '';
     expect(message).toContain('broken.ibd');
-    expect(message).toMatch(/not an InnoDB tablespace/);
+    expect(message).toMatch(/^broken\.ibd is not an InnoDB tablespace: it looks like binary data of no kind recognised/);
     expect(message).not.toMatch(/undefined|\[object |TypeError|at .*\.js:\d+/);
-    // Said once, not once per stage.
-    expect(await page.getByText('this is not an InnoDB tablespace').count()).toBe(1);
+    // Said once, not once per stage, and the table definition is not blamed.
+    expect(await page.getByText('is not an InnoDB tablespace').count()).toBe(1);
+    expect(await page.getByTestId('needs-schema').count()).toBe(0);
     await shot('12-error-not-innodb');
 
     const png = join(work, 'picture.ibd');
     writeFileSync(png, TINY_PNG);
     await open([png]);
-    // (The one CREATE TABLE given is tried on it, as it is the only one: the error is the file's.)
+    // (The CREATE TABLE dropped before is still there: the file is not tried with it, it is not InnoDB.)
     await page.getByTestId('error').filter({ hasText: 'picture.ibd' }).waitFor();
-    expect(await page.getByTestId('error').textContent()).toMatch(/\d+ bytes long/);
+    expect(await page.getByTestId('error').textContent()).toMatch(/picture\.ibd is not an InnoDB tablespace: it looks like a PNG image, \d+ bytes/);
 
     // Still usable.
     await clearAll();
     await open([files['t.ibd'], files['t.sql']]);
     await waitForTable('t', 'done');
     expect(await rowCount()).toBe(ROWS);
+  }, 120_000);
+
+  it('says at once that page 0 is damaged or the file is cut short, and never calls such a read complete', async () => {
+    await clearAll();
+    const whole = new Uint8Array(readFileSync(files['t.ibd']));
+    const pageSize = 16384;
+    const zeroed = whole.slice();
+    zeroed.fill(0, 0, pageSize);
+    mkdirSync(join(work, 'zeroed'), { recursive: true });
+    writeFileSync(join(work, 'zeroed', 't.ibd'), zeroed);
+    await open([join(work, 'zeroed', 't.ibd'), files['t.sql']]);
+    await waitForTable('t', 'done');
+    expect(await page.getByTestId('space-header').textContent()).toBe('Page 0 (the space header) is damaged: it is all zeros; page size/format taken from the other pages: 16 KB pages, full_crc32 checksums.');
+    await page.locator('[data-testid="checksums"][data-bad="1"]').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('page-size').textContent()).toBe('16.0 KiB');
+    expect(await rowCount()).toBe(ROWS);
+    await shot('11b-page0-zeroed');
+
+    await clearAll();
+    const cutAt = Math.floor(whole.length / pageSize / 2);
+    mkdirSync(join(work, 'cut-short'), { recursive: true });
+    writeFileSync(join(work, 'cut-short', 't.ibd'), whole.subarray(0, cutAt * pageSize));
+    await open([join(work, 'cut-short', 't.ibd'), files['t.sql']]);
+    const alert = page.getByTestId('truncation');
+    await alert.waitFor({ timeout: 30_000 });
+    expect(await alert.getAttribute('role')).toBe('alert');
+    expect(await alert.textContent()).toMatch(new RegExp(`^\\s*This file is incomplete: the file is cut at page ${cutAt}: [\\d,]+ pages missing past the end \\(the space header says [\\d,]+ pages\\)`));
+    // Once the rows are counted, the leaf pages past the end and their rows, as an estimate.
+    await expect.poll(() => alert.textContent(), { timeout: 30_000 }).toMatch(/the B-tree expects [\d,]+ leaf pages there \(about [\d,]+ rows, estimated/);
+    await waitForTable('t', 'done');
+    expect(await page.getByText('All rows in this copy counted (the file is cut short: see above)').count()).toBe(1);
+    const report = page.getByTestId('recovery-report');
+    if (!(await report.evaluate((d) => (d as HTMLDetailsElement).open))) await report.locator('summary').click();
+    await page.getByTestId('report-full').click();
+    await page.locator('[data-testid="recovery-report"][data-complete="true"]').waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('report-complete').getAttribute('data-whole')).toBe('false');
+    expect(await page.getByTestId('report-complete').textContent()).toMatch(/^Not complete: [\d,]+ of [\d,]+ leaf pages were read; [\d,]+ pages? could not be read/);
+    expect(await report.textContent()).not.toMatch(/Complete: all/);
+    await shot('11c-truncated');
   }, 120_000);
 
   it('pairs a whole folder (.ibd, .frm, .cfg, a dump) and lists the tables with their state', async () => {
