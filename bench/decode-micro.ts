@@ -16,13 +16,13 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { csvBytes } from '../src/core/csv-bytes.ts';
-import { parseCreateTables, pickTable } from '../src/core/ddl/create-table.ts';
-import { csvHeader } from '../src/core/output.ts';
+import { csvBytes } from '../src/core/writers/csv-bytes.ts';
+import { parseCreateTables, pickTable } from '../src/core/definitions/ddl/create-table.ts';
+import { csvHeader } from '../src/core/writers/output.ts';
 import { pathToFileURL } from 'node:url';
-import { decodeInParallel, splitRuns } from '../src/core/parallel.ts';
-import { csvBuffers, openTable } from '../src/core/table-reader.ts';
-import { BatchBuilder } from '../src/core/row-batch.ts';
+import { decodeInParallel, splitRuns } from '../src/core/readers/parallel.ts';
+import { csvBuffers, openTable } from '../src/core/readers/table-reader.ts';
+import { BatchBuilder } from '../src/core/values/row-batch.ts';
 import { fileSource } from '../src/node/file-source.ts';
 import { startPool } from '../src/node/pool.ts';
 

@@ -10,10 +10,10 @@
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { csvBytes } from '../src/core/csv-bytes.ts';
-import { parseCreateTables, pickTable } from '../src/core/ddl/create-table.ts';
-import { csvHeader } from '../src/core/output.ts';
-import { openTable } from '../src/core/table-reader.ts';
+import { csvBytes } from '../src/core/writers/csv-bytes.ts';
+import { parseCreateTables, pickTable } from '../src/core/definitions/ddl/create-table.ts';
+import { csvHeader } from '../src/core/writers/output.ts';
+import { openTable } from '../src/core/readers/table-reader.ts';
 import { fileSource } from '../src/node/file-source.ts';
 
 async function main(): Promise<void> {

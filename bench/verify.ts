@@ -3,7 +3,7 @@
  *
  *  - the CLI's CSV against the server's own rows: the `mariadb -e 'SELECT * FROM t'` output that the
  *    reference run writes anyway (tab-separated, in clustered-index order) is turned into CSV with
- *    the project's CSV rules (src/core/output.ts, as the tests do) and both are hashed; the whole
+ *    the project's CSV rules (src/core/writers/output.ts, as the tests do) and both are hashed; the whole
  *    table is compared, not a sample;
  *  - the page's downloaded CSV against the CLI's, by hash;
  *  - row counts against the server's COUNT(*).
@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { csvHeader, csvRows } from '../src/core/output.ts';
+import { csvHeader, csvRows } from '../src/core/writers/output.ts';
 
 export interface Digest {
   sha256: string;

@@ -8,14 +8,14 @@
  *   public/sample/employees.ibd         the table file (FLUSH TABLES … FOR EXPORT)
  *   public/sample/employees.sql         its SHOW CREATE TABLE
  *   test/fixtures/sample-employees.csv  the server's own SELECT * … ORDER BY id, as the page's CSV
- *                                       (src/core/output.ts defaults): the browser test's truth
+ *                                       (src/core/writers/output.ts defaults): the browser test's truth
  *
  * The files are committed; run this again only to change the sample.
  */
 import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { csvHeader, csvRows } from '../src/core/output.ts';
+import { csvHeader, csvRows } from '../src/core/writers/output.ts';
 import { startMariadb } from '../test/harness/mariadb.ts';
 
 const ROOT = join(import.meta.dirname, '..');

@@ -7,10 +7,10 @@ import { gzipSync } from 'node:zlib';
 import { zipSync } from 'fflate';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseCreateTables } from '../src/core/ddl/create-table.ts';
+import { parseCreateTables } from '../src/core/definitions/ddl/create-table.ts';
 import { IbdError, NotInnodbError } from '../src/core/errors.ts';
-import { bytesSource } from '../src/core/source.ts';
-import { openTable, type Row, type TableReader } from '../src/core/table-reader.ts';
+import { bytesSource } from '../src/core/tablespace/source.ts';
+import { openTable, type Row, type TableReader } from '../src/core/readers/table-reader.ts';
 
 const FIXTURES = join(import.meta.dirname, '../../shared/fixtures/mysql-testsuite');
 const IBD = readFileSync(join(FIXTURES, 'mysql57/deletion/tb13.ibd'));

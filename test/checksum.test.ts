@@ -4,7 +4,7 @@
  * page any other test reads checks it against real servers' pages too.
  */
 import { describe, expect, it } from 'vitest';
-import { crc32c } from '../src/core/checksum.ts';
+import { crc32c } from '../src/core/pages/checksum.ts';
 import { rng } from './differential/random-data.ts';
 
 function reference(b: Uint8Array, start: number, end: number): number {

@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { csvHeader, csvRows } from '../src/core/output.ts';
-import { readSdi } from '../src/core/sdi/index.ts';
-import { bytesSource } from '../src/core/source.ts';
-import { Tablespace } from '../src/core/tablespace.ts';
+import { csvHeader, csvRows } from '../src/core/writers/output.ts';
+import { readSdi } from '../src/core/definitions/sdi/index.ts';
+import { bytesSource } from '../src/core/tablespace/source.ts';
+import { Tablespace } from '../src/core/tablespace/tablespace.ts';
 import { startMariadb, type MariadbServer } from './harness/mariadb.ts';
 
 const ROOT = join(import.meta.dirname, '..');

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { csvHeader, csvRows, ndjsonRows } from '../src/core/output.ts';
+import { csvHeader, csvRows, ndjsonRows } from '../src/core/writers/output.ts';
 import { startMariadb, type MariadbServer } from './harness/mariadb.ts';
 
 const ROOT = join(import.meta.dirname, '..');

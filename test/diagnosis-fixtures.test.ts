@@ -8,16 +8,16 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { crc32c } from '../src/core/checksum.ts';
-import { parseCreateTables, pickTable } from '../src/core/ddl/create-table.ts';
-import { resolveSchema } from '../src/core/schema-source.ts';
+import { crc32c } from '../src/core/pages/checksum.ts';
+import { parseCreateTables, pickTable } from '../src/core/definitions/ddl/create-table.ts';
+import { resolveSchema } from '../src/core/definitions/schema-source.ts';
 import type { TableDef } from '../src/core/schema.ts';
-import { bytesSource } from '../src/core/source.ts';
-import { summarize } from '../src/core/summary.ts';
-import { openTable, type Row } from '../src/core/table-reader.ts';
-import { Tablespace } from '../src/core/tablespace.ts';
-import { leafTruncation } from '../src/core/truncation.ts';
-import { batchRows } from '../src/core/row-batch.ts';
+import { bytesSource } from '../src/core/tablespace/source.ts';
+import { summarize } from '../src/core/readers/summary.ts';
+import { openTable, type Row } from '../src/core/readers/table-reader.ts';
+import { Tablespace } from '../src/core/tablespace/tablespace.ts';
+import { leafTruncation } from '../src/core/btree/truncation.ts';
+import { batchRows } from '../src/core/values/row-batch.ts';
 
 const ROOT = join(import.meta.dirname, '../../shared/fixtures/mysql-testsuite');
 if (!existsSync(ROOT)) throw new Error(`the MySQL fixtures are missing: expected ${ROOT}`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSpaceFlags } from '../src/core/fsp-header.ts';
+import { parseSpaceFlags } from '../src/core/pages/fsp-header.ts';
 
 // Flag values built bit by bit from the layouts described in fsp0types.h (MySQL, MariaDB 10.2+) and
 // MariaDB's fsp_flags_convert_from_101 comment (the 10.1.0-10.1.20 layout).

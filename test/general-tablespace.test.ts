@@ -13,15 +13,15 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCreateTables } from '../src/core/ddl/create-table.ts';
-import { scanOrphans } from '../src/core/orphan-scan.ts';
-import { csvHeader, csvRows } from '../src/core/output.ts';
-import { resolveSchema } from '../src/core/schema-source.ts';
-import { readSdi, readSdiRecords, type SdiContents } from '../src/core/sdi/index.ts';
-import { sdiIndexOf } from '../src/core/recovery-target.ts';
-import { bytesSource } from '../src/core/source.ts';
-import { openTable, type OpenOptions, type Row } from '../src/core/table-reader.ts';
-import { Tablespace } from '../src/core/tablespace.ts';
+import { parseCreateTables } from '../src/core/definitions/ddl/create-table.ts';
+import { scanOrphans } from '../src/core/tablespace/orphan-scan.ts';
+import { csvHeader, csvRows } from '../src/core/writers/output.ts';
+import { resolveSchema } from '../src/core/definitions/schema-source.ts';
+import { readSdi, readSdiRecords, type SdiContents } from '../src/core/definitions/sdi/index.ts';
+import { sdiIndexOf } from '../src/core/readers/recovery-target.ts';
+import { bytesSource } from '../src/core/tablespace/source.ts';
+import { openTable, type OpenOptions, type Row } from '../src/core/readers/table-reader.ts';
+import { Tablespace } from '../src/core/tablespace/tablespace.ts';
 import { startMariadb, type MariadbServer } from './harness/mariadb.ts';
 
 const ROOT = join(import.meta.dirname, '..');

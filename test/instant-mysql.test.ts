@@ -10,16 +10,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { clusteredLayout, type ClusteredLayout } from '../src/core/clustered-index.ts';
-import { parseCreateTables } from '../src/core/ddl/create-table.ts';
-import { ddlInstantLayout, mysqlInstantLayout, mysqlInstantTable, type MysqlInstantColumn } from '../src/core/instant.ts';
-import { decodeCompact, fieldColumns, type ExternField, type RecordSink } from '../src/core/record.ts';
-import { BatchBuilder, batchRows } from '../src/core/row-batch.ts';
-import { readSdiRecords } from '../src/core/sdi/sdi-pages.ts';
-import type { DdTable } from '../src/core/sdi/sdi-table.ts';
-import { bytesSource } from '../src/core/source.ts';
-import { Tablespace } from '../src/core/tablespace.ts';
-import { fastWriteOf, writerFor } from '../src/core/text-writers.ts';
+import { clusteredLayout, type ClusteredLayout } from '../src/core/records/clustered-index.ts';
+import { parseCreateTables } from '../src/core/definitions/ddl/create-table.ts';
+import { ddlInstantLayout, mysqlInstantLayout, mysqlInstantTable, type MysqlInstantColumn } from '../src/core/records/instant.ts';
+import { decodeCompact, fieldColumns, type ExternField, type RecordSink } from '../src/core/records/record.ts';
+import { BatchBuilder, batchRows } from '../src/core/values/row-batch.ts';
+import { readSdiRecords } from '../src/core/btree/sdi-pages.ts';
+import type { DdTable } from '../src/core/definitions/sdi/sdi-table.ts';
+import { bytesSource } from '../src/core/tablespace/source.ts';
+import { Tablespace } from '../src/core/tablespace/tablespace.ts';
+import { fastWriteOf, writerFor } from '../src/core/values/text-writers.ts';
 
 const int4 = (v: number): Uint8Array => {
   const b = new Uint8Array(4);

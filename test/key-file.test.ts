@@ -6,7 +6,7 @@
  */
 import { createCipheriv, createDecipheriv, createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { loadKeyFile } from '../src/core/encryption.ts';
+import { loadKeyFile } from '../src/core/tablespace/encryption.ts';
 
 const KEYS = '1;a7addd9adea9978fda19f21e6be987880e68ac92632ca052e5bb42b1a506939a\n2;49c16acc2dffe616710c9ba9a10b94944a737de1beccb52dc1560abfdd67388b\n';
 const SALT = Buffer.from('0123456789abcdef', 'hex');

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { csvHeader, csvRows } from '../src/core/output.ts';
+import { csvHeader, csvRows } from '../src/core/writers/output.ts';
 import { createListMethods, type ListItem } from '../workers/list-methods.ts';
 import type { NamedBlob } from '../workers/decoder-api.ts';
 import { startMariadb, type MariadbServer } from './harness/mariadb.ts';

@@ -1,11 +1,11 @@
 /**
- * src/core/output.ts beyond the defaults: CSV options (delimiter, quote all, NULL as empty) and the
+ * src/core/writers/output.ts beyond the defaults: CSV options (delimiter, quote all, NULL as empty) and the
  * SQL export's literals. (The SQL export is also loaded back into MariaDB by the browser test.)
  */
 import { describe, expect, it } from 'vitest';
 import Papa from 'papaparse';
-import { parseCreateTables } from '../src/core/ddl/create-table.ts';
-import { csvHeader, csvRows, sqlColumns, sqlInserts, sqlPreamble, sqlString, sqlValue } from '../src/core/output.ts';
+import { parseCreateTables } from '../src/core/definitions/ddl/create-table.ts';
+import { csvHeader, csvRows, sqlColumns, sqlInserts, sqlPreamble, sqlString, sqlValue } from '../src/core/writers/output.ts';
 
 describe('CSV options', () => {
   const rows = [['1', '', null, 'a;b', '\\N', 'say "x"']];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import Papa from 'papaparse';
-import { CSV_NULL, csvHeader, csvRows, ndjsonRows } from '../src/core/output.ts';
-import type { Row } from '../src/core/table-reader.ts';
+import { CSV_NULL, csvHeader, csvRows, ndjsonRows } from '../src/core/writers/output.ts';
+import type { Row } from '../src/core/readers/table-reader.ts';
 
 describe('csvHeader', () => {
   it('writes the column names as one line', () => {

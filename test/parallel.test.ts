@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { decodeInParallel, splitRuns, type RunDecoder } from '../src/core/parallel.ts';
-import type { RowBatch } from '../src/core/row-batch.ts';
-import { emptyStats } from '../src/core/table-reader.ts';
+import { decodeInParallel, splitRuns, type RunDecoder } from '../src/core/readers/parallel.ts';
+import type { RowBatch } from '../src/core/values/row-batch.ts';
+import { emptyStats } from '../src/core/readers/table-reader.ts';
 
 const stats = emptyStats();
 const batchOf = (pages: number[]): RowBatch => ({ rows: pages.length, cols: 1, text: new Uint8Array(Uint8Array.from(pages)), cells: new Uint32Array(0), nulls: new Uint8Array(0) });

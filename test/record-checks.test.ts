@@ -1,11 +1,11 @@
 /**
- * The record decoder's run of the value checks (src/core/record-checks.ts): its inline tests and
+ * The record decoder's run of the value checks (src/core/records/record-checks.ts): its inline tests and
  * runs of 7-bit text give the same verdict as calling every field's check.
  */
 import { describe, expect, it } from 'vitest';
-import { clusteredLayout } from '../src/core/clustered-index.ts';
-import { parseCreateTables } from '../src/core/ddl/create-table.ts';
-import { checkFailure, failingField } from '../src/core/record-checks.ts';
+import { clusteredLayout } from '../src/core/records/clustered-index.ts';
+import { parseCreateTables } from '../src/core/definitions/ddl/create-table.ts';
+import { checkFailure, failingField } from '../src/core/records/record-checks.ts';
 
 const [table] = parseCreateTables(
   'CREATE TABLE t (id INT PRIMARY KEY, a VARCHAR(10), b CHAR(3), d DATE, e DECIMAL(5,2), c VARCHAR(4), l VARCHAR(3) CHARACTER SET latin1, n VARCHAR(5)) DEFAULT CHARSET=utf8mb4;',

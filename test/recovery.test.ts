@@ -9,12 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'mariadb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCreateTables } from '../src/core/ddl/create-table.ts';
+import { parseCreateTables } from '../src/core/definitions/ddl/create-table.ts';
 import { IbdError } from '../src/core/errors.ts';
-import { csvHeader, csvRows } from '../src/core/output.ts';
-import { batchRows } from '../src/core/row-batch.ts';
-import { bytesSource } from '../src/core/source.ts';
-import { openTable, ROW_STATE_COLUMN, type Row, type RowMode, type TableReader } from '../src/core/table-reader.ts';
+import { csvHeader, csvRows } from '../src/core/writers/output.ts';
+import { batchRows } from '../src/core/values/row-batch.ts';
+import { bytesSource } from '../src/core/tablespace/source.ts';
+import { openTable, ROW_STATE_COLUMN, type Row, type RowMode, type TableReader } from '../src/core/readers/table-reader.ts';
 import { rng } from './differential/random-data.ts';
 import { startMariadb, type MariadbServer } from './harness/mariadb.ts';
 

@@ -3,12 +3,12 @@
  * column kind they cover, and the byte CSV writer vs papaparse (csvRows) on awkward values.
  */
 import { describe, expect, it } from 'vitest';
-import { columnStorage } from '../src/core/clustered-index.ts';
-import { csvBytes } from '../src/core/csv-bytes.ts';
-import { csvRows } from '../src/core/output.ts';
-import { BatchBuilder, batchRows } from '../src/core/row-batch.ts';
+import { columnStorage } from '../src/core/records/clustered-index.ts';
+import { csvBytes } from '../src/core/writers/csv-bytes.ts';
+import { csvRows } from '../src/core/writers/output.ts';
+import { BatchBuilder, batchRows } from '../src/core/values/row-batch.ts';
 import type { Column } from '../src/core/schema.ts';
-import { quoteCheckOf, writerFor } from '../src/core/text-writers.ts';
+import { quoteCheckOf, writerFor } from '../src/core/values/text-writers.ts';
 
 const column = (type: Column['type'], extra: Partial<Column> = {}): Column => ({
   name: 'c', type, unsigned: false, zerofill: false, nullable: true, length: 10, precision: 0, scale: 0, fsp: 0,

@@ -1,14 +1,14 @@
 /**
- * Choosing a table definition from the files a user drops (src/core/schema-source.ts), with the real
+ * Choosing a table definition from the files a user drops (src/core/definitions/schema-source.ts), with the real
  * MySQL 5.6/5.7/8.0 fixture files: the file's own data dictionary first, then a .frm (covered with
  * real MariaDB files in test/frm/frm-mariadb.test.ts), then .sql files; disagreements are reported.
  */
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fileKind, resolveSchema, resolveSchemas } from '../src/core/schema-source.ts';
-import { bytesSource, type ByteSource } from '../src/core/source.ts';
-import { openTable } from '../src/core/table-reader.ts';
+import { fileKind, resolveSchema, resolveSchemas } from '../src/core/definitions/schema-source.ts';
+import { bytesSource, type ByteSource } from '../src/core/tablespace/source.ts';
+import { openTable } from '../src/core/readers/table-reader.ts';
 
 const ROOT = join(import.meta.dirname, '../../shared/fixtures/mysql-testsuite');
 

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { blobSource, ReadBuffers, sharedBlobSource, type ByteSource } from '../src/core/source.ts';
+import { blobSource, ReadBuffers, sharedBlobSource, type ByteSource } from '../src/core/tablespace/source.ts';
 import { fileSource } from '../src/node/file-source.ts';
 
 /** A Blob that counts the reads made of it (each `slice` is one read in a browser). */

@@ -6,10 +6,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCreateTables } from '../src/core/ddl/create-table.ts';
-import { bytesSource } from '../src/core/source.ts';
-import { summarize } from '../src/core/summary.ts';
-import { openTable } from '../src/core/table-reader.ts';
+import { parseCreateTables } from '../src/core/definitions/ddl/create-table.ts';
+import { bytesSource } from '../src/core/tablespace/source.ts';
+import { summarize } from '../src/core/readers/summary.ts';
+import { openTable } from '../src/core/readers/table-reader.ts';
 import { startMariadb, type MariadbServer } from './harness/mariadb.ts';
 
 describe('summary of ROW_FORMAT=COMPRESSED tables (16K pages)', () => {

@@ -1,17 +1,17 @@
 /**
- * src/core/summary.ts: the per-file summary (checksums, index heights, exact row count from the leaf
+ * src/core/readers/summary.ts: the per-file summary (checksums, index heights, exact row count from the leaf
  * pages) must agree with what the server says (COUNT(*)) and with what the decoder returns, also
  * after deletes, when freed pages keep stale records and delete-marked records wait for purge.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCreateTables, pickTable } from '../src/core/ddl/create-table.ts';
-import { readIndexHeader } from '../src/core/index-page.ts';
-import { bytesSource } from '../src/core/source.ts';
+import { parseCreateTables, pickTable } from '../src/core/definitions/ddl/create-table.ts';
+import { readIndexHeader } from '../src/core/pages/index-page.ts';
+import { bytesSource } from '../src/core/tablespace/source.ts';
 import { fileSource } from '../src/node/file-source.ts';
-import { quickSummary, summarize, type TablespaceSummary } from '../src/core/summary.ts';
-import { openTable } from '../src/core/table-reader.ts';
+import { quickSummary, summarize, type TablespaceSummary } from '../src/core/readers/summary.ts';
+import { openTable } from '../src/core/readers/table-reader.ts';
 import { startMariadb, type MariadbServer } from './harness/mariadb.ts';
 
 async function summaryOf(path: string): Promise<TablespaceSummary> {

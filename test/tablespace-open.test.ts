@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { verifyPage } from '../src/core/checksum.ts';
-import { blobSource, bytesSource, type ByteSource } from '../src/core/source.ts';
-import { summarize } from '../src/core/summary.ts';
-import { Tablespace } from '../src/core/tablespace.ts';
+import { verifyPage } from '../src/core/pages/checksum.ts';
+import { blobSource, bytesSource, type ByteSource } from '../src/core/tablespace/source.ts';
+import { summarize } from '../src/core/readers/summary.ts';
+import { Tablespace } from '../src/core/tablespace/tablespace.ts';
 
 const bytes = new Uint8Array(readFileSync(new URL('../public/sample/employees.ibd', import.meta.url)));
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fcvt, gcvt } from '../src/core/types/float.ts';
+import { fcvt, gcvt } from '../src/core/values/float.ts';
 
 // Every expected string below is what MariaDB 10.11 printed for the value (SELECT of FLOAT/DOUBLE columns).
 describe('FLOAT/DOUBLE text as the server prints it', () => {

@@ -6,7 +6,7 @@
  */
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { readExternValue } from '../src/core/blob-page.ts';
+import { readExternValue } from '../src/core/pages/blob-page.ts';
 
 const SIZE = 16384;
 const FIRST = 10;

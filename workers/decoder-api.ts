@@ -15,7 +15,7 @@
  * `createSql(tableName)` gives the CREATE TABLE text (rebuilt from the data dictionary or the .frm).
  */
 import * as Comlink from 'comlink';
-import type { DecodeStats, TableInfo } from '../src/core/table-reader.ts';
+import type { DecodeStats, TableInfo } from '../src/core/readers/table-reader.ts';
 import type { FirstLeaf, LeafPlan, OpenedView, TableDef, ViewerApi, ViewSpec } from './viewer-api.ts';
 import type { RecoveryMethods } from './recovery-methods.ts';
 import type { GuessMethods } from './guess-methods.ts';
@@ -77,7 +77,7 @@ export interface DecoderApi extends ViewerApi, RecoveryMethods, GuessMethods, Li
   readSchema(sql: Blob | string, ibdName: string): Promise<SchemaResult>;
   /**
    * Finds the definition of `ibd` with no CREATE TABLE typed: the file's own data dictionary, else a
-   * .frm named like it among `files`, else the .sql files among them (see src/core/schema-source.ts).
+   * .frm named like it among `files`, else the .sql files among them (see src/core/definitions/schema-source.ts).
    * Replaces the tables of the last readSchema / resolveSchema.
    */
   resolveSchema(ibd: Blob, ibdName: string, files: NamedBlob[]): Promise<ResolvedSchemaResult>;

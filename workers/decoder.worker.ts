@@ -4,10 +4,10 @@
  * the runs of leaf pages the page's pool hands it. See decoder-api.ts for the contract.
  */
 import * as Comlink from 'comlink';
-import { sharedBlobSource } from '../src/core/source.ts';
+import { sharedBlobSource } from '../src/core/tablespace/source.ts';
 import type { TableDef } from '../src/core/schema.ts';
-import { parseCreateTables, pickTable } from '../src/core/ddl/create-table.ts';
-import { batchBuffers } from '../src/core/row-batch.ts';
+import { parseCreateTables, pickTable } from '../src/core/definitions/ddl/create-table.ts';
+import { batchBuffers } from '../src/core/values/row-batch.ts';
 import type { DecoderApi, ResolvedOpen, ResolvedSchemaResult, SchemaResult } from './decoder-api.ts';
 import { createViewerMethods } from './viewer-methods.ts';
 import { createRecoveryMethods } from './recovery-methods.ts';

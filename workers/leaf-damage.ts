@@ -12,13 +12,13 @@
  * to decode are decoded one at a time by a second reader of the table, kept for that alone, whose
  * statistics are emptied before each page: each page's figures are exactly its own.
  */
-import { countLeafRows, DECODE_TO_COUNT } from '../src/core/leaf-counts.ts';
-import { emptyStats } from '../src/core/decode-stats.ts';
-import { rawView } from '../src/core/orphan-scan.ts';
-import { BatchBuilder } from '../src/core/row-batch.ts';
-import type { ByteSource } from '../src/core/source.ts';
-import { openTable, type TableReader } from '../src/core/table-reader.ts';
-import { Tablespace } from '../src/core/tablespace.ts';
+import { countLeafRows, DECODE_TO_COUNT } from '../src/core/readers/leaf-counts.ts';
+import { emptyStats } from '../src/core/readers/decode-stats.ts';
+import { rawView } from '../src/core/tablespace/orphan-scan.ts';
+import { BatchBuilder } from '../src/core/values/row-batch.ts';
+import type { ByteSource } from '../src/core/tablespace/source.ts';
+import { openTable, type TableReader } from '../src/core/readers/table-reader.ts';
+import { Tablespace } from '../src/core/tablespace/tablespace.ts';
 import type { DamagedLeaf, LeafCounts, ViewSpec } from './viewer-api.ts';
 
 /** Counts runs of leaves of one open table (one per worker, made on its first count). */

@@ -20,20 +20,20 @@
  * Plain TypeScript over the decoder core, mixed into the decoder worker's API.
  */
 import * as Comlink from 'comlink';
-import { csvBytes } from '../src/core/csv-bytes.ts';
-import { csvHeader } from '../src/core/output.ts';
+import { csvBytes } from '../src/core/writers/csv-bytes.ts';
+import { csvHeader } from '../src/core/writers/output.ts';
 import type { TableDef } from '../src/core/schema.ts';
-import { parseCreateTables } from '../src/core/ddl/create-table.ts';
-import { tableNameOfFile } from '../src/core/frm/index.ts';
-import { fileKind, resolveSchema } from '../src/core/schema-source.ts';
-import { blobSource, bytesSource, type ByteSource } from '../src/core/source.ts';
-import { quickSummary, summarize, type TablespaceSummary } from '../src/core/summary.ts';
-import { countLiveRows } from '../src/core/leaf-counts.ts';
-import { openTable } from '../src/core/table-reader.ts';
-import { Tablespace } from '../src/core/tablespace.ts';
+import { parseCreateTables } from '../src/core/definitions/ddl/create-table.ts';
+import { tableNameOfFile } from '../src/core/definitions/frm/index.ts';
+import { fileKind, resolveSchema } from '../src/core/definitions/schema-source.ts';
+import { blobSource, bytesSource, type ByteSource } from '../src/core/tablespace/source.ts';
+import { quickSummary, summarize, type TablespaceSummary } from '../src/core/readers/summary.ts';
+import { countLiveRows } from '../src/core/readers/leaf-counts.ts';
+import { openTable } from '../src/core/readers/table-reader.ts';
+import { Tablespace } from '../src/core/tablespace/tablespace.ts';
 import { readProblems } from '../src/ui/damage.ts';
 import type { NamedBlob, ResolvedSchemaResult, TableChoice } from './decoder-api.ts';
-import type { EncryptionKeys } from '../src/core/encryption.ts';
+import type { EncryptionKeys } from '../src/core/tablespace/encryption.ts';
 import { NotInnodbError } from '../src/core/errors.ts';
 
 /** One table file of a batch, with the .frm beside it (if any). */

@@ -2,11 +2,11 @@
  * Worker methods for recovery from a raw image (issue 7): list the indexes found in a file that has
  * no valid page 0 (a disk image, a partial copy, an ibdata1) so the page can offer them, each with
  * the OpenOptions fields that decode it (pass `open` with the table definition to openTable, or
- * through the view spec). Plain TypeScript over src/core/orphan-scan.ts; to be mixed into the
+ * through the view spec). Plain TypeScript over src/core/tablespace/orphan-scan.ts; to be mixed into the
  * decoder worker's API like viewer-methods.ts. Everything returned survives structured cloning.
  */
-import { rawTarget, scanOrphans, type IndexGroup, type RawTarget } from '../src/core/orphan-scan.ts';
-import { blobSource } from '../src/core/source.ts';
+import { rawTarget, scanOrphans, type IndexGroup, type RawTarget } from '../src/core/tablespace/orphan-scan.ts';
+import { blobSource } from '../src/core/tablespace/source.ts';
 
 /** One index of the image, as the page lists it. */
 export interface IndexListEntry {

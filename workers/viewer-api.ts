@@ -4,7 +4,7 @@
  * each opens the same File by Blob slices and works on runs of leaf pages, so nothing grows with the
  * table size:
  *
- *  - `summarize` / `quickSummary`: what the file is, before any row (src/core/summary.ts).
+ *  - `summarize` / `quickSummary`: what the file is, before any row (src/core/readers/summary.ts).
  *  - `openView(spec)`: opens the table (definition, row mode, encryption keys) in this worker; every
  *    other view method works on the table last opened.
  *  - `leafPages()`: the clustered index's leaf pages in key order (read off the level above);
@@ -13,7 +13,7 @@
  *    call, TableView.open has one worker decode it while another plans).
  *  - `checkDefinition()`: whether the table definition fits the file (its first undamaged leaf), before
  *    any row is shown: a DefinitionMismatch (named so) when it does not.
- *  - `countLeaves(pages)`: rows on each of those pages, without decoding them (src/core/leaf-counts.ts),
+ *  - `countLeaves(pages)`: rows on each of those pages, without decoding them (src/core/readers/leaf-counts.ts),
  *    and what the damaged ones among them hold (leaf-damage.ts).
  *  - `decodeLeaves(pages)`: one compact RowBatch per page, *transferred* to the page (not copied).
  *  - `searchLeaves(pages, query)`: decodes and searches a run; returns each page's row count and the
@@ -23,13 +23,13 @@
  *  - `stats()`: this worker's decode statistics since `openView`.
  */
 import type * as Comlink from 'comlink';
-import type { EncryptionKeys } from '../src/core/encryption.ts';
-import type { CsvOptions } from '../src/core/output.ts';
-import type { RowBatch } from '../src/core/row-batch.ts';
+import type { EncryptionKeys } from '../src/core/tablespace/encryption.ts';
+import type { CsvOptions } from '../src/core/writers/output.ts';
+import type { RowBatch } from '../src/core/values/row-batch.ts';
 import type { TableDef } from '../src/core/schema.ts';
-import type { TablespaceSummary } from '../src/core/summary.ts';
-import type { DecodeStats, OpenOptions, RowMode, TableInfo } from '../src/core/table-reader.ts';
-import type { RawTarget } from '../src/core/orphan-scan.ts';
+import type { TablespaceSummary } from '../src/core/readers/summary.ts';
+import type { DecodeStats, OpenOptions, RowMode, TableInfo } from '../src/core/readers/table-reader.ts';
+import type { RawTarget } from '../src/core/tablespace/orphan-scan.ts';
 
 export type { CsvOptions, EncryptionKeys, RawTarget, RowBatch, RowMode, TableDef, TablespaceSummary };
 

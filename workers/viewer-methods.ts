@@ -7,13 +7,13 @@
 import * as Comlink from 'comlink';
 import {
   csvHeader, csvRows, ndjsonRows, sqlColumns, sqlInserts, sqlPostamble, sqlPreamble,
-} from '../src/core/output.ts';
-import { BatchBuilder, batchBuffers, type RowBatch } from '../src/core/row-batch.ts';
+} from '../src/core/writers/output.ts';
+import { BatchBuilder, batchBuffers, type RowBatch } from '../src/core/values/row-batch.ts';
 import type { Column, TableDef } from '../src/core/schema.ts';
-import { blobSource, sharedBlobSource } from '../src/core/source.ts';
-import { quickSummary, summarize } from '../src/core/summary.ts';
-import { csvBuffers, DefinitionMismatch, openTable, ROW_STATE_COLUMN, type CsvBuffers, type DecodeStats, type Row, type TableReader } from '../src/core/table-reader.ts';
-import type { ByteSource } from '../src/core/source.ts';
+import { blobSource, sharedBlobSource } from '../src/core/tablespace/source.ts';
+import { quickSummary, summarize } from '../src/core/readers/summary.ts';
+import { csvBuffers, DefinitionMismatch, openTable, ROW_STATE_COLUMN, type CsvBuffers, type DecodeStats, type Row, type TableReader } from '../src/core/readers/table-reader.ts';
+import type { ByteSource } from '../src/core/tablespace/source.ts';
 import { batchToRows } from '../src/ui/batch-text.ts';
 import { keyRows, textRows } from '../src/ui/search.ts';
 import { LeafCounter } from './leaf-damage.ts';

@@ -8,9 +8,9 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { IbdError } from '../core/errors.ts';
-import { batchBuffers, type RowBatch } from '../core/row-batch.ts';
+import { batchBuffers, type RowBatch } from '../core/values/row-batch.ts';
 import type { TableDef } from '../core/schema.ts';
-import { csvBuffers, openTable, type CsvBuffers, type OpenOptions, type TableReader } from '../core/table-reader.ts';
+import { csvBuffers, openTable, type CsvBuffers, type OpenOptions, type TableReader } from '../core/readers/table-reader.ts';
 import { fileSource } from './file-source.ts';
 
 export interface RunRequest {

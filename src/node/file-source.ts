@@ -1,7 +1,7 @@
 /** A ByteSource over a file on disk (Node): positional reads through one file handle. */
 import { open, type FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { scratchBuffer, type ByteSource } from '../core/source.ts';
+import { scratchBuffer, type ByteSource } from '../core/tablespace/source.ts';
 
 export interface FileSource extends ByteSource {
   close(): Promise<void>;

@@ -2,11 +2,11 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { IbdError } from '../core/errors.ts';
-import { mergeStats, type RunDecoder, type RunResult } from '../core/parallel.ts';
-import type { DecodeStats, OpenOptions } from '../core/table-reader.ts';
+import { mergeStats, type RunDecoder, type RunResult } from '../core/readers/parallel.ts';
+import type { DecodeStats, OpenOptions } from '../core/readers/table-reader.ts';
 import type { TableDef } from '../core/schema.ts';
 import type { RunOutput, RunRequest, WorkerError } from './decode-worker.ts';
-import type { RowBatch } from '../core/row-batch.ts';
+import type { RowBatch } from '../core/values/row-batch.ts';
 
 /** What the workers hand back per run (RunOutput): batches, CSV bytes, or row counts per page. */
 interface Outputs {

@@ -10,7 +10,7 @@
 import * as Comlink from 'comlink';
 import type { ExportOptions, ViewSpec } from '../../workers/viewer-api.ts';
 import type { ExportFormat, SaveTarget } from './export.ts';
-import { alignedBounds } from '../core/parallel.ts';
+import { alignedBounds } from '../core/readers/parallel.ts';
 import { runOrdered } from './ordered.ts';
 import { PoolStopped, poolSize, WorkerPool } from './pool.ts';
 import { describeError } from './workspace.svelte.ts';

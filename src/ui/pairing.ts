@@ -4,7 +4,7 @@
  * Every `.ibd` is a table. Its `.frm` (MySQL 5.x / MariaDB table definition) and `.cfg` (written by
  * FLUSH TABLES … FOR EXPORT) are the files with the same name in the same folder. Which definition
  * decodes it — the file's own data dictionary (MySQL 8), that .frm, or a CREATE TABLE of the `.sql`
- * files — is decided by the decoder worker (`resolveSchema`, src/core/schema-source.ts), given the
+ * files — is decided by the decoder worker (`resolveSchema`, src/core/definitions/schema-source.ts), given the
  * `.frm` and every `.sql`.
  *
  * File names are in MySQL's "filename" encoding: `@` + 4 hex digits for other ASCII characters and

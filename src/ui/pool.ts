@@ -12,7 +12,7 @@
 import type { Remote } from 'comlink';
 import { connectDecoder, type DecoderApi, type DecoderConnection, type DecodeStats } from '../../workers/decoder-api.ts';
 import type { OpenedView, ViewSpec } from '../../workers/viewer-api.ts';
-import { mergeStats } from '../core/parallel.ts';
+import { mergeStats } from '../core/readers/parallel.ts';
 
 export type Api = Remote<DecoderApi>;
 export type Priority = 'high' | 'low';

@@ -1,10 +1,10 @@
 /**
  * The texts of the page's recovery report (RecoveryReport.svelte) and index list (IndexScan.svelte),
  * from the decode statistics and the index scan: plain language, no DOM. The CLI's one-line report
- * is src/core/recovery-target.ts's recoveryReport.
+ * is src/core/readers/recovery-target.ts's recoveryReport.
  */
 import type { DecodeStats, IndexList, IndexListEntry } from '../../workers/decoder-api.ts';
-import type { Problem } from '../core/table-reader.ts';
+import type { Problem } from '../core/readers/table-reader.ts';
 import { formatCount } from './format.ts';
 
 export interface ReportFigure {

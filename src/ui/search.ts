@@ -11,7 +11,7 @@
  *    key is found by binary search over the leaf pages (src/ui/table-view.ts).
  */
 import type { ColumnInfo, RowQuery } from '../../workers/viewer-api.ts';
-import type { RowBatch } from '../core/row-batch.ts';
+import type { RowBatch } from '../core/values/row-batch.ts';
 import { batchText } from './batch-text.ts';
 
 export type TextQuery = Extract<RowQuery, { kind: 'text' }>;

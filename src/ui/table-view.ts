@@ -4,7 +4,7 @@
  *  - `open`: opens the table in the pool (definition, row mode, keys) and gets its leaf pages in key
  *    order (from the level above the leaves: a few reads) in one worker while another descends to the
  *    first leaf and decodes it, so the first screen does not wait for the whole plan;
- *  - `count`: rows per leaf page, counted without decoding (src/core/leaf-counts.ts) by every worker
+ *  - `count`: rows per leaf page, counted without decoding (src/core/readers/leaf-counts.ts) by every worker
  *    on runs of leaves, in key order: the first run is short so the first rows show at once, and the
  *    row count grows as runs come in (RowMap);
  *  - the grid reads rows through `store` (RowStore: decodes the pages on screen, keeps a few);
@@ -18,7 +18,7 @@
  */
 import type { FirstLeaf, LeafCounts, OpenedView, RowQuery, ViewSpec } from '../../workers/viewer-api.ts';
 import type { DecodeStats } from '../../workers/decoder-api.ts';
-import type { RowBatch } from '../core/row-batch.ts';
+import type { RowBatch } from '../core/values/row-batch.ts';
 import { runBounds, runOrdered } from './ordered.ts';
 import type { WorkerPool } from './pool.ts';
 import { DamageTally } from './damage.ts';
@@ -26,7 +26,7 @@ import { RowMap } from './row-map.ts';
 import { RowStore } from './row-store.ts';
 import { findOrderedKey, type KeyFound } from './key-search.ts';
 import { keyComparer } from './search.ts';
-import { alignedBounds, mergeStats } from '../core/parallel.ts';
+import { alignedBounds, mergeStats } from '../core/readers/parallel.ts';
 
 /**
  * Leaves counted per task (64 MiB of 16K pages, read 16 MiB at a time: Blob reads are fastest large,

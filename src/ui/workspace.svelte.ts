@@ -22,7 +22,7 @@ import type {
   TableDef, TablespaceSummary, ViewSpec,
 } from '../../workers/decoder-api.ts';
 import { DEFINITION_MISMATCH } from '../../workers/viewer-api.ts';
-import { loadKeyFile, parseMysqlKeyring } from '../core/encryption.ts';
+import { loadKeyFile, parseMysqlKeyring } from '../core/tablespace/encryption.ts';
 import { withDamaged, withoutDamaged } from './damage.ts';
 import { detectKeyFiles, pairFiles, type InputFile } from './pairing.ts';
 import { PoolStopped, poolSize, WorkerPool, type Api } from './pool.ts';

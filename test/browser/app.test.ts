@@ -2,7 +2,7 @@
  * End-to-end tests of the BUILT page (dist/, made by `npm run build`; `npm test` builds first), in the
  * machine's headless Chromium (playwright-core), against tables a real MariaDB wrote
  * (test/harness/mariadb.ts). The truth is always the server: its SELECT output, rendered with the same
- * src/core/output.ts rules, or loaded back into it.
+ * src/core/writers/output.ts rules, or loaded back into it.
  *
  *  - the bundled sample: rows equal the server's SELECT saved when the sample was made
  *    (test/fixtures/sample-employees.csv);
@@ -41,7 +41,7 @@ import type { BrowserContext, CDPSession, Download, Page } from 'playwright-core
 import { createConnection } from 'mariadb';
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
-import { csvHeader, csvRows, ndjsonRows, type CsvOptions } from '../../src/core/output.ts';
+import { csvHeader, csvRows, ndjsonRows, type CsvOptions } from '../../src/core/writers/output.ts';
 import { unzipSync } from 'fflate';
 import { checkSetup, DIST, launch, pageSteps, ROOT, serveDist, shown } from './harness.ts';
 

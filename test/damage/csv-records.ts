@@ -1,10 +1,10 @@
 /**
- * CSV as the CLI writes it (src/core/output.ts), taken apart into records so that outputs can be
+ * CSV as the CLI writes it (src/core/writers/output.ts), taken apart into records so that outputs can be
  * compared row by row, byte for byte: a server row's record is csvRows() of it, exactly what the CLI
  * writes for that row; a record of the CLI's output is its text between two record ends.
  */
-import { csvHeader, csvRows } from '../../src/core/output.ts';
-import type { Row } from '../../src/core/table-reader.ts';
+import { csvHeader, csvRows } from '../../src/core/writers/output.ts';
+import type { Row } from '../../src/core/readers/table-reader.ts';
 
 /**
  * The records of CSV text, each as written without its final `\n`: a line break inside a quoted

@@ -5,7 +5,7 @@
  * here: intact.ts computes it from the bytes that changed.
  */
 import { rng } from '../differential/random-data.ts';
-import { FIL_PAGE_DATA, FIL_PAGE_END_LSN_OLD_CHKSUM } from '../../src/core/fil-header.ts';
+import { FIL_PAGE_DATA, FIL_PAGE_END_LSN_OLD_CHKSUM } from '../../src/core/pages/fil-header.ts';
 import type { LeafMap } from './intact.ts';
 
 export type DamageKind = 'burst' | 'bit flip' | 'page 0 zeroed' | 'root zeroed' | 'level-1 page zeroed' | 'truncated';

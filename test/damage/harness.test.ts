@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { csvRows } from '../../src/core/output.ts';
+import { csvRows } from '../../src/core/writers/output.ts';
 import { csvRecords, multisetMinus, parseCsvOutput, rowRecords, splitState } from './csv-records.ts';
 import { bitFlip, burst, truncate, zeroPage } from './damage.ts';
 import { intactness, mapLeafRecords } from './intact.ts';

@@ -11,14 +11,14 @@
  * origin (header and lengths before it, data after). The tables keep every value on the leaf page
  * (see tables.ts), so a record's row needs no other page.
  */
-import { clusteredLayout } from '../../src/core/clustered-index.ts';
-import { parseCreateTables } from '../../src/core/ddl/create-table.ts';
-import { FIL_PAGE_TYPE, PageType, u16 } from '../../src/core/fil-header.ts';
-import { compactInfoBits, readIndexHeader, recordOrigins, redundantInfoBits, REC_INFO_DELETED, REC_INFO_MIN_REC } from '../../src/core/index-page.ts';
-import { decodeCompact, decodeRedundant } from '../../src/core/record.ts';
-import { batchRows } from '../../src/core/row-batch.ts';
-import { bytesSource } from '../../src/core/source.ts';
-import { openTable } from '../../src/core/table-reader.ts';
+import { clusteredLayout } from '../../src/core/records/clustered-index.ts';
+import { parseCreateTables } from '../../src/core/definitions/ddl/create-table.ts';
+import { FIL_PAGE_TYPE, PageType, u16 } from '../../src/core/pages/fil-header.ts';
+import { compactInfoBits, readIndexHeader, recordOrigins, redundantInfoBits, REC_INFO_DELETED, REC_INFO_MIN_REC } from '../../src/core/pages/index-page.ts';
+import { decodeCompact, decodeRedundant } from '../../src/core/records/record.ts';
+import { batchRows } from '../../src/core/values/row-batch.ts';
+import { bytesSource } from '../../src/core/tablespace/source.ts';
+import { openTable } from '../../src/core/readers/table-reader.ts';
 import { rowRecords } from './csv-records.ts';
 
 export interface LeafRecord {

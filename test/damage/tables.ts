@@ -11,7 +11,7 @@
  */
 import { createConnection } from 'mariadb';
 import { readFileSync } from 'node:fs';
-import type { Row } from '../../src/core/table-reader.ts';
+import type { Row } from '../../src/core/readers/table-reader.ts';
 import type { MariadbServer } from '../harness/mariadb.ts';
 
 export type RowFormat = 'REDUNDANT' | 'COMPACT' | 'DYNAMIC';

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseCreateTables, pickTable } from '../../src/core/ddl/create-table.ts';
+import { parseCreateTables, pickTable } from '../../src/core/definitions/ddl/create-table.ts';
 import type { Column, IndexDef, TableDef } from '../../src/core/schema.ts';
 
 /**

@@ -7,11 +7,11 @@
  * row format (REDUNDANT records are read by another path).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { csvBytes } from '../../src/core/csv-bytes.ts';
-import { parseCreateTables } from '../../src/core/ddl/create-table.ts';
-import { csvHeader, csvRows } from '../../src/core/output.ts';
-import { BatchBuilder } from '../../src/core/row-batch.ts';
-import { openTable } from '../../src/core/table-reader.ts';
+import { csvBytes } from '../../src/core/writers/csv-bytes.ts';
+import { parseCreateTables } from '../../src/core/definitions/ddl/create-table.ts';
+import { csvHeader, csvRows } from '../../src/core/writers/output.ts';
+import { BatchBuilder } from '../../src/core/values/row-batch.ts';
+import { openTable } from '../../src/core/readers/table-reader.ts';
 import { fileSource } from '../../src/node/file-source.ts';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
 

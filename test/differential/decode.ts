@@ -1,7 +1,7 @@
 /** Test helpers: decode an .ibd on disk with a CREATE TABLE text, and compare with the server's rows. */
 import { expect } from 'vitest';
-import { parseCreateTables } from '../../src/core/ddl/create-table.ts';
-import { openTable, type Row, type RowMode, type TableReader } from '../../src/core/table-reader.ts';
+import { parseCreateTables } from '../../src/core/definitions/ddl/create-table.ts';
+import { openTable, type Row, type RowMode, type TableReader } from '../../src/core/readers/table-reader.ts';
 import { fileSource } from '../../src/node/file-source.ts';
 import type { MariadbServer } from '../harness/mariadb.ts';
 

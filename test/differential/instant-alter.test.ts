@@ -5,7 +5,7 @@
  * fields, the metadata record with its defaults and column map). Every value equal to SELECT.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIL_PAGE_TYPE, u16 } from '../../src/core/fil-header.ts';
+import { FIL_PAGE_TYPE, u16 } from '../../src/core/pages/fil-header.ts';
 import { readFileSync } from 'node:fs';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
 import { expectServerRows } from './decode.ts';

@@ -17,7 +17,7 @@
 import { spawnSync } from 'node:child_process';
 import { basename } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCreateTables, pickTable } from '../../src/core/ddl/create-table.ts';
+import { parseCreateTables, pickTable } from '../../src/core/definitions/ddl/create-table.ts';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
 import { decodeFile, expectSameRows } from './decode.ts';
 import { fixtureIbd, fixtureTables, readScript } from './mysql-fixture-files.ts';

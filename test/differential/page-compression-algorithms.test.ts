@@ -12,15 +12,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIL_PAGE_TYPE, PageType, u16 } from '../../src/core/fil-header.ts';
-import { decompressFullCrc32, decompressMariadb, MARIADB_ALGORITHMS, PageCompressionError } from '../../src/core/page-compression.ts';
-import { bytesSource } from '../../src/core/source.ts';
-import { Tablespace } from '../../src/core/tablespace.ts';
-import { lz4DecodeBlock, Lz4Error } from '../../src/core/lz4.ts';
-import { lzo1xDecode, LzoError } from '../../src/core/lzo.ts';
-import { xzDecode, XzError } from '../../src/core/xz.ts';
-import { bzip2Decode, Bzip2Error } from '../../src/core/bzip2.ts';
-import { snappyDecode, SnappyError } from '../../src/core/snappy.ts';
+import { FIL_PAGE_TYPE, PageType, u16 } from '../../src/core/pages/fil-header.ts';
+import { decompressFullCrc32, decompressMariadb, MARIADB_ALGORITHMS, PageCompressionError } from '../../src/core/pages/page-compression.ts';
+import { bytesSource } from '../../src/core/tablespace/source.ts';
+import { Tablespace } from '../../src/core/tablespace/tablespace.ts';
+import { lz4DecodeBlock, Lz4Error } from '../../src/core/codecs/lz4.ts';
+import { lzo1xDecode, LzoError } from '../../src/core/codecs/lzo.ts';
+import { xzDecode, XzError } from '../../src/core/codecs/xz.ts';
+import { bzip2Decode, Bzip2Error } from '../../src/core/codecs/bzip2.ts';
+import { snappyDecode, SnappyError } from '../../src/core/codecs/snappy.ts';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
 import { expectServerRows } from './decode.ts';
 

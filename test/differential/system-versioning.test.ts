@@ -8,9 +8,9 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFrmBytes } from '../../src/core/frm/index.ts';
-import { bytesSource } from '../../src/core/source.ts';
-import { openTable, type Row } from '../../src/core/table-reader.ts';
+import { readFrmBytes } from '../../src/core/definitions/frm/index.ts';
+import { bytesSource } from '../../src/core/tablespace/source.ts';
+import { openTable, type Row } from '../../src/core/readers/table-reader.ts';
 import type { TableDef } from '../../src/core/schema.ts';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
 import { decodeFile, expectSameRows } from './decode.ts';

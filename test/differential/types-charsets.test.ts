@@ -5,7 +5,7 @@
  * every byte of every single-byte charset, decoded from its .ibd and compared with SELECT.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decoderFor } from '../../src/core/charset.ts';
+import { decoderFor } from '../../src/core/values/charset.ts';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
 import { expectSameAsServer, quote } from '../types/compare.ts';
 

@@ -4,7 +4,7 @@
  * the same stored bytes, every geometry type, nested collections and awkward coordinates included.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { geometrySrid, geometryToWkt } from '../../src/core/types/geometry.ts';
+import { geometrySrid, geometryToWkt } from '../../src/core/values/geometry.ts';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
 import { decodeMarkingLegacy } from '../types/compare.ts';
 import { inserts } from './random-data.ts';

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIL_PAGE_TYPE, PageType, u16 } from '../../src/core/fil-header.ts';
+import { FIL_PAGE_TYPE, PageType, u16 } from '../../src/core/pages/fil-header.ts';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
 import { decodeFile } from './decode.ts';
 

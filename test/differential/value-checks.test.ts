@@ -6,7 +6,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crc32c } from '../../src/core/checksum.ts';
+import { crc32c } from '../../src/core/pages/checksum.ts';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
 import { createTable, expectSameAsServer, quote, type ColumnCase } from '../types/compare.ts';
 import { decodeFile } from './decode.ts';

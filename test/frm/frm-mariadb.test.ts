@@ -11,12 +11,12 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collationById, defaultCollation } from '../../src/core/collations.ts';
-import { parseCreateTables } from '../../src/core/ddl/create-table.ts';
-import { readFrmBytes, type FrmTableDef } from '../../src/core/frm/index.ts';
-import { resolveSchema } from '../../src/core/schema-source.ts';
-import { bytesSource } from '../../src/core/source.ts';
-import { openTable, type Row } from '../../src/core/table-reader.ts';
+import { collationById, defaultCollation } from '../../src/core/values/collations.ts';
+import { parseCreateTables } from '../../src/core/definitions/ddl/create-table.ts';
+import { readFrmBytes, type FrmTableDef } from '../../src/core/definitions/frm/index.ts';
+import { resolveSchema } from '../../src/core/definitions/schema-source.ts';
+import { bytesSource } from '../../src/core/tablespace/source.ts';
+import { openTable, type Row } from '../../src/core/readers/table-reader.ts';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
 import { expectSameRows } from '../differential/decode.ts';
 import { date, datetime, decimal, integer, inserts, real, rng, text, timestamp, withEdges, type Gen } from '../differential/random-data.ts';

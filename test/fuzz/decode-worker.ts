@@ -5,11 +5,11 @@
  * library in `live` and `all` modes and counts the `live` rows that are not rows of the intact file.
  */
 import { parentPort } from 'node:worker_threads';
-import { parseCreateTables, pickTable } from '../../src/core/ddl/create-table.ts';
+import { parseCreateTables, pickTable } from '../../src/core/definitions/ddl/create-table.ts';
 import { IbdError } from '../../src/core/errors.ts';
 import type { TableDef } from '../../src/core/schema.ts';
-import { bytesSource } from '../../src/core/source.ts';
-import { openTable, type Row, type RowMode, type TableReader } from '../../src/core/table-reader.ts';
+import { bytesSource } from '../../src/core/tablespace/source.ts';
+import { openTable, type Row, type RowMode, type TableReader } from '../../src/core/readers/table-reader.ts';
 
 export type Request =
   | { id: number; type: 'load'; file: string; name: string; sql: string; bytes: Uint8Array }

@@ -11,13 +11,13 @@
  *  - `undetectable`: some mutated page has a valid checksum (recomputed on purpose, or a field the
  *    checksum does not cover): wrong rows are a figure, not a failure.
  */
-import { crc32c, verifyPage } from '../../src/core/checksum.ts';
-import { FIL_NULL, FIL_PAGE_DATA, FIL_PAGE_END_LSN_OLD_CHKSUM, FIL_PAGE_FILE_FLUSH_LSN, FIL_PAGE_LSN, FIL_PAGE_NEXT, FIL_PAGE_OFFSET, FIL_PAGE_PREV, FIL_PAGE_SPACE_ID, FIL_PAGE_TYPE, isAllZero, PageType, u16, u32 } from '../../src/core/fil-header.ts';
-import { readFspHeader } from '../../src/core/fsp-header.ts';
+import { crc32c, verifyPage } from '../../src/core/pages/checksum.ts';
+import { FIL_NULL, FIL_PAGE_DATA, FIL_PAGE_END_LSN_OLD_CHKSUM, FIL_PAGE_FILE_FLUSH_LSN, FIL_PAGE_LSN, FIL_PAGE_NEXT, FIL_PAGE_OFFSET, FIL_PAGE_PREV, FIL_PAGE_SPACE_ID, FIL_PAGE_TYPE, isAllZero, PageType, u16, u32 } from '../../src/core/pages/fil-header.ts';
+import { readFspHeader } from '../../src/core/pages/fsp-header.ts';
 import {
   PAGE_FREE, PAGE_GARBAGE, PAGE_HEADER, PAGE_HEAP_TOP, PAGE_INDEX_ID, PAGE_LEVEL, PAGE_N_DIR_SLOTS, PAGE_N_HEAP, PAGE_N_RECS, PAGE_NEW_INFIMUM,
   PAGE_OLD_INFIMUM, readIndexHeader, recordOrigins,
-} from '../../src/core/index-page.ts';
+} from '../../src/core/pages/index-page.ts';
 
 /** What each page of the intact file is, for choosing where to mutate. */
 export interface FileLayout {

@@ -7,11 +7,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseCreateTables } from '../../src/core/ddl/create-table.ts';
-import { readSdiRecords, sdiTableDef, type DdTable } from '../../src/core/sdi/index.ts';
-import type { DdColumn } from '../../src/core/sdi/sdi-table.ts';
-import { bytesSource } from '../../src/core/source.ts';
-import { Tablespace } from '../../src/core/tablespace.ts';
+import { parseCreateTables } from '../../src/core/definitions/ddl/create-table.ts';
+import { readSdiRecords, sdiTableDef, type DdTable } from '../../src/core/definitions/sdi/index.ts';
+import type { DdColumn } from '../../src/core/definitions/sdi/sdi-table.ts';
+import { bytesSource } from '../../src/core/tablespace/source.ts';
+import { Tablespace } from '../../src/core/tablespace/tablespace.ts';
 
 const ROOT = join(import.meta.dirname, '../../../shared/fixtures/mysql-testsuite');
 

@@ -1,8 +1,8 @@
 /** Differential check for the types-* tests: decode an exported table and compare with SELECT of the same columns. */
 import { expect } from 'vitest';
 import type { MariadbServer } from '../harness/mariadb.ts';
-import { parseCreateTables } from '../../src/core/ddl/create-table.ts';
-import { openTable, type Row } from '../../src/core/table-reader.ts';
+import { parseCreateTables } from '../../src/core/definitions/ddl/create-table.ts';
+import { openTable, type Row } from '../../src/core/readers/table-reader.ts';
 import { fileSource } from '../../src/node/file-source.ts';
 import { expectSameRows, type Decoded } from '../differential/decode.ts';
 import type { Gen } from '../differential/random-data.ts';

@@ -5,8 +5,8 @@
  * each checked against the text the server's SELECT prints.
  */
 import { describe, expect, it } from 'vitest';
-import { jsonBinaryToText, jsonRenderer } from '../../src/core/types/json-binary.ts';
-import { textRenderer } from '../../src/core/types/string.ts';
+import { jsonBinaryToText, jsonRenderer } from '../../src/core/values/json-binary.ts';
+import { textRenderer } from '../../src/core/values/string.ts';
 import { rng } from '../differential/random-data.ts';
 import { Encoder, expected, randomValue, type J } from './json-encoder.ts';
 

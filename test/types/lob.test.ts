@@ -6,8 +6,8 @@
  * the MySQL 8.0 fixtures are the only real LOBs, so the layout is pinned down here too.
  */
 import { describe, expect, it } from 'vitest';
-import { readExternValue } from '../../src/core/blob-page.ts';
-import { FIL_NULL, FIL_PAGE_DATA, FIL_PAGE_TYPE, PageType } from '../../src/core/fil-header.ts';
+import { readExternValue } from '../../src/core/pages/blob-page.ts';
+import { FIL_NULL, FIL_PAGE_DATA, FIL_PAGE_TYPE, PageType } from '../../src/core/pages/fil-header.ts';
 
 const PAGE = 16384;
 

@@ -3,10 +3,10 @@
  * attributes the DDL parser does not carry yet), and the storage of every column type.
  */
 import { describe, expect, it } from 'vitest';
-import { decoderFor } from '../../src/core/charset.ts';
-import { columnStorage } from '../../src/core/clustered-index.ts';
+import { decoderFor } from '../../src/core/values/charset.ts';
+import { columnStorage } from '../../src/core/records/clustered-index.ts';
 import type { Column, ColumnType } from '../../src/core/schema.ts';
-import { renderInet6, renderUuid } from '../../src/core/types/network.ts';
+import { renderInet6, renderUuid } from '../../src/core/values/network.ts';
 
 const bytes = (hex: string) => Uint8Array.from((hex.replace(/[\s-]/g, '').match(/../g) ?? []).map((h) => parseInt(h, 16)));
 

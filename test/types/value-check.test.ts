@@ -3,10 +3,10 @@
  * the edge values of each type pass, and each kind of damage fails with its reason.
  */
 import { describe, expect, it } from 'vitest';
-import { clusteredLayout } from '../../src/core/clustered-index.ts';
-import { parseCreateTables } from '../../src/core/ddl/create-table.ts';
+import { clusteredLayout } from '../../src/core/records/clustered-index.ts';
+import { parseCreateTables } from '../../src/core/definitions/ddl/create-table.ts';
 import type { Column, ColumnType } from '../../src/core/schema.ts';
-import { valueCheckFor } from '../../src/core/types/value-check.ts';
+import { valueCheckFor } from '../../src/core/values/value-check.ts';
 
 function column(type: ColumnType, extra: Partial<Column> = {}): Column {
   return {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { emptyStats } from '../../src/core/decode-stats.ts';
-import type { RowBatch } from '../../src/core/row-batch.ts';
+import { emptyStats } from '../../src/core/readers/decode-stats.ts';
+import type { RowBatch } from '../../src/core/values/row-batch.ts';
 import { packRows } from '../../workers/viewer-methods.ts';
 import type { DamagedLeaf } from '../../workers/viewer-api.ts';
 import {

@@ -5,9 +5,9 @@
  * page beside it in the worker; checkDefinition's verdict; and the listing's figures (list-methods).
  */
 import { describe, expect, it } from 'vitest';
-import { parseCreateTables } from '../../src/core/ddl/create-table.ts';
-import { bytesSource } from '../../src/core/source.ts';
-import { openTable, type RowMode } from '../../src/core/table-reader.ts';
+import { parseCreateTables } from '../../src/core/definitions/ddl/create-table.ts';
+import { bytesSource } from '../../src/core/tablespace/source.ts';
+import { openTable, type RowMode } from '../../src/core/readers/table-reader.ts';
 import { DamageTally } from '../../src/ui/damage.ts';
 import { createListMethods } from '../../workers/list-methods.ts';
 import { createViewerMethods } from '../../workers/viewer-methods.ts';

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseCreateTables } from '../../src/core/ddl/create-table.ts';
-import { countLeafRows, readRanges, UNCOUNTED } from '../../src/core/leaf-counts.ts';
-import { bytesSource } from '../../src/core/source.ts';
-import { openTable } from '../../src/core/table-reader.ts';
-import { Tablespace } from '../../src/core/tablespace.ts';
+import { parseCreateTables } from '../../src/core/definitions/ddl/create-table.ts';
+import { countLeafRows, readRanges, UNCOUNTED } from '../../src/core/readers/leaf-counts.ts';
+import { bytesSource } from '../../src/core/tablespace/source.ts';
+import { openTable } from '../../src/core/readers/table-reader.ts';
+import { Tablespace } from '../../src/core/tablespace/tablespace.ts';
 
 describe('rows per leaf page, without decoding', () => {
   it('reads neighbouring pages together, in bounded ranges', () => {

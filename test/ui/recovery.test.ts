@@ -6,17 +6,17 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseCreateTables } from '../../src/core/ddl/create-table.ts';
-import { emptyStats, type DecodeStats } from '../../src/core/table-reader.ts';
+import { parseCreateTables } from '../../src/core/definitions/ddl/create-table.ts';
+import { emptyStats, type DecodeStats } from '../../src/core/readers/table-reader.ts';
 import { createRecoveryMethods } from '../../workers/recovery-methods.ts';
 import { createGuessMethods } from '../../workers/guess-methods.ts';
 import type { TableDef } from '../../src/core/schema.ts';
 import { createViewerMethods, statsSince } from '../../workers/viewer-methods.ts';
 import { passEnd, problemsByPage, rawNotes, reportFigures, reportHeadline } from '../../src/ui/recovery-report.ts';
-import { mergeStats } from '../../src/core/parallel.ts';
-import { recoveryReport } from '../../src/core/recovery-target.ts';
-import { resolveSchema } from '../../src/core/schema-source.ts';
-import { bytesSource } from '../../src/core/source.ts';
+import { mergeStats } from '../../src/core/readers/parallel.ts';
+import { recoveryReport } from '../../src/core/readers/recovery-target.ts';
+import { resolveSchema } from '../../src/core/definitions/schema-source.ts';
+import { bytesSource } from '../../src/core/tablespace/source.ts';
 
 const dir = join(import.meta.dirname, '../../public/sample');
 const whole = new Uint8Array(readFileSync(join(dir, 'employees.ibd')));

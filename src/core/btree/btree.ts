@@ -1,0 +1,106 @@
+/**
+ * The clustered index B-tree: find its root through the INODE entries, descend along the leftmost
+ * node pointers to level 0, then follow the leaf pages' FIL_PAGE_NEXT links in key order.
+ */
+import { IbdError } from '../errors.ts';
+import { FIL_NULL, FIL_PAGE_NEXT, FIL_PAGE_PREV, FIL_PAGE_TYPE, PageType, pageTypeName, u16, u32 } from '../pages/fil-header.ts';
+import { PAGE_BTR_SEG_TOP, readFsegHeader, readIndexHeader, recordOrigins, type IndexPageHeader } from '../pages/index-page.ts';
+import { inodeEntries, inodePageNumbers } from '../pages/inode.ts';
+import type { Tablespace } from '../tablespace/tablespace.ts';
+
+export interface IndexRoot {
+  page: number;
+  header: IndexPageHeader;
+}
+
+function isIndexPage(bytes: Uint8Array): boolean {
+  return u16(bytes, FIL_PAGE_TYPE) === PageType.INDEX;
+}
+
+/** Every B-tree root of the tablespace (excluding MySQL 8's SDI tree), lowest index id first. */
+export async function findIndexRoots(ts: Tablespace): Promise<IndexRoot[]> {
+  const readBytes = async (no: number) => (await ts.page(no)).bytes;
+  // A damaged page 0's lists of INODE pages are lost; page 2, always the first, still holds the table's.
+  const inodePages = ts.page0Damaged !== null ? [2] : await inodePageNumbers((await ts.page(0)).bytes, readBytes, ts.pageCount);
+  const roots = new Map<number, IndexRoot>();
+  for (const inodePage of inodePages) {
+    if (inodePage >= ts.pageCount) continue;
+    const inodes = inodeEntries(await readBytes(inodePage), inodePage);
+    for (const entry of inodes) {
+      if (entry.firstFrag === FIL_NULL || entry.firstFrag >= ts.pageCount || roots.has(entry.firstFrag)) continue;
+      const bytes = await readBytes(entry.firstFrag);
+      if (!isIndexPage(bytes) || u32(bytes, FIL_PAGE_PREV) !== FIL_NULL || u32(bytes, FIL_PAGE_NEXT) !== FIL_NULL) continue;
+      const top = readFsegHeader(bytes, PAGE_BTR_SEG_TOP);
+      if (top.inodePage !== entry.page || top.inodeOffset !== entry.offset) continue;
+      roots.set(entry.firstFrag, { page: entry.firstFrag, header: readIndexHeader(bytes) });
+    }
+  }
+  return [...roots.values()].sort((a, b) => (a.header.indexId < b.header.indexId ? -1 : a.header.indexId > b.header.indexId ? 1 : 0));
+}
+
+/** The clustered index is created before any secondary index, so it has the lowest index id. */
+export async function findClusteredRoot(ts: Tablespace): Promise<IndexRoot> {
+  const roots = await findIndexRoots(ts);
+  if (roots.length === 0) {
+    throw new IbdError(ts.source.name, 'no index root page found: the INODE page (page 2) lists no B-tree, so this is not a table tablespace or its first pages are damaged', 2);
+  }
+  return roots[0];
+}
+
+export type ChildOf = (page: Uint8Array, origin: number) => number;
+
+/** Reads a non-leaf page of the index at the expected level, or throws saying what was found. */
+async function nodePage(ts: Tablespace, root: IndexRoot, pageNo: number, level: number, origins: number[]): Promise<Uint8Array> {
+  const page = await ts.page(pageNo);
+  // A damaged node page's pointers could send the walk to any page: leaves would be missed unsaid.
+  if (page.checksum === 'bad') throw new IbdError(ts.source.name, `the B-tree page at level ${level} fails its checksum, so its node pointers are not trusted`, pageNo);
+  const bytes = page.bytes;
+  const h = readIndexHeader(bytes);
+  if (!isIndexPage(bytes) || h.indexId !== root.header.indexId || h.level !== level) {
+    throw new IbdError(ts.source.name, `expected an INDEX page of index ${root.header.indexId} at level ${level}, found ${pageTypeName(u16(bytes, FIL_PAGE_TYPE))} (index ${h.indexId}, level ${h.level})`, pageNo);
+  }
+  const damage = recordOrigins(bytes, h.compact, origins);
+  if (damage !== null || origins.length === 0) {
+    throw new IbdError(ts.source.name, `cannot descend the B-tree: ${damage ?? 'the non-leaf page has no records'}`, pageNo);
+  }
+  return bytes;
+}
+
+/** Descends along the leftmost node pointers to `level`; returns that page's number. */
+async function leftmostAt(ts: Tablespace, root: IndexRoot, childOf: ChildOf, level: number): Promise<number> {
+  const origins: number[] = [];
+  let pageNo = root.page;
+  for (let l = root.header.level; l > level; l--) {
+    const bytes = await nodePage(ts, root, pageNo, l, origins);
+    pageNo = childOf(bytes, origins[0]);
+  }
+  return pageNo;
+}
+
+/**
+ * The index's first leaf page (in key order), by descending the leftmost node pointers: one read per
+ * level, so the first rows can be decoded before the whole leaf level is planned.
+ */
+export function leftmostLeaf(ts: Tablespace, root: IndexRoot, childOf: ChildOf): Promise<number> {
+  return leftmostAt(ts, root, childOf, 0);
+}
+
+/**
+ * Every leaf page of the index in key order, read off the level-1 pages' node pointers: about one
+ * page in a hundred, so the whole leaf level can be planned (and split between workers) before any
+ * leaf is read. `childOf` reads a node pointer's child page number (it depends on the key layout).
+ */
+export async function leafPageNumbers(ts: Tablespace, root: IndexRoot, childOf: ChildOf): Promise<number[]> {
+  if (root.header.level === 0) return [root.page];
+  const leaves: number[] = [];
+  const origins: number[] = [];
+  let pageNo = await leftmostAt(ts, root, childOf, 1);
+  // The level-1 chain cannot be longer than the file; past that it loops.
+  for (let visited = 0; pageNo !== FIL_NULL; visited++) {
+    if (visited > ts.pageCount) throw new IbdError(ts.source.name, 'the chain of level-1 B-tree pages loops', pageNo);
+    const bytes = await nodePage(ts, root, pageNo, 1, origins);
+    for (const origin of origins) leaves.push(childOf(bytes, origin));
+    pageNo = u32(bytes, FIL_PAGE_NEXT);
+  }
+  return leaves;
+}

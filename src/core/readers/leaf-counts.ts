@@ -1,0 +1,149 @@
+/**
+ * Rows per leaf page, without decoding any row: what a viewer needs to number rows (prefix sums over
+ * the leaves in key order) before it decodes only the pages on screen.
+ *
+ * A page's count walks its record list and reads each record's info bits (as summary.ts counts):
+ * `live` counts records that are not delete-marked, `deleted` the delete-marked ones, `both` all
+ * (MariaDB's instant-ALTER metadata record is never a row). A page that is not a leaf of the index,
+ * or cannot be read, is UNCOUNTED (the decoder skips it, and says so). A page that fails its
+ * checksum or the record list's checks is damaged: its rows are of state `damaged` (leaf-decoder.ts),
+ * none in `live`; how many a mode returns or withholds only its decode can tell (DECODE_TO_COUNT).
+ * Purged records of the free lists are counted by decoding too, with `exact`; without it they are
+ * left to the decode, which then corrects the count.
+ *
+ * Reading: in a browser, each Blob read costs about a millisecond whatever its size, so many small
+ * reads are far slower than a few large ones. Plain tablespaces are therefore read in large ranges
+ * of consecutive pages (leaves are mostly allocated in order); encrypted or compressed ones go
+ * through Tablespace.page(), which transforms them. A range's bytes are let go once it is counted, so
+ * its buffer is read into again, and the next range is read meanwhile (source.ts readAhead).
+ * Plain TypeScript, no DOM.
+ */
+import { findClusteredRoot } from '../btree/btree.ts';
+import { verifyPage } from '../pages/checksum.ts';
+import { IbdError } from '../errors.ts';
+import { FIL_PAGE_TYPE, PageType, u16, u64 } from '../pages/fil-header.ts';
+import { PAGE_HEADER, PAGE_INDEX_ID, PAGE_LEVEL, PAGE_N_RECS, tallyRecords, type RecordTally } from '../pages/index-page.ts';
+import { modeIncludes, type RowMode } from './row-state.ts';
+import { scanIndexes, scanLeafPages } from '../btree/page-scan.ts';
+import { readAhead } from '../tablespace/source.ts';
+import type { Tablespace } from '../tablespace/tablespace.ts';
+
+export interface LeafCountOptions {
+  indexId: bigint;
+  compact: boolean;
+  mode: RowMode;
+  /** Largest read, in bytes (default 8 MiB). */
+  readBytes?: number;
+  /** Count purged rows too (by decoding every page, DECODE_TO_COUNT): what a `deleted`, `both` or `all` read returns. */
+  exact?: boolean;
+  signal?: AbortSignal;
+}
+
+/** The count of a page that is not a leaf of the index (or cannot be read): its rows are unknown. */
+export const UNCOUNTED = -1;
+/** The count of a page whose rows only its decode can count (a damaged page, or purged rows asked for). */
+export const DECODE_TO_COUNT = -2;
+
+/** Scratch of leafRowCount(). */
+const tally: RecordTally = { live: 0, deleted: 0, other: 0 };
+
+/**
+ * Rows on one leaf page image of index `indexId` (UNCOUNTED when it is not one, DECODE_TO_COUNT when
+ * only its decode can tell). `checksumBad`: the page as stored fails its checksum.
+ */
+export function leafRowCount(bytes: Uint8Array, checksumBad: boolean, options: LeafCountOptions): number {
+  const { mode } = options;
+  // Damaged, even its header: the decoder carves its body all the same, and says what it withholds.
+  if (checksumBad) return DECODE_TO_COUNT;
+  if (u16(bytes, FIL_PAGE_TYPE) !== PageType.INDEX) return UNCOUNTED;
+  if (u16(bytes, PAGE_HEADER + PAGE_LEVEL) !== 0 || u64(bytes, PAGE_HEADER + PAGE_INDEX_ID) !== options.indexId) return UNCOUNTED;
+  if (tallyRecords(bytes, options.compact, tally) !== null || tally.live + tally.deleted + tally.other !== u16(bytes, PAGE_HEADER + PAGE_N_RECS)) return DECODE_TO_COUNT;
+  if (options.exact && modeIncludes(mode, 'purged')) return DECODE_TO_COUNT;
+  return (modeIncludes(mode, 'live') ? tally.live : 0) + (modeIncludes(mode, 'delete-marked') ? tally.deleted : 0);
+}
+
+/** Pages (sorted) cut into ranges read at once: neighbours closer than `gap` pages, at most `most` pages long. */
+export function readRanges(sorted: readonly number[], gap: number, most: number): [number, number][] {
+  const out: [number, number][] = [];
+  let i = 0;
+  while (i < sorted.length) {
+    const from = sorted[i];
+    let to = from;
+    while (i + 1 < sorted.length && sorted[i + 1] - to <= gap && sorted[i + 1] - from < most) to = sorted[++i];
+    out.push([from, to]);
+    i++;
+  }
+  return out;
+}
+
+/** Rows on each of `pages` (any order; the result is in the same order), or UNCOUNTED. */
+export async function countLeafRows(ts: Tablespace, pages: ArrayLike<number>, options: LeafCountOptions): Promise<Int32Array<ArrayBuffer>> {
+  const counts = new Int32Array(pages.length);
+  const plain = ts.fsp.flags.zipSize === 0 && ts.encryption === null && ts.fsp.flags.pageCompression === 0 && ts.physicalSize === ts.pageSize;
+  if (!plain) {
+    for (let i = 0; i < pages.length; i++) {
+      options.signal?.throwIfAborted();
+      counts[i] = await ts.page(pages[i]).then((p) => leafRowCount(p.bytes, p.checksum === 'bad', options), () => UNCOUNTED);
+    }
+    return counts;
+  }
+  // Where each page is in `pages` (a page number appears once in a sane tree; a repeat gets the same count).
+  const at = new Map<number, number[]>();
+  for (let i = 0; i < pages.length; i++) {
+    const list = at.get(pages[i]);
+    if (list) list.push(i);
+    else at.set(pages[i], [i]);
+  }
+  const sorted = [...at.keys()].sort((a, b) => a - b);
+  const size = ts.pageSize;
+  const most = Math.max(1, Math.floor((options.readBytes ?? 8 << 20) / size));
+  const ranges = readRanges(sorted, 64, most);
+  const range = (k: number): [number, number] => [ranges[k][0] * size, (ranges[k][1] - ranges[k][0] + 1) * size];
+  let k = 0;
+  for await (const bytes of readAhead(ts.source, ranges.length, range)) {
+    options.signal?.throwIfAborted();
+    await countRange(ts, bytes, ranges[k][0], ranges[k][1], at, options, counts);
+    k++;
+  }
+  return counts;
+}
+
+/** Counts the pages of [from, to] that are in `at`, from `bytes` read from page `from` on. */
+async function countRange(ts: Tablespace, bytes: Uint8Array, from: number, to: number, at: Map<number, number[]>, options: LeafCountOptions, counts: Int32Array): Promise<void> {
+  const size = ts.pageSize;
+  for (let no = from; no <= to; no++) {
+    const where = at.get(no);
+    if (!where) continue;
+    const off = (no - from) * size;
+    const raw = bytes.subarray(off, off + size);
+    // A root after instant ALTER (MariaDB type 18) and short reads go through the Tablespace. The
+    // checksum streams the page through the cache before its record list's dependent loads walk it.
+    const n = raw.length === size && u16(raw, FIL_PAGE_TYPE) === PageType.INDEX
+      ? leafRowCount(raw, verifyPage(raw, ts.fullCrc32) === 'bad', options)
+      : await ts.page(no).then((p) => leafRowCount(p.bytes, p.checksum === 'bad', options), () => UNCOUNTED);
+    for (const i of where) counts[i] = n;
+  }
+}
+
+/**
+ * The live rows of a tablespace's clustered index with no table definition at all: records are
+ * counted from their headers, which need none. Without a definition the node pointers cannot be
+ * read (the key's lengths are unknown), so the leaves are found by scanning the file for them
+ * (page-scan.ts) and counted in file order. Damaged pages count no live row, as in a read.
+ */
+export async function countLiveRows(ts: Tablespace, signal?: AbortSignal): Promise<{ rows: number; leaves: number; uncounted: number; damaged: number; indexId: bigint }> {
+  const root = await findClusteredRoot(ts).catch(() => null);
+  const index = root !== null ? { indexId: root.header.indexId, compact: root.header.compact } : (await scanIndexes(ts))[0];
+  if (index === undefined) throw new IbdError(ts.source.name, 'no leaf page of any index was found in the file', null);
+  const leaves = await scanLeafPages(ts, index.indexId);
+  const counts = await countLeafRows(ts, leaves, { indexId: index.indexId, compact: index.compact, mode: 'live', signal });
+  let rows = 0;
+  let uncounted = 0;
+  let damaged = 0;
+  for (const n of counts) {
+    if (n === UNCOUNTED) uncounted++;
+    else if (n === DECODE_TO_COUNT) damaged++;
+    else rows += n;
+  }
+  return { rows, leaves: leaves.length, uncounted, damaged, indexId: index.indexId };
+}

@@ -1,0 +1,471 @@
+/**
+ * Public entry point of the decoder: open an .ibd against a table definition and stream its rows in
+ * primary-key order. Damage never stops the read silently: every skipped page and undecodable
+ * record is counted in `stats` and described in `stats.problems`.
+ */
+import { findClusteredRoot, findIndexRoots, leafPageNumbers, leftmostLeaf, type IndexRoot } from '../btree/btree.ts';
+import { rawView, type RawTarget } from '../tablespace/orphan-scan.ts';
+import { scanIndexes, scanLeafPages } from '../btree/page-scan.ts';
+import { clusteredLayout, type ClusteredLayout } from '../records/clustered-index.ts';
+import { IbdError } from '../errors.ts';
+import { FIL_NULL, FIL_PAGE_NEXT, FIL_PAGE_PREV, FIL_PAGE_TYPE, PageType, pageTypeName, u16, u32 } from '../pages/fil-header.ts';
+import { readIndexHeader } from '../pages/index-page.ts';
+import type { EncryptionKeys } from '../tablespace/encryption.ts';
+import { readInstantLayout } from '../records/instant.ts';
+import { countLeafRows, DECODE_TO_COUNT } from './leaf-counts.ts';
+import { csvBytes } from '../writers/csv-bytes.ts';
+import { addProblem, emptyStats, type DecodeStats } from './decode-stats.ts';
+import { LeafDecoder, type LeafContext } from './leaf-decoder.ts';
+import { compactChildPage, RecordError, fieldColumns, redundantChildPage } from '../records/record.ts';
+import { hasStateColumn, ROW_STATE_COLUMN, type RowMode } from './row-state.ts';
+import { BatchBuilder, batchRows, batchView, releaseBatch, type RowBatch } from '../values/row-batch.ts';
+import type { TableDef } from '../schema.ts';
+import { fastWriteOf, quoteCheckOf, writerFor } from '../values/text-writers.ts';
+import type { ByteSource } from '../tablespace/source.ts';
+import { Tablespace, type Page, type PageRun } from '../tablespace/tablespace.ts';
+
+/** One decoded cell, rendered as the server's SELECT renders it as text; null for SQL NULL. */
+export type Cell = string | null;
+export type Row = Cell[];
+
+export type { DecodeStats, Problem } from './decode-stats.ts';
+export { emptyStats } from './decode-stats.ts';
+export type { RowMode, RowState } from './row-state.ts';
+export { ROW_STATE_COLUMN } from './row-state.ts';
+export { DefinitionMismatch } from './leaf-decoder.ts';
+
+export interface TableInfo {
+  file: string;
+  fileSize: number;
+  /** Logical page size in bytes (4096..65536). */
+  pageSize: number;
+  /** Pages in the file (file size / page size). */
+  pageCount: number;
+  spaceId: number;
+  /** 'mysql' (crc32/innodb/none checksums) or 'full_crc32' (MariaDB 10.5+ default). */
+  checksumFormat: 'mysql' | 'full_crc32';
+  rowFormat: 'REDUNDANT' | 'COMPACT' | 'DYNAMIC' | 'COMPRESSED';
+  /** The clustered index's root page, or -1 when none was found (the leaves were found by scanning). */
+  rootPage: number;
+  indexId: bigint;
+  /** Levels in the clustered index B-tree (1 = the root is a leaf; 0 = unknown, no root found). */
+  treeHeight: number;
+  /** What InnoDB clusters the rows on. */
+  clusteredOn: 'primary' | 'unique' | 'row_id';
+  /** How the leaf pages were found: through the B-tree, or (when it is damaged) by scanning every page. */
+  leafSource: 'btree' | 'scan';
+}
+
+export interface ReadOptions {
+  signal?: AbortSignal;
+  /** Rows per yielded batch (default 1000). */
+  batchSize?: number;
+  /** Batches for csvBytes(): a comma after each cell's text (BatchBuilder's `separated`). */
+  separated?: boolean;
+}
+
+export interface OpenOptions {
+  mode?: RowMode;
+  /** Keys for an encrypted tablespace (MariaDB key file, MySQL keyring): see encryption.ts. */
+  keys?: EncryptionKeys;
+  /**
+   * Decode this index instead of the one found through page 0 (the lowest index id): a table of a
+   * general tablespace or mysql.ibd (index id and root page from its SDI), or an index of a raw image.
+   * With no usable root, its leaves are found by scanning the file for pages of that index id.
+   */
+  index?: { indexId: bigint; rootPage?: number | null };
+  /** A raw image without a valid page 0 (see orphan-scan.ts): where its pages lie and how they are checked. */
+  raw?: RawTarget;
+}
+
+
+export interface DecodePagesOptions {
+  /**
+   * The pages come first in the table: if the first one's records do not add up with this table
+   * definition, the definition is wrong (an IbdError), not the page. Otherwise such a page is
+   * reported as damaged and skipped.
+   */
+  first?: boolean;
+  /**
+   * Decode into this builder (emptied first) and return a batch that is a view of its buffers, valid
+   * until its next use: a caller that formats each run at once (an export) allocates nothing per run.
+   */
+  into?: BatchBuilder;
+  /**
+   * The pages as read at once by readRun() (the caller releases it); without this option, the
+   * pages are read at once here when they lie close together.
+   */
+  run?: PageRun | null;
+}
+
+/**
+ * What csvPages() makes a run into CSV with, reused run after run (one set per run in progress): a
+ * separated builder, and the buffer the CSV is written to (replaced here by a bigger one when it grows).
+ */
+export interface CsvBuffers {
+  into: BatchBuilder;
+  csv: Uint8Array<ArrayBuffer>;
+}
+
+export function csvBuffers(cols: number): CsvBuffers {
+  return { into: new BatchBuilder(cols, undefined, undefined, true), csv: new Uint8Array(0) };
+}
+
+export interface CountOptions {
+  readBytes?: number;
+  signal?: AbortSignal;
+  /** Count purged rows too (decoding every page): what the CLI's --count of a deleted/both/all read needs. */
+  exact?: boolean;
+}
+
+export interface TableReader {
+  readonly info: TableInfo;
+  /** Which rows it returns. */
+  readonly mode: RowMode;
+  /** Output column names, in table order (stored and visible columns). */
+  readonly columns: string[];
+  readonly stats: DecodeStats;
+  /** Rows in primary-key order, in compact batches (see row-batch.ts): the fast path. */
+  batches(options?: ReadOptions): AsyncGenerator<RowBatch>;
+  /** Rows in primary-key order, as arrays of strings. */
+  rows(options?: ReadOptions): AsyncGenerator<Row[]>;
+  /** The clustered index's leaf pages in key order (read off the level above; leaves are not read). */
+  leafPages(): Promise<number[]>;
+  /**
+   * The first leaf page in key order, found by descending the leftmost node pointers (a read per
+   * level, not the whole level above the leaves); null when the B-tree cannot be descended.
+   */
+  firstLeafPage(): Promise<number | null>;
+  /**
+   * Rows on each of these leaf pages (same order), from their record lists (leaf-counts.ts): only
+   * damaged pages, and with `exact` those whose purged rows the mode returns, are decoded to count
+   * them, so that a count is what the same mode's read returns. `readBytes`: the largest read.
+   */
+  countLeaves(pageNos: ArrayLike<number>, options?: CountOptions): Promise<Int32Array<ArrayBuffer>>;
+  /**
+   * Whether the table definition fits the file: its first leaf pages (the first one that is not
+   * damaged) are decoded aside, and a DefinitionMismatch thrown when their records do not fit. A
+   * front end calls it before it shows or writes anything, so no row is decoded with a wrong one.
+   */
+  checkDefinition(): Promise<void>;
+  /** Decodes these leaf pages, in order, into one batch (the unit of work of a worker pool). */
+  decodePages(pageNos: readonly number[], options?: DecodePagesOptions): Promise<RowBatch>;
+  /**
+   * The CSV lines (csvBytes) of these leaf pages, in order (an export's unit of work): read at once
+   * where they lie close together, decoded a few at a time (see CSV_PIECE_BYTES) with `buffers`; the
+   * result is a view of buffers.csv, valid until its next use, with how many rows they hold.
+   * `first`: as DecodePagesOptions.first.
+   */
+  csvPages(pageNos: readonly number[], first: boolean, buffers: CsvBuffers): Promise<{ csv: Uint8Array<ArrayBuffer>; rows: number }>;
+  /**
+   * Reads a run of mostly adjacent pages at once, for a caller about to decode them one by one
+   * (decodePages with `run`); null when they are not read at once. Released with releaseRun().
+   */
+  readRun(pageNos: ArrayLike<number>): Promise<PageRun | null>;
+  /** Lets go of a run from readRun(): its buffer serves the next run. */
+  releaseRun(run: PageRun | null): void;
+}
+
+/** Leaf pages checkDefinition() tries for one that is not damaged. */
+const DEFINITION_CHECK_PAGES = 8;
+/** The largest span of pages decodePages() reads at once. */
+const RUN_MAX_BYTES = 16 << 20;
+/**
+ * How much of a run csvPages() decodes into its builder before turning it into CSV: the builder's
+ * text and cells then stay in the CPU's cache while the next piece is written over them (LINEITEM
+ * decoded ~10% faster in pieces of 8 pages than in runs of 256 decoded whole).
+ */
+const CSV_PIECE_BYTES = 128 << 10;
+
+function rowFormatOf(ts: Tablespace, compact: boolean, table: TableDef): TableInfo['rowFormat'] {
+  if (!compact) return 'REDUNDANT';
+  if (ts.fsp.flags.zipSize !== 0) return 'COMPRESSED';
+  if (table.rowFormat === 'COMPACT' || table.rowFormat === 'DYNAMIC') return table.rowFormat;
+  // MySQL marks DYNAMIC in the space flags; MariaDB's full_crc32 flags do not, and DYNAMIC is its default.
+  return ts.fsp.flags.atomicBlobs || ts.fsp.flags.fullCrc32 ? 'DYNAMIC' : 'COMPACT';
+}
+
+export async function openTable(source: ByteSource, table: TableDef, options: OpenOptions = {}): Promise<TableReader> {
+  const ts = options.raw ? Tablespace.openRaw(rawView(source, options.raw.base), options.raw) : await Tablespace.open(source, { keys: options.keys });
+  const root = await chooseRoot(ts, options);
+  const compact = root.header.compact;
+  let layout: ClusteredLayout;
+  try {
+    layout = clusteredLayout(table, !compact);
+  } catch (e) {
+    throw new IbdError(source.name, `table \`${table.name}\`: ${(e as Error).message}`);
+  }
+  // Instant ADD/DROP COLUMN: fields in physical order, and the defaults of fields records lack.
+  layout = await readInstantLayout(ts, root.page, layout, compact);
+  const info: TableInfo = {
+    file: source.name,
+    fileSize: source.size,
+    pageSize: ts.pageSize,
+    pageCount: ts.pageCount,
+    spaceId: ts.fsp.spaceId,
+    checksumFormat: ts.fullCrc32 ? 'full_crc32' : 'mysql',
+    rowFormat: rowFormatOf(ts, compact, table),
+    rootPage: root.page,
+    indexId: root.header.indexId,
+    treeHeight: root.page < 0 ? 0 : root.header.level + 1,
+    clusteredOn: layout.keyKind,
+    leafSource: root.page < 0 ? 'scan' : 'btree',
+  };
+  return new ClusteredReader(ts, root, info, layout, compact, options.mode ?? 'live');
+}
+
+/** The root of the index asked for (OpenOptions.index), else of the clustered index found through page 0. */
+async function chooseRoot(ts: Tablespace, options: OpenOptions): Promise<IndexRoot> {
+  const wanted = options.index;
+  if (!wanted) {
+    return findClusteredRoot(ts).catch(async (e: unknown) => {
+      if (!(e instanceof IbdError)) throw e;
+      return rootlessIndex(ts, e);
+    });
+  }
+  if (wanted.rootPage !== undefined && wanted.rootPage !== null) {
+    const root = await rootAt(ts, wanted.rootPage, wanted.indexId);
+    if (root) return root;
+  }
+  // A raw image's page 0 is not trusted (it may be missing or another file's): no INODE lookup there.
+  const roots = options.raw ? [] : await findIndexRoots(ts).catch(() => []);
+  return roots.find((r) => r.header.indexId === wanted.indexId)
+    ?? rootlessIndex(ts, new IbdError(ts.source.name, `no root page of index ${wanted.indexId} was found`, wanted.rootPage ?? null), wanted.indexId);
+}
+
+/** Page `no` if it is an intact root of index `indexId` (an INDEX page of it with no neighbours). */
+async function rootAt(ts: Tablespace, no: number, indexId: bigint): Promise<IndexRoot | null> {
+  const page = await ts.page(no).catch(() => null);
+  if (page === null || page.checksum === 'bad' || u16(page.bytes, FIL_PAGE_TYPE) !== PageType.INDEX) return null;
+  const header = readIndexHeader(page.bytes);
+  const alone = u32(page.bytes, FIL_PAGE_PREV) === FIL_NULL && u32(page.bytes, FIL_PAGE_NEXT) === FIL_NULL;
+  return header.indexId === indexId && alone ? { page: no, header } : null;
+}
+
+/**
+ * No root could be found (page 2 or the root itself is damaged): take the index asked for, else the
+ * one with the lowest id that has leaf pages, as the clustered index is created first. Its root is
+ * unknown (page -1), so its leaves will be found by scanning.
+ */
+async function rootlessIndex(ts: Tablespace, why: IbdError, indexId?: bigint): Promise<IndexRoot> {
+  const indexes = (await scanIndexes(ts)).filter((i) => indexId === undefined || i.indexId === indexId);
+  if (indexes.length === 0) throw new IbdError(ts.source.name, `${why.detail}; no leaf page of ${indexId === undefined ? 'any index' : `index ${indexId}`} was found in the file either`, why.page);
+  const first = indexes[0];
+  return { page: -1, header: { nDirSlots: 0, heapTop: 0, nHeap: 0, compact: first.compact, free: 0, garbage: 0, nRecs: 0, level: 0, indexId: first.indexId } };
+}
+
+class ClusteredReader implements TableReader {
+  readonly columns: string[];
+  readonly stats: DecodeStats = emptyStats();
+  private readonly leaf: LeafDecoder;
+
+  constructor(
+    private readonly ts: Tablespace,
+    private readonly root: IndexRoot,
+    readonly info: TableInfo,
+    private readonly layout: ClusteredLayout,
+    private readonly compact: boolean,
+    readonly mode: RowMode,
+  ) {
+    this.columns = layout.columns.map((c) => c.name);
+    if (hasStateColumn(mode)) this.columns.push(ROW_STATE_COLUMN);
+    // One byte writer per clustered index field (system fields write nothing), with its fast kind.
+    const writers = layout.fields.map((f) => writerFor(f.out >= 0 ? layout.columns[f.out] : null, f.render));
+    // Scan all (QUOTE_SCAN) but where the writer knows; not for an instantly altered table, whose
+    // older records show defaults written from their text.
+    const quoteChecks = new Uint8Array(this.columns.length);
+    if (!layout.instant) layout.fields.forEach((f, i) => {
+      if (f.out >= 0) quoteChecks[f.out] = quoteCheckOf(writers[i]);
+    });
+    this.context = {
+      ts, layout, compact, mode, columns: this.columns.length, writers, fast: writers.map(fastWriteOf), fieldColumns: fieldColumns(layout.fields), quoteChecks, stats: this.stats,
+    };
+    this.leaf = new LeafDecoder(this.context);
+  }
+
+  private readonly context: LeafContext;
+
+  async checkDefinition(): Promise<void> {
+    // Aside: its own decoder and counts, so that the pages decoded here are not counted twice.
+    const check = new LeafDecoder({ ...this.context, stats: emptyStats() });
+    const out = new BatchBuilder(this.columns.length);
+    for (const no of (await this.leafPages()).slice(0, DEFINITION_CHECK_PAGES)) {
+      const page = await this.ts.page(no).catch(() => null);
+      if (page === null || !this.isOurLeaf(page)) continue;
+      out.clear();
+      await check.decode(page, out, true);
+      if (check.lastTrusted) return;
+    }
+  }
+
+  private problem(page: number | null, record: number | null, message: string): void {
+    addProblem(this.stats, page, record, message);
+  }
+
+  async *rows(options: ReadOptions = {}): AsyncGenerator<Row[]> {
+    for await (const batch of this.batches(options)) yield batchRows(batch);
+  }
+
+  async *batches(options: ReadOptions = {}): AsyncGenerator<RowBatch> {
+    const batchSize = options.batchSize ?? 1000;
+    const leaves = await this.leafPages();
+    // Room for the rows of a few leaves at first (it grows): a one-page table, of which a listing
+    // decodes 10,000 in a row, needs no builder for thousands of rows.
+    const out = new BatchBuilder(this.columns.length, Math.min(batchSize, 128 * Math.max(1, leaves.length)), undefined, options.separated);
+    let first = true;
+    for (let i = 0; i < leaves.length; i++) {
+      options.signal?.throwIfAborted();
+      first = await this.decodePage(leaves[i], out, first, null);
+      if (out.rows >= batchSize) yield out.take();
+    }
+    if (out.rows > 0) yield out.take();
+  }
+
+  private leaves: Promise<number[]> | null = null;
+
+  leafPages(): Promise<number[]> {
+    this.leaves ??= this.findLeaves();
+    return this.leaves;
+  }
+
+  async firstLeafPage(): Promise<number | null> {
+    if (this.root.page < 0) return null;
+    try {
+      return await leftmostLeaf(this.ts, this.root, this.childOf());
+    } catch (e) {
+      if (!(e instanceof IbdError) && !(e instanceof RecordError)) throw e;
+      return null;
+    }
+  }
+
+  async countLeaves(pageNos: ArrayLike<number>, options: CountOptions = {}): Promise<Int32Array<ArrayBuffer>> {
+    const counts = await countLeafRows(this.ts, pageNos, { indexId: this.info.indexId, compact: this.compact, mode: this.mode, ...options });
+    let scratch: BatchBuilder | null = null;
+    for (let i = 0; i < counts.length; i++) {
+      if (counts[i] !== DECODE_TO_COUNT) continue;
+      options.signal?.throwIfAborted();
+      scratch ??= new BatchBuilder(this.columns.length);
+      counts[i] = (await this.decodePages([pageNos[i]], { into: scratch })).rows;
+    }
+    return counts;
+  }
+
+  /** Reads a node pointer's child page number (how depends on the record format and key). */
+  private childOf(): (p: Uint8Array, o: number) => number {
+    return this.compact ? (p, o) => compactChildPage(p, o, this.layout) : redundantChildPage;
+  }
+
+  /** Through the B-tree; if it is damaged, by scanning every page of the file for our leaves. */
+  private async findLeaves(): Promise<number[]> {
+    if (this.root.page < 0) {
+      this.problem(null, null, `no B-tree root was found; the leaf pages of index ${this.info.indexId} were found by scanning the whole file, so rows may come out of primary-key order`);
+      return scanLeafPages(this.ts, this.info.indexId);
+    }
+    try {
+      return await leafPageNumbers(this.ts, this.root, this.childOf());
+    } catch (e) {
+      if (!(e instanceof IbdError) && !(e instanceof RecordError)) throw e;
+      this.problem(e instanceof IbdError ? e.page : null, null, `the B-tree cannot be walked (${e instanceof IbdError ? e.detail : e.message}); found the leaf pages by scanning the whole file instead, so rows may come out of primary-key order`);
+      this.info.leafSource = 'scan';
+      return scanLeafPages(this.ts, this.info.indexId);
+    }
+  }
+
+  /**
+   * Reads pages mostly next to each other (a run of leaves) at once (Tablespace.readRun), for a
+   * caller about to decode them one by one; decodePages() does it for its own.
+   */
+  async readRun(pageNos: ArrayLike<number>): Promise<PageRun | null> {
+    if (pageNos.length < 2) return null;
+    let lo = pageNos[0];
+    let hi = pageNos[0];
+    for (let i = 1; i < pageNos.length; i++) {
+      if (pageNos[i] < lo) lo = pageNos[i];
+      if (pageNos[i] > hi) hi = pageNos[i];
+    }
+    return hi - lo < 2 * pageNos.length && (hi - lo + 1) * this.ts.physicalSize <= RUN_MAX_BYTES ? this.ts.readRun(lo, hi) : null;
+  }
+
+  releaseRun(run: PageRun | null): void {
+    this.ts.release(run);
+  }
+
+  async decodePages(pageNos: readonly number[], options: DecodePagesOptions = {}): Promise<RowBatch> {
+    const into = options.into;
+    into?.clear();
+    // Room for the text of about a page's worth of bytes per page: most runs never grow it.
+    const out = into ?? new BatchBuilder(this.columns.length, pageNos.length * 64, pageNos.length * this.info.pageSize);
+    const own = options.run === undefined ? await this.readRun(pageNos) : null;
+    const run = options.run ?? own;
+    try {
+      let first = options.first === true;
+      for (let i = 0; i < pageNos.length; i++) first = await this.decodePage(pageNos[i], out, first, run);
+    } finally {
+      this.ts.release(own);
+    }
+    return into ? batchView(into) : releaseBatch(out);
+  }
+
+  async csvPages(pageNos: readonly number[], first: boolean, buffers: CsvBuffers): Promise<{ csv: Uint8Array<ArrayBuffer>; rows: number }> {
+    const step = Math.max(1, Math.floor(CSV_PIECE_BYTES / this.info.pageSize));
+    // Pieces read on their own (each where its pages lie close together) when the run is not read at once.
+    const run = (await this.readRun(pageNos)) ?? undefined;
+    let at = 0;
+    let rows = 0;
+    try {
+      for (let i = 0; i < pageNos.length; i += step) {
+        const piece = await this.decodePages(pageNos.slice(i, i + step), { first: first && i === 0, into: buffers.into, run });
+        rows += piece.rows;
+        const out = csvBytes(piece, buffers.csv, at);
+        at = out.length;
+        buffers.csv = new Uint8Array(out.buffer);
+      }
+    } finally {
+      this.releaseRun(run ?? null);
+    }
+    return { csv: buffers.csv.subarray(0, at), rows };
+  }
+
+  /**
+   * Decodes one leaf page into `out`. `first`: it is the table's first leaf page, where a misfit is
+   * the definition's; returns whether the next page is to be taken as the first (this one was
+   * unreadable or damaged, so the definition is still unchecked).
+   */
+  private async decodePage(pageNo: number, out: BatchBuilder, first: boolean, run: PageRun | null): Promise<boolean> {
+    const page = await this.readLeaf(pageNo, run);
+    if (page === null) return first;
+    // Only pages with off-page columns have anything to wait for.
+    const pending = this.leaf.decode(page, out, first);
+    if (pending !== null) await pending;
+    return first && !this.leaf.lastTrusted;
+  }
+
+  /** Reads a leaf page of our index, or records why it cannot be read and returns null. */
+  private async readLeaf(pageNo: number, run: PageRun | null): Promise<Page | null> {
+    let page: Page;
+    try {
+      page = await this.ts.page(pageNo, run);
+    } catch (e) {
+      if (!(e instanceof IbdError)) throw e;
+      this.stats.pagesSkipped++;
+      this.problem(pageNo, null, e.detail);
+      return null;
+    }
+    this.stats.pagesRead++;
+    // A damaged page the tree points to may have a damaged header too: its body is still carved.
+    if (!this.isOurLeaf(page) && page.checksum !== 'bad') {
+      const type = u16(page.bytes, FIL_PAGE_TYPE);
+      const h = readIndexHeader(page.bytes);
+      this.stats.pagesSkipped++;
+      this.problem(pageNo, null, `the B-tree points to page ${pageNo} as a leaf of index ${this.info.indexId}, but it is ${pageTypeName(type)} (index ${h.indexId}, level ${h.level}); skipped`);
+      return null;
+    }
+    if (page.checksum === 'bad') this.stats.badChecksums++;
+    return page;
+  }
+
+  private isOurLeaf(page: Page): boolean {
+    const h = readIndexHeader(page.bytes);
+    return u16(page.bytes, FIL_PAGE_TYPE) === PageType.INDEX && h.indexId === this.info.indexId && h.level === 0;
+  }
+}
