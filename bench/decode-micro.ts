@@ -21,7 +21,8 @@ import { parseCreateTables, pickTable } from '../src/core/definitions/ddl/create
 import { csvHeader } from '../src/core/writers/output.ts';
 import { pathToFileURL } from 'node:url';
 import { decodeInParallel, splitRuns } from '../src/core/readers/parallel.ts';
-import { csvBuffers, openTable } from '../src/core/readers/table-reader.ts';
+import { openTable } from '../src/core/readers/table-reader.ts';
+import { csvBuffers, csvPages } from '../src/core/writers/csv-pages.ts';
 import { BatchBuilder } from '../src/core/values/row-batch.ts';
 import { fileSource } from '../src/node/file-source.ts';
 import { startPool } from '../src/node/pool.ts';
@@ -38,7 +39,7 @@ async function main(): Promise<void> {
   const batchSize = opt('--batch', 5000);
   const csv = !argv.includes('--no-csv');
   const byPages = argv.includes('--pages');
-  const csvPages = argv.includes('--csv-pages');
+  const csvRuns = argv.includes('--csv-pages');
   const threads = opt('--threads', 0);
   const runPages = opt('--run-pages', 64);
   const worker = argv.includes('--worker') ? argv[argv.indexOf('--worker') + 1] : null;
@@ -69,10 +70,10 @@ async function main(): Promise<void> {
       } finally {
         await pool.close();
       }
-    } else if (csvPages) {
+    } else if (csvRuns) {
       const buffers = csvBuffers(reader.columns.length);
       for (const run of splitRuns(await reader.leafPages(), runPages)) {
-        const out = await reader.csvPages(run, false, buffers);
+        const out = await csvPages(reader, run, false, buffers);
         rows += out.rows;
         bytes += out.csv.length;
         hash.update(out.csv);

@@ -3,7 +3,7 @@
  * column kind they cover, and the byte CSV writer vs papaparse (csvRows) on awkward values.
  */
 import { describe, expect, it } from 'vitest';
-import { columnStorage } from '../src/core/records/clustered-index.ts';
+import { columnStorage } from '../src/core/values/column-storage.ts';
 import { csvBytes } from '../src/core/writers/csv-bytes.ts';
 import { csvRows } from '../src/core/writers/output.ts';
 import { BatchBuilder, batchRows } from '../src/core/values/row-batch.ts';

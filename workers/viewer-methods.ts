@@ -12,7 +12,8 @@ import { BatchBuilder, batchBuffers, type RowBatch } from '../src/core/values/ro
 import type { Column, TableDef } from '../src/core/schema.ts';
 import { blobSource, sharedBlobSource } from '../src/core/tablespace/source.ts';
 import { quickSummary, summarize } from '../src/core/readers/summary.ts';
-import { csvBuffers, DefinitionMismatch, openTable, ROW_STATE_COLUMN, type CsvBuffers, type DecodeStats, type Row, type TableReader } from '../src/core/readers/table-reader.ts';
+import { DefinitionMismatch, openTable, ROW_STATE_COLUMN, type DecodeStats, type Row, type TableReader } from '../src/core/readers/table-reader.ts';
+import { csvBuffers, csvPages, type CsvBuffers } from '../src/core/writers/csv-pages.ts';
 import type { ByteSource } from '../src/core/tablespace/source.ts';
 import { batchToRows } from '../src/ui/batch-text.ts';
 import { keyRows, textRows } from '../src/ui/search.ts';
@@ -135,11 +136,11 @@ function plainCsv(options: ExportOptions): boolean {
  * (transferred, not copied) to a download it streams.
  */
 async function formatRun(open: OpenView, pages: number[], first: boolean, options: ExportOptions, as: 'blob' | 'bytes', spare?: ArrayBuffer): Promise<{ data: Blob | Uint8Array<ArrayBuffer>; rows: number }> {
-  // Sized for the pieces CSV is made in (see TableReader.csvPages); it grows for a whole run of other formats.
+  // Sized for the pieces CSV is made in (see csvPages); it grows for a whole run of other formats.
   const buffers = open.exportBuffers.pop() ?? csvBuffers(open.reader.columns.length);
   try {
     if (plainCsv(options)) {
-      const { csv: bytes, rows } = await open.reader.csvPages(pages, first, buffers);
+      const { csv: bytes, rows } = await csvPages(open.reader, pages, first, buffers);
       // A copy of its own: it is held until written, with others in flight.
       return { data: as === 'bytes' ? handedOver(bytes, spare) : new Blob([bytes]), rows };
     }

@@ -10,7 +10,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { IbdError } from '../core/errors.ts';
 import { batchBuffers, type RowBatch } from '../core/values/row-batch.ts';
 import type { TableDef } from '../core/schema.ts';
-import { csvBuffers, openTable, type CsvBuffers, type OpenOptions, type TableReader } from '../core/readers/table-reader.ts';
+import { openTable, type OpenOptions, type TableReader } from '../core/readers/table-reader.ts';
+import { csvBuffers, csvPages, type CsvBuffers } from '../core/writers/csv-pages.ts';
 import { fileSource } from './file-source.ts';
 
 export interface RunRequest {
@@ -44,7 +45,7 @@ const buffers: CsvBuffers[] = [];
 async function csvRun(r: TableReader, request: RunRequest): Promise<Uint8Array<ArrayBuffer>> {
   const mine = buffers.pop() ?? csvBuffers(r.columns.length);
   try {
-    const bytes = (await r.csvPages(request.pages, request.first, mine)).csv;
+    const bytes = (await csvPages(r, request.pages, request.first, mine)).csv;
     // A copy of its own: it is transferred, and the scratch buffer serves the next run.
     return bytes.slice();
   } finally {

@@ -12,6 +12,7 @@ import { parseCreateTables } from '../../src/core/definitions/ddl/create-table.t
 import { csvHeader, csvRows } from '../../src/core/writers/output.ts';
 import { BatchBuilder } from '../../src/core/values/row-batch.ts';
 import { openTable } from '../../src/core/readers/table-reader.ts';
+import { csvPages } from '../../src/core/writers/csv-pages.ts';
 import { fileSource } from '../../src/node/file-source.ts';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
 
@@ -78,7 +79,7 @@ describe('CSV from the decoder equals papaparse on the server rows', () => {
       let viaPieces = csvHeader(reader.columns);
       let rows = 0;
       for (let i = 0; i < runs.length; i += 2) {
-        const done = await Promise.all(runs.slice(i, i + 2).map((run, k) => reader.csvPages(run, i + k === 0, buffers[k])));
+        const done = await Promise.all(runs.slice(i, i + 2).map((run, k) => csvPages(reader, run, i + k === 0, buffers[k])));
         for (const { csv: bytes, rows: n } of done) {
           viaPieces += decoder.decode(bytes);
           rows += n;
@@ -105,7 +106,7 @@ describe('CSV from the decoder equals papaparse on the server rows', () => {
     try {
       const reader = await openTable(source, parseCreateTables(ddl)[0]);
       const leaves = await reader.leafPages();
-      const got = await reader.csvPages(leaves, true, { into: new BatchBuilder(1, 1, 16, true), csv: new Uint8Array(16) });
+      const got = await csvPages(reader, leaves, true, { into: new BatchBuilder(1, 1, 16, true), csv: new Uint8Array(16) });
       expect(new TextDecoder().decode(got.csv)).toBe(csvRows(expected.rows));
       expect(reader.stats.problems).toEqual([]);
     } finally {

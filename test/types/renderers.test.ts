@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { decoderFor } from '../../src/core/values/charset.ts';
-import { columnStorage } from '../../src/core/records/clustered-index.ts';
+import { columnStorage } from '../../src/core/values/column-storage.ts';
 import type { Column, ColumnType } from '../../src/core/schema.ts';
 import { renderInet6, renderUuid } from '../../src/core/values/network.ts';
 

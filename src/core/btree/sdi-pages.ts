@@ -11,13 +11,12 @@
  * with no nullable field, so the header holds only the data's 1-2 byte length. Data too long for the
  * page continues on FIL_PAGE_SDI_BLOB pages chained like the old BLOB pages.
  */
-import { readExternRef } from '../pages/blob-page.ts';
+import { EXTERN_REF_SIZE, readExternRef } from '../pages/blob-page.ts';
 import { FIL_NULL, FIL_PAGE_DATA, FIL_PAGE_NEXT, FIL_PAGE_PREV, FIL_PAGE_TYPE, PageType, pageTypeName, u16, u32 } from '../pages/fil-header.ts';
 import {
   compactInfoBits, compactStatus, readIndexHeader, recordOrigins, REC_INFO_DELETED, REC_STATUS_NODE_PTR, REC_STATUS_ORDINARY,
 } from '../pages/index-page.ts';
 import { extentPages } from '../pages/inode.ts';
-import { EXTERN_REF_SIZE } from '../records/record.ts';
 import type { Tablespace } from '../tablespace/tablespace.ts';
 
 /** The FSP header's own size; the XDES array follows it (fsp0fsp.h FSP_HEADER_SIZE). */

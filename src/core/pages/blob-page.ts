@@ -5,13 +5,15 @@
  */
 import { FIL_NULL, FIL_PAGE_DATA, FIL_PAGE_TYPE, PageType, pageTypeName, u16, u32 } from './fil-header.ts';
 import { readLob } from './lob-first-page.ts';
-import { EXTERN_REF_SIZE } from '../records/record.ts';
 import { isZblobType, isZlobFirst, readZblob, readZlob } from './zblob.ts';
 
 const BTR_EXTERN_PAGE_NO = 4;
 const BTR_EXTERN_OFFSET = 8;
 /** Low 32 bits of the 8-byte length (the high bytes hold the owner/inherited flags). */
 const BTR_EXTERN_LEN_LOW = 16;
+/** 20-byte reference to an externally stored column (BTR_EXTERN_FIELD_REF_SIZE): space id, page, offset, length. */
+export const EXTERN_REF_SIZE = 20;
+
 const BTR_BLOB_HDR_PART_LEN = 0;
 const BTR_BLOB_HDR_NEXT_PAGE_NO = 4;
 const BTR_BLOB_HDR_SIZE = 8;

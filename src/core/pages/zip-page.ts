@@ -15,6 +15,7 @@
  * The rebuilt page has the record headers (next pointers, heap numbers, info bits) and the sparse page
  * directory filled in, so it reads exactly like a COMPACT page of the logical page size.
  */
+import { EXTERN_REF_SIZE } from './blob-page.ts';
 import { crc32c } from './checksum.ts';
 import type { ChecksumResult } from './checksum.ts';
 import { FIL_NULL, FIL_PAGE_LSN, FIL_PAGE_OFFSET, FIL_PAGE_PREV, FIL_PAGE_SPACE_ID, FIL_PAGE_TYPE, isAllZero, u16, u32 } from './fil-header.ts';
@@ -23,13 +24,12 @@ import {
   PAGE_DATA, PAGE_HEADER, PAGE_HEAP_TOP, PAGE_LEVEL, PAGE_N_DIR_SLOTS, PAGE_N_HEAP, PAGE_N_RECS, PAGE_NEW_INFIMUM, PAGE_NEW_SUPREMUM, PAGE_NEW_SUPREMUM_END,
   REC_INFO_DELETED, REC_INFO_MIN_REC, REC_STATUS_NODE_PTR, REC_STATUS_ORDINARY,
 } from './index-page.ts';
-import { EXTERN_REF_SIZE } from '../records/record.ts';
-
-export class ZipPageError extends Error {}
+import {
+  dataSize, decodeFields, fieldStart, logOffsets, newOffsets, NODE_PTR_SIZE, recOffsets, REC_N_NEW_EXTRA_BYTES, ZipPageError, type Offsets, type ZipIndex,
+} from './zip-fields.ts';
 
 /** The compressed stream's records start right after the supremum on the uncompressed page. */
 const PAGE_ZIP_START = PAGE_NEW_SUPREMUM_END;
-const REC_N_NEW_EXTRA_BYTES = 5;
 const DIR_SLOT_SIZE = 2;
 const DIR_SLOT_MASK = 0x3fff;
 const DIR_SLOT_OWNED = 0x4000;
@@ -37,179 +37,8 @@ const DIR_SLOT_DEL = 0x8000;
 /** Sparse page directory: from the end of the page, after the 8-byte FIL trailer. */
 const PAGE_DIR = 8;
 const TRX_ROLL_LEN = 13;
-const NODE_PTR_SIZE = 4;
 const HEAP_NO_SHIFT = 3;
 
-/** A field of the compressed page's own index description (page_zip_fields_decode). */
-interface ZipField {
-  fixedLen: number;
-  /** Variable-length with a maximum above 255 bytes: the length may take 2 bytes. */
-  big: boolean;
-  nullable: boolean;
-}
-
-interface ZipIndex {
-  fields: ZipField[];
-  nNullable: number;
-  /** Position of DB_TRX_ID on clustered index leaves, else -1. */
-  trxIdCol: number;
-}
-
-/** Field boundaries of one record: ends[i] is the end offset of field i relative to the origin. */
-interface Offsets {
-  n: number;
-  ends: Int32Array;
-  nulls: Uint8Array;
-  externs: Uint8Array;
-  anyExtern: boolean;
-  /** Bytes before the origin that belong to the record: null bitmap, lengths and the 5-byte header. */
-  extraSize: number;
-}
-
-function decodeFields(b: Uint8Array, end: number, leaf: boolean): ZipIndex {
-  let n = 0;
-  for (let p = 0; p < end; n++) p += b[p] & 0x80 ? 2 : 1;
-  n--; // the last entry is the DB_TRX_ID position (leaf) or the nullable count (node pointers)
-  if (n <= 0 || n > 1023) throw new ZipPageError(`the compressed page describes ${n} index fields`);
-  const fields: ZipField[] = [];
-  let p = 0;
-  let nNullable = 0;
-  for (let i = 0; i < n; i++) {
-    let val = b[p++];
-    let fixedLen: number;
-    let big = false;
-    if (val & 0x80) {
-      val = ((val & 0x7f) << 8) | b[p++];
-      fixedLen = val >> 1;
-    } else if (val >= 126) {
-      fixedLen = 0;
-      big = true;
-    } else if (val <= 1) {
-      fixedLen = 0;
-    } else {
-      fixedLen = val >> 1;
-    }
-    const nullable = (val & 1) === 0;
-    if (nullable) nNullable++;
-    fields.push({ fixedLen, big, nullable });
-  }
-  let val = b[p++];
-  if (val & 0x80) val = ((val & 0x7f) << 8) | b[p++];
-  let trxIdCol = -1;
-  if (leaf) {
-    if (val !== 0) {
-      if (val >= n) throw new ZipPageError(`the compressed page puts DB_TRX_ID at field ${val} of ${n}`);
-      trxIdCol = val;
-    }
-  } else {
-    if (val < nNullable) throw new ZipPageError('the compressed page has an impossible nullable field count');
-    nNullable = val;
-  }
-  return { fields, nNullable, trxIdCol };
-}
-
-function newOffsets(nFields: number): Offsets {
-  return { n: 0, ends: new Int32Array(nFields + 1), nulls: new Uint8Array(nFields + 1), externs: new Uint8Array(nFields + 1), anyExtern: false, extraSize: 0 };
-}
-
-/**
- * Field offsets of the record at `rec` on the (partly rebuilt) page, reading its null bitmap and
- * lengths backwards from rec-6 (rec_init_offsets for COMPACT records).
- */
-function recOffsets(page: Uint8Array, rec: number, index: ZipIndex, nodePtr: boolean, o: Offsets): void {
-  const nKey = index.fields.length;
-  o.n = nodePtr ? nKey + 1 : nKey;
-  o.anyExtern = false;
-  let nulls = rec - REC_N_NEW_EXTRA_BYTES - 1;
-  let lens = nulls - ((index.nNullable + 7) >> 3);
-  let mask = 1;
-  let offs = 0;
-  for (let i = 0; i < o.n; i++) {
-    o.nulls[i] = 0;
-    o.externs[i] = 0;
-    if (i === nKey) {
-      offs += NODE_PTR_SIZE; // the child page number of a node pointer
-      o.ends[i] = offs;
-      continue;
-    }
-    const f = index.fields[i];
-    if (f.nullable) {
-      const isNull = (page[nulls] & mask) !== 0;
-      mask <<= 1;
-      if (mask === 0x100) { mask = 1; nulls--; }
-      if (isNull) {
-        o.nulls[i] = 1;
-        o.ends[i] = offs;
-        continue;
-      }
-    }
-    if (f.fixedLen) {
-      offs += f.fixedLen;
-    } else {
-      let len = page[lens--];
-      if (f.big && len & 0x80) {
-        if (len & 0x40) {
-          o.externs[i] = 1;
-          o.anyExtern = true;
-        }
-        len = ((len & 0x3f) << 8) | page[lens--];
-      }
-      offs += len;
-    }
-    o.ends[i] = offs;
-  }
-  o.extraSize = rec - (lens + 1);
-}
-
-/** The same from a record's extra bytes written forwards in the modification log (rec_get_offsets_reverse). */
-function logOffsets(log: Uint8Array, at: number, index: ZipIndex, nodePtr: boolean, o: Offsets): number {
-  const nKey = index.fields.length;
-  o.n = nodePtr ? nKey + 1 : nKey;
-  o.anyExtern = false;
-  let nulls = at;
-  let lens = at + ((index.nNullable + 7) >> 3);
-  let mask = 1;
-  let offs = 0;
-  for (let i = 0; i < o.n; i++) {
-    o.nulls[i] = 0;
-    o.externs[i] = 0;
-    if (i === nKey) {
-      offs += NODE_PTR_SIZE;
-      o.ends[i] = offs;
-      continue;
-    }
-    const f = index.fields[i];
-    if (f.nullable) {
-      const isNull = (log[nulls] & mask) !== 0;
-      mask <<= 1;
-      if (mask === 0x100) { mask = 1; nulls++; }
-      if (isNull) {
-        o.nulls[i] = 1;
-        o.ends[i] = offs;
-        continue;
-      }
-    }
-    if (f.fixedLen) {
-      offs += f.fixedLen;
-    } else {
-      let len = log[lens++];
-      if (f.big && len & 0x80) {
-        if (len & 0x40) {
-          o.externs[i] = 1;
-          o.anyExtern = true;
-        }
-        len = ((len & 0x3f) << 8) | log[lens++];
-      }
-      offs += len;
-    }
-    o.ends[i] = offs;
-  }
-  o.extraSize = lens - at + REC_N_NEW_EXTRA_BYTES;
-  return lens - at;
-}
-
-const fieldStart = (o: Offsets, i: number): number => (i === 0 ? 0 : o.ends[i - 1]);
-const dataSize = (o: Offsets): number => o.ends[o.n - 1];
 
 function setNext(page: Uint8Array, rec: number, next: number): void {
   const rel = next === 0 ? 0 : (next - rec) & 0xffff;

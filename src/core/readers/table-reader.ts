@@ -11,9 +11,9 @@ import { IbdError } from '../errors.ts';
 import { FIL_NULL, FIL_PAGE_NEXT, FIL_PAGE_PREV, FIL_PAGE_TYPE, PageType, pageTypeName, u16, u32 } from '../pages/fil-header.ts';
 import { readIndexHeader } from '../pages/index-page.ts';
 import type { EncryptionKeys } from '../tablespace/encryption.ts';
-import { readInstantLayout } from '../records/instant.ts';
+import { readInstantLayout } from '../records/instant-metadata.ts';
+import { mysqlLayoutFromFile } from '../definitions/sdi/sdi-instant.ts';
 import { countLeafRows, DECODE_TO_COUNT } from './leaf-counts.ts';
-import { csvBytes } from '../writers/csv-bytes.ts';
 import { addProblem, emptyStats, type DecodeStats } from './decode-stats.ts';
 import { LeafDecoder, type LeafContext } from './leaf-decoder.ts';
 import { compactChildPage, RecordError, fieldColumns, redundantChildPage } from '../records/record.ts';
@@ -98,19 +98,6 @@ export interface DecodePagesOptions {
   run?: PageRun | null;
 }
 
-/**
- * What csvPages() makes a run into CSV with, reused run after run (one set per run in progress): a
- * separated builder, and the buffer the CSV is written to (replaced here by a bigger one when it grows).
- */
-export interface CsvBuffers {
-  into: BatchBuilder;
-  csv: Uint8Array<ArrayBuffer>;
-}
-
-export function csvBuffers(cols: number): CsvBuffers {
-  return { into: new BatchBuilder(cols, undefined, undefined, true), csv: new Uint8Array(0) };
-}
-
 export interface CountOptions {
   readBytes?: number;
   signal?: AbortSignal;
@@ -151,13 +138,6 @@ export interface TableReader {
   /** Decodes these leaf pages, in order, into one batch (the unit of work of a worker pool). */
   decodePages(pageNos: readonly number[], options?: DecodePagesOptions): Promise<RowBatch>;
   /**
-   * The CSV lines (csvBytes) of these leaf pages, in order (an export's unit of work): read at once
-   * where they lie close together, decoded a few at a time (see CSV_PIECE_BYTES) with `buffers`; the
-   * result is a view of buffers.csv, valid until its next use, with how many rows they hold.
-   * `first`: as DecodePagesOptions.first.
-   */
-  csvPages(pageNos: readonly number[], first: boolean, buffers: CsvBuffers): Promise<{ csv: Uint8Array<ArrayBuffer>; rows: number }>;
-  /**
    * Reads a run of mostly adjacent pages at once, for a caller about to decode them one by one
    * (decodePages with `run`); null when they are not read at once. Released with releaseRun().
    */
@@ -170,13 +150,6 @@ export interface TableReader {
 const DEFINITION_CHECK_PAGES = 8;
 /** The largest span of pages decodePages() reads at once. */
 const RUN_MAX_BYTES = 16 << 20;
-/**
- * How much of a run csvPages() decodes into its builder before turning it into CSV: the builder's
- * text and cells then stay in the CPU's cache while the next piece is written over them (LINEITEM
- * decoded ~10% faster in pieces of 8 pages than in runs of 256 decoded whole).
- */
-const CSV_PIECE_BYTES = 128 << 10;
-
 function rowFormatOf(ts: Tablespace, compact: boolean, table: TableDef): TableInfo['rowFormat'] {
   if (!compact) return 'REDUNDANT';
   if (ts.fsp.flags.zipSize !== 0) return 'COMPRESSED';
@@ -196,7 +169,7 @@ export async function openTable(source: ByteSource, table: TableDef, options: Op
     throw new IbdError(source.name, `table \`${table.name}\`: ${(e as Error).message}`);
   }
   // Instant ADD/DROP COLUMN: fields in physical order, and the defaults of fields records lack.
-  layout = await readInstantLayout(ts, root.page, layout, compact);
+  layout = ts.fsp.flags.sdi ? (await mysqlLayoutFromFile(ts, layout)) ?? layout : await readInstantLayout(ts, root.page, layout, compact);
   const info: TableInfo = {
     file: source.name,
     fileSize: source.size,
@@ -404,26 +377,6 @@ class ClusteredReader implements TableReader {
       this.ts.release(own);
     }
     return into ? batchView(into) : releaseBatch(out);
-  }
-
-  async csvPages(pageNos: readonly number[], first: boolean, buffers: CsvBuffers): Promise<{ csv: Uint8Array<ArrayBuffer>; rows: number }> {
-    const step = Math.max(1, Math.floor(CSV_PIECE_BYTES / this.info.pageSize));
-    // Pieces read on their own (each where its pages lie close together) when the run is not read at once.
-    const run = (await this.readRun(pageNos)) ?? undefined;
-    let at = 0;
-    let rows = 0;
-    try {
-      for (let i = 0; i < pageNos.length; i += step) {
-        const piece = await this.decodePages(pageNos.slice(i, i + step), { first: first && i === 0, into: buffers.into, run });
-        rows += piece.rows;
-        const out = csvBytes(piece, buffers.csv, at);
-        at = out.length;
-        buffers.csv = new Uint8Array(out.buffer);
-      }
-    } finally {
-      this.releaseRun(run ?? null);
-    }
-    return { csv: buffers.csv.subarray(0, at), rows };
   }
 
   /**

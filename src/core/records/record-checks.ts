@@ -4,8 +4,9 @@
  * here (value-check.ts InlineCheck) instead of a call through each field's check, which in a wide
  * table is a call site that sees a dozen functions a row.
  */
-import type { FieldChecks, FieldSpec } from './clustered-index.ts';
-import { decimalHeadsBelow, INLINE_ASCII, INLINE_DATE, INLINE_DECIMAL, INLINE_LENGTH, type DecimalGroups, type ValueCheck } from '../values/value-check.ts';
+import type { FieldChecks, FieldSpec } from './field-spec.ts';
+import { INLINE_ASCII, INLINE_DATE, INLINE_DECIMAL, INLINE_LENGTH, type DecimalGroups, type ValueCheck } from '../values/inline-check.ts';
+import { decimalHeadsBelow } from '../values/value-check.ts';
 import { dateInRange } from '../values/value-check-temporal.ts';
 import { isAscii } from '../values/value-check-text.ts';
 

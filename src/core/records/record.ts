@@ -4,15 +4,14 @@
  * keep a 6-byte header and, before it, the end offset of every field (1 or 2 bytes each).
  * Fields are written straight from the page into the caller's BatchBuilder, through per-field writers.
  */
-import type { ClusteredLayout, FieldChecks, FieldSpec } from './clustered-index.ts';
+import type { ClusteredLayout } from './clustered-index.ts';
+import type { FieldChecks, FieldSpec } from './field-spec.ts';
 import { u16 } from '../pages/fil-header.ts';
 import type { InstantInfo, RecordShape } from './instant.ts';
 import { checkFailure, failingField } from './record-checks.ts';
 import { FAST_CHAR, FAST_DATE, FAST_DECIMAL, FAST_INT, FAST_VARCHAR, putDateValue, putDecimal, putInt, putUtf8, utf8Copy, type DecimalPlan, type FastWrite, type Write } from '../values/text-writers.ts';
+import { EXTERN_REF_SIZE } from '../pages/blob-page.ts';
 import { lineQuoting, QUOTE_NEVER, QUOTE_REPORTED, QUOTE_SCAN, quoteInPlace, type BatchBuilder } from '../values/row-batch.ts';
-
-/** 20-byte reference to an externally stored column (BTR_EXTERN_FIELD_REF_SIZE). */
-export const EXTERN_REF_SIZE = 20;
 
 /** A column whose value continues on BLOB pages; filled in by the caller. */
 export interface ExternField {

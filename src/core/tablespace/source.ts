@@ -1,6 +1,3 @@
-import type { EncryptionKeys } from './encryption.ts';
-import type { Tablespace } from './tablespace.ts';
-
 /**
  * A random-access byte source. The decoder never reads a file whole: it asks for the byte ranges
  * it needs (a page, or a run of pages), so a multi-GB .ibd costs only what is being decoded.
@@ -21,12 +18,6 @@ export interface ByteSource {
    * Optional: see ReadBuffers.
    */
   readInto?(offset: number, length: number, buffer: ArrayBuffer | undefined): Promise<Uint8Array<ArrayBuffer>>;
-  /**
-   * The tablespace last opened over this source, set by Tablespace.open for everyone reading the
-   * source to share. (Kept here rather than in a WeakMap keyed by the source: with the tablespace
-   * pointing back at its source, 10,000 such entries tripled V8's garbage collection time.)
-   */
-  opened?: { keys: EncryptionKeys | undefined; tablespace: Promise<Tablespace> };
 }
 
 /**

@@ -4,7 +4,7 @@
  * cell. A page's rows become one batch: no object or string per cell, and the three buffers can be
  * handed from a worker to the page without copying.
  */
-import { cleanEdges, needsQuotes } from '../writers/csv-bytes.ts';
+import { cleanEdges, needsQuotes } from './csv-quoting.ts';
 
 export interface RowBatch {
   rows: number;

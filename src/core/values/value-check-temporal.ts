@@ -8,7 +8,7 @@
 import { readUintBE } from './integer.ts';
 import { fracBytes } from './temporal.ts';
 import { legacyTemporalSize } from './temporal-legacy.ts';
-import type { ValueCheck } from './value-check.ts';
+import type { ValueCheck } from './inline-check.ts';
 
 const MAX_YEAR = 9999;
 /** TIME's range: ±838:59:59 (MariaDB also allows a fraction at the ends). */

@@ -11,7 +11,7 @@
  */
 import { asciiCompatible as charsetAsciiCompatible, charsetInfo } from './charset.ts';
 import { SINGLE_BYTE_CHARSETS } from './charset-tables.ts';
-import type { ValueCheck } from './value-check.ts';
+import type { ValueCheck } from './inline-check.ts';
 
 const invalidAt = (charset: string, at: number): string => `invalid ${charset} at byte ${at}`;
 

@@ -10,63 +10,18 @@
  * there even they check that it is their fixed size.
  */
 import { charsetInfo } from './charset.ts';
-import { columnStorage } from '../records/clustered-index.ts';
+import { columnStorage } from './column-storage.ts';
 import type { Column } from '../schema.ts';
 import { decimalGroup, decimalLayout, decimalSize } from './decimal.ts';
 import { enumSize, setSize } from './enum-set.ts';
 import { jsonBinaryToText, JsonBinaryError } from './json-binary.ts';
 import { checkDate, datetimeCheck, legacyTemporalCheck, redundantDatetimeCheck, timeCheck, timestampCheck } from './value-check-temporal.ts';
 import { asciiCompatible, charsetCheck, knownCharset, textCheck } from './value-check-text.ts';
-
-/** null when the stored bytes are a valid value of the column, else why not (short, lower-case text, e.g. "month 14", "digit group 1200000000 ≥ 10^9"). */
-export type ValueCheck = (b: Uint8Array, o: number, len: number) => string | null;
-
-/**
- * A test the record decoder runs in place of a call through a field's ValueCheck (a call site
- * that sees every check of a table is megamorphic, and wide tables check a dozen fields a row):
- * when it passes the value is valid; when not, the decoder calls the check for the verdict and its
- * reason. INLINE_CALL: no such test. INLINE_LENGTH: min ≤ len ≤ max is the whole check.
- * INLINE_ASCII: so is that plus 7-bit bytes (text of an ASCII-compatible charset). INLINE_DATE:
- * dateInRange(). INLINE_DECIMAL: decimalHeadsBelow() with `decimal`.
- */
-export interface InlineCheck {
-  kind: number;
-  min: number;
-  max: number;
-  decimal: DecimalGroups | null;
-}
-const INLINE_CALL = 0;
-export const INLINE_LENGTH = 1;
-export const INLINE_ASCII = 2;
-export const INLINE_DATE = 3;
-export const INLINE_DECIMAL = 4;
-
-const CALL_ONLY: InlineCheck = { kind: INLINE_CALL, min: 0, max: Infinity, decimal: null };
-const inlineChecks = new WeakMap<ValueCheck, InlineCheck>();
-
-function withInline(check: ValueCheck, kind: number, min: number, max: number, decimal: DecimalGroups | null = null): ValueCheck {
-  inlineChecks.set(check, { kind, min, max, decimal });
-  return check;
-}
-
-/** The inline test of a check made here (INLINE_CALL when it has none). */
-export function inlineCheckOf(check: ValueCheck): InlineCheck {
-  return inlineChecks.get(check) ?? CALL_ONLY;
-}
+import { INLINE_ASCII, INLINE_DATE, INLINE_DECIMAL, INLINE_LENGTH, withInline, type DecimalGroups, type ValueCheck } from './inline-check.ts';
 
 const exactLength = (n: number): ValueCheck => withInline((_b, _o, len) => (len === n ? null : `${len} bytes, not ${n}`), INLINE_LENGTH, n, n);
 const maxLength = (n: number, what: string): ValueCheck => withInline((_b, _o, len) => (len <= n ? null : `${len} bytes, more than the ${n} of ${what}`), INLINE_LENGTH, 0, n);
 
-/**
- * The digit groups of a DECIMAL(M,D) in stored order: bytes, digits, 10^digits, and the first
- * byte below which a group is certainly below 10^digits.
- */
-export interface DecimalGroups {
-  bytes: Int32Array;
-  digits: Int32Array;
-  limits: Float64Array;
-  heads: Int32Array;
-}
 
 function decimalGroups(precision: number, scale: number): DecimalGroups {
   const { intFull, intLead, fracFull, fracDigits, fracTail } = decimalLayout(precision, scale);
