@@ -62,10 +62,13 @@ export default defineConfig({
       },
     }),
   ],
-  worker: { format: 'es' },
+  // Rolldown's plugin-timing warning says only how busy the machine was (it fires when the build
+  // shares a loaded 2-core machine with the tests): it is off, so a warning in the build means something.
+  worker: { format: 'es', rolldownOptions: { checks: { bundlerTimings: false } } },
   build: {
     outDir: 'dist',
     target: 'es2022',
     sourcemap: true,
+    rolldownOptions: { checks: { bundlerTimings: false } },
   },
 });
