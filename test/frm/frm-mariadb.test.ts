@@ -262,7 +262,7 @@ describe('.frm files written by MariaDB', () => {
     await server.exec(c.settings ? `${c.settings.on}; ${create}; ${c.settings.off}` : create);
     expect((await showCreate(server, copy)).replace(`CREATE TABLE \`${copy}\``, `CREATE TABLE \`${c.name}\``)).toBe(original);
 
-    // the CREATE TABLE text and the model agree (a long UNIQUE is no InnoDB unique index: see frm-table.ts)
+    // the CREATE TABLE text and the model agree (a long UNIQUE is no InnoDB unique index: see frm-keys.ts)
     const reparsed = parseCreateTables(def.table.createSql)[0];
     expect(reparsed.columns.map((col) => ({ ...col, collation: '' }))).toEqual(def.table.columns.map((col) => ({ ...col, collation: '' })));
     if (c.name !== 'long_unique') expect(reparsed.indexes).toEqual(def.table.indexes);
