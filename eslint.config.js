@@ -9,7 +9,7 @@ import globals from 'globals';
 
 export default defineConfig(
   {
-    ignores: ['dist/**', 'dist-cli/**', 'node_modules/**', 'test-results/**', '.cache/**', 'coverage/**'],
+    ignores: ['dist/**', 'dist-cli/**', 'dist-lib/**', 'node_modules/**', 'test-results/**', '.cache/**', 'coverage/**'],
   },
   js.configs.recommended,
   tseslint.configs.recommended,

@@ -3,34 +3,31 @@
  * Same decoder as the page; rows stream to stdout or OUT, problems and the summary go to stderr.
  * Without --schema the table definition comes from the .ibd itself (MySQL 8 data dictionary) or from
  * the .frm of the same name beside it (MySQL 5.x, MariaDB); with --guess and neither, it is guessed
- * from the records (core/guess.ts).
+ * from the records (core/definitions/guess.ts). The file is opened and its definition found through
+ * the library's Node entry (lib/node.ts), as a program using the library would; the rows of a large
+ * table are decoded in worker threads (node/pool.ts).
  */
-import { createWriteStream, existsSync, readdirSync } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { basename, dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
-import { parseCreateTables, pickTable } from './core/definitions/ddl/create-table.ts';
 import { csvBytes } from './core/writers/csv-bytes.ts';
 import { csvHeader, ndjsonRows } from './core/writers/output.ts';
-import { readFrm } from './core/definitions/frm/index.ts';
 import { decodeInParallel } from './core/readers/parallel.ts';
 import { batchRows, type RowBatch } from './core/values/row-batch.ts';
-import { disagreements, resolveSchema } from './core/definitions/schema-source.ts';
-import type { TableDef } from './core/schema.ts';
-import { readSdi } from './core/definitions/sdi/index.ts';
-import type { ByteSource } from './core/tablespace/source.ts';
 import { loadKeyFile, parseMysqlKeyring, type EncryptionKeys } from './core/tablespace/encryption.ts';
 import { anythingAmiss } from './core/readers/decode-stats.ts';
 import { isRowMode, modeIncludes, ROW_MODES } from './core/readers/row-state.ts';
-import { DefinitionMismatch, openTable, type DecodeStats, type OpenOptions, type Problem, type RowMode, type TableReader } from './core/readers/table-reader.ts';
+import { DefinitionMismatch, type DecodeStats, type Problem, type RowMode } from './core/readers/table-reader.ts';
 import { Tablespace } from './core/tablespace/tablespace.ts';
 import { leafTruncation } from './core/btree/truncation.ts';
-import { NotInnodbError } from './core/errors.ts';
-import { formatGuess, guessColumns, guessedTable } from './core/definitions/guess.ts';
-import { listIndexes, recoveryReport, targetOptions } from './core/readers/recovery-target.ts';
+import { formatGuess, guessColumns } from './core/definitions/guess.ts';
+import { listIndexes, recoveryReport } from './core/readers/recovery-target.ts';
 import { PAGE_SIZES } from './core/tablespace/orphan-scan.ts';
-import { countLiveRows, UNCOUNTED } from './core/readers/leaf-counts.ts';
+import { NoDefinitionError, TableChoiceError, type TableEntry } from './lib/definitions.ts';
+import type { InnodbFile } from './lib/innodb-file.ts';
+import { sumLeafCounts, type InnodbTable, type RowCount } from './lib/innodb-table.ts';
+import { openInnodb } from './lib/node.ts';
 import { fileSource } from './node/file-source.ts';
 import { startPool, type NodePool } from './node/pool.ts';
 
@@ -140,9 +137,6 @@ function write(out: Writable, text: string | Uint8Array): Promise<void> | undefi
   return new Promise((resolve) => out.once('drain', resolve));
 }
 
-/** Reads of --count (LINEITEM's 931 MB counted in ~0.5 s so, from the OS cache). */
-const COUNT_READ_BYTES = 4 << 20;
-
 /** Below this many leaf pages, starting worker threads costs more than it saves. */
 const PARALLEL_MIN_PAGES = 256;
 
@@ -153,21 +147,22 @@ type Chunk = Uint8Array | string;
  * The rows as output chunks, in key order. With worker threads, CSV is made in the workers (the
  * main thread only writes); NDJSON is made here from their batches.
  */
-async function decodeAll(reader: TableReader, args: Args, table: TableDef, options: OpenOptions): Promise<{ chunks: AsyncIterable<Chunk>; stats: () => Promise<DecodeStats> }> {
+async function decodeAll(table: InnodbTable, args: Args): Promise<{ chunks: AsyncIterable<Chunk>; stats: () => Promise<DecodeStats> }> {
+  const { reader } = table;
   const format = (batch: RowBatch): Chunk => (args.format === 'csv' ? csvBytes(batch) : ndjsonRows(reader.columns, batchRows(batch)));
   const leaves = await reader.leafPages();
   if (args.threads === 1 || leaves.length < PARALLEL_MIN_PAGES) {
     async function* chunks(): AsyncGenerator<Chunk> {
-      for await (const batch of reader.batches({ batchSize: 5000, separated: args.format === 'csv' })) yield format(batch);
+      for await (const batch of table.batches({ batchSize: 5000, separated: args.format === 'csv' })) yield format(batch);
     }
     return { chunks: chunks(), stats: () => Promise.resolve(reader.stats) };
   }
   const worker = new URL('./decode-worker.mjs', import.meta.url);
   if (args.format === 'csv') {
-    const pool = startPool(worker, args.ibd, table, options, 'csv', args.threads);
+    const pool = startPool(worker, args.ibd, table.definition, table.options, 'csv', args.threads);
     return { chunks: inOrder(pool, leaves, (bytes) => bytes), stats: () => Promise.resolve(pool.stats()) };
   }
-  const pool = startPool(worker, args.ibd, table, options, 'batch', args.threads);
+  const pool = startPool(worker, args.ibd, table.definition, table.options, 'batch', args.threads);
   return { chunks: inOrder(pool, leaves, format), stats: () => Promise.resolve(pool.stats()) };
 }
 
@@ -193,16 +188,16 @@ function warnProblems(file: string, problems: readonly Problem[]): void {
  * The verdict on a definition that does not fit the file (DefinitionMismatch), before any row is
  * written: said on stderr with what the records look like (their fields as guessed from them).
  */
-async function definitionFits(reader: TableReader, source: ByteSource, options: OpenOptions): Promise<boolean> {
+async function definitionFits(table: InnodbTable, file: InnodbFile): Promise<boolean> {
   try {
-    await reader.checkDefinition();
+    await table.checkDefinition();
     return true;
   } catch (e) {
     if (!(e instanceof DefinitionMismatch)) throw e;
     process.stderr.write(`ibd-reader: ${e.message}; no row is decoded with it\n`);
   }
-  const ts = await Tablespace.open(source, { keys: options.keys });
-  const guess = await guessColumns(ts, basename(source.name).replace(/\.ibd$/i, ''), reader.info.indexId).catch(() => null);
+  const ts = await Tablespace.open(file.source, { keys: file.keys });
+  const guess = await guessColumns(ts, file.name.replace(/\.ibd$/i, ''), table.info.indexId).catch(() => null);
   if (guess !== null) process.stderr.write(`what the records look like, ${formatGuess(guess)}\n`);
   return false;
 }
@@ -213,82 +208,28 @@ function warnWithheld(file: string, s: DecodeStats): void {
   warn(`${file}: ${s.damagedWithheld} ${s.damagedWithheld === 1 ? 'row from damaged pages was' : 'rows from damaged pages were'} withheld (their pages fail the checksum or a structural check); --rows damaged shows them alone, --rows all beside the others, each tagged in _row_state`);
 }
 
-/** A .frm starts with FE 01 whatever it is called. */
-async function isFrm(path: string): Promise<boolean> {
-  if (path.toLowerCase().endsWith('.frm')) return true;
-  const head = await readFile(path).then((b) => b.subarray(0, 2), () => new Uint8Array(0));
-  return head[0] === 0xfe && head[1] === 0x01;
+/** The library's verdict on the definitions, with what to give or choose on this command line. */
+function withHint(e: unknown, args: Args): unknown {
+  if (e instanceof NoDefinitionError) return new Error(`${e.message}; give the table definition with --schema FILE.sql (or FILE.frm)`);
+  if (e instanceof TableChoiceError) return new Error(`${args.schema ?? e.file}: ${e.detail} (choose one with --table)`);
+  return e;
 }
 
-/** The table named --table among `tables`, else the one named like the .ibd, else the only one. */
-function selectTable(tables: TableDef[], args: Args, from: string): TableDef {
-  const table = args.table !== null
-    ? tables.find((t) => t.name.toLowerCase() === args.table?.toLowerCase())
-    : pickTable(tables, basename(args.ibd)) ?? (tables.length === 1 ? tables[0] : undefined);
-  if (!table) {
-    throw new Error(`${from}: ${args.table !== null ? `no table named ${args.table}` : `no table matches ${basename(args.ibd)}`}; tables: ${tables.map((t) => t.name).join(', ')} (choose one with --table)`);
-  }
-  return table;
-}
-
-/** The definition from --schema (.sql or .frm); when the .ibd carries its own, differences are warned about. */
-async function schemaFromFile(args: Args, schema: string, source: ByteSource): Promise<TableDef> {
-  let table: TableDef;
-  const kind = (await isFrm(schema)) ? 'frm' : 'sql';
-  if (kind === 'frm') {
-    const frmSource = await fileSource(schema);
-    try {
-      const frm = await readFrm(frmSource);
-      for (const w of frm.warnings) warn(`${basename(schema)}: ${w}`);
-      table = frm.table;
-    } finally {
-      await frmSource.close();
-    }
-  } else {
-    const tables = parseCreateTables(await readFile(schema, 'utf8'));
-    if (tables.length === 0) throw new Error(`${schema}: no CREATE TABLE statement found`);
-    table = selectTable(tables, args, schema);
-  }
-  const sdi = await Tablespace.open(source).then(readSdi).catch(() => null);
-  const own = sdi?.tables.find((t) => t.table.name.toLowerCase() === table.name.toLowerCase());
-  if (own) {
-    for (const d of disagreements({ table, source: kind, file: basename(schema) }, { table: own.table, source: 'sdi', file: source.name })) warn(d);
-  }
-  return table;
-}
-
-/** FILE.frm beside FILE.ibd, the case of the names aside (datadirs hold VIEWERS.frm beside viewers.ibd), as the page pairs them. */
-function frmBeside(ibd: string): string | null {
-  const want = `${basename(ibd).replace(/\.ibd$/i, '')}.frm`;
-  const exact = join(dirname(ibd), want);
-  if (existsSync(exact)) return exact;
-  let names: string[];
+/**
+ * The definition named by --table, else the one named like the .ibd, else the only one: from
+ * --schema, else the .ibd's own or its .frm (the library's). A .frm given with --schema defines its
+ * one table, whatever --table says. Where the .ibd's own dictionary differs from --schema, it is said.
+ */
+function chosenTable(file: InnodbFile, args: Args): TableEntry {
+  const name = args.schema !== null && file.tables()[0]?.source === 'frm' ? null : args.table;
+  let entry: TableEntry;
   try {
-    names = readdirSync(dirname(ibd));
-  } catch {
-    return null;
+    entry = file.definition(name);
+  } catch (e) {
+    throw withHint(e, args);
   }
-  const found = names.find((name) => name.toLowerCase() === want.toLowerCase());
-  return found === undefined ? null : join(dirname(ibd), found);
-}
-
-/** The definition the .ibd carries (SDI), or the one in FILE.frm beside it. */
-async function schemaFromIbd(args: Args, source: ByteSource): Promise<TableDef> {
-  const frmPath = frmBeside(args.ibd);
-  const others: ByteSource[] = [];
-  const frm = frmPath !== null ? await fileSource(frmPath) : null;
-  if (frm) others.push(frm);
-  try {
-    const resolved = await resolveSchema(source, others);
-    for (const w of resolved.warnings) warn(w);
-    if (args.table !== null || !resolved.table) {
-      if (resolved.candidates.length === 0) throw new Error(`${resolved.error ?? 'no table definition found'}; give the table definition with --schema FILE.sql (or FILE.frm)`);
-      return selectTable(resolved.candidates.map((c) => c.table), args, resolved.candidates[0].file);
-    }
-    return resolved.table;
-  } finally {
-    await frm?.close();
-  }
+  for (const d of entry.disagreements) warn(d);
+  return entry;
 }
 
 /** --guess was given (read apart from the other options, see main()). */
@@ -299,26 +240,24 @@ let guessMode = false;
  * guessed from the records (guess.ts), printed to stderr with its per-field report so it can be
  * corrected and given back with --schema.
  */
-async function tableOrGuess(args: Args, source: ByteSource): Promise<TableDef> {
-  if (args.schema !== null) return schemaFromFile(args, args.schema, source);
-  if (!guessMode) return schemaFromIbd(args, source);
+async function tableOrGuess(file: InnodbFile, args: Args): Promise<TableEntry> {
+  if (args.schema !== null || !guessMode) return chosenTable(file, args);
   try {
-    return await schemaFromIbd(args, source);
+    return chosenTable(file, args);
   } catch (e) {
     warn(`${(e as Error).message.replace(/; give the table definition.*$/, '')}; guessing the columns from the records (--guess)`);
   }
-  const ts = await Tablespace.open(source, { keys: (await openOptions(args)).keys });
-  const guess = await guessColumns(ts, basename(args.ibd).replace(/\.ibd$/i, ''));
-  process.stderr.write(`${formatGuess(guess)}\n${guess.createSql};\n`);
-  return guessedTable(guess);
+  const guessed = await file.guess();
+  process.stderr.write(`${formatGuess(guessed.guess)}\n${guessed.guess.createSql};\n`);
+  return guessed;
 }
 
-/** Row mode and encryption keys, as openTable takes them (also sent to the worker threads). */
-async function openOptions(args: Args): Promise<OpenOptions> {
+/** The encryption keys of --key-file and --keyring. */
+async function keysOf(args: Args): Promise<EncryptionKeys> {
   const keys: EncryptionKeys = {};
   if (args.keyFile !== null) keys.mariadb = await loadKeyFile(new Uint8Array(await readFile(args.keyFile)), args.keyPassword);
   if (args.keyring !== null) keys.mysql = parseMysqlKeyring(new Uint8Array(await readFile(args.keyring)));
-  return { mode: args.mode, keys };
+  return keys;
 }
 
 /** Leaf pages per run of a count in the worker threads (4 MB of 16 KB pages, one read each). */
@@ -329,11 +268,10 @@ const COUNT_RUN_PAGES = 256;
  * there are enough pages (each page's checksum is most of a count's work), and the counters'
  * statistics (their damaged pages, problems).
  */
-async function leafCounts(reader: TableReader, leaves: number[], args: Args, table: TableDef, options: OpenOptions): Promise<{ counts: Int32Array; stats: DecodeStats }> {
-  if (args.threads === 1 || leaves.length < PARALLEL_MIN_PAGES) {
-    return { counts: await reader.countLeaves(leaves, { readBytes: COUNT_READ_BYTES, exact: true }), stats: reader.stats };
-  }
-  const pool = startPool(new URL('./decode-worker.mjs', import.meta.url), args.ibd, table, options, 'count', args.threads);
+async function leafCounts(table: InnodbTable, args: Args): Promise<{ count: RowCount; stats: DecodeStats }> {
+  const leaves = await table.reader.leafPages();
+  if (args.threads === 1 || leaves.length < PARALLEL_MIN_PAGES) return { count: await table.count(), stats: table.stats };
+  const pool = startPool(new URL('./decode-worker.mjs', import.meta.url), args.ibd, table.definition, table.options, 'count', args.threads);
   const counts = new Int32Array(leaves.length);
   let at = 0;
   try {
@@ -341,38 +279,32 @@ async function leafCounts(reader: TableReader, leaves: number[], args: Args, tab
       counts.set(run.batch, at);
       at += run.batch.length;
     }
-    return { counts, stats: pool.stats() };
+    return { count: sumLeafCounts(leaves, counts), stats: pool.stats() };
   } finally {
     await pool.close();
   }
 }
 
 /** --count: the rows of every leaf page, summed. */
-async function countRows(reader: TableReader, out: Writable, args: Args, table: TableDef, options: OpenOptions): Promise<number> {
-  const leaves = await reader.leafPages();
-  const { counts, stats } = await leafCounts(reader, leaves, args, table, options);
-  let rows = 0;
-  const uncounted: number[] = [];
-  counts.forEach((n, i) => {
-    if (n === UNCOUNTED) uncounted.push(leaves[i]);
-    else rows += n;
-  });
-  await write(out, `${rows}\n`);
+async function countRows(table: InnodbTable, out: Writable, args: Args): Promise<number> {
+  const { count, stats } = await leafCounts(table, args);
+  const { reader } = table;
+  const uncounted = count.uncountedPages;
+  await write(out, `${count.rows}\n`);
   const file = reader.info.file;
   warnProblems(file, [...reader.stats.problems, ...(stats === reader.stats ? [] : stats.problems)]);
   for (const page of uncounted.slice(0, 20)) warn(`${file}, page ${page}: not a readable leaf page of index ${reader.info.indexId}; its rows are not in the count`);
-  process.stderr.write(`${file}: ${rows} rows on ${leaves.length - uncounted.length} leaf pages (counted from the record headers${stats.damagedPages > 0 || modeIncludes(reader.mode, 'purged') ? '; damaged pages and free lists decoded' : ', not decoded'})${uncounted.length > 0 ? `; ${uncounted.length} leaf pages could not be counted` : ''}\n`);
+  process.stderr.write(`${file}: ${count.rows} rows on ${count.leafPages - uncounted.length} leaf pages (counted from the record headers${stats.damagedPages > 0 || modeIncludes(reader.mode, 'purged') ? '; damaged pages and free lists decoded' : ', not decoded'})${uncounted.length > 0 ? `; ${uncounted.length} leaf pages could not be counted` : ''}\n`);
   warnWithheld(reader.info.file, stats);
   return anythingAmiss(reader.stats) || anythingAmiss(stats) || uncounted.length > 0 || reader.info.leafSource === 'scan' ? 2 : 0;
 }
 
 /** --count with no table definition to be had: the live rows from the record headers of the leaves found by a scan. */
-async function countWithoutDefinition(source: ByteSource, args: Args, out: Writable): Promise<number> {
-  const ts = await Tablespace.open(source, { keys: (await openOptions(args)).keys });
-  const counted = await countLiveRows(ts);
+async function countWithoutDefinition(file: InnodbFile, out: Writable): Promise<number> {
+  const counted = await file.countLiveRows();
   await write(out, `${counted.rows}\n`);
-  process.stderr.write(`${source.name}: ${counted.rows} live rows on ${counted.leaves - counted.uncounted} leaf pages of index ${counted.indexId}, counted from the record headers with no table definition (the leaves found by scanning the file)${counted.uncounted > 0 ? `; ${counted.uncounted} leaf pages could not be counted` : ''}\n`);
-  if (counted.damaged > 0) warn(`${source.name}: ${counted.damaged} leaf pages are damaged (they fail the checksum or their record list's checks) and count no live row; with a table definition (--schema), --rows damaged reads what they hold`);
+  process.stderr.write(`${file.name}: ${counted.rows} live rows on ${counted.leaves - counted.uncounted} leaf pages of index ${counted.indexId}, counted from the record headers with no table definition (the leaves found by scanning the file)${counted.uncounted > 0 ? `; ${counted.uncounted} leaf pages could not be counted` : ''}\n`);
+  if (counted.damaged > 0) warn(`${file.name}: ${counted.damaged} leaf pages are damaged (they fail the checksum or their record list's checks) and count no live row; with a table definition (--schema), --rows damaged reads what they hold`);
   return counted.uncounted + counted.damaged > 0 ? 2 : 0;
 }
 
@@ -380,52 +312,60 @@ async function countWithoutDefinition(source: ByteSource, args: Args, out: Writa
  * What is wrong with the file as a whole, said before its rows: page 0 damaged, space flags that
  * disagree with the pages, the file cut short. Whether the file is damaged so (exit status 2).
  */
-async function warnSpace(source: ByteSource, reader: TableReader, options: OpenOptions): Promise<boolean> {
-  if (options.raw) return false;
-  const ts = await Tablespace.open(source, { keys: options.keys });
+async function warnSpace(file: InnodbFile, table: InnodbTable): Promise<boolean> {
+  if (table.options.raw) return false;
+  const { source } = file;
+  const ts = await Tablespace.open(source, { keys: file.keys });
   if (ts.headerNote !== null) warn(`${source.name}: ${ts.headerNote}`);
-  const cut = await leafTruncation(ts, await reader.leafPages().catch(() => []));
+  const cut = await leafTruncation(ts, await table.reader.leafPages().catch(() => []));
   if (cut !== null) warn(`${source.name}: ${cut.message}`);
   return ts.page0Damaged !== null || cut !== null;
 }
 
-async function run(args: Args): Promise<number> {
+/** --list-indexes: every index found by reading every page, on any file (not InnoDB, no page 0). */
+async function listFileIndexes(args: Args): Promise<number> {
   const source = await fileSource(args.ibd);
-  let out: Writable | null = null;
   try {
-    if (args.listIndexes) {
-      process.stdout.write(await listIndexes(source, args.pageSize));
-      return 0;
-    }
-    // A file with no InnoDB page at all is said to be so first, not blamed on a missing definition.
-    const opened = await Tablespace.open(source).then(() => null, (e: unknown) => e);
-    if (opened instanceof NotInnodbError) throw opened;
-    // Live rows are counted from the record headers: a definition helps find the leaves, none is needed.
-    const countAlone = args.count && args.mode === 'live' && args.schema === null && !guessMode;
-    const table = countAlone ? await tableOrGuess(args, source).catch(() => null) : await tableOrGuess(args, source);
-    out = args.output !== null ? createWriteStream(args.output) : process.stdout;
-    if (table === null) return await countWithoutDefinition(source, args, out);
-    if (args.printDdl) {
-      await write(out, `${table.createSql.replace(/;?\s*$/, '')};\n`);
-      return 0;
-    }
-    const options = { ...(await openOptions(args)), ...(await targetOptions(source, table.name, args, warn)) };
-    const reader = await openTable(source, table, options);
-    const spaceDamaged = await warnSpace(source, reader, options);
-    if (!(await definitionFits(reader, source, options))) return 1;
-    if (args.count) return Math.max(await countRows(reader, out, args, table, options), spaceDamaged ? 2 : 0);
-    if (args.format === 'csv') await write(out, csvHeader(reader.columns));
-    const decoded = await decodeAll(reader, args, table, options);
-    for await (const chunk of decoded.chunks) await write(out, chunk);
-    const s = await decoded.stats();
-    warnProblems(source.name, s.problems);
-    process.stderr.write(`${source.name}: ${s.rowsDecoded} rows from ${s.pagesRead} leaf pages (${reader.info.pageSize / 1024} KB pages, ${reader.info.rowFormat}, ${reader.info.checksumFormat} checksums); ${s.recordsFailed} undecodable records, ${s.pagesSkipped} skipped pages, ${s.badChecksums} bad checksums, ${s.damagedPages} damaged leaf pages\n`);
-    process.stderr.write(recoveryReport(source.name, s));
-    warnWithheld(source.name, s);
-    // Leaves found by scanning: the B-tree above them is damaged, even where every row came back.
-    return anythingAmiss(s) || reader.info.leafSource === 'scan' || spaceDamaged ? 2 : 0;
+    process.stdout.write(await listIndexes(source, args.pageSize));
+    return 0;
   } finally {
     await source.close();
+  }
+}
+
+async function run(args: Args): Promise<number> {
+  if (args.listIndexes) return listFileIndexes(args);
+  const file = await openInnodb(args.ibd, { schema: args.schema ?? undefined, keys: await keysOf(args) });
+  let out: Writable | null = null;
+  try {
+    for (const w of file.warnings) warn(w);
+    // Live rows are counted from the record headers: a definition helps find the leaves, none is needed.
+    const countAlone = args.count && args.mode === 'live' && args.schema === null && !guessMode;
+    const entry = countAlone ? await tableOrGuess(file, args).catch(() => null) : await tableOrGuess(file, args);
+    out = args.output !== null ? createWriteStream(args.output) : process.stdout;
+    if (entry === null) return await countWithoutDefinition(file, out);
+    if (args.printDdl) {
+      await write(out, `${entry.definition.createSql.replace(/;?\s*$/, '')};\n`);
+      return 0;
+    }
+    const table = await file.table(entry, { rows: args.mode, indexId: args.indexId ?? undefined, pageSize: args.pageSize ?? undefined });
+    for (const w of table.warnings) warn(w);
+    const spaceDamaged = await warnSpace(file, table);
+    if (!(await definitionFits(table, file))) return 1;
+    if (args.count) return Math.max(await countRows(table, out, args), spaceDamaged ? 2 : 0);
+    if (args.format === 'csv') await write(out, csvHeader(table.columns));
+    const decoded = await decodeAll(table, args);
+    for await (const chunk of decoded.chunks) await write(out, chunk);
+    const s = await decoded.stats();
+    const { info } = table;
+    warnProblems(file.name, s.problems);
+    process.stderr.write(`${file.name}: ${s.rowsDecoded} rows from ${s.pagesRead} leaf pages (${info.pageSize / 1024} KB pages, ${info.rowFormat}, ${info.checksumFormat} checksums); ${s.recordsFailed} undecodable records, ${s.pagesSkipped} skipped pages, ${s.badChecksums} bad checksums, ${s.damagedPages} damaged leaf pages\n`);
+    process.stderr.write(recoveryReport(file.name, s));
+    warnWithheld(file.name, s);
+    // Leaves found by scanning: the B-tree above them is damaged, even where every row came back.
+    return anythingAmiss(s) || info.leafSource === 'scan' || spaceDamaged ? 2 : 0;
+  } finally {
+    await file.close();
     const stream = out;
     if (stream !== null && stream !== process.stdout) await new Promise<void>((resolve) => stream.end(resolve));
   }

@@ -12,8 +12,9 @@ import { BatchBuilder, batchBuffers, type RowBatch } from '../src/core/values/ro
 import type { Column, TableDef } from '../src/core/schema.ts';
 import { blobSource, sharedBlobSource } from '../src/core/tablespace/source.ts';
 import { quickSummary, summarize } from '../src/core/readers/summary.ts';
-import { DefinitionMismatch, openTable, ROW_STATE_COLUMN, type DecodeStats, type Row, type TableReader } from '../src/core/readers/table-reader.ts';
+import { DefinitionMismatch, ROW_STATE_COLUMN, type DecodeStats, type Row, type TableReader } from '../src/core/readers/table-reader.ts';
 import { csvBuffers, csvPages, type CsvBuffers } from '../src/core/writers/csv-pages.ts';
+import { openDefinedTable } from '../src/lib/innodb-table.ts';
 import type { ByteSource } from '../src/core/tablespace/source.ts';
 import { batchToRows } from '../src/ui/batch-text.ts';
 import { keyRows, textRows } from '../src/ui/search.ts';
@@ -228,7 +229,7 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
     async openView(spec) {
       current = null;
       const source = sharedBlobSource(spec.ibd, spec.name);
-      const reader = await openTable(source, spec.table, { mode: spec.mode, keys: spec.keys, index: spec.index, raw: spec.raw });
+      const { reader } = await openDefinedTable(source, spec.table, { rows: spec.mode, keys: spec.keys, target: { index: spec.index, raw: spec.raw } });
       const view: OpenedView = {
         table: spec.table.name,
         columns: reader.columns.slice(),

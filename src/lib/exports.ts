@@ -1,0 +1,14 @@
+/**
+ * What both library entries (index.ts, node.ts) export besides openInnodb: the file and table
+ * handles, their errors, the row modes, reading a RowBatch, and loading encryption keys.
+ */
+export type { InnodbFile, GuessedEntry, LiveRowCount } from './innodb-file.ts';
+export type { InnodbTable, RowCount, RowObject, TableOptions } from './innodb-table.ts';
+export { NoDefinitionError, TableChoiceError, type TableEntry } from './definitions.ts';
+export { IbdError, NotInnodbError } from '../core/errors.ts';
+export { DefinitionMismatch, ROW_STATE_COLUMN, type DecodeStats, type Problem, type RowMode, type RowState, type TableInfo } from '../core/readers/table-reader.ts';
+export { ROW_MODES } from '../core/readers/row-state.ts';
+export { batchRows, cellText, type RowBatch } from '../core/values/row-batch.ts';
+export { loadKeyFile, parseMysqlKeyring, type EncryptionKeys } from '../core/tablespace/encryption.ts';
+export type { TableDef, Column, IndexDef } from '../core/schema.ts';
+export type { TablespaceSummary } from '../core/readers/summary.ts';

@@ -1,0 +1,123 @@
+/**
+ * An .ibd file opened by the library: the table definitions it can be read with (definitions.ts),
+ * each table opened for reading (innodb-table.ts), and what needs no definition at all: the
+ * tablespace's summary, its live rows counted from the record headers, its columns guessed from
+ * the records. Over a ByteSource, with neither Node nor the DOM: the entries (index.ts, node.ts)
+ * turn a File, Blob, bytes or path into one.
+ */
+import { guessColumns, guessedTable, type GuessResult } from '../core/definitions/guess.ts';
+import { NotInnodbError } from '../core/errors.ts';
+import { countLiveRows } from '../core/readers/leaf-counts.ts';
+import { summarize, type SummarizeOptions, type TablespaceSummary } from '../core/readers/summary.ts';
+import type { EncryptionKeys } from '../core/tablespace/encryption.ts';
+import type { ByteSource } from '../core/tablespace/source.ts';
+import { Tablespace } from '../core/tablespace/tablespace.ts';
+import { chooseEntry, foundDefinitions, givenDefinitions, type Definitions, type TableEntry } from './definitions.ts';
+import { openDefinedTable, type InnodbTable, type TableOptions } from './innodb-table.ts';
+
+export interface SourceOptions {
+  /** The definition given outright (a .frm, or CREATE TABLE statements): it wins over the file's own; `files` are not looked at. */
+  schema?: ByteSource;
+  /** Companion files (.frm, .sql): looked at after the file's own data dictionary (MySQL 8). */
+  files?: readonly ByteSource[];
+  /** Keys of an encrypted tablespace (loadKeyFile, parseMysqlKeyring). */
+  keys?: EncryptionKeys;
+}
+
+/** A definition guessed from the records, with the guess: each field's lengths, NULLs, samples and type. */
+export interface GuessedEntry extends TableEntry {
+  guess: GuessResult;
+}
+
+/** The live rows counted with no definition: from the leaves found by scanning the file. */
+export interface LiveRowCount {
+  rows: number;
+  leaves: number;
+  /** Leaf pages that could not be counted. */
+  uncounted: number;
+  /** Leaf pages that fail their checksum or their record list's checks: they count no live row. */
+  damaged: number;
+  indexId: bigint;
+}
+
+export class InnodbFile {
+  private guessed: Promise<GuessedEntry> | null = null;
+
+  constructor(
+    /** The file's bytes, as the decoder reads them. */
+    readonly source: ByteSource,
+    private readonly defs: Definitions,
+    readonly keys: EncryptionKeys | undefined,
+    private readonly release: () => Promise<void>,
+  ) {}
+
+  get name(): string {
+    return this.source.name;
+  }
+
+  /** What the definitions' sources said: disagreements between them, files that could not be read. */
+  get warnings(): readonly string[] {
+    return this.defs.warnings;
+  }
+
+  /** Why no table is picked without a name (none given or found, or none named like the file); else null. */
+  get error(): string | null {
+    return this.defs.error;
+  }
+
+  /** Every definition to choose from: the tables of the file's data dictionary, of a .frm, of the .sql. */
+  tables(): readonly TableEntry[] {
+    return this.defs.entries;
+  }
+
+  /**
+   * The definition of table `name` (case aside); without a name, the one named like the file, else
+   * the only one. Throws NoDefinitionError when there is none, TableChoiceError when none fits.
+   */
+  definition(name: string | null = null): TableEntry {
+    return chooseEntry(this.defs, this.source.name, name);
+  }
+
+  /** A definition guessed from the records (guess.ts), for a file nothing describes. */
+  guess(): Promise<GuessedEntry> {
+    this.guessed ??= (async () => {
+      const ts = await Tablespace.open(this.source, { keys: this.keys });
+      const guess = await guessColumns(ts, this.source.name.replace(/\.ibd$/i, ''));
+      const definition = guessedTable(guess);
+      return { name: definition.name, source: 'guess', file: this.source.name, definition, clusteredIndex: null, disagreements: [], guess };
+    })();
+    return this.guessed;
+  }
+
+  /** Opens a table for reading: an entry (tables(), guess()), or the definition() of a name. */
+  table(which: string | TableEntry | null = null, options: TableOptions = {}): Promise<InnodbTable> {
+    const entry = which === null || typeof which === 'string' ? this.definition(which) : which;
+    return openDefinedTable(this.source, entry.definition, { ...options, keys: this.keys });
+  }
+
+  /** What the tablespace is, without a definition: page size, server hints, indexes, checksums, the exact row count. */
+  summary(options: Omit<SummarizeOptions, 'keys'> = {}): Promise<TablespaceSummary> {
+    return summarize(this.source, { ...options, keys: this.keys });
+  }
+
+  /** The live rows counted from the record headers, with no definition at all. */
+  async countLiveRows(signal?: AbortSignal): Promise<LiveRowCount> {
+    return countLiveRows(await Tablespace.open(this.source, { keys: this.keys }), signal);
+  }
+
+  /** Lets go of the file (a path's file handle; nothing for a Blob or bytes). */
+  close(): Promise<void> {
+    return this.release();
+  }
+}
+
+/**
+ * Opens `source`: throws NotInnodbError when it holds no InnoDB page at all; otherwise finds its
+ * definitions (a file whose page 0 is damaged opens too, to be read with a scan of its pages).
+ */
+export async function openSource(source: ByteSource, options: SourceOptions = {}, release: () => Promise<void> = async () => {}): Promise<InnodbFile> {
+  const opened = await Tablespace.open(source).then(() => null, (e: unknown) => e);
+  if (opened instanceof NotInnodbError) throw opened;
+  const defs = options.schema ? await givenDefinitions(source, options.schema) : await foundDefinitions(source, options.files ?? []);
+  return new InnodbFile(source, defs, options.keys, release);
+}

@@ -1,0 +1,45 @@
+/**
+ * What a caller of the library hands it, in a browser as in Node: the .ibd as a File, Blob or bytes,
+ * and companion files (.frm, .sql) as Files or as named data. Each becomes the ByteSource the decoder
+ * reads (a Blob by slices, never whole).
+ */
+import { blobSource, bytesSource, type ByteSource } from '../core/tablespace/source.ts';
+import type { EncryptionKeys } from '../core/tablespace/encryption.ts';
+
+/** An .ibd: a File or Blob (read by slices as needed), or its bytes. */
+export type IbdInput = Blob | Uint8Array;
+
+/** A companion file with its name (the name says what it is: `.frm`, `.sql`); text is read as UTF-8. */
+export interface NamedData {
+  name: string;
+  data: Blob | Uint8Array | string;
+}
+
+/** A companion file: a File (it has a name), or named data. */
+export type FileInput = File | NamedData;
+
+export interface OpenInnodbOptions<F = FileInput> {
+  /** The .ibd's file name, when the input has none (a Blob, bytes): tables are matched by it. */
+  name?: string;
+  /** The table definition given outright (a .frm, or CREATE TABLE statements): it wins over the file's own. */
+  schema?: F;
+  /** Companion files (.frm, .sql), looked at after the file's own data dictionary (MySQL 8). */
+  files?: readonly F[];
+  /** Keys of an encrypted tablespace (loadKeyFile, parseMysqlKeyring). */
+  keys?: EncryptionKeys;
+}
+
+/** The name an .ibd goes by when none is given. */
+const UNNAMED_IBD = 'table.ibd';
+
+export function ibdSource(input: IbdInput, name: string | undefined): ByteSource {
+  if (input instanceof Uint8Array) return bytesSource(input, name ?? UNNAMED_IBD);
+  return blobSource(input, name ?? ('name' in input && typeof input.name === 'string' ? input.name : UNNAMED_IBD));
+}
+
+export function companionSource(input: FileInput): ByteSource {
+  if (!('data' in input)) return blobSource(input, input.name);
+  const { name, data } = input;
+  if (typeof data === 'string') return bytesSource(new TextEncoder().encode(data), name);
+  return data instanceof Uint8Array ? bytesSource(data, name) : blobSource(data, name);
+}
