@@ -3,7 +3,7 @@
  * Same decoder as the page; rows stream to stdout or OUT, problems and the summary go to stderr.
  * Without --schema the table definition comes from the .ibd itself (MySQL 8 data dictionary) or from
  * the .frm of the same name beside it (MySQL 5.x, MariaDB); with --guess and neither, it is guessed
- * from the records (core/guess.ts).
+ * from the records (core/definitions/guess/).
  */
 import { createWriteStream, existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -27,7 +27,7 @@ import { DefinitionMismatch, openTable, type DecodeStats, type OpenOptions, type
 import { Tablespace } from './core/tablespace/tablespace.ts';
 import { leafTruncation } from './core/btree/truncation.ts';
 import { NotInnodbError } from './core/errors.ts';
-import { formatGuess, guessColumns, guessedTable } from './core/definitions/guess.ts';
+import { formatGuess, guessColumns, guessedTable } from './core/definitions/guess/index.ts';
 import { listIndexes, recoveryReport, targetOptions } from './core/readers/recovery-target.ts';
 import { PAGE_SIZES } from './core/tablespace/orphan-scan.ts';
 import { countLiveRows, UNCOUNTED } from './core/readers/leaf-counts.ts';
@@ -296,7 +296,7 @@ let guessMode = false;
 
 /**
  * The table definition: --schema, else the .ibd's own or its .frm; with --guess and none of those, one
- * guessed from the records (guess.ts), printed to stderr with its per-field report so it can be
+ * guessed from the records (definitions/guess/), printed to stderr with its per-field report so it can be
  * corrected and given back with --schema.
  */
 async function tableOrGuess(args: Args, source: ByteSource): Promise<TableDef> {
