@@ -12,15 +12,15 @@ import { buildResult, type GuessResult } from './result.ts';
 import type { Sample } from './sample.ts';
 import { compactRecords, type CRec, type Structure } from './structure.ts';
 import { findStructures } from './structure-search.ts';
-import { findSystem, type SystemAt } from './system-columns.ts';
+import { findSystem, leadingNotNull, NO_SYSTEM_COLUMNS, uncertainKeyNote, type SystemAt } from './system-columns.ts';
 
 export function compactGuess(sample: Sample, tableName: string, rowFormat: RowFormat): GuessResult {
   const candidates = findStructures(sample);
   const { s: first, sys } = withSystemColumns(candidates, sample);
   // every clustered record has them: without them the layout cannot be what openTable() reads
-  if (sys.t < 0) throw new Error('no DB_TRX_ID/DB_ROLL_PTR pair was recognised in the records, so the key cannot be told from the other columns');
+  if (sys.t < 0) throw new Error(NO_SYSTEM_COLUMNS);
   const { s, layout, notes } = completeLayout([first, ...candidates.filter((c) => c !== first && leadingKey(c) === leadingKey(first))], sys, sample);
-  if (sys.score < 0.9) notes.unshift(`DB_TRX_ID/DB_ROLL_PTR only recognised in ${Math.round(sys.score * 100)}% of the records: the key columns are uncertain`);
+  if (sys.score < 0.9) notes.unshift(uncertainKeyNote(Math.round(sys.score * 100)));
   const records: RecordFields[] = [];
   for (const page of sample.pages) for (const o of page.origins) {
     const spans = compactSpans(page.bytes, o, layout, s.nullBytes);
@@ -56,9 +56,7 @@ function completeLayout(structures: readonly Structure[], sys: SystemAt, sample:
 
 /** Structures with the same NOT NULL variable fields in front find the system columns in the same place. */
 function leadingKey(s: Structure): string {
-  let leading = 0;
-  while (leading < s.vars.length && s.vars[leading].bit < 0) leading++;
-  return `${s.nullBytes}:${s.vars.slice(0, leading).map((v) => (v.big ? 'b' : 's')).join('')}`;
+  return `${s.nullBytes}:${s.vars.slice(0, leadingNotNull(s)).map((v) => (v.big ? 'b' : 's')).join('')}`;
 }
 
 /** COMPACT keeps a 768-byte prefix of an off-page value in the record, DYNAMIC only the 20-byte pointer. */

@@ -3,6 +3,8 @@
  * values need the fewest bits (a column's numeric range, text by its per-byte entropy), with a price
  * per column. The byte statistics here also tell where NULL-able fixed columns sit.
  */
+import { beUint } from './type-guess.ts';
+
 /** Shannon entropy (bits) of byte values. */
 export function entropy(counts: Uint32Array, n: number): number {
   if (n === 0) return 0;
@@ -22,8 +24,7 @@ export function rangeBits(values: readonly Uint8Array[], a: number, len: number)
   let min = Infinity;
   let max = -Infinity;
   for (const v of values) {
-    let x = 0;
-    for (let i = a + common; i < a + len; i++) x = x * 256 + v[i];
+    const x = beUint(v, a + common, a + len);
     if (x < min) min = x;
     if (x > max) max = x;
   }

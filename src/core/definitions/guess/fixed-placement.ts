@@ -4,8 +4,8 @@
  * best across records (least entropy, text fields holding text, NULL-able fields in null-bit order).
  */
 import { entropy, rangeBits, SEGMENT_BITS, segmentRun } from './fixed-columns.ts';
-import type { CRec, Structure } from './structure.ts';
-import type { SystemAt } from './system-columns.ts';
+import { varOffset, type CRec, type Structure } from './structure.ts';
+import { afterSystem, type SystemAt } from './system-columns.ts';
 import { isUtf8Text } from './type-guess.ts';
 
 /** Where each variable field sits: before fixed byte `bounds[k]` (0..fixedLen). */
@@ -48,11 +48,7 @@ export function placeVars(recs: readonly CRec[], s: Structure, sys: SystemAt): n
     const row: number[] = [];
     for (let j = 0; j < F; j++) {
       counts.fill(0);
-      for (const r of sample) {
-        let q = r.o + j;
-        for (let i = 0; i < k; i++) q += r.lens[i];
-        counts[r.b[q]]++;
-      }
+      for (const r of sample) counts[r.b[varOffset(r, k, j)]]++;
       row.push(entropy(counts, sample.length));
     }
     cost.push(row);
@@ -77,7 +73,7 @@ function cheapestPlacement(s: Structure, sys: SystemAt, cost: number[][], varCos
   const at = (j: number, k: number, m: number) => (j * (V + 1) + k) * (M + 1) + m;
   const best = new Float64Array((F + 1) * (V + 1) * (M + 1)).fill(Infinity);
   const move = new Uint8Array(best.length);
-  const nonKeyStart = sys.t >= 0 ? sys.t + 13 : 0;
+  const nonKeyStart = afterSystem(sys);
   const varOk = (k: number, m: number, j: number): boolean => {
     if (sys.t >= 0 && (k < sys.kv ? j > sys.t : j < nonKeyStart)) return false;
     const bit = s.vars[k].bit;
@@ -136,8 +132,7 @@ function contentCost(sample: readonly CRec[], k: number, j: number): number {
   let bad = 0;
   for (const r of sample) {
     if (r.externs[k]) continue;
-    let q = r.o + j;
-    for (let i = 0; i < k; i++) q += r.lens[i];
+    const q = varOffset(r, k, j);
     if (!isUtf8Text(r.b.subarray(q, q + r.lens[k]))) bad++;
   }
   return (NOT_TEXT_BITS * bad) / sample.length;
@@ -165,7 +160,7 @@ function runBits(values: readonly Uint8Array[], at: number, size: number, len: n
 export function placeNullFixed(recs: readonly CRec[], s: Structure, sys: SystemAt, bounds: readonly number[]): Map<number, number> {
   const nullAt = new Map<number, number>();
   const sizes = s.fixedBits;
-  const start = sys.t >= 0 ? sys.t + 13 : 0;
+  const start = afterSystem(sys);
   let from = start;
   for (const bit of [...sizes.keys()].sort((a, b) => a - b)) {
     const size = sizes.get(bit) ?? 0;

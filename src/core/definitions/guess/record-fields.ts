@@ -41,7 +41,7 @@ export function compactSpans(b: Uint8Array, o: number, fields: readonly LayoutFi
   let p = o;
   const spans: Span[] = [];
   for (const f of fields) {
-    if (f.bit >= 0 && (b[o - 6 - (f.bit >> 3)] & (1 << (f.bit & 7))) !== 0) {
+    if (f.bit >= 0 && isNullBit(b, o, f.bit)) {
       spans.push({ at: p, len: 0, isNull: true, extern: false });
       continue;
     }
@@ -90,6 +90,9 @@ export function parseVars(b: Uint8Array, o: number, nullBytes: number, vars: rea
   }
   return { extra: o - (ptr + 1), lens, externs };
 }
+
+/** The null bits of the NULL-able variable fields. */
+export const varNullBits = (vars: readonly VarSpec[]): Set<number> => new Set(vars.filter((v) => v.bit >= 0).map((v) => v.bit));
 
 /** The null bits set in a record that are not variable fields' bits: NULL fixed-size columns. */
 export function fixedNullBits(b: Uint8Array, o: number, nullBytes: number, varBits: ReadonlySet<number>): number[] {

@@ -5,9 +5,9 @@
  */
 import { u16 } from '../../pages/fil-header.ts';
 import type { LayoutField, RecordFields, Span } from './record-fields.ts';
-import { buildResult, type FieldSlot, type GuessResult } from './result.ts';
+import { buildResult, type GuessResult } from './result.ts';
 import type { Sample } from './sample.ts';
-import { looksLikeSystem } from './system-columns.ts';
+import { looksLikeSystem, NO_SYSTEM_COLUMNS, uncertainKeyNote } from './system-columns.ts';
 
 /** REDUNDANT: the end offsets give every field exactly (1-byte offsets when the record is short). */
 function redundantSpans(b: Uint8Array, o: number): Span[] {
@@ -26,7 +26,7 @@ function redundantSpans(b: Uint8Array, o: number): Span[] {
 }
 
 /** REDUNDANT: field count and lengths are exact; DB_TRX_ID + DB_ROLL_PTR are the first 6- and 7-byte pair that looks like them. */
-function redundantSlots(records: readonly RecordFields[], pageSize: number): { slots: FieldSlot[]; notes: string[] } {
+function redundantSlots(records: readonly RecordFields[], pageSize: number): { slots: LayoutField[]; notes: string[] } {
   const counts = new Map<number, number>();
   for (const r of records) counts.set(r.spans.length, (counts.get(r.spans.length) ?? 0) + 1);
   const n = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
@@ -39,10 +39,10 @@ function redundantSlots(records: readonly RecordFields[], pageSize: number): { s
     if (ok > bestOk) [sys, bestOk] = [i, ok];
     if (ok >= same.length * 0.9) break; // the first pair that fits: the key comes before it
   }
-  if (sys < 0) throw new Error('no DB_TRX_ID/DB_ROLL_PTR pair was recognised in the records, so the key cannot be told from the other columns');
-  if (bestOk < same.length * 0.9) notes.push(`DB_TRX_ID/DB_ROLL_PTR only recognised in ${Math.round((100 * bestOk) / same.length)}% of the records: the key columns are uncertain`);
+  if (sys < 0) throw new Error(NO_SYSTEM_COLUMNS);
+  if (bestOk < same.length * 0.9) notes.push(uncertainKeyNote(Math.round((100 * bestOk) / same.length)));
   const rowId = sys === 1 && same.every((r) => r.spans[0].len === 6 && r.bytes[r.spans[0].at] < 0x80);
-  const slots = Array.from({ length: n }, (_, i): FieldSlot => {
+  const slots = Array.from({ length: n }, (_, i): LayoutField => {
     // NULL values and off-page ones say nothing about a fixed size
     const lens = same.filter((r) => !r.spans[i].isNull).map((r) => r.spans[i].len);
     const fixedLen = lens.length > 0 && lens.every((l) => l === lens[0]) && same.every((r) => !r.spans[i].extern) ? lens[0] : -1;

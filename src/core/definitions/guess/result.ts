@@ -47,20 +47,13 @@ export interface GuessResult {
   notes: string[];
 }
 
-export interface FieldSlot {
-  role: LayoutField['role'];
-  fixedLen: number;
-  big: boolean;
-  bit: number;
-}
-
 function hex(v: Uint8Array, max = 24): string {
   let s = '';
   for (let i = 0; i < Math.min(v.length, max); i++) s += v[i].toString(16).padStart(2, '0').toUpperCase();
   return v.length > max ? `${s}…` : s;
 }
 
-function describeField(slot: FieldSlot, spans: readonly (Span | undefined)[], records: readonly RecordFields[], name: string, redundant: boolean): GuessedField {
+function describeField(slot: LayoutField, spans: readonly (Span | undefined)[], records: readonly RecordFields[], name: string, redundant: boolean): GuessedField {
   const values: Uint8Array[] = [];
   let nulls = 0;
   let externs = 0;
@@ -88,7 +81,7 @@ function describeField(slot: FieldSlot, spans: readonly (Span | undefined)[], re
   };
 }
 
-export function buildResult(tableName: string, rowFormat: RowFormat, pages: number, slots: readonly FieldSlot[], records: readonly RecordFields[], notes: string[]): GuessResult {
+export function buildResult(tableName: string, rowFormat: RowFormat, pages: number, slots: readonly LayoutField[], records: readonly RecordFields[], notes: string[]): GuessResult {
   const redundant = rowFormat === 'REDUNDANT';
   let c = 0;
   const fields = slots.map((slot, i) => {

@@ -5,7 +5,7 @@
  * less the fixed columns its null bits mark NULL. Also the sampled records read under a structure.
  */
 import { PAGE_NEW_SUPREMUM_END } from '../../pages/index-page.ts';
-import { fixedNullBits, parseVars, type Parsed, type VarSpec } from './record-fields.ts';
+import { fixedNullBits, parseVars, varNullBits, type Parsed, type VarSpec } from './record-fields.ts';
 import type { SamplePage } from './sample.ts';
 
 export interface Structure {
@@ -25,7 +25,7 @@ export interface Structure {
  * Returns the sizes, or null when the records disagree.
  */
 export function validate(pages: readonly SamplePage[], nullBytes: number, vars: readonly VarSpec[]): Structure | null {
-  const varBits = new Set(vars.filter((v) => v.bit >= 0).map((v) => v.bit));
+  const varBits = varNullBits(vars);
   const exact = new Map<string, { bits: number[]; d: number }>();
   const loose = new Map<string, { bits: number[]; ds: number[] }>();
   for (const page of pages) {
@@ -69,13 +69,13 @@ function solveFixedBits(groups: { bits: number[]; d: number }[], nullBytes: numb
   const base = groups[0];
   // Bits set in the base group belong to columns that are NULL in every record seen: size unknown, taken as 0.
   const sizes = new Map<number, number>(base.bits.map((b) => [b, 0]));
+  const sizeOf = (bits: readonly number[]): number => bits.reduce((s, b) => s + (sizes.get(b) ?? 0), 0);
   for (let progress = true; progress;) {
     progress = false;
     for (const g of groups) {
       const unknown = g.bits.filter((b) => !sizes.has(b));
       if (unknown.length !== 1) continue;
-      const known = g.bits.reduce((s, b) => s + (sizes.get(b) ?? 0), 0);
-      const size = base.d - g.d - known;
+      const size = base.d - g.d - sizeOf(g.bits);
       if (size <= 0) return null;
       sizes.set(unknown[0], size);
       progress = true;
@@ -83,10 +83,9 @@ function solveFixedBits(groups: { bits: number[]; d: number }[], nullBytes: numb
   }
   for (const g of groups) {
     if (g.bits.some((b) => !sizes.has(b))) return null;
-    const lost = g.bits.reduce((s, b) => s + (sizes.get(b) ?? 0), 0);
-    if (base.d - lost !== g.d) return null;
+    if (base.d - sizeOf(g.bits) !== g.d) return null;
   }
-  const fixedLen = base.d + base.bits.reduce((s, b) => s + (sizes.get(b) ?? 0), 0);
+  const fixedLen = base.d + sizeOf(base.bits);
   return { nullBytes, vars: [...vars], fixedLen, fixedBits: sizes };
 }
 
@@ -100,11 +99,18 @@ export interface CRec {
 }
 
 export function compactRecords(pages: readonly SamplePage[], s: Structure): CRec[] {
-  const varBits = new Set(s.vars.filter((v) => v.bit >= 0).map((v) => v.bit));
+  const varBits = varNullBits(s.vars);
   const out: CRec[] = [];
   for (const page of pages) for (const o of page.origins) {
     const p = parseVars(page.bytes, o, s.nullBytes, s.vars);
     if (p !== null) out.push({ b: page.bytes, o, lens: p.lens, externs: p.externs, nullBits: new Set(fixedNullBits(page.bytes, o, s.nullBytes, varBits)) });
   }
   return out;
+}
+
+/** Offset in record r of fixed byte j when the first k variable fields come before it. */
+export function varOffset(r: CRec, k: number, j: number): number {
+  let q = r.o + j;
+  for (let i = 0; i < k; i++) q += r.lens[i];
+  return q;
 }

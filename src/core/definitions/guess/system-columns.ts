@@ -2,7 +2,12 @@
  * DB_TRX_ID + DB_ROLL_PTR, the 13 bytes InnoDB writes after the key of every clustered record: told by
  * their layout, and where they are found splits the key from the other columns (in both row formats).
  */
-import type { CRec, Structure } from './structure.ts';
+import { varOffset, type CRec, type Structure } from './structure.ts';
+
+/** Every clustered record has them: without them the key cannot be told, nor the layout be what openTable() reads. */
+export const NO_SYSTEM_COLUMNS = 'no DB_TRX_ID/DB_ROLL_PTR pair was recognised in the records, so the key cannot be told from the other columns';
+
+export const uncertainKeyNote = (percent: number): string => `DB_TRX_ID/DB_ROLL_PTR only recognised in ${percent}% of the records: the key columns are uncertain`;
 
 /** DB_TRX_ID + DB_ROLL_PTR at q: a trx id below 2^32, and an undo pointer (or MariaDB's reset value after purge). */
 export function looksLikeSystem(b: Uint8Array, q: number, pageSize: number): boolean {
@@ -25,10 +30,18 @@ export interface SystemAt {
   score: number;
 }
 
-export function findSystem(recs: readonly CRec[], s: Structure, pageSize: number): SystemAt {
-  // Key fields are NOT NULL, so only leading NOT NULL variable fields can be part of the key.
+/** The first fixed byte after the system columns (0 when they were not found): where NULL-able columns may start. */
+export const afterSystem = (sys: SystemAt): number => (sys.t >= 0 ? sys.t + 13 : 0);
+
+/** Key fields are NOT NULL, so only the leading NOT NULL variable fields can be part of the key. */
+export function leadingNotNull(s: Structure): number {
   let leading = 0;
   while (leading < s.vars.length && s.vars[leading].bit < 0) leading++;
+  return leading;
+}
+
+export function findSystem(recs: readonly CRec[], s: Structure, pageSize: number): SystemAt {
+  const leading = leadingNotNull(s);
   let best: SystemAt = { t: -1, kv: 0, score: 0 };
   // NULL-able columns all come after the system columns, so NULL ones do not move them
   const sample = recs.slice(0, 1000);
@@ -36,9 +49,7 @@ export function findSystem(recs: readonly CRec[], s: Structure, pageSize: number
     for (let t = 0; t + 13 <= s.fixedLen; t++) {
       let ok = 0;
       for (const r of sample) {
-        let q = r.o + t;
-        for (let k = 0; k < kv; k++) q += r.lens[k];
-        if (looksLikeSystem(r.b, q, pageSize)) ok++;
+        if (looksLikeSystem(r.b, varOffset(r, kv, t), pageSize)) ok++;
       }
       const score = sample.length > 0 ? ok / sample.length : 0;
       if (score > best.score) best = { t, kv, score };

@@ -145,10 +145,9 @@ export function fixedGuess(values: readonly Uint8Array[], len: number): TypeGues
   const decimal = len >= 2 ? decimalGuess(values, len) : null;
   if (decimal) return decimal;
   if (int) {
-    const g = int;
     if (len === 4 && values.every(isTimestamp)) return { type: 'timestamp', confidence: 'medium', note: 'every value is a plausible TIMESTAMP (seconds since 1970)' };
     if (len === 8 && values.every(plausibleDouble)) return { type: 'double', confidence: 'low', note: 'not a small integer; every value reads as an ordinary DOUBLE' };
-    return g;
+    return int;
   }
   return { type: `binary(${len})`, confidence: 'low', note: 'no recognisable layout; shown as hex' };
 }
