@@ -3,7 +3,7 @@
  * Same decoder as the page; rows stream to stdout or OUT, problems and the summary go to stderr.
  * Without --schema the table definition comes from the .ibd itself (MySQL 8 data dictionary) or from
  * the .frm of the same name beside it (MySQL 5.x, MariaDB); with --guess and neither, it is guessed
- * from the records (core/definitions/guess.ts). The file is opened and its definition found through
+ * from the records (core/definitions/guess/). The file is opened and its definition found through
  * the library's Node entry (lib/node.ts), as a program using the library would; the rows of a large
  * table are decoded in worker threads (node/pool.ts).
  */
@@ -21,7 +21,7 @@ import { isRowMode, modeIncludes, ROW_MODES } from './core/readers/row-state.ts'
 import { DefinitionMismatch, type DecodeStats, type Problem, type RowMode } from './core/readers/table-reader.ts';
 import { Tablespace } from './core/tablespace/tablespace.ts';
 import { leafTruncation } from './core/btree/truncation.ts';
-import { formatGuess, guessColumns } from './core/definitions/guess.ts';
+import { formatGuess, guessColumns } from './core/definitions/guess/index.ts';
 import { listIndexes, recoveryReport } from './core/readers/recovery-target.ts';
 import { PAGE_SIZES } from './core/tablespace/orphan-scan.ts';
 import { NoDefinitionError, TableChoiceError, type TableEntry } from './lib/definitions.ts';
@@ -237,7 +237,7 @@ let guessMode = false;
 
 /**
  * The table definition: --schema, else the .ibd's own or its .frm; with --guess and none of those, one
- * guessed from the records (guess.ts), printed to stderr with its per-field report so it can be
+ * guessed from the records (definitions/guess/), printed to stderr with its per-field report so it can be
  * corrected and given back with --schema.
  */
 async function tableOrGuess(file: InnodbFile, args: Args): Promise<TableEntry> {

@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusteredLayout } from '../src/core/records/clustered-index.ts';
 import { parseCreateTables } from '../src/core/definitions/ddl/create-table.ts';
 import { createGuessMethods } from '../workers/guess-methods.ts';
-import { formatGuess, guessColumns, guessedTable, tableFromColumns, type ColumnEdit, type GuessResult } from '../src/core/definitions/guess.ts';
+import { formatGuess, guessColumns, guessedTable, tableFromColumns, type ColumnEdit, type GuessResult } from '../src/core/definitions/guess/index.ts';
 import type { TableDef } from '../src/core/schema.ts';
 import { openTable, type Row } from '../src/core/readers/table-reader.ts';
 import { Tablespace } from '../src/core/tablespace/tablespace.ts';

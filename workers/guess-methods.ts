@@ -1,17 +1,17 @@
 /**
- * Worker methods for "guess the columns" (src/core/definitions/guess.ts): for an .ibd with no schema source at
+ * Worker methods for "guess the columns" (src/core/definitions/guess/): for an .ibd with no schema source at
  * all, guess each field's type from the records, then let the user correct the column list and decode
  * with it. To be mixed into the decoder worker's API like viewer-methods.ts; `register` adds the
  * resulting table to the worker's tables, so the viewer methods find it by name like any other.
  * Everything returned survives structured cloning.
  */
-import { guessColumns, tableFromColumns, type ColumnEdit, type GuessResult } from '../src/core/definitions/guess.ts';
+import { guessColumns, tableFromColumns, type ColumnEdit, type GuessResult } from '../src/core/definitions/guess/index.ts';
 import { rawView, type RawTarget } from '../src/core/tablespace/orphan-scan.ts';
 import type { TableDef } from '../src/core/schema.ts';
 import { blobSource } from '../src/core/tablespace/source.ts';
 import { Tablespace } from '../src/core/tablespace/tablespace.ts';
 
-export type { ColumnEdit, GuessedField, GuessResult } from '../src/core/definitions/guess.ts';
+export type { ColumnEdit, GuessedField, GuessResult } from '../src/core/definitions/guess/index.ts';
 
 /** The table registered by tableFromGuess(), as the page lists tables. */
 export interface GuessedTableInfo {

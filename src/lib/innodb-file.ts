@@ -5,7 +5,7 @@
  * the records. Over a ByteSource, with neither Node nor the DOM: the entries (index.ts, node.ts)
  * turn a File, Blob, bytes or path into one.
  */
-import { guessColumns, guessedTable, type GuessResult } from '../core/definitions/guess.ts';
+import { guessColumns, guessedTable, type GuessResult } from '../core/definitions/guess/index.ts';
 import { NotInnodbError } from '../core/errors.ts';
 import { countLiveRows } from '../core/readers/leaf-counts.ts';
 import { summarize, type SummarizeOptions, type TablespaceSummary } from '../core/readers/summary.ts';

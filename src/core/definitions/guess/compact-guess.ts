@@ -1,0 +1,104 @@
+/**
+ * The COMPACT / DYNAMIC guess: of the structures the heap accepts, the one whose system columns are
+ * found in the most records; its fixed bytes placed and cut into a layout whose null bits all find a
+ * column; every record cut into fields by that layout, and the row format told by off-page values.
+ */
+import type { Tablespace } from '../../tablespace/tablespace.ts';
+import { assignFillerBits, compactLayout } from './compact-layout.ts';
+import type { RowFormat } from './create-table-sql.ts';
+import { placeNullFixed, placeVars } from './fixed-placement.ts';
+import { compactSpans, type LayoutField, type RecordFields } from './record-fields.ts';
+import { buildResult, type GuessResult } from './result.ts';
+import type { Sample } from './sample.ts';
+import { compactRecords, type CRec, type Structure } from './structure.ts';
+import { findStructures } from './structure-search.ts';
+import { findSystem, leadingNotNull, NO_SYSTEM_COLUMNS, uncertainKeyNote, type SystemAt } from './system-columns.ts';
+
+export function compactGuess(sample: Sample, tableName: string, rowFormat: RowFormat): GuessResult {
+  const candidates = findStructures(sample);
+  const { s: first, sys } = withSystemColumns(candidates, sample);
+  // every clustered record has them: without them the layout cannot be what openTable() reads
+  if (sys.t < 0) throw new Error(NO_SYSTEM_COLUMNS);
+  const { s, layout, notes } = completeLayout([first, ...candidates.filter((c) => c !== first && leadingKey(c) === leadingKey(first))], sys, sample);
+  if (sys.score < 0.9) notes.unshift(uncertainKeyNote(Math.round(sys.score * 100)));
+  const records: RecordFields[] = [];
+  for (const page of sample.pages) for (const o of page.origins) {
+    const spans = compactSpans(page.bytes, o, layout, s.nullBytes);
+    if (spans !== null) records.push({ bytes: page.bytes, spans });
+  }
+  return buildResult(tableName, offPageFormat(records) ?? rowFormat, sample.pages.length, layout, records, notes);
+}
+
+/** Structures tried for a layout whose null bits all find a column. */
+const LAYOUT_TRIES = 16;
+
+/**
+ * The field layout of the likeliest structure whose null bits all find a column (with few records,
+ * several field orders fit the heap, and only some leave room for the bits never seen set), else of
+ * the likeliest one.
+ */
+function completeLayout(structures: readonly Structure[], sys: SystemAt, sample: Sample): { s: Structure; layout: LayoutField[]; notes: string[] } {
+  let fallback: { s: Structure; layout: LayoutField[]; notes: string[] } | null = null;
+  for (const s of structures.slice(0, LAYOUT_TRIES)) {
+    const recs = compactRecords(sample.pages, s);
+    const bounds = placeVars(recs, s, sys);
+    const nullAt = placeNullFixed(recs, s, sys, bounds);
+    const layout = compactLayout(recs, s, { sys, bounds, nullAt });
+    markRowId(layout, recs);
+    const notes: string[] = [];
+    const complete = assignFillerBits(layout, s.nullBytes, notes);
+    if (complete) return { s, layout, notes };
+    fallback ??= { s, layout, notes };
+  }
+  if (fallback === null) throw new Error('no record structure was found');
+  return fallback;
+}
+
+/** Structures with the same NOT NULL variable fields in front find the system columns in the same place. */
+function leadingKey(s: Structure): string {
+  return `${s.nullBytes}:${s.vars.slice(0, leadingNotNull(s)).map((v) => (v.big ? 'b' : 's')).join('')}`;
+}
+
+/** COMPACT keeps a 768-byte prefix of an off-page value in the record, DYNAMIC only the 20-byte pointer. */
+function offPageFormat(records: readonly RecordFields[]): RowFormat | null {
+  for (const r of records) for (const sp of r.spans) if (sp.extern) return sp.len > EXTERN_REF ? 'COMPACT' : 'DYNAMIC';
+  return null;
+}
+
+const EXTERN_REF = 20;
+
+/** Distinct leading fields whose system columns are looked for: at most this many (likeliest first). */
+const SYSTEM_TRIES = 64;
+
+/**
+ * The structure to build on: of those the heap accepts, the one whose DB_TRX_ID/DB_ROLL_PTR are found
+ * in the most records, the likeliest of those. With few records the field order is least certain, and a
+ * key of variable-length fields puts the system columns where only the right order finds them.
+ */
+function withSystemColumns(candidates: readonly Structure[], sample: Sample): { s: Structure; sys: SystemAt } {
+  let best: { s: Structure; sys: SystemAt } | null = null;
+  const seen = new Set<string>();
+  for (const s of candidates) {
+    // only the NOT NULL fields in front can be key fields: structures that share them find the same
+    const key = leadingKey(s);
+    if (seen.has(key)) continue;
+    if (seen.size >= SYSTEM_TRIES) break;
+    seen.add(key);
+    const sys = findSystem(compactRecords(sample.pages, s), s, sample.pageSize);
+    if (best === null || sys.score > best.sys.score + 1e-9) best = { s, sys };
+  }
+  if (best === null) throw new Error('no record structure was found');
+  return best;
+}
+
+/** A key of one 6-byte field whose values are small and distinct: InnoDB's own DB_ROW_ID (no key). */
+function markRowId(layout: LayoutField[], recs: readonly CRec[]): void {
+  const keys = layout.filter((f) => f.role === 'key');
+  if (keys.length !== 1 || keys[0].fixedLen !== 6 || layout[0] !== keys[0]) return;
+  if (recs.every((r) => r.b[r.o] < 0x80)) keys[0].role = 'row_id';
+}
+
+/** Without off-page values to tell: DYNAMIC when the space flags say so, or for MariaDB's full_crc32 files, where it is the default. */
+export function compactRowFormat(ts: Tablespace): RowFormat {
+  return ts.fsp.flags.atomicBlobs || ts.fsp.flags.fullCrc32 ? 'DYNAMIC' : 'COMPACT';
+}

@@ -1,0 +1,213 @@
+/**
+ * Placing the fixed bytes of a COMPACT structure among its fields: where each variable-length field
+ * sits between them and where each NULL-able fixed column starts, chosen where the fixed bytes line up
+ * best across records (least entropy, text fields holding text, NULL-able fields in null-bit order).
+ */
+import { entropy, rangeBits, SEGMENT_BITS, segmentRun } from './fixed-columns.ts';
+import { varOffset, type CRec, type Structure } from './structure.ts';
+import { afterSystem, type SystemAt } from './system-columns.ts';
+import { isUtf8Text } from './type-guess.ts';
+
+/** Where each variable field sits: before fixed byte `bounds[k]` (0..fixedLen). */
+export interface Placement {
+  sys: SystemAt;
+  bounds: number[];
+  /** NULL-able fixed columns: bit → first fixed byte. */
+  nullAt: Map<number, number>;
+}
+
+/** Offset in record r of fixed byte j, or -1 when j belongs to a fixed column that is NULL there. */
+export function fixedOffset(r: CRec, j: number, bounds: readonly number[], nullAt: ReadonlyMap<number, number>, sizes: ReadonlyMap<number, number>): number {
+  let q = r.o + j;
+  for (let k = 0; k < bounds.length; k++) if (bounds[k] <= j) q += r.lens[k];
+  for (const bit of r.nullBits) {
+    const at = nullAt.get(bit);
+    const size = sizes.get(bit) ?? 0;
+    if (at === undefined) continue;
+    if (j >= at && j < at + size) return -1;
+    if (at + size <= j) q -= size;
+  }
+  return q;
+}
+
+/**
+ * Variable fields go where the fixed bytes line up best: misplacing one shifts the bytes after it by a
+ * different amount in each record, mixing unrelated bytes in one position. Dynamic programming over the
+ * fixed bytes, using records where no fixed column is NULL.
+ */
+export function placeVars(recs: readonly CRec[], s: Structure, sys: SystemAt): number[] {
+  const V = s.vars.length;
+  const F = s.fixedLen;
+  const complete = recs.filter((r) => r.nullBits.size === 0);
+  // records with a NULL fixed column read some bytes off; use them only when there is little else
+  const sample = (complete.length >= 20 ? complete : recs).slice(0, 1500);
+  // cost[k][j]: entropy of fixed byte j when k variable fields precede it
+  const cost: number[][] = [];
+  const counts = new Uint32Array(256);
+  for (let k = 0; k <= V; k++) {
+    const row: number[] = [];
+    for (let j = 0; j < F; j++) {
+      counts.fill(0);
+      for (const r of sample) counts[r.b[varOffset(r, k, j)]]++;
+      row.push(entropy(counts, sample.length));
+    }
+    cost.push(row);
+  }
+  const varCost = s.vars.map((_, k) => Array.from({ length: F + 1 }, (_, j) => contentCost(sample, k, j)));
+  return cheapestPlacement(s, sys, cost, varCost);
+}
+
+/** A move of the placement search: a fixed byte, a variable field, or a whole NULL-able fixed column. */
+const enum Move { Byte = 1, Var = 2, NullFixed = 3 }
+
+/**
+ * Dynamic programming over the fixed bytes: state (fixed bytes laid out, variable fields placed,
+ * NULL-able fixed columns placed). NULL-able fields, variable or fixed, must come in the order of
+ * their null bits, and the key's variable fields before the system columns, the others after.
+ */
+function cheapestPlacement(s: Structure, sys: SystemAt, cost: number[][], varCost: number[][]): number[] {
+  const V = s.vars.length;
+  const F = s.fixedLen;
+  const nulls = [...s.fixedBits].filter(([, size]) => size > 0).sort((x, y) => x[0] - y[0]);
+  const M = nulls.length;
+  const at = (j: number, k: number, m: number) => (j * (V + 1) + k) * (M + 1) + m;
+  const best = new Float64Array((F + 1) * (V + 1) * (M + 1)).fill(Infinity);
+  const move = new Uint8Array(best.length);
+  const nonKeyStart = afterSystem(sys);
+  const varOk = (k: number, m: number, j: number): boolean => {
+    if (sys.t >= 0 && (k < sys.kv ? j > sys.t : j < nonKeyStart)) return false;
+    const bit = s.vars[k].bit;
+    return bit < 0 || nulls.filter(([b]) => b < bit).length === m;
+  };
+  const nullOk = (m: number, k: number, j: number): boolean => {
+    const bit = nulls[m][0];
+    return j >= nonKeyStart && j + nulls[m][1] <= F && s.vars.every((v, i) => v.bit < 0 || (v.bit < bit ? i < k : i >= k));
+  };
+  const relax = (to: number, c: number, how: Move) => {
+    if (c < best[to]) {
+      best[to] = c;
+      move[to] = how;
+    }
+  };
+  best[at(0, 0, 0)] = 0;
+  for (let j = 0; j <= F; j++) {
+    for (let k = 0; k <= V; k++) {
+      for (let m = 0; m <= M; m++) {
+        const here = best[at(j, k, m)];
+        if (here === Infinity) continue;
+        if (k < V && varOk(k, m, j)) relax(at(j, k + 1, m), here + varCost[k][j], Move.Var);
+        if (m < M && nullOk(m, k, j)) {
+          let c = here;
+          for (let i = j; i < j + nulls[m][1]; i++) c += cost[k][i];
+          relax(at(j + nulls[m][1], k, m + 1), c, Move.NullFixed);
+        }
+        if (j < F) relax(at(j + 1, k, m), here + cost[k][j], Move.Byte);
+      }
+    }
+  }
+  const bounds = new Array<number>(V).fill(F);
+  let j = F;
+  let k = V;
+  let m = M;
+  while (j > 0 || k > 0 || m > 0) {
+    const how = move[at(j, k, m)];
+    if (how === Move.Var) bounds[--k] = j;
+    else if (how === Move.NullFixed) j -= nulls[--m][1];
+    else if (how === Move.Byte) j--;
+    else break; // unreachable state: keep the defaults
+  }
+  return bounds;
+}
+
+/** Weight of a variable field's content that is not text, against the entropy of the fixed bytes. */
+const NOT_TEXT_BITS = 16;
+
+/**
+ * What it costs to put variable field k before fixed byte j: the share of records whose value then
+ * would not be text. Random fixed bytes (hashes, counters' low bytes) read the same wherever they are,
+ * but a text column placed a few bytes off takes in binary bytes.
+ */
+function contentCost(sample: readonly CRec[], k: number, j: number): number {
+  if (sample.length === 0) return 0;
+  let bad = 0;
+  for (const r of sample) {
+    if (r.externs[k]) continue;
+    const q = varOffset(r, k, j);
+    if (!isUtf8Text(r.b.subarray(q, q + r.lens[k]))) bad++;
+  }
+  return (NOT_TEXT_BITS * bad) / sample.length;
+}
+
+/** The run of fixed bytes around [at, at+size): up to the nearest variable field or placed NULL-able column. */
+function runAround(at: number, size: number, start: number, end: number, bounds: readonly number[], nullAt: ReadonlyMap<number, number>, sizes: ReadonlyMap<number, number>): { from: number; to: number } {
+  const cuts = [...bounds, ...[...nullAt].flatMap(([bit, p]) => [p, p + (sizes.get(bit) ?? 0)])];
+  return {
+    from: Math.max(start, ...cuts.filter((c) => c <= at)),
+    to: Math.min(end, ...cuts.filter((c) => c >= at + size)),
+  };
+}
+
+/**
+ * Bits the values of a run need with a NULL-able column at [at, at+size) and the rest cut into columns
+ * as segmentRun() would. Byte by byte, the records where the column is present read the same wherever
+ * it is put; taken as numbers, its bytes and its neighbours' tell where it starts.
+ */
+function runBits(values: readonly Uint8Array[], at: number, size: number, len: number): number {
+  return segmentRun(values, at).bits + rangeBits(values, at, size) + SEGMENT_BITS + segmentRun(values, len - at - size, at + size).bits;
+}
+
+/** Puts each NULL-able fixed column where the records with it NULL line up best with the others. */
+export function placeNullFixed(recs: readonly CRec[], s: Structure, sys: SystemAt, bounds: readonly number[]): Map<number, number> {
+  const nullAt = new Map<number, number>();
+  const sizes = s.fixedBits;
+  const start = afterSystem(sys);
+  let from = start;
+  for (const bit of [...sizes.keys()].sort((a, b) => a - b)) {
+    const size = sizes.get(bit) ?? 0;
+    if (size === 0) continue;
+    const lo = Math.max(from, ...s.vars.map((v, k) => (v.bit >= 0 && v.bit < bit ? bounds[k] : 0)));
+    const hiVars = s.vars.map((v, k) => (v.bit > bit ? bounds[k] : s.fixedLen));
+    const hi = Math.min(s.fixedLen, ...hiVars) - size;
+    const placed = new Set([...nullAt.keys(), bit]);
+    const sample = recs.filter((r) => [...r.nullBits].every((b) => placed.has(b))).slice(0, 800);
+    let bestAt = lo;
+    let bestCost = Infinity;
+    for (let at = lo; at <= hi; at++) {
+      if (bounds.some((b) => b > at && b < at + size)) continue;
+      const trial = new Map(nullAt).set(bit, at);
+      // Byte by byte, records where the column is present read the same wherever it is put: its values
+      // as a number (sign byte first) tell where it starts.
+      const run = runAround(at, size, start, s.fixedLen, bounds, nullAt, sizes);
+      const values: Uint8Array[] = [];
+      for (const r of sample) {
+        const q = r.nullBits.has(bit) ? -1 : fixedOffset(r, run.from, bounds, trial, sizes);
+        if (q >= 0) values.push(r.b.subarray(q, q + run.to - run.from));
+      }
+      const c = placementCost(sample, start, s.fixedLen, bounds, trial, sizes) + values.length * runBits(values, at - run.from, size, run.to - run.from);
+      if (c < bestCost) {
+        bestCost = c;
+        bestAt = at;
+      }
+    }
+    nullAt.set(bit, bestAt);
+    from = bestAt + size;
+  }
+  return nullAt;
+}
+
+function placementCost(sample: readonly CRec[], from: number, to: number, bounds: readonly number[], nullAt: ReadonlyMap<number, number>, sizes: ReadonlyMap<number, number>): number {
+  const counts = new Uint32Array(256);
+  let total = 0;
+  for (let j = from; j < to; j++) {
+    counts.fill(0);
+    let n = 0;
+    for (const r of sample) {
+      const q = fixedOffset(r, j, bounds, nullAt, sizes);
+      if (q < 0) continue;
+      counts[r.b[q]]++;
+      n++;
+    }
+    total += entropy(counts, n) * n;
+  }
+  return total;
+}
