@@ -32,7 +32,7 @@ import { countLiveRows } from '../src/core/readers/leaf-counts.ts';
 import { openTable } from '../src/core/readers/table-reader.ts';
 import { Tablespace } from '../src/core/tablespace/tablespace.ts';
 import { readProblems } from '../src/ui/damage.ts';
-import type { NamedBlob, ResolvedSchemaResult, TableChoice } from './decoder-api.ts';
+import type { NamedBlob, ResolvedSchemaResult, TableChoice } from './schema-api.ts';
 import type { EncryptionKeys } from '../src/core/tablespace/encryption.ts';
 import { NotInnodbError } from '../src/core/errors.ts';
 

@@ -16,9 +16,9 @@
  * Each table's state is a TableEntry (table-entry.svelte.ts).
  */
 import * as Comlink from 'comlink';
-import { connectDecoder } from '../../workers/decoder-api.ts';
+import { connectDecoder, type DecoderConnection } from '../../workers/decoder-connection.ts';
 import type {
-  ColumnEdit, DecoderConnection, EncryptionKeys, ExportedTable, FirstLeaf, ListedTable, ListItem, NamedBlob, OpenedView, ResolvedSchemaResult, RowMode,
+  ColumnEdit, EncryptionKeys, ExportedTable, FirstLeaf, ListedTable, ListItem, NamedBlob, OpenedView, ResolvedSchemaResult, RowMode,
   TableDef, TablespaceSummary, ViewSpec,
 } from '../../workers/decoder-api.ts';
 import { DEFINITION_MISMATCH } from '../../workers/viewer-api.ts';
