@@ -14,8 +14,8 @@ import { blobSource, sharedBlobSource } from '../src/core/tablespace/source.ts';
 import { quickSummary, summarize } from '../src/core/readers/summary.ts';
 import { csvBuffers, DefinitionMismatch, openTable, ROW_STATE_COLUMN, type CsvBuffers, type DecodeStats, type Row, type TableReader } from '../src/core/readers/table-reader.ts';
 import type { ByteSource } from '../src/core/tablespace/source.ts';
-import { batchToRows } from '../src/ui/batch-text.ts';
-import { keyRows, textRows } from '../src/ui/search.ts';
+import { batchToRows } from '../src/ui/grid/batch-text.ts';
+import { keyRows, textRows } from '../src/ui/search/search.ts';
 import { LeafCounter } from './leaf-damage.ts';
 import {
   DEFINITION_MISMATCH, type ColumnInfo, type ExportOptions, type OpenedView, type RowQuery, type SearchResult, type ViewerApi, type ViewSpec,

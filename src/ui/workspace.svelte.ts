@@ -23,15 +23,15 @@ import type {
 } from '../../workers/decoder-api.ts';
 import { DEFINITION_MISMATCH } from '../../workers/viewer-api.ts';
 import { loadKeyFile, parseMysqlKeyring } from '../core/tablespace/encryption.ts';
-import { withDamaged, withoutDamaged } from './damage.ts';
-import { detectKeyFiles, pairFiles, type InputFile } from './pairing.ts';
+import { withDamaged, withoutDamaged } from './recovery/damage.ts';
+import { detectKeyFiles, pairFiles, type InputFile } from './files/pairing.ts';
 import { PoolStopped, poolSize, WorkerPool, type Api } from './pool.ts';
-import { fetchSample } from './sample.ts';
-import { TableEntry, type TableState } from './table-entry.svelte.ts';
-import { TableView } from './table-view.ts';
+import { fetchSample } from './files/sample.ts';
+import { TableEntry, type TableState } from './tables/table-entry.svelte.ts';
+import { TableView } from './grid/table-view.ts';
 
 export { TableEntry };
-export type { DecodeTarget, FullReport, GuessState, IndexScan, SummaryState, TableState } from './table-entry.svelte.ts';
+export type { DecodeTarget, FullReport, GuessState, IndexScan, SummaryState, TableState } from './tables/table-entry.svelte.ts';
 
 /** A table a pool worker opened while resolving its definition (resolveAndOpen), adopted by the pool as generation `gen`. */
 interface Opened {

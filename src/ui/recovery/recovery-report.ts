@@ -3,9 +3,9 @@
  * from the decode statistics and the index scan: plain language, no DOM. The CLI's one-line report
  * is src/core/readers/recovery-target.ts's recoveryReport.
  */
-import type { DecodeStats, IndexList, IndexListEntry } from '../../workers/decoder-api.ts';
-import type { Problem } from '../core/readers/table-reader.ts';
-import { formatCount } from './format.ts';
+import type { DecodeStats, IndexList, IndexListEntry } from '../../../workers/decoder-api.ts';
+import type { Problem } from '../../core/readers/table-reader.ts';
+import { formatCount } from '../format.ts';
 
 export interface ReportFigure {
   label: string;

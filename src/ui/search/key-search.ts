@@ -7,10 +7,10 @@
  * after it. When the key is on no row, the damaged page it would lie on (its rows withheld, or
  * unreadable) is named. Used by table-view.ts; pages are decoded through the grid's store.
  */
-import type { RowBatch } from '../core/values/row-batch.ts';
-import { batchText, cellString } from './batch-text.ts';
-import type { DamageTally } from './damage.ts';
-import type { RowMap } from './row-map.ts';
+import type { RowBatch } from '../../core/values/row-batch.ts';
+import { batchText, cellString } from '../grid/batch-text.ts';
+import type { DamageTally } from '../recovery/damage.ts';
+import type { RowMap } from '../grid/row-map.ts';
 
 export type Compare = (a: string, b: string) => number;
 

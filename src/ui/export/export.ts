@@ -14,9 +14,9 @@
  *    when large) and the file is offered as one Blob made of those parts when the export is done.
  */
 
-export type { ExportFormat } from '../../workers/viewer-api.ts';
-import type { ExportFormat } from '../../workers/viewer-api.ts';
-import { DOWNLOAD_PATH, type DownloadMessage, type DownloadReply, type DownloadStart } from '../sw/download-stream.ts';
+export type { ExportFormat } from '../../../workers/viewer-api.ts';
+import type { ExportFormat } from '../../../workers/viewer-api.ts';
+import { DOWNLOAD_PATH, type DownloadMessage, type DownloadReply, type DownloadStart } from '../../sw/download-stream.ts';
 
 export interface SaveTarget {
   readonly kind: 'file' | 'stream' | 'download';

@@ -5,7 +5,7 @@
  * cells become UTF-16 offsets through a map, built only when the text is not plain ASCII.
  * No DOM: used by the page (grid, search) and the export worker.
  */
-import type { RowBatch } from '../core/values/row-batch.ts';
+import type { RowBatch } from '../../core/values/row-batch.ts';
 
 export type Cell = string | null;
 

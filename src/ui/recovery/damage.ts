@@ -6,10 +6,10 @@
  * Memory: a byte per leaf, and the decoder's line about each of the first MAX_LISTED damaged pages.
  * No DOM: unit-tested in Node.
  */
-import type { DecodeStats } from '../core/readers/decode-stats.ts';
-import type { LeafCounts, RowMode } from '../../workers/viewer-api.ts';
-import { hasStateColumn, modeIncludes } from '../core/readers/row-state.ts';
-import { formatCount, plural } from './format.ts';
+import type { DecodeStats } from '../../core/readers/decode-stats.ts';
+import type { LeafCounts, RowMode } from '../../../workers/viewer-api.ts';
+import { hasStateColumn, modeIncludes } from '../../core/readers/row-state.ts';
+import { formatCount, plural } from '../format.ts';
 
 /** Damaged and skipped pages named (and damaged pages' lines kept), at most. */
 export const MAX_LISTED = 1000;

@@ -8,11 +8,11 @@
  *  - `keyRows`: rows whose clustered-key cells equal the given values (exactly, or ignoring case as
  *    most collations do).
  *  - `keyComparer`: how a single key column orders, when its text tells (numbers, dates), so that a
- *    key is found by binary search over the leaf pages (src/ui/table-view.ts).
+ *    key is found by binary search over the leaf pages (src/ui/grid/table-view.ts).
  */
-import type { ColumnInfo, RowQuery } from '../../workers/viewer-api.ts';
-import type { RowBatch } from '../core/values/row-batch.ts';
-import { batchText } from './batch-text.ts';
+import type { ColumnInfo, RowQuery } from '../../../workers/viewer-api.ts';
+import type { RowBatch } from '../../core/values/row-batch.ts';
+import { batchText } from '../grid/batch-text.ts';
 
 export type TextQuery = Extract<RowQuery, { kind: 'text' }>;
 export type KeyQuery = Extract<RowQuery, { kind: 'key' }>;

@@ -5,13 +5,13 @@
  * each tagged in `_row_state` (damage.ts exportMode). Runs in an ExportRun of its own pool, while
  * the page's background work steps aside (Workspace.holdBackground).
  */
-import type { ExportOptions } from '../../workers/viewer-api.ts';
-import { damagedRowsOf, exportMode } from './damage.ts';
+import type { ExportOptions } from '../../../workers/viewer-api.ts';
+import { damagedRowsOf, exportMode } from '../recovery/damage.ts';
 import type { ExportRun } from './export-run.svelte.ts';
 import { downloadTarget, exportFileName, pickSaveFile, streamTarget } from './export.ts';
-import { plural } from './format.ts';
-import type { TableEntry } from './table-entry.svelte.ts';
-import type { Workspace } from './workspace.svelte.ts';
+import { plural } from '../format.ts';
+import type { TableEntry } from '../tables/table-entry.svelte.ts';
+import type { Workspace } from '../workspace.svelte.ts';
 
 export async function startExport(ws: Workspace, run: ExportRun, entry: TableEntry, options: ExportOptions, how: 'pick' | 'download', includeDamaged: boolean): Promise<void> {
   const view = entry.view;

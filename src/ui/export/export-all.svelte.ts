@@ -18,10 +18,10 @@
  * Tiny tables come with their CSV from the listing (TableEntry.listedCsv): those are written as they
  * are, without reading their files again.
  */
-import type { ExportedTable, ListItem } from '../../workers/decoder-api.ts';
-import type { Api } from './pool.ts';
-import { PoolStopped } from './pool.ts';
-import type { TableEntry, Workspace } from './workspace.svelte.ts';
+import type { ExportedTable, ListItem } from '../../../workers/decoder-api.ts';
+import type { Api } from '../pool.ts';
+import { PoolStopped } from '../pool.ts';
+import type { TableEntry, Workspace } from '../workspace.svelte.ts';
 import { saveBlob } from './export.ts';
 import { ZipWriter } from './zip.ts';
 

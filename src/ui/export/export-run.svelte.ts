@@ -8,12 +8,12 @@
  * pool at once (no waiting for them to notice) and drops the partial output.
  */
 import * as Comlink from 'comlink';
-import type { ExportOptions, ViewSpec } from '../../workers/viewer-api.ts';
+import type { ExportOptions, ViewSpec } from '../../../workers/viewer-api.ts';
 import type { ExportFormat, SaveTarget } from './export.ts';
-import { alignedBounds } from '../core/readers/parallel.ts';
-import { runOrdered } from './ordered.ts';
-import { PoolStopped, poolSize, WorkerPool } from './pool.ts';
-import { describeError } from './workspace.svelte.ts';
+import { alignedBounds } from '../../core/readers/parallel.ts';
+import { runOrdered } from '../ordered.ts';
+import { PoolStopped, poolSize, WorkerPool } from '../pool.ts';
+import { describeError } from '../workspace.svelte.ts';
 
 /**
  * Leaf pages per run: 4 MiB of 16K pages, read at once (TableReader.decodePages reads a run with one

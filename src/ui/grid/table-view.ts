@@ -16,17 +16,17 @@
  *    stopping at the first;
  *  - `damage`: the damaged and unreadable leaves the count found (damage.ts).
  */
-import type { FirstLeaf, LeafCounts, OpenedView, RowQuery, ViewSpec } from '../../workers/viewer-api.ts';
-import type { DecodeStats } from '../../workers/decoder-api.ts';
-import type { RowBatch } from '../core/values/row-batch.ts';
-import { runBounds, runOrdered } from './ordered.ts';
-import type { WorkerPool } from './pool.ts';
-import { DamageTally } from './damage.ts';
+import type { FirstLeaf, LeafCounts, OpenedView, RowQuery, ViewSpec } from '../../../workers/viewer-api.ts';
+import type { DecodeStats } from '../../../workers/decoder-api.ts';
+import type { RowBatch } from '../../core/values/row-batch.ts';
+import { runBounds, runOrdered } from '../ordered.ts';
+import type { WorkerPool } from '../pool.ts';
+import { DamageTally } from '../recovery/damage.ts';
 import { RowMap } from './row-map.ts';
 import { RowStore } from './row-store.ts';
-import { findOrderedKey, type KeyFound } from './key-search.ts';
-import { keyComparer } from './search.ts';
-import { alignedBounds, mergeStats } from '../core/readers/parallel.ts';
+import { findOrderedKey, type KeyFound } from '../search/key-search.ts';
+import { keyComparer } from '../search/search.ts';
+import { alignedBounds, mergeStats } from '../../core/readers/parallel.ts';
 
 /**
  * Leaves counted per task (64 MiB of 16K pages, read 16 MiB at a time: Blob reads are fastest large,

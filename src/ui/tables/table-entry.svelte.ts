@@ -9,10 +9,10 @@
 import type {
   DecodeStats, ExportedTable, GuessResult, IndexList, IndexListEntry, ListedTable, OpenedView, RawTarget, ResolvedSchemaResult, RowMode, TableDef,
   TablespaceSummary,
-} from '../../workers/decoder-api.ts';
-import type { DamageFigures, DamageTally } from './damage.ts';
-import type { PairedTable } from './pairing.ts';
-import type { TableView } from './table-view.ts';
+} from '../../../workers/decoder-api.ts';
+import type { DamageFigures, DamageTally } from '../recovery/damage.ts';
+import type { PairedTable } from '../files/pairing.ts';
+import type { TableView } from '../grid/table-view.ts';
 
 export type TableState = 'resolving' | 'pending' | 'needs-schema' | 'choose' | 'reading-schema' | 'decoding' | 'done' | 'cancelled' | 'error';
 export type SummaryState = 'waiting' | 'scanning' | 'done' | 'error';

@@ -8,7 +8,7 @@
  * placeholder and asks with `want()`; `onChange` says when pages arrived). A page that decodes to a
  * different number of rows than counted corrects the RowMap, which renumbers the rows after it.
  */
-import type { RowBatch } from '../core/values/row-batch.ts';
+import type { RowBatch } from '../../core/values/row-batch.ts';
 import { batchText, cellString, type BatchText } from './batch-text.ts';
 import type { RowMap } from './row-map.ts';
 
