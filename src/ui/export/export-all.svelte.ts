@@ -21,7 +21,8 @@
 import type { ExportedTable, ListItem } from '../../../workers/decoder-api.ts';
 import type { Api } from '../pool.ts';
 import { PoolStopped } from '../pool.ts';
-import type { TableEntry, Workspace } from '../workspace.svelte.ts';
+import type { TableEntry } from '../tables/table-entry.svelte.ts';
+import type { Workspace } from '../workspace.svelte.ts';
 import { saveBlob } from './export.ts';
 import { ZipWriter } from './zip.ts';
 
@@ -180,7 +181,7 @@ export class ExportAll {
     this.where = null;
     this.elapsedMs = null;
     const started = performance.now();
-    const release = this.ws.holdBackground();
+    const release = this.ws.exportHold.begin();
     const run: Run = { target, problems: [], writing: Promise.resolve() };
     try {
       const rest = tables.filter((t) => listedCsv(t) === null);
@@ -235,7 +236,7 @@ export class ExportAll {
 
   /** Decodes batches of `rest` in a pool worker (taken from its front, shared by every lane) until none is left. */
   async #lane(run: Run, rest: TableEntry[]): Promise<void> {
-    const sqls = this.ws.sqlFiles.map((f) => ({ name: f.path, blob: f.file as Blob }));
+    const sqls = this.ws.files.sqlBlobs();
     for (let batch = rest.splice(0, BATCH_TABLES); batch.length > 0 && !this.#stop; ) {
       const items = batch.map(itemOf);
       let results: ExportedTable[];

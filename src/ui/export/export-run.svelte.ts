@@ -13,7 +13,7 @@ import type { ExportFormat, SaveTarget } from './export.ts';
 import { alignedBounds } from '../../core/readers/parallel.ts';
 import { runOrdered } from '../ordered.ts';
 import { PoolStopped, poolSize, WorkerPool } from '../pool.ts';
-import { describeError } from '../workspace.svelte.ts';
+import { describeError } from '../format.ts';
 
 /**
  * Leaf pages per run: 4 MiB of 16K pages, read at once (TableReader.decodePages reads a run with one

@@ -158,6 +158,23 @@ export class TableEntry {
     return this.damage?.damagedPages ?? this.listed?.damagedPages ?? 0;
   }
 
+  /** What resolveSchema found; a table chosen before that it no longer offers is forgotten. */
+  setResolved(resolved: ResolvedSchemaResult): void {
+    this.resolved = resolved;
+    if (this.chosen && !resolved.tables.some((t) => t.name === this.chosen)) this.chosen = null;
+  }
+
+  /** The state the definitions known so far give (unless the table is being or has been read). */
+  settle(): void {
+    if (this.busy || this.state === 'done' || this.state === 'cancelled' || this.state === 'error') return;
+    const r = this.resolved;
+    if (this.custom) this.state = 'pending';
+    else if (!r) this.state = 'resolving';
+    else if (this.tableName) this.state = 'pending';
+    else if (r.tables.length > 0) this.state = 'choose';
+    else this.state = 'needs-schema';
+  }
+
   /** Resolves once the rows are counted (or will not be), or after `ms`. */
   whenCounted(ms: number): Promise<void> {
     if (!this.busy) return Promise.resolve();
