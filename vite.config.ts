@@ -31,7 +31,7 @@ export default defineConfig({
       strategies: 'injectManifest',
       srcDir: 'src/sw',
       filename: 'sw.ts',
-      // src/ui/pwa.svelte.ts registers it (and reports "ready offline" on the page).
+      // src/ui/app/pwa.svelte.ts registers it (and reports "ready offline" on the page).
       injectRegister: false,
       manifest: {
         name: 'ibd-reader — read InnoDB .ibd files',

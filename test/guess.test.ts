@@ -367,7 +367,7 @@ describe.each([4096, 65536])('guess the columns on %i-byte pages', (pageSize) =>
 
 describe('GuessEditor.svelte (server-rendered)', () => {
   it('shows every field with its lengths, samples and an editable type', async () => {
-    const source = readFileSync('src/ui/GuessEditor.svelte', 'utf8');
+    const source = readFileSync('src/ui/recovery/GuessEditor.svelte', 'utf8');
     const internal = pathToFileURL(createRequire(import.meta.url).resolve('svelte/internal/server')).href;
     const js = compile(source, { generate: 'server', filename: 'GuessEditor.svelte' }).js.code.replaceAll("'svelte/internal/server'", `'${internal}'`);
     const dir = mkdtempSync(join(tmpdir(), 'guess-editor-'));

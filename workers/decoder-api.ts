@@ -1,7 +1,8 @@
 /**
  * The contract between the page and the decoder Web Worker, bridged by comlink. Both sides import
  * these types: the worker implements `DecoderApi` and exposes it; the page calls it through
- * `connectDecoder()`, which returns a typed `Remote<DecoderApi>`.
+ * `connectDecoder()` (decoder-connection.ts), which returns a typed `Remote<DecoderApi>`. Types only:
+ * the worker module imports them, and nothing here imports the worker.
  *
  * Flow: `readSchema(sqlFile, ibdName)` parses the CREATE TABLE text in the worker (a mysqldump can be
  * large; the page never holds it) and says which table matches the .ibd; `tableDef(name)` hands that
@@ -14,59 +15,19 @@
  * files among them; the tables it finds can then be decoded by name like readSchema's.
  * `createSql(tableName)` gives the CREATE TABLE text (rebuilt from the data dictionary or the .frm).
  */
-import * as Comlink from 'comlink';
 import type { DecodeStats, TableInfo } from '../src/core/readers/table-reader.ts';
 import type { FirstLeaf, LeafPlan, OpenedView, TableDef, ViewerApi, ViewSpec } from './viewer-api.ts';
 import type { RecoveryMethods } from './recovery-methods.ts';
 import type { GuessMethods } from './guess-methods.ts';
 import type { ListMethods } from './list-methods.ts';
+import type { NamedBlob, ResolvedSchemaResult, SchemaResult } from './schema-api.ts';
 
 export type { DecodeStats, TableInfo };
 export type * from './viewer-api.ts';
+export type * from './schema-api.ts';
 export type { IndexList, IndexListEntry } from './recovery-methods.ts';
 export type { ColumnEdit, GuessResult, GuessedTableInfo } from './guess-methods.ts';
 export type { ExportedTable, ListedTable, ListItem } from './list-methods.ts';
-
-/** Where a table definition comes from: the .ibd's own data dictionary (MySQL 8), a .frm, or CREATE TABLE text. */
-export type SchemaSourceKind = 'sdi' | 'frm' | 'sql';
-
-/** One table definition found (a CREATE TABLE of the .sql file, or one from resolveSchema). */
-export interface TableChoice {
-  name: string;
-  columnCount: number;
-  /** Set by resolveSchema. */
-  source?: SchemaSourceKind;
-  /**
-   * From the SDI of a file holding several tables (general tablespace, mysql.ibd): the table's
-   * clustered index, to decode with (ViewSpec.index).
-   */
-  clusteredIndex?: { rootPage: number; indexId: bigint } | null;
-}
-
-/** A file the user gave besides the .ibd (.frm, .sql…), with its name (a Blob has none). */
-export interface NamedBlob {
-  name: string;
-  blob: Blob;
-}
-
-/** What resolveSchema found. */
-export interface ResolvedSchemaResult extends SchemaResult {
-  /** Where `picked` comes from; null when nothing describes the .ibd (see `error`). */
-  source: SchemaSourceKind | null;
-  /** The file `picked` was read from (the .ibd itself for its data dictionary). */
-  file: string | null;
-  /** Sources that disagree with the chosen one, files that could not be read: to show the user. */
-  warnings: string[];
-  /** Why no table was picked: no definition at all, or none named like the .ibd (then `tables` offers the choice). */
-  error: string | null;
-}
-
-export interface SchemaResult {
-  /** Every table defined in the .sql text, in file order. */
-  tables: TableChoice[];
-  /** The table whose name matches the .ibd file name, or the only table; null when the user must choose. */
-  picked: string | null;
-}
 
 /**
  * The page's summary / view / export methods are in viewer-api.ts; listing the indexes of a raw image
@@ -105,26 +66,4 @@ export interface ResolvedOpen {
   table: TableDef | null;
   /** The table as opened (with `want` and the picked definition), its first leaf and leaf plan. */
   opened: { view: OpenedView; first: FirstLeaf | null; plan: LeafPlan } | null;
-}
-
-export interface DecoderConnection {
-  api: Comlink.Remote<DecoderApi>;
-  /** Hard stop: kills the worker at once, wherever it is (Cancel of an export, a table closed). */
-  terminate(): void;
-}
-
-/** Starts a decoder worker and wraps it. Page side only. */
-export function connectDecoder(): DecoderConnection {
-  const worker = new Worker(new URL('./decoder.worker.ts', import.meta.url), {
-    type: 'module',
-    name: 'ibd-decoder',
-  });
-  const api = Comlink.wrap<DecoderApi>(worker);
-  return {
-    api,
-    terminate() {
-      api[Comlink.releaseProxy]();
-      worker.terminate();
-    },
-  };
 }

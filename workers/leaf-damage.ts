@@ -2,7 +2,7 @@
  * The page's count of a run of leaf pages (its row numbers), with what each damaged page of the run
  * holds: how many of its rows the row mode returns (of state `damaged`), how many it withholds, how
  * many of its records are lost, and why the page is damaged. The page adds these up over the count
- * (src/ui/damage.ts) into the banner's figures, which are then what the CLI says of the same file,
+ * (src/ui/recovery/damage.ts) into the banner's figures, which are then what the CLI says of the same file,
  * and marks and searches the damaged pages.
  *
  * TableReader.countLeaves counts the same way (leaf-counts.ts: record headers, and a decode of the

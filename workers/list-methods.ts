@@ -31,8 +31,8 @@ import { quickSummary, summarize, type TablespaceSummary } from '../src/core/rea
 import { countLiveRows } from '../src/core/readers/leaf-counts.ts';
 import { openTable } from '../src/core/readers/table-reader.ts';
 import { Tablespace } from '../src/core/tablespace/tablespace.ts';
-import { readProblems } from '../src/ui/damage.ts';
-import type { NamedBlob, ResolvedSchemaResult, TableChoice } from './decoder-api.ts';
+import { readProblems } from '../src/ui/recovery/damage.ts';
+import type { NamedBlob, ResolvedSchemaResult, TableChoice } from './schema-api.ts';
 import type { EncryptionKeys } from '../src/core/tablespace/encryption.ts';
 import { NotInnodbError } from '../src/core/errors.ts';
 

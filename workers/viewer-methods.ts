@@ -16,8 +16,8 @@ import { DefinitionMismatch, ROW_STATE_COLUMN, type DecodeStats, type Row, type 
 import { csvBuffers, csvPages, type CsvBuffers } from '../src/core/writers/csv-pages.ts';
 import { openDefinedTable } from '../src/lib/innodb-table.ts';
 import type { ByteSource } from '../src/core/tablespace/source.ts';
-import { batchToRows } from '../src/ui/batch-text.ts';
-import { keyRows, textRows } from '../src/ui/search.ts';
+import { batchToRows } from '../src/ui/grid/batch-text.ts';
+import { keyRows, textRows } from '../src/ui/search/search.ts';
 import { LeafCounter } from './leaf-damage.ts';
 import {
   DEFINITION_MISMATCH, type ColumnInfo, type ExportOptions, type OpenedView, type RowQuery, type SearchResult, type ViewerApi, type ViewSpec,

@@ -6,7 +6,7 @@
  * attachment, so the browser writes the file as the chunks come. The stream asks for each chunk
  * (`pull`), which holds the page's export back to the pace of the disk.
  *
- * The page's side is streamTarget() in src/ui/export.ts.
+ * The page's side is streamTarget() in src/ui/export/export.ts.
  */
 
 /** What the page sends the worker to announce a download (with the port as the transfer). */

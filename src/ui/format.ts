@@ -1,4 +1,4 @@
-/** Small display helpers (no state). */
+/** Small display helpers (no state): counts, sizes, durations, and errors in plain language. */
 
 const intFormat = new Intl.NumberFormat('en-US');
 
@@ -31,6 +31,12 @@ export function formatDuration(ms: number): string {
   return `${m} min ${Math.round(s - m * 60)} s`;
 }
 
+/** Plain-language text for anything thrown (IbdError messages already name file and page). */
+export function describeError(err: unknown): string {
+  if (err instanceof Error) return err.message || err.name;
+  if (typeof err === 'string') return err;
+  return 'Something went wrong while reading the file.';
+}
 
 /** A clause of the core's messages (which start in lower case, to follow a file name) as a sentence. */
 export function sentence(clause: string): string {

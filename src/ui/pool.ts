@@ -10,7 +10,8 @@
  * next task starts fresh workers.
  */
 import type { Remote } from 'comlink';
-import { connectDecoder, type DecoderApi, type DecoderConnection, type DecodeStats } from '../../workers/decoder-api.ts';
+import type { DecoderApi, DecodeStats } from '../../workers/decoder-api.ts';
+import { connectDecoder, type DecoderConnection } from '../../workers/decoder-connection.ts';
 import type { OpenedView, ViewSpec } from '../../workers/viewer-api.ts';
 import { mergeStats } from '../core/readers/parallel.ts';
 

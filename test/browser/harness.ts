@@ -1,12 +1,13 @@
 /**
  * What the browser tests share: the built site (dist/, from `npm run build`) served over HTTP, the
- * machine's headless Chromium (playwright-core) with a fresh profile, and the steps every test takes
- * on the page (open files, wait for a table, read the row count, download an export, screenshots).
+ * machine's headless Chromium (playwright-core) with a fresh profile, a session of both that sees
+ * every request and console error, and the steps every test takes on the page (open files, wait for
+ * a table, read the row count, download an export, screenshots).
  */
 import { createServer, type Server } from 'node:http';
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { extname, join, normalize, sep } from 'node:path';
+import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
@@ -79,6 +80,57 @@ export function launch(userData: string): Promise<BrowserContext> {
   });
 }
 
+/** The built page in a fresh Chromium, for one test file: what it requested and what it logged as errors. */
+export interface Session {
+  url: string;
+  context: BrowserContext;
+  page: Page;
+  requests: string[];
+  consoleErrors: string[];
+  close(): Promise<void>;
+}
+
+/** Serves dist/ and starts Chromium on a fresh profile in `userData` (its page still blank). */
+export async function startSession(userData: string): Promise<Session> {
+  const http = await serveDist(resolve(DIST));
+  const context = await launch(userData);
+  const page = context.pages()[0] ?? (await context.newPage());
+  const requests: string[] = [];
+  const consoleErrors: string[] = [];
+  page.on('request', (r) => requests.push(r.url()));
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
+  page.on('pageerror', (e) => consoleErrors.push(String(e)));
+  return {
+    url: http.url,
+    context,
+    page,
+    requests,
+    consoleErrors,
+    async close() {
+      await context.close().catch(() => undefined);
+      await new Promise<void>((ok) => http.server.close(() => ok()));
+    },
+  };
+}
+
+/** Loads the page and waits until its service worker controls it (downloads stream through it). */
+export async function loadPage(session: Session): Promise<void> {
+  await session.page.goto(session.url);
+  await session.page.getByTestId('drop-zone').waitFor();
+  await session.page.locator('[data-testid="offline-status"][data-ready="true"]').waitFor({ timeout: 30_000 });
+  await session.page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
+}
+
+/** The check a test file ends with: no request left the page's own origin, and no error was logged. */
+export function expectOwnOriginOnly(session: Session): void {
+  const origin = new URL(session.url).origin;
+  const foreign = session.requests.filter((u) => !u.startsWith(origin) && !u.startsWith('blob:') && !u.startsWith('data:'));
+  expect(foreign).toEqual([]);
+  expect(session.consoleErrors.filter((e) => !/favicon|net::ERR_INTERNET_DISCONNECTED/.test(e))).toEqual([]);
+}
+
 /** What the grid shows for a value (long values are cut; the viewer has them whole). */
 export function shown(v: string | null): string {
   if (v === null) return 'NULL';
@@ -115,7 +167,7 @@ export function pageSteps(page: () => Page) {
 
     /**
      * Clicks Download and returns the saved file's bytes. The service worker controls the page (each
-     * suite's first test waits for it), so the download is streamed through it (src/sw/download-stream.ts).
+     * suite waits for it first: loadPage), so the download is streamed through it (src/sw/download-stream.ts).
      */
     async download(format: 'CSV' | 'NDJSON' | 'SQL', expectName: string): Promise<Buffer> {
       const p = page();

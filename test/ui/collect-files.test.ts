@@ -1,10 +1,10 @@
 /**
- * The drop walk (src/ui/collect-files.ts) over a stand-in for the browser's DataTransfer entries:
+ * The drop walk (src/ui/files/collect-files.ts) over a stand-in for the browser's DataTransfer entries:
  * folders are walked depth-first with their paths, readEntries() is called until it returns nothing
  * (browsers hand out at most 100 entries a call), and loose files keep their names.
  */
 import { describe, expect, it } from 'vitest';
-import { collectDropped, collectPicked } from '../../src/ui/collect-files.ts';
+import { collectDropped, collectPicked } from '../../src/ui/files/collect-files.ts';
 
 interface FakeEntry {
   isFile: boolean;

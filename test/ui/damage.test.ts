@@ -5,10 +5,10 @@ import { packRows } from '../../workers/viewer-methods.ts';
 import type { DamagedLeaf } from '../../workers/viewer-api.ts';
 import {
   damagedRowsOf, damageReport, DamageTally, exportMode, MAX_LISTED, pageList, readProblems, reasonOf, withDamaged, withoutDamaged,
-} from '../../src/ui/damage.ts';
-import { findOrderedKey, type KeyPages } from '../../src/ui/key-search.ts';
-import { RowMap } from '../../src/ui/row-map.ts';
-import { keyComparer } from '../../src/ui/search.ts';
+} from '../../src/ui/recovery/damage.ts';
+import { findOrderedKey, type KeyPages } from '../../src/ui/search/key-search.ts';
+import { RowMap } from '../../src/ui/grid/row-map.ts';
+import { keyComparer } from '../../src/ui/search/search.ts';
 
 const LINE = 'the page is damaged (its record list is broken: a record pointer points outside the page (offset 0)): 83 records read back (53 carved from the page body past the broken list), of state damaged; 83 withheld from this output (--rows damaged or all shows them); 29 records unreadable';
 const FILE = { fileSize: 11 * 16384, pageSize: 16384, pageCount: 11 };

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { parseCreateTables } from '../../src/core/definitions/ddl/create-table.ts';
 import { bytesSource } from '../../src/core/tablespace/source.ts';
 import { openTable, type RowMode } from '../../src/core/readers/table-reader.ts';
-import { DamageTally } from '../../src/ui/damage.ts';
+import { DamageTally } from '../../src/ui/recovery/damage.ts';
 import { createListMethods } from '../../workers/list-methods.ts';
 import { createViewerMethods } from '../../workers/viewer-methods.ts';
 import { DEFINITION_MISMATCH } from '../../workers/viewer-api.ts';

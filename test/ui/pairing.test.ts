@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectKeyFiles, folderOf, keyFileKind, kindOf, pairFiles, parseTableFileName, stemOf, type InputFile } from '../../src/ui/pairing.ts';
+import { detectKeyFiles, folderOf, keyFileKind, kindOf, pairFiles, parseTableFileName, stemOf, type InputFile } from '../../src/ui/files/pairing.ts';
 
 const f = (path: string): InputFile => ({ file: new File(['x'], path.slice(path.lastIndexOf('/') + 1)), path });
 

@@ -1,7 +1,7 @@
 /**
  * The page's recovery paths without a browser: the worker methods it calls (listIndexes, then
  * openView / countLeaves / reportLeaves of a raw image through the view spec's `raw` and `index`),
- * and the report's plain-language texts (src/ui/recovery-report.ts).
+ * and the report's plain-language texts (src/ui/recovery/recovery-report.ts).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ import { createRecoveryMethods } from '../../workers/recovery-methods.ts';
 import { createGuessMethods } from '../../workers/guess-methods.ts';
 import type { TableDef } from '../../src/core/schema.ts';
 import { createViewerMethods, statsSince } from '../../workers/viewer-methods.ts';
-import { passEnd, problemsByPage, rawNotes, reportFigures, reportHeadline } from '../../src/ui/recovery-report.ts';
+import { passEnd, problemsByPage, rawNotes, reportFigures, reportHeadline } from '../../src/ui/recovery/recovery-report.ts';
 import { mergeStats } from '../../src/core/readers/parallel.ts';
 import { recoveryReport } from '../../src/core/readers/recovery-target.ts';
 import { resolveSchema } from '../../src/core/definitions/schema-source.ts';

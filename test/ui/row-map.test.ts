@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RowMap } from '../../src/ui/row-map.ts';
+import { RowMap } from '../../src/ui/grid/row-map.ts';
 
 const map = (n: number) => new RowMap(Int32Array.from({ length: n }, (_, i) => 100 + i));
 

@@ -7,10 +7,10 @@ import { createViewerMethods, packRows } from '../../workers/viewer-methods.ts';
 import { parseCreateTables } from '../../src/core/definitions/ddl/create-table.ts';
 import { bytesSource } from '../../src/core/tablespace/source.ts';
 import { emptyStats, openTable } from '../../src/core/readers/table-reader.ts';
-import { batchText, batchToRows, cellString, unitOffsets } from '../../src/ui/batch-text.ts';
+import { batchText, batchToRows, cellString, unitOffsets } from '../../src/ui/grid/batch-text.ts';
 import { PoolStopped, type Api, type WorkerPool } from '../../src/ui/pool.ts';
-import { keyComparer, keyRows, parseKeyInput, textRows } from '../../src/ui/search.ts';
-import { TableView } from '../../src/ui/table-view.ts';
+import { keyComparer, keyRows, parseKeyInput, textRows } from '../../src/ui/search/search.ts';
+import { TableView } from '../../src/ui/grid/table-view.ts';
 import { damagedSample, PAGE } from './damaged-sample.ts';
 
 type Cell = string | null;

@@ -1,5 +1,5 @@
 /**
- * The .zip of "Export all tables" (src/ui/zip.ts): a round trip through fflate's reader, and the
+ * The .zip of "Export all tables" (src/ui/export/zip.ts): a round trip through fflate's reader, and the
  * archive as Info-ZIP's `unzip` (installed by scripts/test.sh) tests and lists it, names with folders
  * and UTF-8 included.
  */
@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { ZipWriter } from '../../src/ui/zip.ts';
-import { csvPathOf } from '../../src/ui/export-all.svelte.ts';
+import { ZipWriter } from '../../src/ui/export/zip.ts';
+import { csvPathOf } from '../../src/ui/export/export-all.svelte.ts';
 
 const enc = new TextEncoder();
 

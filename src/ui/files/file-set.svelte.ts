@@ -1,0 +1,98 @@
+/**
+ * The files the user gave, as a whole: every file by its path (given again, with the same path, a
+ * file replaces the one before), paired into tables (pairing.ts) with the .sql files beside them;
+ * the encryption keys of the key files among them (key-ring.svelte.ts); and what the page says of
+ * them: files it does not use, a .frm or .cfg without its .ibd, files that could not be read. The
+ * tables found are the Workspace's (workspace.svelte.ts).
+ */
+import type { NamedBlob } from '../../../workers/decoder-api.ts';
+import { describeError } from '../format.ts';
+import { KeyRing } from './key-ring.svelte.ts';
+import { detectKeyFiles, pairFiles, type InputFile, type PairedTable } from './pairing.ts';
+
+function sameFile(a: InputFile, b: InputFile): boolean {
+  return a.path === b.path && a.file.size === b.file.size && a.file.lastModified === b.file.lastModified;
+}
+
+export class FileSet {
+  readonly keyRing = new KeyRing();
+  sqlFiles = $state.raw<InputFile[]>([]);
+  /** Files that are not table files, schemas, key files or .cfg/.frm; and .frm/.cfg without an .ibd. */
+  ignored = $state.raw<InputFile[]>([]);
+  orphans = $state.raw<InputFile[]>([]);
+  /** Problems with the files as a whole (an unreadable .sql or key file), in plain language. */
+  errors = $state.raw<string[]>([]);
+  notice = $state<string | null>(null);
+  #files: InputFile[] = [];
+
+  /** Of `inputs`, those not given before (same path, size and time), their key files recognised. */
+  fresh(inputs: readonly InputFile[]): Promise<InputFile[]> {
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- local
+    const known = new Map(this.#files.map((f) => [f.path, f]));
+    return detectKeyFiles(inputs.filter((f) => {
+      const g = known.get(f.path);
+      return !g || !sameFile(f, g);
+    }));
+  }
+
+  /** Takes in fresh files (they replace those of the same paths) and reads their keys; true when keys were added. */
+  async add(fresh: readonly InputFile[]): Promise<boolean> {
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- local
+    const paths = new Set(fresh.map((f) => f.path));
+    this.#files = [...this.#files.filter((f) => !paths.has(f.path)), ...fresh];
+    this.notice = null;
+    this.errors = [];
+    const { added, errors } = await this.keyRing.read(fresh.filter((f) => f.key));
+    if (errors.length > 0) this.errors = [...this.errors, ...errors];
+    return added;
+  }
+
+  /** Pairs every file given: the tables, in order; the .sql files and the leftovers are kept here. */
+  pair(): PairedTable[] {
+    const pairing = pairFiles(this.#files);
+    this.sqlFiles = pairing.sqls;
+    this.ignored = pairing.ignored;
+    this.orphans = pairing.orphans;
+    return pairing.tables;
+  }
+
+  /** Says which files are not used (none of the `tables` found), if any. */
+  describeLeftovers(tables: number): void {
+    const parts: string[] = [];
+    if (this.ignored.length > 0) {
+      const names = this.ignored.slice(0, 3).map((f) => f.path).join(', ');
+      parts.push(`Ignored ${this.ignored.length} file${this.ignored.length === 1 ? '' : 's'} that ${this.ignored.length === 1 ? 'is' : 'are'} not .ibd, .frm, .sql, .cfg or key files (${names}${this.ignored.length > 3 ? ', …' : ''}).`);
+    }
+    if (this.orphans.length > 0) {
+      parts.push(`No .ibd for ${this.orphans.map((f) => f.path).slice(0, 3).join(', ')}${this.orphans.length > 3 ? ', …' : ''}.`);
+    }
+    if (tables === 0 && this.sqlFiles.length > 0) parts.push('Now add the .ibd table file(s).');
+    this.notice = parts.length > 0 ? parts.join(' ') : null;
+  }
+
+  /** A file that could not be used as a whole (the sample not fetched, say). */
+  failed(err: unknown): void {
+    this.errors = [...this.errors, describeError(err)];
+  }
+
+  /** The .sql files, as the workers take them. */
+  sqlBlobs(): NamedBlob[] {
+    return this.sqlFiles.map((f) => ({ name: f.path, blob: f.file }));
+  }
+
+  /** The files that may define a table: its .frm (same folder) and every .sql. */
+  schemaFiles(paired: PairedTable): NamedBlob[] {
+    const frm = paired.frm ? [{ name: paired.frm.file.name, blob: paired.frm.file }] : [];
+    return [...frm, ...this.sqlBlobs()];
+  }
+
+  reset(): void {
+    this.#files = [];
+    this.keyRing.reset();
+    this.sqlFiles = [];
+    this.ignored = [];
+    this.orphans = [];
+    this.errors = [];
+    this.notice = null;
+  }
+}

@@ -1,0 +1,196 @@
+/**
+ * One table of the files given, as the page shows it (Workspace, workspace.svelte.ts, keeps them
+ * and runs the work): its summary, its definition, its rows as last opened and their state, what
+ * the count found damaged, and the tools run on it (index scan, column guess, recovery report).
+ *
+ * Per table:   resolving ──▶ pending ──select──▶ reading-schema ──▶ decoding (counting) ──▶ done | cancelled | error
+ *                       └──▶ needs-schema (nothing describes it) · choose (no definition named like it)
+ */
+import type {
+  DecodeStats, ExportedTable, GuessResult, IndexList, IndexListEntry, ListedTable, OpenedView, RawTarget, ResolvedSchemaResult, RowMode, TableDef,
+  TablespaceSummary,
+} from '../../../workers/decoder-api.ts';
+import type { DamageFigures, DamageTally } from '../recovery/damage.ts';
+import type { PairedTable } from '../files/pairing.ts';
+import type { TableView } from '../grid/table-view.ts';
+
+export type TableState = 'resolving' | 'pending' | 'needs-schema' | 'choose' | 'reading-schema' | 'decoding' | 'done' | 'cancelled' | 'error';
+export type SummaryState = 'waiting' | 'scanning' | 'done' | 'error';
+
+/** An index chosen from "Scan the file for indexes", decoded instead of the one page 0 leads to. */
+export interface DecodeTarget {
+  index: { indexId: bigint; rootPage: number | null };
+  /** Set for a raw image (no valid page 0). */
+  raw?: RawTarget;
+  /** The listing it was chosen from, and its line. */
+  list: IndexList;
+  entry: IndexListEntry;
+}
+
+/** "Scan the file for indexes" (listIndexes in a worker): reads every page once. */
+export interface IndexScan {
+  state: 'running' | 'done' | 'error' | 'cancelled';
+  /** Bytes read so far, of `total`. */
+  done: number;
+  total: number;
+  list: IndexList | null;
+  error: string | null;
+}
+
+/** "Guess the columns": the guess to edit, and why the last apply failed. */
+export interface GuessState {
+  state: 'running' | 'ready' | 'error';
+  result: GuessResult | null;
+  error: string | null;
+  applying: boolean;
+}
+
+/** A pass decoding every leaf once for the recovery report (count only numbers rows, never decodes them). */
+export interface FullReport {
+  state: 'running' | 'done' | 'error' | 'cancelled';
+  /** Leaves read so far, of `total`. */
+  leaves: number;
+  total: number;
+  stats: DecodeStats | null;
+  error: string | null;
+}
+
+export class TableEntry {
+  readonly key: string;
+  paired = $state.raw(null as unknown as PairedTable);
+  /** Where the table definition comes from (the worker's resolveSchema), once known. */
+  resolved = $state.raw<ResolvedSchemaResult | null>(null);
+  /** The table the user picked when no definition is named like the file. */
+  chosen = $state<string | null>(null);
+  /** Which rows to show (row-state.ts): live, deleted, both, those of damaged pages, or all. */
+  mode = $state<RowMode>('live');
+  /** The index to decode instead of the one page 0 leads to (chosen from `scan`). */
+  target = $state.raw<DecodeTarget | null>(null);
+  /** The last "Scan the file for indexes". */
+  scan = $state.raw<IndexScan | null>(null);
+  /** The last "Guess the columns". */
+  guess = $state.raw<GuessState | null>(null);
+  /** A definition the user built from the guess: decodes in place of what resolveSchema finds. */
+  custom = $state.raw<TableDef | null>(null);
+  /** The recovery report's pass over every leaf (of the table as last opened). */
+  report = $state.raw<FullReport | null>(null);
+
+  summaryState = $state<SummaryState>('waiting');
+  summary = $state.raw<TablespaceSummary | null>(null);
+  summaryError = $state<string | null>(null);
+
+  state = $state<TableState>('resolving');
+  error = $state<string | null>(null);
+  opened = $state.raw<OpenedView | null>(null);
+  stats = $state.raw<DecodeStats | null>(null);
+  /** Rows counted so far (all of them once `state` is done). */
+  rowCount = $state(0);
+  /** The exact row count, once every leaf page is counted (in `mode`). */
+  counted = $state<number | null>(null);
+  /** Bumps whenever rows arrive or are renumbered (the view itself is not reactive). */
+  version = $state(0);
+  elapsedMs = $state<number | null>(null);
+  /** The rows, read on demand; only the table on screen has one. */
+  view: TableView | null = null;
+  /** The CSV the listing made of a tiny file (for Export all tables), and the definition it was made with. */
+  listedCsv: ExportedTable | null = null;
+  /**
+   * Rows per leaf page from the last full count (4 bytes a page) and what it found damaged: coming
+   * back to the table skips counting.
+   */
+  counts: { mode: RowMode; leaves: Int32Array; counts: Int32Array; damage: DamageTally } | null = null;
+  /** What the count of the rows on screen found damaged or unreadable so far (damage.ts). */
+  damage = $state.raw<DamageFigures | null>(null);
+  /** The mode before "Show damaged rows" switched to one with them, to go back to. */
+  modeBeforeDamaged: RowMode | null = null;
+  /** The last error is the verdict that the table definition does not fit the file. */
+  mismatch = $state(false);
+  /** The decoder's count of live rows the listing made, where the summary saw a damaged page. */
+  listed = $state.raw<ListedTable['live']>(null);
+  #countWaiters: (() => void)[] = [];
+
+  constructor(paired: PairedTable) {
+    this.key = paired.key;
+    this.paired = paired;
+  }
+
+  get file(): File {
+    return this.paired.ibd.file;
+  }
+
+  /** Table name for display (with the partition). */
+  get label(): string {
+    const n = this.paired.name;
+    return n.partition ? `${n.table} (partition ${n.partition})` : n.table;
+  }
+
+  /** The table definition to decode with, by name (null: none yet). */
+  get tableName(): string | null {
+    return this.custom?.name ?? this.chosen ?? this.resolved?.picked ?? null;
+  }
+
+  get busy(): boolean {
+    return this.state === 'reading-schema' || this.state === 'decoding';
+  }
+
+  /** The summary, with the live row count from counting the leaves when that came first. */
+  get shownSummary(): TablespaceSummary | null {
+    const s = this.summary;
+    if (!s || this.mode !== 'live' || this.counted === null || s.rows !== null) return s;
+    return { ...s, rows: this.counted };
+  }
+
+  /**
+   * The table's rows in its row mode, as the page shows them: the count of its leaves once done;
+   * before it, the live rows as the listing's decoder counted them, else as the summary did where
+   * it saw no damage (it counts a damaged page's records, which a read withholds); null: unknown.
+   */
+  get rows(): number | null {
+    if (this.counted !== null) return this.counted;
+    if (this.mode !== 'live') return null;
+    if (this.listed) return this.listed.rows;
+    const s = this.summary;
+    return s && s.checksums.bad === 0 && s.problems.length === 0 ? s.rows : null;
+  }
+
+  /** Damaged leaf pages of the table, as far as known (the count, else the listing; 0: none known). */
+  get damagedPages(): number {
+    return this.damage?.damagedPages ?? this.listed?.damagedPages ?? 0;
+  }
+
+  /** What resolveSchema found; a table chosen before that it no longer offers is forgotten. */
+  setResolved(resolved: ResolvedSchemaResult): void {
+    this.resolved = resolved;
+    if (this.chosen && !resolved.tables.some((t) => t.name === this.chosen)) this.chosen = null;
+  }
+
+  /** The state the definitions known so far give (unless the table is being or has been read). */
+  settle(): void {
+    if (this.busy || this.state === 'done' || this.state === 'cancelled' || this.state === 'error') return;
+    const r = this.resolved;
+    if (this.custom) this.state = 'pending';
+    else if (!r) this.state = 'resolving';
+    else if (this.tableName) this.state = 'pending';
+    else if (r.tables.length > 0) this.state = 'choose';
+    else this.state = 'needs-schema';
+  }
+
+  /** Resolves once the rows are counted (or will not be), or after `ms`. */
+  whenCounted(ms: number): Promise<void> {
+    if (!this.busy) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.#countWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  /** Counting ended (or stopped). */
+  countEnded(): void {
+    const waiters = this.#countWaiters;
+    this.#countWaiters = [];
+    for (const w of waiters) w();
+  }
+}
