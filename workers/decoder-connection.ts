@@ -5,6 +5,7 @@
  */
 import * as Comlink from 'comlink';
 import type { DecoderApi } from './decoder-api.ts';
+import decoderUrl from './decoder.worker.ts?worker&url';
 
 export interface DecoderConnection {
   api: Comlink.Remote<DecoderApi>;
@@ -12,12 +13,23 @@ export interface DecoderConnection {
   terminate(): void;
 }
 
+let wrapperUrl: string | undefined;
+
+/**
+ * The script a decoder worker starts from: a blob: module that imports the worker's own chunk. A
+ * worker started from a same-origin URL takes its Content-Security-Policy from that script's
+ * response headers, and a static host sends none, so nothing would bind what the worker fetches;
+ * a worker started from a blob: URL inherits the page's policy (index.html's <meta>), connect-src
+ * 'self' included. One small Blob, made once and kept for the page's life.
+ */
+function workerScript(): string {
+  wrapperUrl ??= URL.createObjectURL(new Blob([`import ${JSON.stringify(new URL(decoderUrl, location.href).href)};\n`], { type: 'text/javascript' }));
+  return wrapperUrl;
+}
+
 /** Starts a decoder worker and wraps it. */
 export function connectDecoder(): DecoderConnection {
-  const worker = new Worker(new URL('./decoder.worker.ts', import.meta.url), {
-    type: 'module',
-    name: 'ibd-decoder',
-  });
+  const worker = new Worker(workerScript(), { type: 'module', name: 'ibd-decoder' });
   const api = Comlink.wrap<DecoderApi>(worker);
   return {
     api,

@@ -9,7 +9,7 @@
  *    after a reload served by the service worker — with no CSP violation reported
  *    (`securitypolicyviolation`), no console error, and no request to another origin;
  *  - the browser enforces it: an inline script and a fetch to another origin are refused (and
- *    reported, which shows the watch above sees violations).
+ *    reported, which shows the watch above sees violations), in the page and in its decoder workers.
  */
 import type { Server } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -175,5 +175,21 @@ describe('the Content-Security-Policy of the built page', () => {
     // The violation detection sees what Chromium logs: each refusal is a console error too.
     await expect.poll(() => consoleErrors.filter((e) => /Content Security Policy/.test(e)).length, { timeout: 5_000 }).toBeGreaterThanOrEqual(2);
     console.log(`csp: ${requests.size} requests, all same-origin; probes refused: ${violations.map((v) => v.directive).join(', ')}; probe seen as a request: ${requests.has(FOREIGN_PROBE)}`);
+  }, 60_000);
+  it('binds the decoder workers too: they start from a blob: script and refuse a request to another origin', async () => {
+    // A worker started from a same-origin URL would take its policy from that script's (absent)
+    // headers; one started from blob: inherits the page's, which is what workers/decoder-connection.ts does.
+    const decoders = page.workers().filter((w) => w.url().startsWith('blob:'));
+    expect(decoders.length, 'decoder workers started from blob: scripts').toBeGreaterThan(0);
+    const verdict = await decoders[0].evaluate(async (probe) => {
+      const seen = new Promise<string | null>((ok) => {
+        self.addEventListener('securitypolicyviolation', (e) => ok(e.effectiveDirective), { once: true });
+        setTimeout(() => ok(null), 5_000);
+      });
+      let fetched = true;
+      await fetch(probe).catch(() => (fetched = false));
+      return { fetched, directive: await seen };
+    }, FOREIGN_PROBE);
+    expect(verdict).toEqual({ fetched: false, directive: 'connect-src' });
   }, 60_000);
 });
