@@ -8,7 +8,10 @@ import type { ClusteredLayout, FieldChecks, FieldSpec } from './clustered-index.
 import { u16 } from '../pages/fil-header.ts';
 import type { InstantInfo, RecordShape } from './instant.ts';
 import { checkFailure, failingField } from './record-checks.ts';
-import { FAST_CHAR, FAST_DATE, FAST_DECIMAL, FAST_INT, FAST_VARCHAR, putDateValue, putDecimal, putInt, putUtf8, utf8Copy, type DecimalPlan, type FastWrite, type Write } from '../values/text-writers.ts';
+import { putUtf8, utf8Copy } from '../values/charset-writers.ts';
+import { putDecimal, putInt, type DecimalPlan } from '../values/digit-text.ts';
+import { putDateValue } from '../values/temporal-writers.ts';
+import { FAST_CHAR, FAST_DATE, FAST_DECIMAL, FAST_INT, FAST_VARCHAR, type FastWrite, type Write } from '../values/writer-traits.ts';
 import { lineQuoting, QUOTE_NEVER, QUOTE_REPORTED, QUOTE_SCAN, quoteInPlace, type BatchBuilder } from '../values/row-batch.ts';
 
 /** 20-byte reference to an externally stored column (BTR_EXTERN_FIELD_REF_SIZE). */
