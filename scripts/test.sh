@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 # ---------------------------------------------------------------- 1. system packages
-# Keep in sync with ensureMariadbInstalled() in test/harness/mariadb.ts.
+# Keep in sync with ensureMariadbInstalled() in test/harness/mariadb-install.ts.
 have() { command -v "$1" >/dev/null 2>&1; }
 missing=()
 if ! { [ -x /usr/sbin/mariadbd ] || have mariadbd; } || ! have mariadb-install-db; then

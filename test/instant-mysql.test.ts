@@ -20,7 +20,8 @@ import { readSdiRecords } from '../src/core/btree/sdi-pages.ts';
 import type { DdTable } from '../src/core/definitions/sdi/sdi-table.ts';
 import { bytesSource } from '../src/core/tablespace/source.ts';
 import { Tablespace } from '../src/core/tablespace/tablespace.ts';
-import { fastWriteOf, writerFor } from '../src/core/values/text-writers.ts';
+import { writerFor } from '../src/core/values/text-writers.ts';
+import { fastWriteOf } from '../src/core/values/writer-traits.ts';
 
 const int4 = (v: number): Uint8Array => {
   const b = new Uint8Array(4);

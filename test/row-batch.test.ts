@@ -8,7 +8,8 @@ import { csvBytes } from '../src/core/writers/csv-bytes.ts';
 import { csvRows } from '../src/core/writers/output.ts';
 import { BatchBuilder, batchRows } from '../src/core/values/row-batch.ts';
 import type { Column } from '../src/core/schema.ts';
-import { quoteCheckOf, writerFor } from '../src/core/values/text-writers.ts';
+import { writerFor } from '../src/core/values/text-writers.ts';
+import { quoteCheckOf } from '../src/core/values/writer-traits.ts';
 
 const column = (type: Column['type'], extra: Partial<Column> = {}): Column => ({
   name: 'c', type, unsigned: false, zerofill: false, nullable: true, length: 10, precision: 0, scale: 0, fsp: 0,

@@ -16,18 +16,18 @@
  * pages). Start one per page size / format per test file (in `beforeAll`),
  * not one per test; several may run at the same time.
  *
- * Lifetime: `stop()` shuts the server down (SIGTERM, then SIGKILL after a
+ * Lifetime (mariadb-process.ts): `stop()` shuts the server down (SIGTERM, then SIGKILL after a
  * timeout) and deletes its whole temp dir (datadir, socket, logs AND every
  * folder handed out by `exportTable`). Servers never outlive the test process:
  * a process 'exit' hook SIGKILLs them and deletes their dirs, and a tiny
  * detached watchdog shell per server does the same within ~1 s if the Node
  * process dies without running 'exit' hooks (SIGKILL, crash).
  *
- * If `mariadbd` is not installed, `ensureMariadbInstalled()` installs it with
- * apt-get (root required) and throws loudly if that fails: these tests never
+ * If `mariadbd` is not installed, `ensureMariadbInstalled()` (mariadb-install.ts)
+ * installs it with apt-get (root required) and throws loudly if that fails: these tests never
  * skip silently.
  *
- * Value rendering of `query()` (uses the official `mariadb` connector over the
+ * Value rendering of `query()` (mariadb-sql.ts; uses the official `mariadb` connector over the
  * text protocol, with a typeCast that never lets JS convert anything):
  *   - every non-NULL value is the exact text the server sends (what the
  *     `mariadb` CLI prints): '-1.50', '2024-02-29 13:05:00.123000',
@@ -46,12 +46,17 @@
  * sql_mode is the server's global default (the connector's IGNORE_SPACE is
  * undone), max_allowed_packet 1G (large `exec` scripts are fine).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, unlinkSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
-import { createConnection, type Connection, type FieldInfo, type TypeCastFunction } from 'mariadb';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { createConnection, type Connection } from 'mariadb';
+import { exportTableFiles, tableFiles } from './mariadb-export.ts';
+import { ensureMariadbInstalled, findMariadbd, readTail, runInstallDb, tail } from './mariadb-install.ts';
+import { freePort, installExitHook, live, makeBaseDir, sleep, startWatchdog, waitForExit, type LiveServer } from './mariadb-process.ts';
+import { connectAsRoot, queryResult, sqlError, type QueryResult } from './mariadb-sql.ts';
+
+export { ensureMariadbInstalled } from './mariadb-install.ts';
+export type { QueryResult } from './mariadb-sql.ts';
 
 export type ChecksumAlgorithm = 'full_crc32' | 'crc32';
 
@@ -66,13 +71,6 @@ export interface StartMariadbOptions {
   extraArgs?: string[];
   /** How long to wait for the server to accept connections (default 60000 ms). */
   startTimeoutMs?: number;
-}
-
-export interface QueryResult {
-  columns: string[];
-  /** One array per row; each value exactly as the server's text protocol renders it,
-   *  SQL NULL as `null`, binary/BIT values as '0x' + uppercase hex. */
-  rows: (string | null)[][];
 }
 
 export interface MariadbServer {
@@ -104,267 +102,6 @@ export interface MariadbServer {
 }
 
 const VALID_PAGE_SIZES = [4096, 8192, 16384, 32768, 65536];
-const SEARCH_DIRS = ['/usr/sbin', '/usr/bin', '/usr/local/sbin', '/usr/local/bin', '/sbin', '/bin'];
-
-function findExecutable(name: string): string | null {
-  const dirs = [...(process.env.PATH ?? '').split(delimiter).filter(Boolean), ...SEARCH_DIRS];
-  for (const dir of dirs) {
-    const p = join(dir, name);
-    try {
-      if (statSync(p).isFile()) return p;
-    } catch {
-      /* not here */
-    }
-  }
-  return null;
-}
-
-function findMariadbd(): string | null {
-  if (existsSync('/usr/sbin/mariadbd')) return '/usr/sbin/mariadbd';
-  return findExecutable('mariadbd');
-}
-
-function tail(text: string, lines = 40): string {
-  const all = text.trimEnd().split('\n');
-  return all.slice(-lines).join('\n');
-}
-
-function readTail(path: string, lines = 40): string {
-  try {
-    return tail(readFileSync(path, 'utf8'), lines);
-  } catch {
-    return '(no log file)';
-  }
-}
-
-let installChecked = false;
-
-/**
- * Makes sure mariadbd, mariadb-install-db and the mariadb client exist; installs the Debian
- * packages mariadb-server + mariadb-client with apt-get otherwise (same as scripts/test.sh).
- * Throws (never skips) if they cannot be installed. Synchronous; cheap once installed.
- */
-export function ensureMariadbInstalled(): void {
-  if (installChecked) return;
-  const have = () => findMariadbd() !== null && findExecutable('mariadb-install-db') !== null && findExecutable('mariadb') !== null;
-  if (!have()) {
-    if (typeof process.getuid === 'function' && process.getuid() !== 0) {
-      throw new Error(
-        'MariaDB server is not installed and this process is not root, so it cannot apt-get install it. ' +
-          'Run: sudo apt-get update && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends mariadb-server mariadb-client',
-      );
-    }
-    // Keep dpkg from starting the system MariaDB service (we only want the binaries).
-    const policy = '/usr/sbin/policy-rc.d';
-    const addedPolicy = !existsSync(policy);
-    if (addedPolicy) writeFileSync(policy, '#!/bin/sh\nexit 101\n', { mode: 0o755 });
-    try {
-      const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-      const run = (args: string[]) => {
-        const r = spawnSync('apt-get', args, { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
-        if (r.error || r.status !== 0) {
-          throw new Error(
-            `MariaDB install failed: apt-get ${args.join(' ')} exited with ${r.error ? r.error.message : `status ${r.status}`}\n` +
-              tail(`${r.stdout ?? ''}\n${r.stderr ?? ''}`),
-          );
-        }
-      };
-      run(['update']);
-      run(['install', '-y', '--no-install-recommends', 'mariadb-server', 'mariadb-client']);
-    } finally {
-      if (addedPolicy) {
-        try {
-          unlinkSync(policy);
-        } catch {
-          /* ignore */
-        }
-      }
-    }
-    if (!have()) {
-      throw new Error('MariaDB install finished but mariadbd / mariadb-install-db / mariadb are still not found');
-    }
-  }
-  installChecked = true;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => (port ? resolve(port) : reject(new Error('could not get a free port'))));
-    });
-  });
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
-
-/** Quote an identifier with backticks. */
-function ident(name: string): string {
-  return '`' + name.replace(/`/g, '``') + '`';
-}
-
-/**
- * MariaDB's file-name encoding of a database/table name (my_charset_filename), for ASCII names:
- * [0-9A-Za-z_] stay, any other ASCII char becomes '@' + 4 lowercase hex digits. Non-ASCII names use
- * special tables in the server; they are not supported here (throws).
- */
-function filenameEncode(name: string): string {
-  let out = '';
-  for (const ch of name) {
-    const cp = ch.codePointAt(0)!;
-    if (/[0-9A-Za-z_]/.test(ch)) out += ch;
-    else if (cp < 0x80) out += '@' + cp.toString(16).padStart(4, '0');
-    else throw new Error(`exportTable: non-ASCII name ${JSON.stringify(name)} is not supported by the harness`);
-  }
-  return out;
-}
-
-// MySQL protocol column types that carry bytes (rendered as hex when their charset is binary).
-const STRINGISH_TYPES = new Set([
-  15, // VARCHAR
-  245, // JSON (MySQL only)
-  247, // ENUM
-  248, // SET
-  249, // TINY_BLOB
-  250, // MEDIUM_BLOB
-  251, // LONG_BLOB
-  252, // BLOB
-  253, // VAR_STRING
-  254, // STRING
-  255, // GEOMETRY
-]);
-const BIT_TYPE = 16;
-const BINARY_COLLATION = 63;
-
-function renderValue(column: FieldInfo): string | null {
-  const type = column.columnType as number;
-  if (type === BIT_TYPE || (STRINGISH_TYPES.has(type) && column.collation.index === BINARY_COLLATION)) {
-    const buf = column.buffer();
-    return buf === null ? null : '0x' + buf.toString('hex').toUpperCase();
-  }
-  return column.string();
-}
-
-const typeCast: TypeCastFunction = (column) => renderValue(column);
-
-interface LiveServer {
-  child: ChildProcess;
-  watchdog: ChildProcess | null;
-  baseDir: string;
-}
-
-const live = new Set<LiveServer>();
-let exitHookInstalled = false;
-
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on('exit', () => {
-    for (const s of live) {
-      try {
-        if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGKILL');
-      } catch {
-        /* ignore */
-      }
-      try {
-        s.watchdog?.kill('SIGKILL');
-      } catch {
-        /* ignore */
-      }
-      try {
-        rmSync(s.baseDir, { recursive: true, force: true });
-      } catch {
-        /* ignore */
-      }
-    }
-    live.clear();
-  });
-}
-
-/**
- * Detached shell that outlives a hard-killed Node process: while Node lives it only polls; once
- * Node is gone it stops the server (if its pid is still our mariadbd) and deletes the temp dir.
- * It exits by itself once the temp dir is gone (normal stop()).
- */
-const WATCHDOG_SCRIPT = `
-ppid="$1"; spid="$2"; dir="$3"
-while kill -0 "$ppid" 2>/dev/null; do
-  [ -d "$dir" ] || exit 0
-  sleep 1
-done
-ours() { grep -qF -- "$dir" "/proc/$spid/cmdline" 2>/dev/null; }
-if ours; then
-  kill -TERM "$spid" 2>/dev/null
-  for i in $(seq 1 40); do ours || break; sleep 0.25; done
-  ours && kill -KILL "$spid" 2>/dev/null
-fi
-rm -rf -- "$dir"
-`;
-
-function startWatchdog(serverPid: number, baseDir: string): ChildProcess | null {
-  try {
-    const wd = spawn('bash', ['-c', WATCHDOG_SCRIPT, 'mariadb-watchdog', String(process.pid), String(serverPid), baseDir], {
-      detached: true,
-      stdio: 'ignore',
-    });
-    wd.on('error', () => {
-      /* best effort */
-    });
-    wd.unref();
-    return wd;
-  } catch {
-    return null;
-  }
-}
-
-function runInstallDb(args: string[], logPath: string): Promise<void> {
-  const installDb = findExecutable('mariadb-install-db');
-  if (!installDb) throw new Error('mariadb-install-db not found');
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    const child = spawn(installDb, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout!.on('data', (c: Buffer) => chunks.push(c));
-    child.stderr!.on('data', (c: Buffer) => chunks.push(c));
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      const out = Buffer.concat(chunks).toString('utf8');
-      writeFileSync(logPath, out);
-      if (code === 0) resolve();
-      else
-        reject(
-          new Error(`mariadb-install-db failed (${signal ?? `exit ${code}`}): ${installDb} ${args.join(' ')}\n${tail(out)}`),
-        );
-    });
-  });
-}
-
-function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      child.off('exit', onExit);
-      resolve(false);
-    }, ms);
-    const onExit = () => {
-      clearTimeout(timer);
-      resolve(true);
-    };
-    child.once('exit', onExit);
-  });
-}
-
-function makeBaseDir(): string {
-  let root = tmpdir();
-  // A unix socket path must stay under ~107 bytes.
-  if (root.length > 60) root = '/tmp';
-  return mkdtempSync(join(root, 'ibd-mariadb-'));
-}
 
 /** Starts a private MariaDB server. Expensive (seconds): share it between tests. */
 export async function startMariadb(opts: StartMariadbOptions = {}): Promise<MariadbServer> {
@@ -498,37 +235,14 @@ export async function startMariadb(opts: StartMariadbOptions = {}): Promise<Mari
     const myWatchdog = watchdog;
     let stopped: Promise<void> | null = null;
 
-    const connect = (database: string | undefined) =>
-      createConnection({
-        socketPath: socket,
-        user: 'root',
-        database: database || undefined,
-        multipleStatements: true,
-        rowsAsArray: true,
-        typeCast,
-        collation: 'UTF8MB4_GENERAL_CI',
-        // The connector always announces CLIENT_IGNORE_SPACE; restore the server's default sql_mode.
-        initSql: 'SET SESSION sql_mode = @@GLOBAL.sql_mode',
-        permitLocalInfile: true,
-        connectTimeout: 10000,
-      });
-
     const withConn = async <T>(database: string | undefined, fn: (c: Connection) => Promise<T>): Promise<T> => {
       if (stopped) throw new Error('MariaDB server already stopped');
-      const conn = await connect(database);
+      const conn = await connectAsRoot(socket, database);
       try {
         return await fn(conn);
       } finally {
         await conn.end().catch(() => conn.destroy());
       }
-    };
-
-    const sqlError = (e: unknown, sql: string): Error => {
-      const msg = e instanceof Error ? e.message : String(e);
-      const shown = sql.length > 1000 ? sql.slice(0, 1000) + ` ... (${sql.length} chars)` : sql;
-      const err = new Error(`${msg}\n--- SQL ---\n${shown}`);
-      (err as Error & { cause?: unknown }).cause = e;
-      return err;
     };
 
     const server: MariadbServer = {
@@ -558,53 +272,13 @@ export async function startMariadb(opts: StartMariadbOptions = {}): Promise<Mari
           } catch (e) {
             throw sqlError(e, sql);
           }
-          // Single statement: an array of rows with a `meta` property (or an OkPacket).
-          // Several statements: an array of such results; take the last result set.
-          type RS = unknown[][] & { meta?: FieldInfo[] };
-          const isResultSet = (r: unknown): r is RS => Array.isArray(r) && (r as RS).meta !== undefined;
-          let rs: RS | undefined;
-          if (isResultSet(res)) rs = res;
-          else if (Array.isArray(res)) {
-            for (const r of res) if (isResultSet(r)) rs = r;
-          }
-          if (!rs) return { columns: [], rows: [] };
-          return {
-            columns: rs.meta!.map((m) => m.name()),
-            rows: Array.from(rs, (row) => Array.from(row, (v) => (v === null ? null : (v as string)))),
-          };
+          return queryResult(res);
         });
       },
 
       async exportTable(table: string, database = 'test'): Promise<string> {
-        const dbDir = join(datadir, filenameEncode(database));
-        const base = filenameEncode(table);
-        const ibd = join(dbDir, `${base}.ibd`);
-        return withConn(database, async (c) => {
-          try {
-            await c.query(`FLUSH TABLES ${ident(table)} FOR EXPORT`);
-          } catch (e) {
-            throw sqlError(e, `FLUSH TABLES ${ident(table)} FOR EXPORT`);
-          }
-          try {
-            if (!existsSync(ibd)) {
-              let listing = '';
-              try {
-                listing = readdirSync(dbDir).join(', ');
-              } catch {
-                listing = '(no such database directory)';
-              }
-              throw new Error(`exportTable: ${ibd} does not exist (is ${database}.${table} an InnoDB file-per-table table?). ${dbDir}: ${listing}`);
-            }
-            const outDir = mkdtempSync(join(baseDir, 'export-'));
-            for (const ext of ['.ibd', '.cfg', '.frm']) {
-              const src = join(dbDir, base + ext);
-              if (existsSync(src)) copyFileSync(src, join(outDir, base + ext));
-            }
-            return join(outDir, `${base}.ibd`);
-          } finally {
-            await c.query('UNLOCK TABLES');
-          }
-        });
+        const files = tableFiles(datadir, table, database);
+        return withConn(database, (c) => exportTableFiles(c, files, baseDir, table, database));
       },
 
       errorLog(): string {

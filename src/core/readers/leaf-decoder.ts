@@ -33,7 +33,7 @@ import { compactRecordReadable, decodeCompact, decodeRedundant, lastRecord, Reco
 import type { BatchBuilder } from '../values/row-batch.ts';
 import { hasStateColumn, modeIncludes, type RowMode, type RowState } from './row-state.ts';
 import type { Page, Tablespace } from '../tablespace/tablespace.ts';
-import type { FastWrite, Write } from '../values/text-writers.ts';
+import type { FastWrite, Write } from '../values/writer-traits.ts';
 
 /** The table definition does not fit the file's records (found on its first leaf page). */
 export class DefinitionMismatch extends IbdError {}

@@ -20,7 +20,8 @@ import { compactChildPage, RecordError, fieldColumns, redundantChildPage } from 
 import { hasStateColumn, ROW_STATE_COLUMN, type RowMode } from './row-state.ts';
 import { BatchBuilder, batchRows, batchView, releaseBatch, type RowBatch } from '../values/row-batch.ts';
 import type { TableDef } from '../schema.ts';
-import { fastWriteOf, quoteCheckOf, writerFor } from '../values/text-writers.ts';
+import { writerFor } from '../values/text-writers.ts';
+import { fastWriteOf, quoteCheckOf } from '../values/writer-traits.ts';
 import type { ByteSource } from '../tablespace/source.ts';
 import { Tablespace, type Page, type PageRun } from '../tablespace/tablespace.ts';
 

@@ -9,7 +9,10 @@ import type { FieldChecks, FieldSpec } from './field-spec.ts';
 import { u16 } from '../pages/fil-header.ts';
 import type { InstantInfo, RecordShape } from './instant.ts';
 import { checkFailure, failingField } from './record-checks.ts';
-import { FAST_CHAR, FAST_DATE, FAST_DECIMAL, FAST_INT, FAST_VARCHAR, putDateValue, putDecimal, putInt, putUtf8, utf8Copy, type DecimalPlan, type FastWrite, type Write } from '../values/text-writers.ts';
+import { putUtf8, utf8Copy } from '../values/charset-writers.ts';
+import { putDecimal, putInt, type DecimalPlan } from '../values/digit-text.ts';
+import { putDateValue } from '../values/temporal-writers.ts';
+import { FAST_CHAR, FAST_DATE, FAST_DECIMAL, FAST_INT, FAST_VARCHAR, type FastWrite, type Write } from '../values/writer-traits.ts';
 import { EXTERN_REF_SIZE } from '../pages/blob-page.ts';
 import { lineQuoting, QUOTE_NEVER, QUOTE_REPORTED, QUOTE_SCAN, quoteInPlace, type BatchBuilder } from '../values/row-batch.ts';
 

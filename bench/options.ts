@@ -1,0 +1,59 @@
+/**
+ * The options of `npm run bench` (bench/main.ts): USAGE says what each does; parseOptions reads them
+ * from the command line, throwing a UsageError for one it cannot take (or for --help).
+ */
+import { DATASETS, type DatasetName } from './datasets.ts';
+import { LINEITEM_SF1_ROWS } from './lineitem.ts';
+import { SBTEST_ROWS } from './sbtest.ts';
+
+export const USAGE = `usage: npm run bench -- [--only lineitem,sbtest1,many] [--rows N] [--sbtest-rows N] [--tables N] [--skip-browser] [--skip-locked-dumps] [--no-build]
+
+  --only NAMES     run only these datasets (comma-separated; repeatable)
+  --rows N         lineitem rows (default ${LINEITEM_SF1_ROWS}, TPC-H SF 1; e.g. 600000 for a quick SF 0.1 run)
+  --sbtest-rows N  sbtest1 rows (default ${SBTEST_ROWS})
+  --tables N       tables of the "many" dataset (default 10000)
+  --skip-browser   measure the CLI and the server tools only
+  --skip-locked-dumps  "many": leave out mariadb-dump with its default LOCK TABLES (about 16 min each
+                   for 10,000 tables; the --skip-lock-tables dump and the SELECTs still run)
+  --no-build       measure the existing dist/ and dist-cli/ instead of building the current sources
+
+A run with every dataset at its default size, browser included, writes bench/results.md;
+any other run writes .cache/bench/results-latest.md.`;
+
+export interface Options {
+  only: DatasetName[];
+  lineitemRows: number;
+  sbtestRows: number;
+  tables: number;
+  browser: boolean;
+  build: boolean;
+  lockedDumps: boolean;
+}
+
+export class UsageError extends Error {}
+
+export function parseOptions(argv: string[]): Options {
+  const o: Options = { only: [], lineitemRows: LINEITEM_SF1_ROWS, sbtestRows: SBTEST_ROWS, tables: 10_000, browser: true, build: true, lockedDumps: true };
+  const count = (flag: string, v: string | undefined): number => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} takes a whole number, 1 or more`);
+    return n;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--only') {
+      for (const name of (argv[++i] ?? '').split(',').filter(Boolean)) {
+        if (!DATASETS.includes(name as DatasetName)) throw new UsageError(`unknown dataset '${name}' (${DATASETS.join(', ')})`);
+        o.only.push(name as DatasetName);
+      }
+    } else if (a === '--rows') o.lineitemRows = count(a, argv[++i]);
+    else if (a === '--sbtest-rows') o.sbtestRows = count(a, argv[++i]);
+    else if (a === '--tables') o.tables = count(a, argv[++i]);
+    else if (a === '--skip-browser') o.browser = false;
+    else if (a === '--skip-locked-dumps') o.lockedDumps = false;
+    else if (a === '--no-build') o.build = false;
+    else if (a === '--help' || a === '-h') throw new UsageError('');
+    else throw new UsageError(`unknown option ${a}`);
+  }
+  return o;
+}
