@@ -32,11 +32,14 @@ import { listIndexes, recoveryReport, targetOptions } from './core/readers/recov
 import { PAGE_SIZES } from './core/tablespace/orphan-scan.ts';
 import { countLiveRows, UNCOUNTED } from './core/readers/leaf-counts.ts';
 import { fileSource } from './node/file-source.ts';
+import { writePageInspection } from './cli/page-inspect.ts';
+import { writePageMap } from './cli/page-map.ts';
 import { startPool, type NodePool } from './node/pool.ts';
 
 const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [--table NAME] [--format csv|ndjson] [-o OUT]
        ibd-reader FILE.ibd [--schema FILE] --print-ddl
        ibd-reader FILE.ibd [--schema FILE] --count
+       ibd-reader FILE.ibd --page-map | --page N [--schema FILE] [--format ndjson]
 
   --schema FILE      the table definition: CREATE TABLE statement(s) (SHOW CREATE TABLE output or a
                      mysqldump file) or the table's .frm. Not needed for MySQL 8 files, which carry
@@ -63,7 +66,11 @@ const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [--table 
                      file and on a raw image without page 0: a disk image, a partial copy, an ibdata1)
   --index-id N       decode index N (see --list-indexes) instead of the table's clustered index; on a
                      raw image, its leaves are found by scanning (give the table's DDL with --schema)
-  --page-size N      the page size in bytes, when guessing it from the content picks the wrong one`;
+  --page-size N      the page size in bytes, when guessing it from the content picks the wrong one
+  --page-map         a line per page: number, state (valid, checksum-bad, all-zero, free, missing,
+                     unreadable), type, index id, level, records, fill, LSN (text; ndjson with --format)
+  --page N           page N described: FIL header and trailer, checksums, its structures, records
+                     (their values with a table definition), page directory, a labelled hex dump`;
 
 interface Args {
   ibd: string;
@@ -81,10 +88,12 @@ interface Args {
   listIndexes: boolean;
   indexId: bigint | null;
   pageSize: number | null;
+  pageMap: boolean;
+  page: number | null;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null } = { format: 'csv', schema: null, printDdl: false, count: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, indexId: null, pageSize: null };
+  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null } = { format: 'csv', schema: null, printDdl: false, count: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, indexId: null, pageSize: null, pageMap: false, page: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = (): string => {
@@ -101,6 +110,12 @@ function parseArgs(argv: string[]): Args {
     else if (a === '--key-password') args.keyPassword = value();
     else if (a === '--keyring') args.keyring = value();
     else if (a === '--list-indexes') args.listIndexes = true;
+    else if (a === '--page-map') args.pageMap = true;
+    else if (a === '--page') {
+      const v = value();
+      if (!/^\d+$/.test(v)) throw new UsageError('--page takes a page number');
+      args.page = Number(v);
+    }
     else if (a === '--index-id') {
       const v = value();
       if (!/^\d+$/.test(v)) throw new UsageError('--index-id takes an index id (a whole number; see --list-indexes)');
@@ -400,6 +415,15 @@ async function run(args: Args): Promise<number> {
     // A file with no InnoDB page at all is said to be so first, not blamed on a missing definition.
     const opened = await Tablespace.open(source).then(() => null, (e: unknown) => e);
     if (opened instanceof NotInnodbError) throw opened;
+    if (args.pageMap || args.page !== null) {
+      const stream = (out = args.output !== null ? createWriteStream(args.output) : process.stdout);
+      const ndjson = args.format === 'ndjson';
+      const { keys = {} } = await openOptions(args);
+      if (args.page === null) return await writePageMap(source, ndjson, keys, (text) => write(stream, text));
+      // The records' values need a definition; without one to be had the page is described all the same.
+      const table = args.schema !== null ? await tableOrGuess(args, source) : await tableOrGuess(args, source).catch(() => null);
+      return await writePageInspection(source, args.page, ndjson, { keys, table }, (text) => write(stream, text));
+    }
     // Live rows are counted from the record headers: a definition helps find the leaves, none is needed.
     const countAlone = args.count && args.mode === 'live' && args.schema === null && !guessMode;
     const table = countAlone ? await tableOrGuess(args, source).catch(() => null) : await tableOrGuess(args, source);
