@@ -201,23 +201,26 @@ export class PageMap {
   bucket(first: number, count: number): PageBucket {
     const b: PageBucket = { first, pages: count, states: PAGE_STATES.map(() => 0), types: {}, indexes: {}, btreePages: 0, records: 0, fill: null, maxLsn: 0 };
     const end = Math.min(first + count, this.pageCount);
+    // Counted by type code and by slot, named at the end: a name per page would cost more than the rest.
+    const types = new Map<number, number>();
+    const slots = new Map<number, number>();
     let used = 0;
     for (let no = first; no < end; no++) {
       const state = this.state[no];
       b.states[state]++;
       if (!inUse(state)) continue;
       if (this.lsn[no] > b.maxLsn) b.maxLsn = this.lsn[no];
-      const name = pageTypeName(this.type[no]);
-      b.types[name] = (b.types[name] ?? 0) + 1;
+      types.set(this.type[no], (types.get(this.type[no]) ?? 0) + 1);
       const slot = this.index[no];
       if (slot === 0) continue;
-      const id = this.indexIds[slot - 1];
-      b.indexes[id] = (b.indexes[id] ?? 0) + 1;
+      slots.set(slot, (slots.get(slot) ?? 0) + 1);
       b.btreePages++;
       b.records += this.records[no];
       used += this.used[no];
     }
     b.states[PageState.MISSING] += Math.max(0, first + count - Math.max(first, this.pageCount));
+    for (const [type, n] of types) b.types[pageTypeName(type)] = n;
+    for (const [slot, n] of slots) b.indexes[this.indexIds[slot - 1]] = n;
     if (b.btreePages > 0) b.fill = used / b.btreePages / this.pageSize;
     return b;
   }
