@@ -29,11 +29,14 @@ import type { InnodbFile } from './lib/innodb-file.ts';
 import { sumLeafCounts, type InnodbTable, type RowCount } from './lib/innodb-table.ts';
 import { openInnodb } from './lib/node.ts';
 import { fileSource } from './node/file-source.ts';
+import { writePageInspection } from './cli/page-inspect.ts';
+import { writePageMap } from './cli/page-map.ts';
 import { startPool, type NodePool } from './node/pool.ts';
 
 const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [--table NAME] [--format csv|ndjson] [-o OUT]
        ibd-reader FILE.ibd [--schema FILE] --print-ddl
        ibd-reader FILE.ibd [--schema FILE] --count
+       ibd-reader FILE.ibd --page-map | --page N [--schema FILE] [--format ndjson]
 
   --schema FILE      the table definition: CREATE TABLE statement(s) (SHOW CREATE TABLE output or a
                      mysqldump file) or the table's .frm. Not needed for MySQL 8 files, which carry
@@ -60,7 +63,11 @@ const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [--table 
                      file and on a raw image without page 0: a disk image, a partial copy, an ibdata1)
   --index-id N       decode index N (see --list-indexes) instead of the table's clustered index; on a
                      raw image, its leaves are found by scanning (give the table's DDL with --schema)
-  --page-size N      the page size in bytes, when guessing it from the content picks the wrong one`;
+  --page-size N      the page size in bytes, when guessing it from the content picks the wrong one
+  --page-map         a line per page: number, state (valid, checksum-bad, all-zero, free, missing,
+                     unreadable), type, index id, level, records, fill, LSN (text; ndjson with --format)
+  --page N           page N described: FIL header and trailer, checksums, its structures, records
+                     (their values with a table definition), page directory, a labelled hex dump`;
 
 interface Args {
   ibd: string;
@@ -78,10 +85,12 @@ interface Args {
   listIndexes: boolean;
   indexId: bigint | null;
   pageSize: number | null;
+  pageMap: boolean;
+  page: number | null;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null } = { format: 'csv', schema: null, printDdl: false, count: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, indexId: null, pageSize: null };
+  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null } = { format: 'csv', schema: null, printDdl: false, count: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, indexId: null, pageSize: null, pageMap: false, page: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = (): string => {
@@ -98,6 +107,12 @@ function parseArgs(argv: string[]): Args {
     else if (a === '--key-password') args.keyPassword = value();
     else if (a === '--keyring') args.keyring = value();
     else if (a === '--list-indexes') args.listIndexes = true;
+    else if (a === '--page-map') args.pageMap = true;
+    else if (a === '--page') {
+      const v = value();
+      if (!/^\d+$/.test(v)) throw new UsageError('--page takes a page number');
+      args.page = Number(v);
+    }
     else if (a === '--index-id') {
       const v = value();
       if (!/^\d+$/.test(v)) throw new UsageError('--index-id takes an index id (a whole number; see --list-indexes)');
@@ -339,6 +354,15 @@ async function run(args: Args): Promise<number> {
   let out: Writable | null = null;
   try {
     for (const w of file.warnings) warn(w);
+    if (args.pageMap || args.page !== null) {
+      const stream = (out = args.output !== null ? createWriteStream(args.output) : process.stdout);
+      const ndjson = args.format === 'ndjson';
+      const keys = file.keys ?? {};
+      if (args.page === null) return await writePageMap(file.source, ndjson, keys, (text) => write(stream, text));
+      // The records' values need a definition; without one to be had the page is described all the same.
+      const entry = args.schema !== null ? await tableOrGuess(file, args) : await tableOrGuess(file, args).catch(() => null);
+      return await writePageInspection(file.source, args.page, ndjson, { keys, table: entry?.definition ?? null }, (text) => write(stream, text));
+    }
     // Live rows are counted from the record headers: a definition helps find the leaves, none is needed.
     const countAlone = args.count && args.mode === 'live' && args.schema === null && !guessMode;
     const entry = countAlone ? await tableOrGuess(file, args).catch(() => null) : await tableOrGuess(file, args);

@@ -14,9 +14,9 @@ const BTR_EXTERN_LEN_LOW = 16;
 /** 20-byte reference to an externally stored column (BTR_EXTERN_FIELD_REF_SIZE): space id, page, offset, length. */
 export const EXTERN_REF_SIZE = 20;
 
-const BTR_BLOB_HDR_PART_LEN = 0;
-const BTR_BLOB_HDR_NEXT_PAGE_NO = 4;
-const BTR_BLOB_HDR_SIZE = 8;
+export const BTR_BLOB_HDR_PART_LEN = 0;
+export const BTR_BLOB_HDR_NEXT_PAGE_NO = 4;
+export const BTR_BLOB_HDR_SIZE = 8;
 
 export interface ExternRef {
   pageNo: number;

@@ -75,13 +75,21 @@ function crc32Page(page: Uint8Array): number {
   return (crc32c(page, FIL_PAGE_OFFSET, FIL_PAGE_FILE_FLUSH_LSN) ^ crc32c(page, FIL_PAGE_DATA, size - FIL_PAGE_END_LSN_OLD_CHKSUM)) >>> 0;
 }
 
+/** buf_calc_page_new_checksum(): the "innodb" checksum kept in the FIL header. */
+function innodbHeaderChecksum(page: Uint8Array): number {
+  return (fold(page, FIL_PAGE_OFFSET, FIL_PAGE_FILE_FLUSH_LSN) + fold(page, FIL_PAGE_DATA, page.length - FIL_PAGE_END_LSN_OLD_CHKSUM)) >>> 0;
+}
+
+/** buf_calc_page_old_checksum(): the "innodb" checksum kept in the FIL trailer. */
+function innodbTrailerChecksum(page: Uint8Array): number {
+  return fold(page, 0, FIL_PAGE_FILE_FLUSH_LSN);
+}
+
 function legacyValid(page: Uint8Array, stored: number, trailer: number): boolean {
-  const size = page.length;
   const lsnLow = u32(page, FIL_PAGE_LSN + 4);
-  const oldOk = trailer === MAGIC_NONE || trailer === lsnLow || trailer === fold(page, 0, FIL_PAGE_FILE_FLUSH_LSN);
+  const oldOk = trailer === MAGIC_NONE || trailer === lsnLow || trailer === innodbTrailerChecksum(page);
   if (!oldOk) return false;
-  const calc = (fold(page, FIL_PAGE_OFFSET, FIL_PAGE_FILE_FLUSH_LSN) + fold(page, FIL_PAGE_DATA, size - FIL_PAGE_END_LSN_OLD_CHKSUM)) >>> 0;
-  return stored === calc || stored === MAGIC_NONE;
+  return stored === innodbHeaderChecksum(page) || stored === MAGIC_NONE;
 }
 
 /** Which checksum a page carries (or 'bad'): accepts every algorithm the servers accept on read. */
@@ -100,4 +108,28 @@ export function verifyPage(page: Uint8Array, fullCrc32: boolean): ChecksumResult
   if (stored === crc && trailer === crc) return 'crc32';
   if (legacyValid(page, stored, trailer)) return 'innodb';
   return isAllZero(page) ? 'empty' : 'bad';
+}
+
+/** What each algorithm computes for a page (what the page inspector sets beside the stored values). */
+export interface PageChecksums {
+  /** crc32: stored in the FIL header and again in the trailer. */
+  crc32: number;
+  /** innodb: the header's and the trailer's, each over its own bytes. */
+  innodbHeader: number;
+  innodbTrailer: number;
+  /** full_crc32 over the first `storedSize` - 4 bytes, stored in the 4 after them. */
+  fullCrc32: number;
+  /** none: the magic value stored in place of a checksum. */
+  none: number;
+}
+
+/** Every algorithm's checksum of `page`; `storedSize`: the bytes full_crc32 covers (a page-compressed page's stored size). */
+export function pageChecksums(page: Uint8Array, storedSize = page.length): PageChecksums {
+  return {
+    crc32: crc32Page(page),
+    innodbHeader: innodbHeaderChecksum(page),
+    innodbTrailer: innodbTrailerChecksum(page),
+    fullCrc32: crc32c(page, 0, storedSize - 4),
+    none: MAGIC_NONE,
+  };
 }

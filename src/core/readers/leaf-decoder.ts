@@ -111,6 +111,34 @@ export class LeafDecoder {
   }
 
   /**
+   * One record of a leaf page as a row of `out` (a `_row_state` cell left NULL), read as
+   * decodeTrusted() reads each record, its values checked, and those stored off-page fetched: for a
+   * caller that shows the records one by one (the page inspector). Returns where the record lies
+   * in the page, or why it is no row of this table (then nothing is written).
+   */
+  async decodeRecord(page: Page, origin: number, out: BatchBuilder): Promise<Extent | string> {
+    const { compact, layout } = this.ctx;
+    const bytes = page.bytes;
+    if (compact && !compactRecordReadable(bytes, origin, layout)) return 'the record is in a format the table\'s metadata does not describe';
+    const row = out.mark();
+    this.sink.out = out;
+    this.sink.base = out.startRow();
+    const fields: ExternField[] = [];
+    try {
+      if (compact) decodeCompact(bytes, origin, layout, this.sink, fields, true);
+      else decodeRedundant(bytes, origin, layout, this.sink, fields, true);
+    } catch (e) {
+      if (!(e instanceof RecordError)) throw e;
+      out.rollback(row);
+      return e.message;
+    }
+    out.endRow();
+    const extent = { origin, start: lastRecord.start, end: lastRecord.end };
+    for (const field of fields) await this.resolveExtern(field, out, page.no, origin);
+    return extent;
+  }
+
+  /**
    * A page whose checksum holds: its rows (live, delete-marked), or why it is damaged after all
    * (then what it wrote is rolled back by the caller).
    */

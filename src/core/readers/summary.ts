@@ -13,6 +13,7 @@
  *     metadata record. That is exactly the number of rows the decoder returns from an undamaged
  *     file, known long before the rows are decoded (`rows` is set when this pass ends);
  *  2. checking: every page's checksum is verified (pages checked / bad / never written).
+ * With the option `pageMap`, both passes fill in a record per page as they go (page-map.ts).
  *
  * Plain TypeScript, no DOM: runs in the page's worker, in Node and in tests.
  */
@@ -20,7 +21,8 @@ import { findIndexRoots, type IndexRoot } from '../btree/btree.ts';
 import { verifyPage, type ChecksumResult } from '../pages/checksum.ts';
 import { FIL_NULL, FIL_PAGE_PREV, FIL_PAGE_TYPE, isAllZero, PageType, pageTypeName, u16, u32 } from '../pages/fil-header.ts';
 import { readIndexHeader, tallyRecords, type RecordTally } from '../pages/index-page.ts';
-import { isPageFree } from '../pages/xdes.ts';
+import { groupFreeFlags } from './free-pages.ts';
+import type { PageMap } from './page-map.ts';
 import { readAhead, type ByteSource } from '../tablespace/source.ts';
 import type { EncryptionKeys } from '../tablespace/encryption.ts';
 import { Tablespace } from '../tablespace/tablespace.ts';
@@ -111,6 +113,8 @@ export interface SummarizeOptions {
   chunkBytes?: number;
   /** Keys for an encrypted tablespace (without them its encrypted pages cannot be counted or checked). */
   keys?: EncryptionKeys;
+  /** Filled in (reset first) with a record per page as the passes read them. */
+  pageMap?: PageMap;
 }
 
 const MAX_BAD_PAGES = 100;
@@ -221,22 +225,6 @@ export async function quickSummary(source: ByteSource, keys?: EncryptionKeys): P
 }
 
 /**
- * Free-page flags for the descriptor group starting at `first` (a multiple of the page size), from
- * its descriptor page; null when that page is not a descriptor page (damaged): then nothing in the
- * group is treated as free.
- */
-function groupFreeFlags(bytes: Uint8Array, first: number, ts: Tablespace, freeLimit: number): Uint8Array | null {
-  const type = u16(bytes, FIL_PAGE_TYPE);
-  if (type !== (first === 0 ? PageType.FSP_HDR : PageType.XDES) || (first === 0 && ts.page0Damaged !== null)) return null;
-  // Pages at or past the free limit are free: only those below it are looked up (a small file's
-  // group is mostly past it).
-  const free = new Uint8Array(ts.physicalSize).fill(1);
-  const below = Math.min(free.length, freeLimit - first);
-  for (let i = 0; i < below; i++) free[i] = isPageFree(bytes, first + i, ts) ? 1 : 0;
-  return free;
-}
-
-/**
  * Reads pages [0, count) in file order, `chunk` bytes at a time, yielding each page's bytes as stored
  * (valid until the next page is asked for). The chunks go through the worker's reused read buffers
  * (readAhead): a fresh buffer per read left the whole file, twice over, as garbage for the worker to
@@ -275,7 +263,8 @@ const TRANSFORMED_TYPES = new Set<number>([
 export async function summarize(source: ByteSource, options: SummarizeOptions = {}): Promise<TablespaceSummary> {
   const ts = await Tablespace.open(source, { keys: options.keys });
   const { summary: s, roots } = await quick(ts);
-  const { signal, onProgress } = options;
+  const { signal, onProgress, pageMap: map } = options;
+  map?.reset(ts.pageCount, s.truncation?.missingPages ?? 0, ts.pageSize, roots.map((r) => r.header.indexId));
   const every = Math.max(1, options.progressPages ?? 2048);
   const chunk = options.chunkBytes ?? 4 << 20;
   onProgress?.(snapshot(s));
@@ -297,6 +286,7 @@ export async function summarize(source: ByteSource, options: SummarizeOptions = 
   const size = ts.physicalSize;
 
   const checked = (no: number, result: ChecksumResult) => {
+    map?.checked(no, result);
     s.checksums.checked++;
     s.checksums.kinds[result] = (s.checksums.kinds[result] ?? 0) + 1;
     if (result === 'bad') {
@@ -319,10 +309,15 @@ export async function summarize(source: ByteSource, options: SummarizeOptions = 
     }
     if (groupFree !== null && groupFree[no % size] === 1) {
       s.freePages++;
+      map?.free(no, bytes);
       return;
     }
     const type = u16(bytes, FIL_PAGE_TYPE);
-    if (type === 0 && isAllZero(bytes)) return;
+    if (type === 0 && isAllZero(bytes)) {
+      map?.allZero(no);
+      return;
+    }
+    map?.read(no, bytes);
     const name = pageTypeName(type);
     s.pageTypes[name] = (s.pageTypes[name] ?? 0) + 1;
     if (type !== PageType.INDEX && type !== PageType.RTREE) return;
@@ -346,6 +341,7 @@ export async function summarize(source: ByteSource, options: SummarizeOptions = 
       return await ts.page(no);
     } catch (e) {
       problem((e as Error).message);
+      map?.unreadable(no);
       return null;
     }
   };
@@ -368,8 +364,9 @@ export async function summarize(source: ByteSource, options: SummarizeOptions = 
         checked(no, 'bad');
         continue;
       }
-      checked(no, page.checksum);
+      // Counted first: the page map takes the checksum of a page it has read.
       count(no, page.bytes);
+      checked(no, page.checksum);
       if (onProgress && s.pagesScanned % every === 0) onProgress(snapshot(s));
     }
   }

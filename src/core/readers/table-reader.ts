@@ -6,22 +6,19 @@
 import { findClusteredRoot, findIndexRoots, leafPageNumbers, leftmostLeaf, type IndexRoot } from '../btree/btree.ts';
 import { rawView, type RawTarget } from '../tablespace/orphan-scan.ts';
 import { scanIndexes, scanLeafPages } from '../btree/page-scan.ts';
-import { clusteredLayout, type ClusteredLayout } from '../records/clustered-index.ts';
 import { IbdError } from '../errors.ts';
 import { FIL_NULL, FIL_PAGE_NEXT, FIL_PAGE_PREV, FIL_PAGE_TYPE, PageType, pageTypeName, u16, u32 } from '../pages/fil-header.ts';
 import { readIndexHeader } from '../pages/index-page.ts';
 import type { EncryptionKeys } from '../tablespace/encryption.ts';
-import { readInstantLayout } from '../records/instant-metadata.ts';
-import { mysqlLayoutFromFile } from '../definitions/sdi/sdi-instant.ts';
 import { countLeafRows, DECODE_TO_COUNT } from './leaf-counts.ts';
 import { addProblem, emptyStats, type DecodeStats } from './decode-stats.ts';
 import { LeafDecoder, type LeafContext } from './leaf-decoder.ts';
-import { compactChildPage, RecordError, fieldColumns, redundantChildPage } from '../records/record.ts';
+import { compactChildPage, RecordError, redundantChildPage } from '../records/record.ts';
 import { hasStateColumn, ROW_STATE_COLUMN, type RowMode } from './row-state.ts';
+import { fileLayout, leafContext } from './leaf-context.ts';
+import type { ClusteredLayout } from '../records/clustered-index.ts';
 import { BatchBuilder, batchRows, batchView, releaseBatch, type RowBatch } from '../values/row-batch.ts';
 import type { TableDef } from '../schema.ts';
-import { writerFor } from '../values/text-writers.ts';
-import { fastWriteOf, quoteCheckOf } from '../values/writer-traits.ts';
 import type { ByteSource } from '../tablespace/source.ts';
 import { Tablespace, type Page, type PageRun } from '../tablespace/tablespace.ts';
 
@@ -163,14 +160,8 @@ export async function openTable(source: ByteSource, table: TableDef, options: Op
   const ts = options.raw ? Tablespace.openRaw(rawView(source, options.raw.base), options.raw) : await Tablespace.open(source, { keys: options.keys });
   const root = await chooseRoot(ts, options);
   const compact = root.header.compact;
-  let layout: ClusteredLayout;
-  try {
-    layout = clusteredLayout(table, !compact);
-  } catch (e) {
-    throw new IbdError(source.name, `table \`${table.name}\`: ${(e as Error).message}`);
-  }
   // Instant ADD/DROP COLUMN: fields in physical order, and the defaults of fields records lack.
-  layout = ts.fsp.flags.sdi ? (await mysqlLayoutFromFile(ts, layout)) ?? layout : await readInstantLayout(ts, root.page, layout, compact);
+  const layout = await fileLayout(ts, table, root.page, compact);
   const info: TableInfo = {
     file: source.name,
     fileSize: source.size,
@@ -243,17 +234,7 @@ class ClusteredReader implements TableReader {
   ) {
     this.columns = layout.columns.map((c) => c.name);
     if (hasStateColumn(mode)) this.columns.push(ROW_STATE_COLUMN);
-    // One byte writer per clustered index field (system fields write nothing), with its fast kind.
-    const writers = layout.fields.map((f) => writerFor(f.out >= 0 ? layout.columns[f.out] : null, f.render));
-    // Scan all (QUOTE_SCAN) but where the writer knows; not for an instantly altered table, whose
-    // older records show defaults written from their text.
-    const quoteChecks = new Uint8Array(this.columns.length);
-    if (!layout.instant) layout.fields.forEach((f, i) => {
-      if (f.out >= 0) quoteChecks[f.out] = quoteCheckOf(writers[i]);
-    });
-    this.context = {
-      ts, layout, compact, mode, columns: this.columns.length, writers, fast: writers.map(fastWriteOf), fieldColumns: fieldColumns(layout.fields), quoteChecks, stats: this.stats,
-    };
+    this.context = leafContext(ts, layout, compact, mode, this.stats);
     this.leaf = new LeafDecoder(this.context);
   }
 

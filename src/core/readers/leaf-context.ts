@@ -1,0 +1,44 @@
+/**
+ * What the leaf decoder decodes a table's records with (LeafContext), made from a table definition
+ * and the file: the clustered index record layout as the file has it (instant ALTER read from its
+ * root page, or from its SDI in MySQL 8), and a byte writer per field. For a caller that reads pages
+ * one by one (the page inspector, page-inspect.ts) and for openTable() (table-reader.ts), which reads
+ * a whole table with them.
+ */
+import { mysqlLayoutFromFile } from '../definitions/sdi/sdi-instant.ts';
+import { IbdError } from '../errors.ts';
+import { clusteredLayout, type ClusteredLayout } from '../records/clustered-index.ts';
+import { readInstantLayout } from '../records/instant-metadata.ts';
+import { fieldColumns } from '../records/record.ts';
+import type { TableDef } from '../schema.ts';
+import type { Tablespace } from '../tablespace/tablespace.ts';
+import { writerFor } from '../values/text-writers.ts';
+import { fastWriteOf, quoteCheckOf } from '../values/writer-traits.ts';
+import type { DecodeStats } from './decode-stats.ts';
+import type { LeafContext } from './leaf-decoder.ts';
+import { hasStateColumn, type RowMode } from './row-state.ts';
+
+/** The layout of `table`'s clustered index records in this file, whose root is `rootPage` (-1: unknown). */
+export async function fileLayout(ts: Tablespace, table: TableDef, rootPage: number, compact: boolean): Promise<ClusteredLayout> {
+  let layout: ClusteredLayout;
+  try {
+    layout = clusteredLayout(table, !compact);
+  } catch (e) {
+    throw new IbdError(ts.source.name, `table \`${table.name}\`: ${(e as Error).message}`);
+  }
+  // Instant ADD/DROP COLUMN: fields in physical order, and the defaults of fields records lack.
+  return ts.fsp.flags.sdi ? (await mysqlLayoutFromFile(ts, layout)) ?? layout : readInstantLayout(ts, rootPage, layout, compact);
+}
+
+/** A LeafContext for `layout`, counting into `stats`; its columns are the table's, `_row_state` last where the mode has it. */
+export function leafContext(ts: Tablespace, layout: ClusteredLayout, compact: boolean, mode: RowMode, stats: DecodeStats): LeafContext {
+  const columns = layout.columns.length + (hasStateColumn(mode) ? 1 : 0);
+  const writers = layout.fields.map((f) => writerFor(f.out >= 0 ? layout.columns[f.out] : null, f.render));
+  // Scan all (QUOTE_SCAN) but where the writer knows; not for an instantly altered table, whose
+  // older records show defaults written from their text.
+  const quoteChecks = new Uint8Array(columns);
+  if (!layout.instant) layout.fields.forEach((f, i) => {
+    if (f.out >= 0) quoteChecks[f.out] = quoteCheckOf(writers[i]);
+  });
+  return { ts, layout, compact, mode, columns, writers, fast: writers.map(fastWriteOf), fieldColumns: fieldColumns(layout.fields), quoteChecks, stats };
+}
