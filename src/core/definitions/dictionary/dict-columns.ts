@@ -20,6 +20,8 @@
 import type { Column, ColumnType } from '../../schema.ts';
 import { charsetInfo } from '../../values/charset.ts';
 import { collationById, type ServerFlavor } from '../../values/collations.ts';
+import { decimalSize } from '../../values/decimal.ts';
+import { enumSize, setSize } from '../../values/enum-set.ts';
 
 /** InnoDB storage types (data0type.h DATA_*). */
 const M = {
@@ -193,4 +195,31 @@ function intType(row: SysColumn): Typed {
     return { type, note: 'an ENUM or a SET (the dictionary keeps neither their members nor which): shown as the number stored, an ENUM\'s index or a SET\'s bitmap' };
   }
   return { type };
+}
+
+const GEOMETRIES = new Set<ColumnType>(['point', 'linestring', 'polygon', 'multipoint', 'multilinestring', 'multipolygon', 'geometrycollection']);
+
+/**
+ * A column of another source (a .frm, a CREATE TABLE) as the dictionary would keep it: what is left
+ * once the dictionary's losses are applied (an ENUM is its stored integer, a DECIMAL its bytes, a
+ * fraction its even number of digits …), so that comparing it with the dictionary's own column shows
+ * only real differences.
+ */
+export function asDictionaryKeeps(c: Column): Column {
+  const int = (bytes: number): Column => ({ ...c, type: INT_TYPES[bytes], unsigned: true, values: [], charset: 'binary', collation: '' });
+  switch (c.type) {
+    case 'enum': return int(enumSize(c.values.length));
+    case 'set': return int(setSize(c.values.length));
+    case 'decimal': return { ...c, type: 'binary', length: decimalSize(c.precision, c.scale), precision: 0, scale: 0, unsigned: false, zerofill: false };
+    case 'time':
+    case 'datetime':
+    case 'timestamp': return c.legacyTemporal ? c : { ...c, fsp: Math.min(6, 2 * Math.ceil(c.fsp / 2)) };
+    case 'bit': return { ...c, length: 8 * Math.ceil(Math.max(1, c.length) / 8) };
+    case 'float':
+    case 'double': return { ...c, precision: 0, scale: 0 };
+    case 'uuid':
+    case 'inet6': return { ...c, type: 'binary', length: 16 };
+    case 'bool': return { ...c, type: 'tinyint' };
+    default: return GEOMETRIES.has(c.type) ? { ...c, type: 'geometry' } : c;
+  }
 }
