@@ -8,6 +8,7 @@
  * How the B-tree of one such index is opened: through the root the dictionary names, if that page is
  * still a root of the index; else through the one a scan of the file finds.
  */
+import { findIndexRoots } from '../btree/btree.ts';
 import { DICT_HDR_FIRST_ID, DICT_IBUF_ID_MIN } from '../definitions/dictionary/dict-header.ts';
 import { INDEX_TYPE, type DictTable, type Dictionary } from '../definitions/dictionary/dict-tables.ts';
 import { FIL_NULL, FIL_PAGE_NEXT, FIL_PAGE_PREV, FIL_PAGE_TYPE, PageType, u16, u32 } from '../pages/fil-header.ts';
@@ -70,12 +71,15 @@ async function isRootOf(ts: Tablespace, no: number, indexId: bigint): Promise<bo
 
 /**
  * OpenOptions.index for index `indexId` of a system tablespace: with the root the dictionary names
- * when that page is still one; else, when its pages were freed (a dropped table's), with the root a
- * scan of the file finds (the reader would otherwise look for the leaves among the pages in use only).
+ * when that page is still one, else the one its file segment names (INODE); else, when its pages
+ * were freed (a dropped table's), with the root a scan of the file finds (the reader would otherwise
+ * look for the leaves among the pages in use only).
  */
 export async function systemIndexTarget(source: ByteSource, indexId: bigint, rootPage: number | null): Promise<Pick<OpenOptions, 'index'>> {
   const ts = await Tablespace.open(source);
   if (rootPage !== null && (await isRootOf(ts, rootPage, indexId))) return { index: { indexId, rootPage } };
+  const inUse = (await findIndexRoots(ts).catch(() => [])).find((r) => r.header.indexId === indexId);
+  if (inUse) return { index: { indexId, rootPage: inUse.page } };
   const found = (await scanOrphans(source)).groups.find((g) => g.spaceId === ts.fsp.spaceId && g.base === 0 && g.indexId === indexId);
   return { index: { indexId, rootPage: found?.root ?? null } };
 }
