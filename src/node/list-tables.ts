@@ -97,6 +97,7 @@ function textLines(file: InnodbFile, tables: readonly ListedTable[], dropped: re
   const lines = [dict
     ? `${file.name}: system tablespace; its InnoDB data dictionary lists ${dict.tables.filter((t) => t.state === 'live').length} tables and ${dict.tables.filter((t) => t.state !== 'live').length} dropped, last table id ${dict.header.maxTableId}, last index id ${dict.header.maxIndexId}${dict.scrubbed ? `; ${dict.scrubbed} removed dictionary records were zeroed by the server (their names are lost)` : ''}`
     : `${file.name}: ${tables.length} ${tables.length === 1 ? 'table' : 'tables'}${tables.length === 0 && file.error ? ` (${file.error})` : ''}`];
+  if (tables.length === 0 && dropped.length === 0) return lines;
   const header = ['table', 'state', 'id', 'rows in', 'format', 'rows', 'definition', 'indexes (id, root page)'];
   const cells = tables.map((t) => [
     t.name, t.state, t.tableId ?? '-', t.rowsIn, t.rowFormat ?? '-', t.rows === null ? '-' : String(t.rows), t.definition.source,
