@@ -2,8 +2,8 @@
  * The datadir the system-tablespace tests read: a MariaDB server started with
  * --innodb-file-per-table=OFF, so that every table lives inside ibdata1 as before MySQL 5.6, filled
  * with tables of every row format (REDUNDANT, COMPACT, DYNAMIC), one without a key, one clustered on
- * a UNIQUE key, composite and prefix keys, secondary indexes, text, decimal and temporal columns, one
- * table in its own .ibd, and two tables dropped after their pages reached the disk:
+ * a UNIQUE key, composite and prefix keys, secondary indexes, text, decimal and temporal columns, a
+ * virtual column, one table in its own .ibd, and two tables dropped after their pages reached the disk:
  *  - `dropped_live` is dropped while a consistent read view holds purge back, and ibdata1 is copied
  *    then, the server running (every dirty page flushed first): its dictionary rows are still there,
  *    delete-marked (snapshot `live`);
@@ -41,11 +41,14 @@ export interface Datadir {
   shut: string;
   /** The same ibdata1 and shop/fpt.ibd with no .frm beside them. */
   bare: string;
-  /** Removed dictionary records the slow shutdown left: how the test explains what it finds. */
+  /** The index ids of the two dropped tables' clustered indexes. */
   removed: { liveIndex: bigint; purgedIndex: bigint };
+  /** INNODB_SYS_VIRTUAL: the base columns of every virtual column (TABLE_ID, POS, BASE_POS). */
+  virtual: Row[];
 }
 
-const TABLES: { name: string; rowFormat: TableCase['rowFormat']; orderBy: string | null; sql: string }[] = [
+/** `select`: the columns read back (a virtual generated column is not stored, so not read). */
+const TABLES: { name: string; rowFormat: TableCase['rowFormat']; orderBy: string | null; sql: string; select?: string }[] = [
   {
     name: 'customers', rowFormat: 'DYNAMIC', orderBy: 'id',
     sql: `CREATE TABLE customers (id INT NOT NULL PRIMARY KEY, name VARCHAR(40) NOT NULL, email VARCHAR(80) CHARACTER SET latin1 NOT NULL,
@@ -81,6 +84,11 @@ const TABLES: { name: string; rowFormat: TableCase['rowFormat']; orderBy: string
       INSERT INTO uniq_dyn SELECT CONCAT('K', LPAD(seq, 6, '0')), CAST(seq AS SIGNED) * 3 - 5000, SEC_TO_TIME(seq * 17) FROM seq_1_to_1200;`,
   },
   {
+    name: 'gen_v', rowFormat: 'DYNAMIC', orderBy: 'id', select: 'id, a, s',
+    sql: `CREATE TABLE gen_v (id INT PRIMARY KEY, a INT NOT NULL, v INT AS (a * 2) VIRTUAL, s INT AS (a + 1) STORED, KEY k_v (v));
+      INSERT INTO gen_v (id, a) SELECT seq, CAST(seq AS SIGNED) - 500 FROM seq_1_to_900;`,
+  },
+  {
     name: 'dropped_live', rowFormat: 'DYNAMIC', orderBy: 'id',
     sql: `CREATE TABLE dropped_live (id INT PRIMARY KEY, label VARCHAR(30), day DATE);
       INSERT INTO dropped_live SELECT seq, CONCAT('live ', seq), DATE'2000-01-01' + INTERVAL seq DAY FROM seq_1_to_3000;`,
@@ -114,7 +122,7 @@ async function flushAll(server: MariadbServer): Promise<void> {
 async function tableCase(server: MariadbServer, t: (typeof TABLES)[number]): Promise<TableCase> {
   const ddl = (await server.query(`SHOW CREATE TABLE ${t.name}`, 'shop')).rows[0][1] as string;
   const order = t.orderBy === null ? '' : ` ORDER BY ${t.orderBy}`;
-  const all = await server.query(`SELECT * FROM ${t.name}${order}`, 'shop');
+  const all = await server.query(`SELECT ${t.select ?? '*'} FROM ${t.name}${order}`, 'shop');
   const stored = all.columns.map((c) => (/^(kind|tags)$/.test(c) ? `${c}+0 AS ${c}` : c)).join(', ');
   const storedRows = (await server.query(`SELECT ${stored} FROM ${t.name}${order}`, 'shop')).rows;
   const ix = await server.query(`SELECT i.NAME, i.INDEX_ID FROM information_schema.INNODB_SYS_INDEXES i
@@ -157,6 +165,7 @@ export async function makeDatadir(): Promise<Datadir & { fpt: TableCase }> {
     const tables: TableCase[] = [];
     for (const t of TABLES) tables.push(await tableCase(server, t));
     const fpt = await tableCase(server, { name: 'fpt', rowFormat: 'DYNAMIC', orderBy: 'id', sql: '' });
+    const virtual = (await server.query('SELECT TABLE_ID, POS, BASE_POS FROM information_schema.INNODB_SYS_VIRTUAL ORDER BY 1, 2, 3')).rows;
     await flushAll(server);
     // A read view opened before the DROP keeps purge from removing the dictionary rows it delete-marks.
     const view = await createConnection({ socketPath: server.socket, user: 'root', database: 'shop' });
@@ -174,7 +183,7 @@ export async function makeDatadir(): Promise<Datadir & { fpt: TableCase }> {
       liveIndex: (tables.find((t) => t.name === 'dropped_live') as TableCase).indexes[0].id,
       purgedIndex: (tables.find((t) => t.name === 'dropped_purged') as TableCase).indexes[0].id,
     };
-    return { tables, fpt, live, shut: snapshot(server, true), bare: snapshot(server, false), removed };
+    return { tables, fpt, live, shut: snapshot(server, true), bare: snapshot(server, false), removed, virtual };
   } finally {
     await server.stop();
   }

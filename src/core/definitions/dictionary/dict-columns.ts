@@ -90,9 +90,11 @@ export function dictColumn(row: SysColumn, flavor: ServerFlavor): DictColumn {
   const binary = charset === 'binary' || (row.prtype & PRTYPE.BINARY) !== 0;
   const typed = typeOf(row, binary ? 'binary' : charset);
   const text = isText(typed.type) && !binary;
+  // InnoDB's own tables (SYS_FOREIGN, SYS_VIRTUAL …, no server field type) write integers as they are, sign bit unflipped
+  const raw = row.mtype === M.INT && (row.prtype & 0xff) === 0;
   const column = plainColumn(row.name, typed.type, {
     nullable: (row.prtype & PRTYPE.NOT_NULL) === 0,
-    unsigned: (row.prtype & PRTYPE.UNSIGNED) !== 0 && isNumeric(typed.type),
+    unsigned: ((row.prtype & PRTYPE.UNSIGNED) !== 0 || raw) && isNumeric(typed.type),
     charset: text ? charset : 'binary',
     collation: text ? collation : '',
     generated: (row.prtype & PRTYPE.VIRTUAL) !== 0 ? 'virtual' : null,
