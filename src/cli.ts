@@ -25,6 +25,8 @@ import { Tablespace } from './core/tablespace/tablespace.ts';
 import { leafTruncation } from './core/btree/truncation.ts';
 import { formatGuess, guessColumns } from './core/definitions/guess/index.ts';
 import { listIndexes, recoveryReport } from './core/readers/recovery-target.ts';
+import { indexNames } from './core/definitions/dictionary/dict-tables.ts';
+import { systemDictionary } from './core/definitions/dictionary/system-schema.ts';
 import { PAGE_SIZES } from './core/tablespace/orphan-scan.ts';
 import { NoDefinitionError, TableChoiceError, type TableEntry } from './lib/definitions.ts';
 import type { InnodbFile } from './lib/innodb-file.ts';
@@ -65,7 +67,8 @@ const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [--table 
                      purged or damaged
   -o, --output OUT   write rows to OUT instead of stdout
   --list-indexes     list the indexes found in the file by reading every page (works on a damaged
-                     file and on a raw image without page 0: a disk image, a partial copy, an ibdata1)
+                     file and on a raw image without page 0: a disk image, a partial copy, an ibdata1,
+                     whose indexes are named by its data dictionary)
   --index-id N       decode index N (see --list-indexes) instead of the table's clustered index; on a
                      raw image, its leaves are found by scanning (give the table's DDL with --schema)
   --page-size N      the page size in bytes, when guessing it from the content picks the wrong one`;
@@ -340,7 +343,8 @@ async function warnSpace(file: InnodbFile, table: InnodbTable): Promise<boolean>
 async function listFileIndexes(args: Args): Promise<number> {
   const source = await fileSource(args.ibd);
   try {
-    process.stdout.write(await listIndexes(source, args.pageSize));
+    const dictionary = args.pageSize === null ? await systemDictionary(source) : null;
+    process.stdout.write(await listIndexes(source, args.pageSize, dictionary && indexNames(dictionary)));
     return 0;
   } finally {
     await source.close();

@@ -39,9 +39,13 @@ function indexKind(type: number): string {
   return type & INDEX_TYPE.UNIQUE ? 'unique' : 'secondary';
 }
 
-/** Where a dictionary table's rows are: the system tablespace, or its file-per-table .ibd (as the server names it). */
+/**
+ * Where a dictionary table's rows are: the system tablespace, or the file of its own tablespace (as
+ * the dictionary keeps it, else as the server names a file-per-table .ibd).
+ */
 function rowsIn(file: InnodbFile, t: DictTable): string {
-  return t.spaceId === 0 ? file.name : `${t.storedName}.ibd (space ${t.spaceId})`;
+  if (t.spaceId === 0) return file.name;
+  return `${file.dictionary?.files?.get(t.spaceId) ?? `${t.storedName}.ibd`} (space ${t.spaceId})`;
 }
 
 async function listed(file: InnodbFile, entry: TableEntry): Promise<ListedTable> {

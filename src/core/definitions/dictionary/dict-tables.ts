@@ -14,7 +14,7 @@ import type { ServerFlavor } from '../../values/collations.ts';
 import type { Tablespace } from '../../tablespace/tablespace.ts';
 import { tableNameOfFile } from '../frm/index.ts';
 import { dictColumn, PRTYPE, type DictColumn } from './dict-columns.ts';
-import { readDictHeader, type DictHeader } from './dict-header.ts';
+import { DICT_IBUF_ID_MIN, readDictHeader, SYS_INDEX_IDS, type DictHeader } from './dict-header.ts';
 import { idCell, intCell, readSysRows, textCell, type SysRow, type SysRowState } from './sys-records.ts';
 import { SYS_COLUMNS, SYS_FIELDS, SYS_INDEXES, SYS_TABLES } from './sys-tables.ts';
 
@@ -65,6 +65,11 @@ export interface Dictionary {
   tables: DictTable[];
   /** Removed dictionary rows whose bytes the server zeroed (their names and columns are lost). */
   scrubbed: number;
+  /**
+   * The file of each tablespace by space id, where the dictionary keeps it (SYS_DATAFILES.PATH, or
+   * a general tablespace's SYS_TABLESPACES.NAME: MySQL 5.6–5.7, MariaDB 10.1–10.5); see system-schema.ts.
+   */
+  files?: Map<number, string>;
   problems: string[];
 }
 
@@ -204,4 +209,16 @@ function dictIndex(row: SysRow, fields: Map<string, SysRow[]>): DictIndex {
       return { column: textCell(r, 'COL_NAME') ?? '', prefixBytes: low & 0x7fff, descending: (low & 0x8000) !== 0 };
     }),
   };
+}
+
+/** `db/table.index` of every index the dictionary names (dropped tables' marked so), by index id; its own and the change buffer's too. */
+export function indexNames(dictionary: Dictionary): Map<bigint, string> {
+  const names = new Map<bigint, string>([
+    [SYS_INDEX_IDS.tables, 'SYS_TABLES.CLUST_IND'], [SYS_INDEX_IDS.tableIds, 'SYS_TABLES.ID_IND'], [SYS_INDEX_IDS.columns, 'SYS_COLUMNS.CLUST_IND'],
+    [SYS_INDEX_IDS.indexes, 'SYS_INDEXES.CLUST_IND'], [SYS_INDEX_IDS.fields, 'SYS_FIELDS.CLUST_IND'], [DICT_IBUF_ID_MIN, 'the change buffer'],
+  ]);
+  for (const t of dictionary.tables) {
+    for (const i of t.indexes) if (!names.has(i.id) || t.state === 'live') names.set(i.id, `${t.name}.${i.name}${t.state === 'live' ? '' : ' (dropped)'}`);
+  }
+  return names;
 }

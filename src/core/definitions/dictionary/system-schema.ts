@@ -16,6 +16,7 @@ import { disagreements, type DefinitionOf } from '../schema-source.ts';
 import { asDictionaryKeeps } from './dict-columns.ts';
 import { dictTableDef, shortName } from './dict-table-def.ts';
 import { INDEX_TYPE, readDictionary, type DictTable, type Dictionary } from './dict-tables.ts';
+import { intCell, readSysRows, textCell } from './sys-records.ts';
 
 /** A table of a system tablespace with the definition it is read with (null: its columns are lost). */
 export interface SystemCandidate {
@@ -34,10 +35,38 @@ export interface SystemCandidate {
   disagreements: string[];
 }
 
-/** The dictionary of `source` when it is a system tablespace, else null (no page 7 dictionary header, or unreadable). */
+/**
+ * The dictionary of `source` when it is a system tablespace, with the files of its tablespaces, else
+ * null (no page 7 dictionary header, or unreadable).
+ */
 export async function systemDictionary(source: ByteSource): Promise<Dictionary | null> {
   const ts = await Tablespace.open(source).catch(() => null);
-  return ts === null ? null : readDictionary(ts).catch(() => null);
+  const dictionary = ts === null ? null : await readDictionary(ts).catch(() => null);
+  if (ts !== null && dictionary !== null) dictionary.files = await tablespaceFiles(ts, dictionary).catch(() => new Map<number, string>());
+  return dictionary;
+}
+
+/**
+ * Where each tablespace's file is, by space id, from the dictionary's own tables that keep it (they
+ * are InnoDB's, defined in the dictionary like any table): SYS_TABLESPACES.NAME (`db/t`, or a
+ * general tablespace's name; its file is NAME.ibd), then SYS_DATAFILES.PATH (`./db/t.ibd`, or
+ * where DATA DIRECTORY put it). MariaDB 10.6 dropped both tables.
+ */
+async function tablespaceFiles(ts: Tablespace, dictionary: Dictionary): Promise<Map<number, string>> {
+  const files = new Map<number, string>();
+  const kept: [string, string, (v: string) => string][] = [['SYS_TABLESPACES', 'NAME', (n) => `${n}.ibd`], ['SYS_DATAFILES', 'PATH', (p) => p]];
+  for (const [name, column, asFile] of kept) {
+    const table = dictionary.tables.find((t) => t.name === name && t.state === 'live');
+    const index = table ? clusteredIndexOf(table) : null;
+    if (!table || index === null || index.rootPage === null) continue;
+    const sys = { definition: dictTableDef(table).table, indexId: index.indexId, coreFields: Number.MAX_SAFE_INTEGER };
+    for (const row of (await readSysRows(ts, sys, index.rootPage, false)).rows) {
+      const space = intCell(row, 'SPACE');
+      const value = textCell(row, column);
+      if (space !== null && space !== 0 && value) files.set(space, asFile(value));
+    }
+  }
+  return files;
 }
 
 /** The table name of a .frm's file name, with its database when the name has one (`shop/t.frm`). */
