@@ -3,7 +3,7 @@
  * --innodb-file-per-table=OFF, so that every table lives inside ibdata1 as before MySQL 5.6, filled
  * with tables of every row format (REDUNDANT, COMPACT, DYNAMIC), one without a key, one clustered on
  * a UNIQUE key, composite and prefix keys, secondary indexes, text, decimal and temporal columns, a
- * virtual column, one table in its own .ibd, and two tables dropped after their pages reached the disk:
+ * virtual column, a FULLTEXT index (and InnoDB's hidden FTS_DOC_ID), one table in its own .ibd, and two tables dropped after their pages reached the disk:
  *  - `dropped_live` is dropped while a consistent read view holds purge back, and ibdata1 is copied
  *    then, the server running (every dirty page flushed first): its dictionary rows are still there,
  *    delete-marked (snapshot `live`);
@@ -87,6 +87,11 @@ const TABLES: { name: string; rowFormat: TableCase['rowFormat']; orderBy: string
     name: 'gen_v', rowFormat: 'DYNAMIC', orderBy: 'id', select: 'id, a, s',
     sql: `CREATE TABLE gen_v (id INT PRIMARY KEY, a INT NOT NULL, v INT AS (a * 2) VIRTUAL, s INT AS (a + 1) STORED, KEY k_v (v));
       INSERT INTO gen_v (id, a) SELECT seq, CAST(seq AS SIGNED) - 500 FROM seq_1_to_900;`,
+  },
+  {
+    name: 'ft', rowFormat: 'DYNAMIC', orderBy: 'id',
+    sql: `CREATE TABLE ft (id INT PRIMARY KEY, body TEXT, FULLTEXT KEY f_body (body));
+      INSERT INTO ft SELECT seq, CONCAT('word', seq % 17, ' other', seq) FROM seq_1_to_400;`,
   },
   {
     name: 'dropped_live', rowFormat: 'DYNAMIC', orderBy: 'id',

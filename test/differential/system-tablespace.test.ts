@@ -56,7 +56,7 @@ function table(name: string): TableCase {
   return t;
 }
 
-const LIVE = ['customers', 'orders_red', 'log_compact', 'uniq_dyn', 'gen_v'];
+const LIVE = ['customers', 'orders_red', 'log_compact', 'uniq_dyn', 'gen_v', 'ft'];
 
 /** Decodes `table`'s rows by name from an ibdata1; checks the run went well. */
 function rowsByName(ibdata: string, t: TableCase): { rows: Row[]; stderr: string } {
@@ -239,6 +239,14 @@ describe('--list-tables', () => {
     expect(fpt?.spaceId).toBeGreaterThan(0);
     expect(fpt?.rowsIn).toBe(`shop/fpt.ibd (space ${fpt?.spaceId})`);
     expect(fpt?.rows).toBeNull();
+  });
+
+  it('--list-indexes names each index by the dictionary', () => {
+    const run = cli([join(d.shut, 'ibdata1'), '--list-indexes']);
+    expect(run.status, run.stderr).toBe(0);
+    for (const name of LIVE) {
+      for (const ix of table(name).indexes.filter((i) => i.name !== 'f_body')) expect(run.stdout).toMatch(new RegExp(`\\n0 +${ix.id} .* shop/${name}\\.${ix.name}\\n`));
+    }
   });
 
   it('as text by default, one line a table', () => {

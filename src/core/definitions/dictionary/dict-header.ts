@@ -31,14 +31,14 @@ export interface DictHeader {
   maxIndexId: bigint;
   /** The latest space id handed out (a file-per-table tablespace, a general or undo tablespace). */
   maxSpaceId: number;
-  /** Root pages of the basic system tables' clustered indexes, and of SYS_TABLE_IDS. */
-  roots: { tables: number; columns: number; indexes: number; fields: number; tableIds: number };
+  /**
+   * Root pages of the basic system tables' clustered indexes, and of SYS_TABLE_IDS; null when one
+   * lies outside the file or is FIL_NULL (the tables are gone: nothing is read from them).
+   */
+  roots: { tables: number; columns: number; indexes: number; fields: number; tableIds: number } | null;
 }
 
-/**
- * The dictionary header of a system tablespace, or null when the file has none: its space id is not
- * 0, page 7 is not a SYS page, or a root it names lies outside the file.
- */
+/** The dictionary header of a system tablespace, or null when the file has none: its space id is not 0, or page 7 is not a SYS page. */
 export async function readDictHeader(ts: Tablespace): Promise<DictHeader | null> {
   if (ts.fsp.spaceId !== 0 || ts.pageCount <= DICT_HDR_PAGE_NO) return null;
   const page = await ts.page(DICT_HDR_PAGE_NO).catch(() => null);
@@ -52,12 +52,12 @@ export async function readDictHeader(ts: Tablespace): Promise<DictHeader | null>
     fields: u32(b, at(HDR.fields)),
     tableIds: u32(b, at(HDR.tableIds)),
   };
-  if (Object.values(roots).some((r) => r === FIL_NULL || r >= ts.pageCount || r <= DICT_HDR_PAGE_NO)) return null;
+  const usable = Object.values(roots).every((r) => r !== FIL_NULL && r < ts.pageCount && r > DICT_HDR_PAGE_NO);
   return {
     maxRowId: u64(b, at(HDR.rowId)),
     maxTableId: u64(b, at(HDR.tableId)),
     maxIndexId: u64(b, at(HDR.indexId)),
     maxSpaceId: u32(b, at(HDR.maxSpaceId)),
-    roots,
+    roots: usable ? roots : null,
   };
 }

@@ -128,13 +128,15 @@ const scrubbedRow = (r: SysRow, idColumn: string) => r.state === 'purged' && idC
 export async function readDictionary(ts: Tablespace, options: { removed?: boolean; flavor?: ServerFlavor } = {}): Promise<Dictionary | null> {
   const header = await readDictHeader(ts);
   if (header === null) return null;
+  const roots = header.roots;
+  if (roots === null) return { header, tables: [], scrubbed: 0, problems: [`${ts.source.name}: the data dictionary header (page 7) names no usable root of the SYS_ tables`] };
   const removed = options.removed ?? true;
   const flavor = options.flavor ?? (ts.fullCrc32 ? 'mariadb' : 'mysql');
   const reads = await Promise.all([
-    readSysRows(ts, SYS_TABLES, header.roots.tables, removed),
-    readSysRows(ts, SYS_COLUMNS, header.roots.columns, removed),
-    readSysRows(ts, SYS_INDEXES, header.roots.indexes, removed),
-    readSysRows(ts, SYS_FIELDS, header.roots.fields, removed),
+    readSysRows(ts, SYS_TABLES, roots.tables, removed),
+    readSysRows(ts, SYS_COLUMNS, roots.columns, removed),
+    readSysRows(ts, SYS_INDEXES, roots.indexes, removed),
+    readSysRows(ts, SYS_FIELDS, roots.fields, removed),
   ]);
   const [tableRows, columnRows, indexRows, fieldRows] = reads.map((r) => r.rows);
   const scrubbed = tableRows.filter((r) => r.state === 'purged' && !/[^\0]/.test(textCell(r, 'NAME') ?? '')).length
