@@ -1,6 +1,7 @@
 /**
- * An .ibd file opened by the library: the table definitions it can be read with (definitions.ts),
- * each table opened for reading (innodb-table.ts), and what needs no definition at all: the
+ * An .ibd file opened by the library: the table definitions it can be read with (definitions.ts; a
+ * system tablespace's, ibdata1's, from its InnoDB data dictionary: system-definitions.ts), each
+ * table opened for reading (innodb-table.ts), and what needs no definition at all: the
  * tablespace's summary, its live rows counted from the record headers, its columns guessed from
  * the records. Over a ByteSource, with neither Node nor the DOM: the entries (index.ts, node.ts)
  * turn a File, Blob, bytes or path into one.

@@ -80,9 +80,9 @@ export function givenSystemDefinitions(ibd: ByteSource, dictionary: Dictionary, 
  * file's space: taken when nothing better describes the file (no SDI, no .frm), else compared.
  */
 export async function withSpaceDictionary(ibd: ByteSource, found: Definitions, dictionarySource: ByteSource): Promise<Definitions> {
-  const ts = await Tablespace.open(ibd).catch(() => null);
-  const dictionary = ts === null ? null : await systemDictionary(dictionarySource);
-  const own = ts === null || dictionary === null ? null : spaceCandidate(dictionary, ts.fsp.spaceId, dictionarySource.name);
+  const spaceId = (await Tablespace.open(ibd).catch(() => null))?.fsp.spaceId ?? null;
+  const dictionary = spaceId === null ? null : await systemDictionary(dictionarySource);
+  const own = spaceId === null || dictionary === null ? null : spaceCandidate(dictionary, spaceId, dictionarySource.name);
   if (own === null) return found;
   const picked = found.picked === null ? null : { table: found.picked.definition, source: found.picked.source as DefinitionSourceKind, file: found.picked.file };
   if (picked !== null && (picked.source === 'sdi' || picked.source === 'frm')) return { ...found, warnings: [...found.warnings, ...dictionaryDisagreements(picked, own)] };
@@ -92,7 +92,7 @@ export async function withSpaceDictionary(ibd: ByteSource, found: Definitions, d
   };
   const warnings = [
     ...found.warnings,
-    `${ibd.name}: the table definition is the InnoDB data dictionary's: \`${own.dictionary.name}\` of ${dictionarySource.name}, whose rows are in space ${ts!.fsp.spaceId}, this file's`,
+    `${ibd.name}: the table definition is the InnoDB data dictionary's: \`${own.dictionary.name}\` of ${dictionarySource.name}, whose rows are in space ${spaceId}, this file's`,
     ...own.notes.map((n) => `${ibd.name}: ${n}`),
   ];
   if (picked !== null) warnings.push(...dictionaryDisagreements(picked, own));

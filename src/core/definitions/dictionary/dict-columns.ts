@@ -178,6 +178,14 @@ function blobType(row: SysColumn, charset: string): Typed {
 }
 
 /**
+ * The precision of the formats before MySQL 5.6 by their size: MySQL 5.5's TIME (3 bytes) and
+ * DATETIME (8), MariaDB 5.3's TIME(n) and DATETIME(n), the largest n of each size (an 8-byte
+ * DATETIME is taken as 5.5's, not as DATETIME(6)).
+ */
+const LEGACY_TIME_FSP: Record<number, number> = { 3: 0, 4: 2, 5: 5, 6: 6 };
+const LEGACY_DATETIME_FSP: Record<number, number> = { 8: 0, 6: 2, 7: 5 };
+
+/**
  * DATA_INT: integers by their size, DATE, YEAR, the temporal formats before MySQL 5.6 and MariaDB
  * 10.1, and ENUM/SET (field type STRING): their stored number.
  */
@@ -188,8 +196,8 @@ function intType(row: SysColumn): Typed {
     case T.DATE:
     case T.NEWDATE: return { type: 'date' };
     case T.YEAR: return { type: 'year', more: { length: 4 } };
-    case T.TIME: return legacy('time', [3, 4, 5, 6].indexOf(row.len) < 0 ? 0 : [0, 2, 5, 6][[3, 4, 5, 6].indexOf(row.len)]);
-    case T.DATETIME: return legacy('datetime', row.len === 8 ? 0 : [0, 2, 5][row.len - 5] ?? 0);
+    case T.TIME: return legacy('time', LEGACY_TIME_FSP[row.len] ?? 0);
+    case T.DATETIME: return legacy('datetime', LEGACY_DATETIME_FSP[row.len] ?? 0);
     case T.TIMESTAMP: return legacy('timestamp', evenFsp(row.len - 4).fsp);
   }
   const type = INT_TYPES[row.len] ?? 'bigint';
