@@ -9,7 +9,7 @@
 import { guessColumns, guessedTable, type GuessResult } from '../core/definitions/guess/index.ts';
 import type { Dictionary } from '../core/definitions/dictionary/dict-tables.ts';
 import { IbdError, NotInnodbError } from '../core/errors.ts';
-import { droppedIndexes, systemIndexTarget, type DroppedIndex } from '../core/readers/dropped-indexes.ts';
+import { droppedIndexes, systemIndexTarget, type DroppedIndex, type IndexTarget } from '../core/readers/dropped-indexes.ts';
 import { countLiveRows } from '../core/readers/leaf-counts.ts';
 import { summarize, type SummarizeOptions, type TablespaceSummary } from '../core/readers/summary.ts';
 import type { EncryptionKeys } from '../core/tablespace/encryption.ts';
@@ -115,16 +115,16 @@ export class InnodbFile {
    */
   async table(which: string | TableEntry | null = null, options: TableOptions = {}): Promise<InnodbTable> {
     const entry = which === null || typeof which === 'string' ? this.definition(which) : which;
-    const target = options.target ?? (this.defs.dictionary ? await this.systemTarget(entry, options.indexId) : undefined);
-    return openDefinedTable(this.source, entry.definition, { ...options, target, keys: this.keys });
+    const located = options.target === undefined && this.defs.dictionary ? await this.systemTarget(entry, options.indexId) : null;
+    return openDefinedTable(located?.source ?? this.source, entry.definition, { ...options, target: options.target ?? located?.target, keys: this.keys });
   }
 
   /** Where the rows of a table of a system tablespace are: its clustered index, or the index asked for. */
-  private systemTarget(entry: TableEntry, indexId: bigint | undefined): Promise<TableOptions['target']> | TableOptions['target'] {
+  private systemTarget(entry: TableEntry, indexId: bigint | undefined): Promise<IndexTarget> | IndexTarget {
     if (indexId !== undefined) return systemIndexTarget(this.source, indexId, null);
     const index = entry.clusteredIndex;
     if (index === null) throw new IbdError(this.source.name, `its data dictionary names no index of \`${entry.name}\`: give the id of the index holding its rows`);
-    if (entry.dictionary?.table.state === 'live' && index.rootPage !== null) return { index };
+    if (entry.dictionary?.table.state === 'live' && index.rootPage !== null) return { target: { index }, source: this.source };
     return systemIndexTarget(this.source, index.indexId, index.rootPage);
   }
 

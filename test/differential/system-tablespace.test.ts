@@ -15,7 +15,7 @@
  *  - dropped tables: one dropped while a read view held purge back (its dictionary rows survive,
  *    delete-marked: it is listed and read by name), one dropped before a slow shutdown (purge zeroed
  *    its dictionary rows, as MariaDB 10.6+ does: its index pages, in extents marked free, are found by
- *    the scan and read with its CREATE TABLE).
+ *    the scan and read with its CREATE TABLE, through its root, and with its root zeroed, by its leaves).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -287,6 +287,16 @@ describe('dropped tables', () => {
     const run = cli([join(d.shut, 'ibdata1'), '--schema', sql, '--index-id', String(d.removed.purgedIndex), '--format', 'ndjson']);
     expect(run.status, run.stderr).toBe(0);
     expectSameRows(ndjson(run.stdout, t.columns), t.rows, 'dropped_purged', t.columns);
+
+    // Its root page overwritten too (zeroed in a copy): the leaves, in extents marked free, are found by a scan.
+    const bytes = readFileSync(join(d.shut, 'ibdata1'));
+    bytes.fill(0, (found?.rootPage as number) * 16384, ((found?.rootPage as number) + 1) * 16384);
+    const zeroed = join(d.shut, 'zeroed-ibdata1');
+    writeFileSync(zeroed, bytes);
+    const scanned = cli([zeroed, '--schema', sql, '--index-id', String(d.removed.purgedIndex), '--format', 'ndjson']);
+    expect(scanned.status, scanned.stderr).toBe(2);
+    expect(scanned.stderr).toContain(`no B-tree root was found; the leaf pages of index ${d.removed.purgedIndex} were found by scanning the whole file`);
+    expectSameRows(sorted(ndjson(scanned.stdout, t.columns)), sorted(t.rows), 'dropped_purged without its root', t.columns);
   });
 });
 
