@@ -1,8 +1,10 @@
 /**
  * Command-line front end: `ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [--format csv|ndjson] [-o OUT]`.
  * Same decoder as the page; rows stream to stdout or OUT, problems and the summary go to stderr.
- * Without --schema the table definition comes from the .ibd itself (MySQL 8 data dictionary) or from
- * the .frm of the same name beside it (MySQL 5.x, MariaDB); with --guess and neither, it is guessed
+ * Without --schema the table definition comes from the .ibd itself (MySQL 8 data dictionary), from
+ * the .frm of the same name beside it (MySQL 5.x, MariaDB), or from the InnoDB data dictionary of the
+ * ibdata1 of its datadir; a table inside an ibdata1 is chosen with --table db/name (its .frm in the
+ * db folder beside, else the dictionary's definition; --list-tables lists them); with --guess and none, it is guessed
  * from the records (core/definitions/guess/). The file is opened and its definition found through
  * the library's Node entry (lib/node.ts), as a program using the library would; the rows of a large
  * table are decoded in worker threads (node/pool.ts).
@@ -23,6 +25,8 @@ import { Tablespace } from './core/tablespace/tablespace.ts';
 import { leafTruncation } from './core/btree/truncation.ts';
 import { formatGuess, guessColumns } from './core/definitions/guess/index.ts';
 import { listIndexes, recoveryReport } from './core/readers/recovery-target.ts';
+import { indexNames } from './core/definitions/dictionary/dict-tables.ts';
+import { systemDictionary } from './core/definitions/dictionary/system-schema.ts';
 import { PAGE_SIZES } from './core/tablespace/orphan-scan.ts';
 import { NoDefinitionError, TableChoiceError, type TableEntry } from './lib/definitions.ts';
 import type { InnodbFile } from './lib/innodb-file.ts';
@@ -31,6 +35,7 @@ import { openInnodb } from './lib/node.ts';
 import { fileSource } from './node/file-source.ts';
 import { writePageInspection } from './cli/page-inspect.ts';
 import { writePageMap } from './cli/page-map.ts';
+import { listTables } from './node/list-tables.ts';
 import { startPool, type NodePool } from './node/pool.ts';
 
 const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [--table NAME] [--format csv|ndjson] [-o OUT]
@@ -41,7 +46,12 @@ const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [--table 
   --schema FILE      the table definition: CREATE TABLE statement(s) (SHOW CREATE TABLE output or a
                      mysqldump file) or the table's .frm. Not needed for MySQL 8 files, which carry
                      their own, nor when FILE.frm lies beside FILE.ibd
-  --table NAME       which table of the schema (default: the one named like FILE.ibd)
+  --table NAME       which table of the schema (default: the one named like FILE.ibd); of a system
+                     tablespace (ibdata1), db/table as its data dictionary names it (see --list-tables)
+  --list-tables      list the tables the file holds (an ibdata1's from its InnoDB data dictionary, dropped
+                     ones too; a general tablespace's or mysql.ibd's from their SDI), each row counted
+  --dictionary FILE  the system tablespace (ibdata1) whose data dictionary defines FILE.ibd when no .frm
+                     is found (default: ../ibdata1 beside FILE.ibd's database folder, if there is one)
   --print-ddl        print the table's CREATE TABLE (rebuilt from the .ibd or the .frm) and stop
   --count            print the exact number of rows (of --rows) and stop: counted from each leaf
                      page's record headers, no row is decoded
@@ -60,7 +70,8 @@ const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [--table 
                      purged or damaged
   -o, --output OUT   write rows to OUT instead of stdout
   --list-indexes     list the indexes found in the file by reading every page (works on a damaged
-                     file and on a raw image without page 0: a disk image, a partial copy, an ibdata1)
+                     file and on a raw image without page 0: a disk image, a partial copy, an ibdata1,
+                     whose indexes are named by its data dictionary)
   --index-id N       decode index N (see --list-indexes) instead of the table's clustered index; on a
                      raw image, its leaves are found by scanning (give the table's DDL with --schema)
   --page-size N      the page size in bytes, when guessing it from the content picks the wrong one
@@ -83,6 +94,8 @@ interface Args {
   keyPassword: string | undefined;
   keyring: string | null;
   listIndexes: boolean;
+  listTables: boolean;
+  dictionary: string | null;
   indexId: bigint | null;
   pageSize: number | null;
   pageMap: boolean;
@@ -90,7 +103,7 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null } = { format: 'csv', schema: null, printDdl: false, count: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, indexId: null, pageSize: null, pageMap: false, page: null };
+  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null } = { format: 'csv', schema: null, printDdl: false, count: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, listTables: false, dictionary: null, indexId: null, pageSize: null, pageMap: false, page: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = (): string => {
@@ -113,6 +126,8 @@ function parseArgs(argv: string[]): Args {
       if (!/^\d+$/.test(v)) throw new UsageError('--page takes a page number');
       args.page = Number(v);
     }
+    else if (a === '--list-tables') args.listTables = true;
+    else if (a === '--dictionary') args.dictionary = value();
     else if (a === '--index-id') {
       const v = value();
       if (!/^\d+$/.test(v)) throw new UsageError('--index-id takes an index id (a whole number; see --list-indexes)');
@@ -226,7 +241,7 @@ function warnWithheld(file: string, s: DecodeStats): void {
 /** The library's verdict on the definitions, with what to give or choose on this command line. */
 function withHint(e: unknown, args: Args): unknown {
   if (e instanceof NoDefinitionError) return new Error(`${e.message}; give the table definition with --schema FILE.sql (or FILE.frm)`);
-  if (e instanceof TableChoiceError) return new Error(`${args.schema ?? e.file}: ${e.detail} (choose one with --table)`);
+  if (e instanceof TableChoiceError) return new Error(`${args.schema ?? e.file}: ${e.detail} (choose one with --table${args.schema === null ? '; see --list-tables' : ''})`);
   return e;
 }
 
@@ -236,7 +251,7 @@ function withHint(e: unknown, args: Args): unknown {
  * one table, whatever --table says. Where the .ibd's own dictionary differs from --schema, it is said.
  */
 function chosenTable(file: InnodbFile, args: Args): TableEntry {
-  const name = args.schema !== null && file.tables()[0]?.source === 'frm' ? null : args.table;
+  const name = args.schema !== null && file.tables()[0]?.source === 'frm' && file.dictionary === null ? null : args.table;
   let entry: TableEntry;
   try {
     entry = file.definition(name);
@@ -244,6 +259,8 @@ function chosenTable(file: InnodbFile, args: Args): TableEntry {
     throw withHint(e, args);
   }
   for (const d of entry.disagreements) warn(d);
+  for (const n of entry.dictionary?.notes ?? []) warn(`${entry.name}: ${n}`);
+  if (entry.dictionary && entry.dictionary.table.state !== 'live') warn(`${entry.name} was dropped (its data dictionary rows are ${entry.dictionary.table.state}); its rows are read from the pages the server freed`);
   return entry;
 }
 
@@ -262,7 +279,7 @@ async function tableOrGuess(file: InnodbFile, args: Args): Promise<TableEntry> {
   } catch (e) {
     warn(`${(e as Error).message.replace(/; give the table definition.*$/, '')}; guessing the columns from the records (--guess)`);
   }
-  const guessed = await file.guess();
+  const guessed = await file.guess(args.indexId ?? undefined);
   process.stderr.write(`${formatGuess(guessed.guess)}\n${guessed.guess.createSql};\n`);
   return guessed;
 }
@@ -341,7 +358,8 @@ async function warnSpace(file: InnodbFile, table: InnodbTable): Promise<boolean>
 async function listFileIndexes(args: Args): Promise<number> {
   const source = await fileSource(args.ibd);
   try {
-    process.stdout.write(await listIndexes(source, args.pageSize));
+    const dictionary = args.pageSize === null ? await systemDictionary(source) : null;
+    process.stdout.write(await listIndexes(source, args.pageSize, dictionary && indexNames(dictionary)));
     return 0;
   } finally {
     await source.close();
@@ -350,10 +368,16 @@ async function listFileIndexes(args: Args): Promise<number> {
 
 async function run(args: Args): Promise<number> {
   if (args.listIndexes) return listFileIndexes(args);
-  const file = await openInnodb(args.ibd, { schema: args.schema ?? undefined, keys: await keysOf(args) });
+  const file = await openInnodb(args.ibd, { schema: args.schema ?? undefined, keys: await keysOf(args), dictionary: args.dictionary ?? undefined });
   let out: Writable | null = null;
   try {
     for (const w of file.warnings) warn(w);
+    if (args.listTables) {
+      const to = args.output !== null ? createWriteStream(args.output) : process.stdout;
+      out = to;
+      await listTables(file, args.format, (text) => write(to, text));
+      return 0;
+    }
     if (args.pageMap || args.page !== null) {
       const stream = (out = args.output !== null ? createWriteStream(args.output) : process.stdout);
       const ndjson = args.format === 'ndjson';

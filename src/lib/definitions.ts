@@ -13,33 +13,12 @@ import { readFrm } from '../core/definitions/frm/index.ts';
 import { disagreements, resolveSchema, type SchemaSourceKind } from '../core/definitions/schema-source.ts';
 import { readSdi } from '../core/definitions/sdi/index.ts';
 import type { TableDef } from '../core/schema.ts';
+import { givenSystemDefinitions, ownDictionary, systemDefinitions, withSpaceDictionary } from './system-definitions.ts';
+import type { Definitions, TableEntry } from './table-entry.ts';
 import type { ByteSource } from '../core/tablespace/source.ts';
 import { Tablespace } from '../core/tablespace/tablespace.ts';
 
-/** One table definition the file can be read with. */
-export interface TableEntry {
-  name: string;
-  /** Where it comes from: the file's own data dictionary, a .frm, a CREATE TABLE, or a guess from the records. */
-  source: SchemaSourceKind | 'guess';
-  /** The file it was read from (the .ibd itself for its data dictionary). */
-  file: string;
-  definition: TableDef;
-  /** From the data dictionary of a file holding several tables (general tablespace): the table's clustered index. */
-  clusteredIndex: { rootPage: number; indexId: bigint } | null;
-  /** A definition given outright: what the file's own data dictionary says otherwise, one message each. */
-  disagreements: string[];
-}
-
-/** Every definition to choose from, and the one taken when none is named. */
-export interface Definitions {
-  entries: TableEntry[];
-  /** The table named like the .ibd, else the only one; null when the caller must choose. */
-  picked: TableEntry | null;
-  /** Sources that disagree with the chosen one, files that could not be read. */
-  warnings: string[];
-  /** Why nothing is picked, when `picked` is null. */
-  error: string | null;
-}
+export type { Definitions, TableEntry } from './table-entry.ts';
 
 /** No definition of the table was found or given. */
 export class NoDefinitionError extends Error {}
@@ -56,14 +35,21 @@ export class TableChoiceError extends Error {
   }
 }
 
-/** The definitions resolveSchema finds for `ibd` in the file itself and among `files`. */
-export async function foundDefinitions(ibd: ByteSource, files: readonly ByteSource[]): Promise<Definitions> {
+/**
+ * The definitions resolveSchema finds for `ibd` in the file itself and among `files`; for a system
+ * tablespace, those of the tables of its data dictionary; with `dictionary` (the system tablespace
+ * beside the file), the dictionary's table of the file's space too (system-definitions.ts).
+ */
+export async function foundDefinitions(ibd: ByteSource, files: readonly ByteSource[], dictionary: ByteSource | null = null): Promise<Definitions> {
+  const system = await ownDictionary(ibd);
+  if (system !== null) return systemDefinitions(ibd, system, files);
   const resolved = await resolveSchema(ibd, files);
   const entries = resolved.candidates.map((c): TableEntry => ({
     name: c.table.name, source: c.source, file: c.file, definition: c.table, clusteredIndex: c.clusteredIndex ?? null, disagreements: [],
   }));
   const picked = entries.find((e) => e.definition === resolved.table) ?? null;
-  return { entries, picked, warnings: resolved.warnings, error: resolved.error };
+  const found = { entries, picked, warnings: resolved.warnings, error: resolved.error };
+  return dictionary === null ? found : withSpaceDictionary(ibd, found, dictionary);
 }
 
 /** A .frm starts with FE 01 whatever it is called. */
@@ -87,6 +73,11 @@ export async function givenDefinitions(ibd: ByteSource, schema: ByteSource): Pro
     kind = 'sql';
     tables = parseCreateTables(new TextDecoder('utf-8').decode(await schema.read(0, schema.size)));
     if (tables.length === 0) throw new Error(`${schema.name}: no CREATE TABLE statement found`);
+  }
+  const system = await ownDictionary(ibd);
+  if (system !== null) {
+    const defs = givenSystemDefinitions(ibd, system, tables, kind, schema.name);
+    return { ...defs, warnings: [...warnings, ...system.problems] };
   }
   const own = await ownTables(ibd);
   const entries = tables.map((table): TableEntry => {
@@ -116,6 +107,9 @@ function entryOf(entries: readonly TableEntry[], table: TableDef | null | undefi
 export function chooseEntry(defs: Definitions, ibdName: string, name: string | null = null): TableEntry {
   if (name === null && defs.picked) return defs.picked;
   if (defs.entries.length === 0) throw new NoDefinitionError(defs.error ?? 'no table definition found');
+  const named = name === null ? undefined : defs.entries.find((e) => e.name.toLowerCase() === name.toLowerCase());
+  if (named) return named;
+  if (defs.dictionary) return systemEntry(defs, ibdName, name);
   const tables = defs.entries.map((e) => e.definition);
   const table = name !== null
     ? tables.find((t) => t.name.toLowerCase() === name.toLowerCase())
@@ -124,4 +118,18 @@ export function chooseEntry(defs: Definitions, ibdName: string, name: string | n
   if (entry) return entry;
   const missing = name !== null ? `no table named ${name}` : `no table matches ${ibdName}`;
   throw new TableChoiceError(defs.entries[0].file, `${missing}; tables: ${tables.map((t) => t.name).join(', ')}`);
+}
+
+/**
+ * The entry of a system tablespace named `name` without its database (`customers` for
+ * `shop/customers`), when one table only has that name. Throws TableChoiceError otherwise.
+ */
+function systemEntry(defs: Definitions, file: string, name: string | null): TableEntry {
+  if (name === null) throw new TableChoiceError(file, defs.error ?? 'choose a table by its name (db/table)');
+  const lower = name.toLowerCase();
+  const found = defs.entries.filter((e) => e.name.slice(e.name.indexOf('/') + 1).toLowerCase() === lower);
+  const live = found.filter((e) => e.dictionary?.table.state === 'live');
+  if (live.length === 1 || found.length === 1) return live[0] ?? found[0];
+  const detail = found.length === 0 ? `its data dictionary lists no table named ${name}` : `several tables are named ${name}: ${found.map((e) => e.name).join(', ')}`;
+  throw new TableChoiceError(file, `${detail}; name it as db/table`);
 }

@@ -5,6 +5,9 @@
 export type { InnodbFile, GuessedEntry, LiveRowCount } from './innodb-file.ts';
 export type { InnodbTable, RowCount, RowObject, TableOptions } from './innodb-table.ts';
 export { NoDefinitionError, TableChoiceError, type TableEntry } from './definitions.ts';
+export type { DictColumn } from '../core/definitions/dictionary/dict-columns.ts';
+export type { DictField, DictIndex, DictTable, Dictionary } from '../core/definitions/dictionary/dict-tables.ts';
+export type { DroppedIndex } from '../core/readers/dropped-indexes.ts';
 export { IbdError, NotInnodbError } from '../core/errors.ts';
 export { DefinitionMismatch, ROW_STATE_COLUMN, type DecodeStats, type Problem, type RowMode, type RowState, type TableInfo } from '../core/readers/table-reader.ts';
 export { ROW_MODES } from '../core/readers/row-state.ts';

@@ -21,5 +21,6 @@ export function openInnodb(input: IbdInput, options: OpenInnodbOptions = {}): Pr
     schema: options.schema && companionSource(options.schema),
     files: options.files?.map(companionSource),
     keys: options.keys,
+    dictionary: options.dictionary && companionSource(options.dictionary),
   });
 }

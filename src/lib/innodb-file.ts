@@ -1,12 +1,15 @@
 /**
- * An .ibd file opened by the library: the table definitions it can be read with (definitions.ts),
- * each table opened for reading (innodb-table.ts), and what needs no definition at all: the
+ * An .ibd file opened by the library: the table definitions it can be read with (definitions.ts; a
+ * system tablespace's, ibdata1's, from its InnoDB data dictionary: system-definitions.ts), each
+ * table opened for reading (innodb-table.ts), and what needs no definition at all: the
  * tablespace's summary, its live rows counted from the record headers, its columns guessed from
  * the records. Over a ByteSource, with neither Node nor the DOM: the entries (index.ts, node.ts)
  * turn a File, Blob, bytes or path into one.
  */
 import { guessColumns, guessedTable, type GuessResult } from '../core/definitions/guess/index.ts';
-import { NotInnodbError } from '../core/errors.ts';
+import type { Dictionary } from '../core/definitions/dictionary/dict-tables.ts';
+import { IbdError, NotInnodbError } from '../core/errors.ts';
+import { droppedIndexes, systemIndexTarget, type DroppedIndex, type IndexTarget } from '../core/readers/dropped-indexes.ts';
 import { countLiveRows } from '../core/readers/leaf-counts.ts';
 import { summarize, type SummarizeOptions, type TablespaceSummary } from '../core/readers/summary.ts';
 import type { EncryptionKeys } from '../core/tablespace/encryption.ts';
@@ -22,6 +25,11 @@ export interface SourceOptions {
   files?: readonly ByteSource[];
   /** Keys of an encrypted tablespace (loadKeyFile, parseMysqlKeyring). */
   keys?: EncryptionKeys;
+  /**
+   * The system tablespace (ibdata1) beside an .ibd: its InnoDB data dictionary's definition of the
+   * table of the file's space is taken when neither the file's own SDI nor a .frm describes it.
+   */
+  dictionary?: ByteSource;
 }
 
 /** A definition guessed from the records, with the guess: each field's lengths, NULLs, samples and type. */
@@ -78,21 +86,51 @@ export class InnodbFile {
     return chooseEntry(this.defs, this.source.name, name);
   }
 
-  /** A definition guessed from the records (guess.ts), for a file nothing describes. */
-  guess(): Promise<GuessedEntry> {
-    this.guessed ??= (async () => {
-      const ts = await Tablespace.open(this.source, { keys: this.keys });
-      const guess = await guessColumns(ts, this.source.name.replace(/\.ibd$/i, ''));
-      const definition = guessedTable(guess);
-      return { name: definition.name, source: 'guess', file: this.source.name, definition, clusteredIndex: null, disagreements: [], guess };
-    })();
+  /**
+   * A definition guessed from the records (definitions/guess/), for a file nothing describes: of the
+   * table's clustered index, or of index `indexId` (a dropped table's in a system tablespace).
+   */
+  guess(indexId?: bigint): Promise<GuessedEntry> {
+    if (indexId !== undefined) return this.guessIndex(indexId);
+    this.guessed ??= this.guessIndex(undefined);
     return this.guessed;
   }
 
-  /** Opens a table for reading: an entry (tables(), guess()), or the definition() of a name. */
-  table(which: string | TableEntry | null = null, options: TableOptions = {}): Promise<InnodbTable> {
+  private async guessIndex(indexId: bigint | undefined): Promise<GuessedEntry> {
+    const ts = await Tablespace.open(this.source, { keys: this.keys });
+    const guess = await guessColumns(ts, this.source.name.replace(/\.ibd$/i, ''), indexId);
+    const definition = guessedTable(guess);
+    return { name: definition.name, source: 'guess', file: this.source.name, definition, clusteredIndex: null, disagreements: [], guess };
+  }
+
+  /** The InnoDB data dictionary of a system tablespace (ibdata1); null for any other file. */
+  get dictionary(): Dictionary | null {
+    return this.defs.dictionary ?? null;
+  }
+
+  /**
+   * Opens a table for reading: an entry (tables(), guess()), or the definition() of a name. In a
+   * system tablespace, at its clustered index (or the index `options.indexId`), found by scanning
+   * the file where the server freed its pages (a dropped table's).
+   */
+  async table(which: string | TableEntry | null = null, options: TableOptions = {}): Promise<InnodbTable> {
     const entry = which === null || typeof which === 'string' ? this.definition(which) : which;
-    return openDefinedTable(this.source, entry.definition, { ...options, keys: this.keys });
+    const located = options.target === undefined && this.defs.dictionary ? await this.systemTarget(entry, options.indexId) : null;
+    return openDefinedTable(located?.source ?? this.source, entry.definition, { ...options, target: options.target ?? located?.target, keys: this.keys });
+  }
+
+  /** Where the rows of a table of a system tablespace are: its clustered index, or the index asked for. */
+  private systemTarget(entry: TableEntry, indexId: bigint | undefined): Promise<IndexTarget> | IndexTarget {
+    if (indexId !== undefined) return systemIndexTarget(this.source, indexId, null);
+    const index = entry.clusteredIndex;
+    if (index === null) throw new IbdError(this.source.name, `its data dictionary names no index of \`${entry.name}\`: give the id of the index holding its rows`);
+    if (entry.dictionary?.table.state === 'live' && index.rootPage !== null) return { target: { index }, source: this.source };
+    return systemIndexTarget(this.source, index.indexId, index.rootPage);
+  }
+
+  /** A system tablespace's indexes that no live table owns (dropped tables'), found by reading every page; none for another file. */
+  async droppedIndexes(signal?: AbortSignal): Promise<DroppedIndex[]> {
+    return this.defs.dictionary ? droppedIndexes(this.source, this.defs.dictionary, signal) : [];
   }
 
   /** What the tablespace is, without a definition: page size, server hints, indexes, checksums, the exact row count. */
@@ -118,6 +156,6 @@ export class InnodbFile {
 export async function openSource(source: ByteSource, options: SourceOptions = {}, release: () => Promise<void> = async () => {}): Promise<InnodbFile> {
   const opened = await Tablespace.open(source).then(() => null, (e: unknown) => e);
   if (opened instanceof NotInnodbError) throw opened;
-  const defs = options.schema ? await givenDefinitions(source, options.schema) : await foundDefinitions(source, options.files ?? []);
+  const defs = options.schema ? await givenDefinitions(source, options.schema) : await foundDefinitions(source, options.files ?? [], options.dictionary ?? null);
   return new InnodbFile(source, defs, options.keys, release);
 }

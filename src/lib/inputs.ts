@@ -27,6 +27,12 @@ export interface OpenInnodbOptions<F = FileInput> {
   files?: readonly F[];
   /** Keys of an encrypted tablespace (loadKeyFile, parseMysqlKeyring). */
   keys?: EncryptionKeys;
+  /**
+   * The system tablespace (ibdata1) of the server an .ibd comes from: the definition of the table of
+   * the file's space in its InnoDB data dictionary is taken when neither the .ibd's own data
+   * dictionary (MySQL 8) nor a .frm describes it.
+   */
+  dictionary?: F;
 }
 
 /** The name an .ibd goes by when none is given. */

@@ -1,17 +1,21 @@
 /**
  * The library's entry for Node: what index.ts offers, and paths. An .ibd given by its path is read
  * through one file handle (file-source.ts), closed by InnodbFile.close(); the .frm beside it
- * (FILE.frm, in any case) is looked at too, unless `files` or `schema` is given. A companion or a
- * schema may be a path as well.
+ * (FILE.frm, in any case) is looked at too, unless `files` or `schema` is given, and so is the
+ * system tablespace of its server (../ibdata1, beside its database's folder), unless `dictionary`
+ * is given. For a system tablespace (ibdata1) the .frm files in the database folders beside it
+ * (`db/table.frm`) are its tables' companions. A companion, a schema or a dictionary may be a path.
  *
  *   const file = await openInnodb('/var/lib/mysql/shop/orders.ibd');
  *   const table = await file.table(null, { rows: 'all' });
  *   for await (const row of table.rows()) console.log(row);
  *   await file.close();
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { ByteSource } from '../core/tablespace/source.ts';
+import { Tablespace } from '../core/tablespace/tablespace.ts';
 import { fileSource, type FileSource } from '../node/file-source.ts';
 import { companionSource, ibdSource, type FileInput, type IbdInput, type OpenInnodbOptions } from './inputs.ts';
 import { openSource, type InnodbFile } from './innodb-file.ts';
@@ -23,19 +27,52 @@ export * from './exports.ts';
 export type NodeIbdInput = string | IbdInput;
 export type NodeFileInput = string | FileInput;
 
+/** The entries of a folder (none when it cannot be read). */
+function entriesOf(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
 /** FILE.frm beside FILE.ibd, the case of the names aside (datadirs hold VIEWERS.frm beside viewers.ibd), as the page pairs them. */
 function frmBeside(ibd: string): string | null {
   const want = `${basename(ibd).replace(/\.ibd$/i, '')}.frm`;
   const exact = join(dirname(ibd), want);
   if (existsSync(exact)) return exact;
-  let names: string[];
-  try {
-    names = readdirSync(dirname(ibd));
-  } catch {
-    return null;
-  }
-  const found = names.find((name) => name.toLowerCase() === want.toLowerCase());
+  const found = entriesOf(dirname(ibd)).find((name) => name.toLowerCase() === want.toLowerCase());
   return found === undefined ? null : join(dirname(ibd), found);
+}
+
+/** The system tablespace of the datadir an .ibd lies in (datadir/db/t.ibd → datadir/ibdata1), if there is one. */
+function dictionaryBeside(ibd: string): string | null {
+  const path = join(dirname(ibd), '..', 'ibdata1');
+  return existsSync(path) ? path : null;
+}
+
+/**
+ * The .frm files of the database folders beside a system tablespace, named `db/table.frm`: read when
+ * a table of its dictionary is matched with one (so no file is held open meanwhile).
+ */
+function frmsOfDatadir(datadir: string): ByteSource[] {
+  const out: ByteSource[] = [];
+  for (const db of entriesOf(datadir)) {
+    const dir = join(datadir, db);
+    if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) continue;
+    for (const name of entriesOf(dir).filter((n) => n.toLowerCase().endsWith('.frm'))) {
+      const path = join(dir, name);
+      const size = statSync(path, { throwIfNoEntry: false })?.size ?? 0;
+      out.push({ name: `${db}/${name}`, size, read: async (offset, length) => (await readFile(path)).subarray(offset, offset + length) });
+    }
+  }
+  return out;
+}
+
+/** Whether the file is a system tablespace (space 0), as its page 0 says; the tablespace opened stays with the source. */
+async function isSystemSpace(source: ByteSource): Promise<boolean> {
+  const ts = await Tablespace.open(source).catch(() => null);
+  return ts !== null && ts.fsp.spaceId === 0;
 }
 
 /** Opens an .ibd (a path, File, Blob or bytes): throws NotInnodbError when it holds no InnoDB page; finds its table definitions. */
@@ -50,11 +87,17 @@ export async function openInnodb(input: NodeIbdInput, options: OpenInnodbOptions
   };
   const ibd = typeof input === 'string' ? await fileSource(input) : null;
   const source = ibd ?? ibdSource(input as IbdInput, options.name);
-  const beside = typeof input === 'string' && options.files === undefined && options.schema === undefined ? frmBeside(input) : null;
+  const path = typeof input === 'string' ? input : null;
   try {
+    const system = path !== null && (await isSystemSpace(source));
+    const looked = path !== null && options.files === undefined && options.schema === undefined;
+    const beside = looked && !system ? frmBeside(path) : null;
     const files = await Promise.all([...(options.files ?? []), ...(beside === null ? [] : [beside])].map(sourceOf));
+    if (looked && system) files.push(...frmsOfDatadir(dirname(path)));
     const schema = options.schema === undefined ? undefined : await sourceOf(options.schema);
-    return await openSource(source, { schema, files, keys: options.keys }, async () => ibd?.close());
+    const dictionaryPath = options.dictionary ?? (path !== null && !system && options.schema === undefined ? dictionaryBeside(path) : null);
+    const dictionary = dictionaryPath === null ? undefined : await sourceOf(dictionaryPath);
+    return await openSource(source, { schema, files, keys: options.keys, dictionary }, async () => ibd?.close());
   } catch (e) {
     await ibd?.close();
     throw e;

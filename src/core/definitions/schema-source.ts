@@ -15,6 +15,8 @@ import type { ByteSource } from '../tablespace/source.ts';
 import { Tablespace } from '../tablespace/tablespace.ts';
 
 export type SchemaSourceKind = 'sdi' | 'frm' | 'sql';
+/** Every source of a definition: the three above, and the InnoDB data dictionary of a system tablespace (definitions/dictionary/). */
+export type DefinitionSourceKind = SchemaSourceKind | 'dictionary';
 
 export interface SchemaCandidate {
   table: TableDef;
@@ -175,10 +177,11 @@ function choose(candidates: SchemaCandidate[], ibdName: string, loneOne = true):
   return loneOne && distinct.size === 1 ? candidates[candidates.length - 1] : null;
 }
 
-const SOURCE_NAMES: Record<SchemaSourceKind, string> = {
+const SOURCE_NAMES: Record<DefinitionSourceKind, string> = {
   sdi: "the file's own data dictionary",
   frm: 'the .frm',
   sql: 'the CREATE TABLE',
+  dictionary: 'the InnoDB data dictionary',
 };
 
 /** Types whose length changes the stored bytes (an integer's display width does not, nor YEAR(4)'s). */
@@ -193,8 +196,15 @@ function typeText(c: Column): string {
 
 const TEXT_TYPES = new Set(['char', 'varchar', 'tinytext', 'text', 'mediumtext', 'longtext', 'enum', 'set']);
 
+/** A definition and where it comes from, as disagreements() compares them. */
+export interface DefinitionOf {
+  table: TableDef;
+  source: DefinitionSourceKind;
+  file: string;
+}
+
 /** What the two definitions disagree on that changes how records are read, one message each. */
-export function disagreements(chosen: SchemaCandidate, other: SchemaCandidate): string[] {
+export function disagreements(chosen: DefinitionOf, other: DefinitionOf): string[] {
   const a = chosen.table;
   const b = other.table;
   const aName = `${SOURCE_NAMES[chosen.source]} (${chosen.file})`;

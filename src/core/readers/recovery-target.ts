@@ -66,17 +66,22 @@ function pickGroup(source: ByteSource, scan: OrphanScan, indexId: bigint | null)
   return scan.groups[0];
 }
 
-/** The index list of `--list-indexes`: one line per index, after a line on the page layout found. */
-export async function listIndexes(source: ByteSource, pageSize: number | null): Promise<string> {
+/**
+ * The index list of `--list-indexes`: one line per index, after a line on the page layout found;
+ * with `names` (a system tablespace's data dictionary: dictionary/dict-tables.ts indexNames), the
+ * table and index each id belongs to.
+ */
+export async function listIndexes(source: ByteSource, pageSize: number | null, names: ReadonlyMap<bigint, string> | null = null): Promise<string> {
   const scan = await scanOrphans(source, { pageSize: pageSize ?? undefined });
   const { layout } = scan;
   const lines = [
     `${source.name}: ${layout.pageSize / 1024} KB pages from byte ${layout.gridOffset}, ${layout.fullCrc32 ? 'full_crc32' : 'crc32/innodb'} checksums; ${scan.pagesScanned} pages read, ${scan.validPages} valid, ${scan.damagedPages} damaged index pages, ${scan.emptyPages} empty`,
   ];
-  const header = ['space', 'index', 'pages', 'leaf', 'non-leaf', 'levels', 'records', 'format', 'root', 'damaged', 'copies'];
+  const header = ['space', 'index', 'pages', 'leaf', 'non-leaf', 'levels', 'records', 'format', 'root', 'damaged', 'copies', ...(names ? ['table.index'] : [])];
   const rows = scan.groups.map((g) => [
     String(g.spaceId), String(g.indexId), String(g.pages), String(g.leafPages), String(g.nonLeafPages),
     g.levels.join(','), String(g.records), g.compact ? 'COMPACT' : 'REDUNDANT', g.root === null ? '-' : String(g.root), String(g.damagedPages), String(g.copiesElsewhere),
+    ...(names ? [g.spaceId === 0 ? names.get(g.indexId) ?? '-' : '-'] : []),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   for (const r of [header, ...rows]) lines.push(r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd());

@@ -1,0 +1,117 @@
+/**
+ * The indexes of a system tablespace that no live table owns: B-trees of dropped tables (and of
+ * tables ALTER TABLE rebuilt), whose pages the server freed but did not overwrite. The extent
+ * descriptors mark them free, so they are found by reading every page of the file (orphan-scan.ts
+ * groups the INDEX pages by index id, with the root of each); the dictionary's removed rows
+ * (dict-tables.ts) name those whose SYS_INDEXES and SYS_TABLES rows survive.
+ *
+ * How the B-tree of one such index is opened: through the root the dictionary names, if that page is
+ * still a root of the index; else through the one a scan of the file finds.
+ */
+import { findIndexRoots } from '../btree/btree.ts';
+import { DICT_HDR_FIRST_ID, DICT_IBUF_ID_MIN } from '../definitions/dictionary/dict-header.ts';
+import { INDEX_TYPE, type DictTable, type Dictionary } from '../definitions/dictionary/dict-tables.ts';
+import { FIL_NULL, FIL_PAGE_NEXT, FIL_PAGE_PREV, FIL_PAGE_TYPE, PageType, u16, u32 } from '../pages/fil-header.ts';
+import { readIndexHeader } from '../pages/index-page.ts';
+import { scanOrphans, type IndexGroup } from '../tablespace/orphan-scan.ts';
+import type { ByteSource } from '../tablespace/source.ts';
+import { Tablespace } from '../tablespace/tablespace.ts';
+import type { OpenOptions } from './table-reader.ts';
+
+export interface DroppedIndex {
+  indexId: bigint;
+  /** Its root page as a scan finds it (the only page of its top level, without neighbours), or null. */
+  rootPage: number | null;
+  pages: number;
+  leafPages: number;
+  /** User records on its leaf pages (delete-marked ones included). */
+  records: number;
+  compact: boolean;
+  /** The dropped table the dictionary's removed rows give it to, with the index's name; null when those are lost. */
+  table: DictTable | null;
+  indexName: string | null;
+  /** Whether it is that table's clustered index (its rows), as the dictionary says; null when unknown. */
+  clustered: boolean | null;
+}
+
+/** Index ids of the basic system tables, of the change buffer, and every live table's. */
+function ownedIds(dictionary: Dictionary): Set<bigint> {
+  const ids = new Set<bigint>();
+  for (const t of dictionary.tables) if (t.state === 'live') for (const i of t.indexes) ids.add(i.id);
+  return ids;
+}
+
+/** Every index of space 0 with pages in the file that no live table owns, lowest id first (reads the whole file). */
+export async function droppedIndexes(source: ByteSource, dictionary: Dictionary, signal?: AbortSignal): Promise<DroppedIndex[]> {
+  const owned = ownedIds(dictionary);
+  const scan = await scanOrphans(source, { signal });
+  const removed = new Map<bigint, { table: DictTable; name: string; clustered: boolean }>();
+  for (const t of dictionary.tables) {
+    if (t.state === 'live') continue;
+    for (const i of t.indexes) removed.set(i.id, { table: t, name: i.name, clustered: (i.type & INDEX_TYPE.CLUSTERED) !== 0 });
+  }
+  return scan.groups
+    .filter((g) => g.spaceId === 0 && g.base === 0 && g.indexId >= DICT_HDR_FIRST_ID && g.indexId < DICT_IBUF_ID_MIN && !owned.has(g.indexId))
+    .map((g) => droppedIndex(g, removed.get(g.indexId) ?? null));
+}
+
+function droppedIndex(g: IndexGroup, known: { table: DictTable; name: string; clustered: boolean } | null): DroppedIndex {
+  return {
+    indexId: g.indexId, rootPage: g.root, pages: g.pages, leafPages: g.leafPages, records: g.records, compact: g.compact,
+    table: known?.table ?? null, indexName: known?.name ?? null, clustered: known?.clustered ?? null,
+  };
+}
+
+/** Whether page `no` is a root of index `indexId`: an intact INDEX page of it with no neighbours. */
+async function isRootOf(ts: Tablespace, no: number, indexId: bigint): Promise<boolean> {
+  const page = await ts.page(no).catch(() => null);
+  if (page === null || page.checksum === 'bad' || u16(page.bytes, FIL_PAGE_TYPE) !== PageType.INDEX) return false;
+  return readIndexHeader(page.bytes).indexId === indexId && u32(page.bytes, FIL_PAGE_PREV) === FIL_NULL && u32(page.bytes, FIL_PAGE_NEXT) === FIL_NULL;
+}
+
+/** Where an index's rows are read from: the options that point openTable at it, and the source to open. */
+export interface IndexTarget {
+  target: Pick<OpenOptions, 'index' | 'raw'>;
+  source: ByteSource;
+}
+
+/**
+ * Index `indexId` of a system tablespace: through the root the dictionary names when that page is
+ * still one, else the one its file segment names (INODE); else, when its pages were freed (a dropped
+ * table's), through the root a scan of the file finds. With no root left at all (its page reused),
+ * its leaves are found by scanning a view of the file in which the extent descriptors, which mark
+ * them free, are not seen (withoutDescriptors): read as a raw image, rows may then come out of key
+ * order, and a leaf freed before the drop (a page merge) would show rows again.
+ */
+export async function systemIndexTarget(source: ByteSource, indexId: bigint, rootPage: number | null): Promise<IndexTarget> {
+  const ts = await Tablespace.open(source);
+  const through = (root: number): IndexTarget => ({ target: { index: { indexId, rootPage: root } }, source });
+  if (rootPage !== null && (await isRootOf(ts, rootPage, indexId))) return through(rootPage);
+  const inUse = (await findIndexRoots(ts).catch(() => [])).find((r) => r.header.indexId === indexId);
+  if (inUse) return through(inUse.page);
+  const found = (await scanOrphans(source)).groups.find((g) => g.spaceId === ts.fsp.spaceId && g.base === 0 && g.indexId === indexId);
+  if (found !== undefined && found.root !== null) return through(found.root);
+  const raw = { pageSize: ts.pageSize, fullCrc32: ts.fullCrc32, base: 0, spaceId: ts.fsp.spaceId };
+  return { target: { index: { indexId, rootPage: null }, raw }, source: withoutDescriptors(source, ts.pageSize) };
+}
+
+/**
+ * The file with its extent descriptor pages (page 0 and every pageSize-th page: xdes.ts) read as
+ * zeros, so that a scan for an index's leaves takes the pages they mark free too.
+ */
+function withoutDescriptors(source: ByteSource, pageSize: number): ByteSource {
+  const span = pageSize * pageSize;
+  return {
+    name: source.name,
+    size: source.size,
+    async read(offset, length) {
+      const bytes = (await source.read(offset, length)).slice();
+      for (let d = Math.floor(offset / span) * span; d < offset + bytes.length; d += span) {
+        const from = Math.max(d, offset);
+        const to = Math.min(d + pageSize, offset + bytes.length);
+        if (from < to) bytes.fill(0, from - offset, to - offset);
+      }
+      return bytes;
+    },
+  };
+}
