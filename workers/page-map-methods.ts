@@ -2,7 +2,8 @@
  * The page map and the page inspector, worker side (issue 27). The map (src/core/readers/page-map.ts,
  * 18 bytes a page) stays in the worker whose summary scan filled it: the page asks for what it draws
  * (one PageBucket per canvas cell, a page's entry, a range's totals, the B-tree levels), small
- * answers, never the per-page arrays. The summary worker (src/ui/summary/listing.ts) keeps the map
+ * answers, never the per-page arrays (a transfer of 18 bytes a page each time the map is drawn would
+ * grow with the file; the answers grow with the canvas). The summary worker (src/ui/summary/listing.ts) keeps the map
  * of its full scans in a PageMapStore (viewer-methods.ts `summarize`); a file whose summary ran
  * elsewhere (a small file, listed with its full summary by a pool worker) gets a scan of its own here
  * when its map is first asked for. The store keeps the maps of the last few files only.
@@ -15,7 +16,7 @@ import type { TableDef } from '../src/core/schema.ts';
 import type { EncryptionKeys } from '../src/core/tablespace/encryption.ts';
 import { sharedBlobSource } from '../src/core/tablespace/source.ts';
 
-export type { IndexLevels, PageBucket, PageInspection, PageMapEntry };
+export type { PageBucket, PageInspection, PageMapEntry };
 
 /** The map drawn in cells of `pagesPerCell` pages each. */
 export interface PageCells {
@@ -29,13 +30,19 @@ export interface PageCells {
   indexIds: string[];
 }
 
+/** One index's B-tree: its pages in use per level (0: leaves), their mean fill, and its pages whose checksum is wrong. */
+export interface BTreeLevels extends IndexLevels {
+  fill: (number | null)[];
+  damaged: number;
+}
+
 export interface PageMapMethods {
   /** The whole map in at most `cells` cells (the file's pages spread evenly). */
   pageCells(ibd: Blob, name: string, cells: number, keys?: EncryptionKeys): Promise<PageCells>;
   pageEntry(ibd: Blob, name: string, page: number, keys?: EncryptionKeys): Promise<PageMapEntry>;
   /** Pages [first, first + count) summed up. */
   pageRange(ibd: Blob, name: string, first: number, count: number, keys?: EncryptionKeys): Promise<PageBucket>;
-  pageLevels(ibd: Blob, name: string, keys?: EncryptionKeys): Promise<IndexLevels[]>;
+  pageLevels(ibd: Blob, name: string, keys?: EncryptionKeys): Promise<BTreeLevels[]>;
   /** One page described whole; `table`: its clustered index's leaves are decoded with it. */
   inspectPage(ibd: Blob, name: string, page: number, keys?: EncryptionKeys, table?: TableDef | null): Promise<PageInspection>;
 }
@@ -81,6 +88,20 @@ function topLevel(map: PageMap, first: number, count: number): number {
   return top;
 }
 
+/** The map's levels() with each level's mean fill and each index's checksum-wrong pages. */
+function btrees(map: PageMap): BTreeLevels[] {
+  const trees = map.levels().map((t) => ({ ...t, fill: t.pages.map(() => 0 as number | null), damaged: 0 }));
+  for (let no = 0; no < map.pageCount; no++) {
+    const slot = map.index[no];
+    if (slot === 0 || !inUse(map.state[no])) continue;
+    const tree = trees[slot - 1];
+    tree.fill[map.level[no]] = (tree.fill[map.level[no]] ?? 0) + map.used[no];
+    if (map.state[no] === PageState.CHECKSUM_BAD) tree.damaged++;
+  }
+  for (const t of trees) t.fill = t.fill.map((used, l) => (t.pages[l] > 0 ? (used ?? 0) / t.pages[l] / map.pageSize : null));
+  return trees;
+}
+
 function cellsOf(map: PageMap, wanted: number): PageCells {
   const pagesPerCell = Math.max(1, Math.ceil(map.pages / Math.max(1, Math.floor(wanted))));
   const cells = map.buckets(pagesPerCell);
@@ -108,7 +129,7 @@ export function createPageMapMethods(store: PageMapStore): PageMapMethods {
       return map.bucket(start, Math.max(1, Math.min(count, map.pages - start)));
     },
     async pageLevels(ibd, name, keys) {
-      return (await store.get(ibd, name, keys)).levels();
+      return btrees(await store.get(ibd, name, keys));
     },
     inspectPage(ibd, name, page, keys, table) {
       return inspectPage(sharedBlobSource(ibd, name), page, { keys, table: table ?? null });

@@ -44,6 +44,10 @@ describe('page map worker methods', () => {
     const methods = createPageMapMethods(new PageMapStore());
     const ibd = new Blob([damagedSample(7 * PAGE + 4000, 4096, 12345)]);
     expect((await methods.pageEntry(ibd, 'employees.ibd', 7)).state).toBe('checksum-bad');
+    const [clustered] = await methods.pageLevels(ibd, 'employees.ibd');
+    expect(clustered.damaged).toBe(1);
+    expect(clustered.fill.length).toBe(clustered.pages.length);
+    for (const f of clustered.fill) expect(f).toBeGreaterThan(0);
     const leaf = await methods.inspectPage(new Blob([sample]), 'employees.ibd', 6, undefined, table);
     expect(leaf.index?.decoded?.rows.length).toBeGreaterThan(0);
   });
