@@ -5,9 +5,10 @@
  *  - the map's totals (the whole map selected with the keyboard) are the core's PageMap of the same
  *    file (summarize with `pageMap`), and its checksum-bad pages the summary panel's bad checksums;
  *  - hovering a cell names its page as the core's map entry does;
- *  - a click opens the inspector on an INDEX leaf, whose first record's values are the grid's first row;
+ *  - a click opens the inspector on an INDEX leaf, whose first record's values are the grid's row of
+ *    that key; an arrow key and Enter open the next page;
  *  - on the damaged copy the damaged page is drawn in the damaged colour and named so, and its B-tree
- *    counts it;
+ *    counts it; its inspector shows the stored checksum against the computed one;
  *  - screenshots of the map and the inspector, light and dark, in test-results/screenshots/.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -109,6 +110,13 @@ describe('the page map panel', () => {
     const same = rows.find((cells) => cells[0] === values[0]);
     expect(same?.slice(0, 3)).toEqual(values.slice(0, 3));
     await page.getByTestId('hex-view').waitFor();
+    // Keyboard: the focus cell moved by an arrow key, Enter opens its page.
+    await canvas.focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Enter');
+    await page.locator(`[data-testid="page-inspector"][data-page="${leaf.page + 1}"]`).waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: `← Page ${leaf.page}` }).click();
+    await inspector.waitFor({ timeout: 30_000 });
     await shots('page-map-inspector');
     for (const mode of ['Page type', 'Fill', 'LSN age']) {
       await page.getByTestId('page-map-panel').getByRole('radio', { name: mode }).check();
@@ -137,6 +145,11 @@ describe('the page map panel', () => {
     }, { x: x - box.x, y: y - box.y });
     expect(rgb).toEqual([0xe0, 0x36, 0x2c]);
     await expect.poll(() => page.locator('[data-testid="btree"][data-damaged="1"]').count()).toBe(1);
+    // The inspector on it: the checksum it stores against the one computed.
+    await page.mouse.click(x, y);
+    const inspector = page.locator('[data-testid="page-inspector"][data-page="7"][data-state="checksum-bad"]');
+    await inspector.waitFor({ timeout: 30_000 });
+    expect(await inspector.locator('[data-testid="inspector-checksum"] tr.bad').count()).toBeGreaterThan(0);
     await shots('page-map-damaged');
   }, 120_000);
 });
