@@ -30,6 +30,10 @@ describe('page map worker methods', () => {
     const methods = createPageMapMethods(store);
     const ibd = new File([sample], 'employees.ibd');
     await viewer.summarize(ibd, 'employees.ibd');
+    // No second pass: the file is not read again for its map.
+    ibd.slice = () => {
+      throw new Error('read again');
+    };
     const cells = await methods.pageCells(ibd, 'employees.ibd', 4);
     const want = await coreTotals(sample);
     expect(cells.pages).toBe(sample.length / PAGE);
