@@ -20,6 +20,7 @@ import type { FirstLeaf, LeafPlan, OpenedView, TableDef, ViewerApi, ViewSpec } f
 import type { RecoveryMethods } from './recovery-methods.ts';
 import type { GuessMethods } from './guess-methods.ts';
 import type { ListMethods } from './list-methods.ts';
+import type { PageMapMethods } from './page-map-methods.ts';
 import type { NamedBlob, ResolvedSchemaResult, SchemaResult } from './schema-api.ts';
 
 export type { DecodeStats, TableInfo };
@@ -28,12 +29,14 @@ export type * from './schema-api.ts';
 export type { IndexList, IndexListEntry } from './recovery-methods.ts';
 export type { ColumnEdit, GuessResult, GuessedTableInfo } from './guess-methods.ts';
 export type { ExportedTable, ListedTable, ListItem } from './list-methods.ts';
+export type { BTreeLevels, PageBucket, PageCells, PageInspection, PageMapEntry } from './page-map-methods.ts';
 
 /**
  * The page's summary / view / export methods are in viewer-api.ts; listing the indexes of a raw image
- * in recovery-methods.ts; guessing the columns of a file with no definition in guess-methods.ts.
+ * in recovery-methods.ts; guessing the columns of a file with no definition in guess-methods.ts; the
+ * page map and the page inspector in page-map-methods.ts.
  */
-export interface DecoderApi extends ViewerApi, RecoveryMethods, GuessMethods, ListMethods {
+export interface DecoderApi extends ViewerApi, RecoveryMethods, GuessMethods, ListMethods, PageMapMethods {
   /** Parses the .sql (File, Blob or text) and picks the table matching `ibdName`. */
   readSchema(sql: Blob | string, ibdName: string): Promise<SchemaResult>;
   /**

@@ -13,11 +13,14 @@ import { createViewerMethods } from './viewer-methods.ts';
 import { createRecoveryMethods } from './recovery-methods.ts';
 import { createGuessMethods } from './guess-methods.ts';
 import { createListMethods, resolveCached } from './list-methods.ts';
+import { createPageMapMethods, PageMapStore } from './page-map-methods.ts';
 
 let tables: TableDef[] = [];
+const pageMaps = new PageMapStore();
 
 const api: DecoderApi = {
-  ...createViewerMethods((name) => tables.find((t) => t.name === name)),
+  ...createViewerMethods((name) => tables.find((t) => t.name === name), pageMaps),
+  ...createPageMapMethods(pageMaps),
   ...createRecoveryMethods(),
   ...createListMethods(),
   // A guessed table joins (or replaces, by name) the tables the viewer methods look up.

@@ -11,6 +11,7 @@ import {
 import { BatchBuilder, batchBuffers, type RowBatch } from '../src/core/values/row-batch.ts';
 import type { Column, TableDef } from '../src/core/schema.ts';
 import { blobSource, sharedBlobSource } from '../src/core/tablespace/source.ts';
+import { PageMap } from '../src/core/readers/page-map.ts';
 import { quickSummary, summarize } from '../src/core/readers/summary.ts';
 import { DefinitionMismatch, ROW_STATE_COLUMN, type DecodeStats, type Row, type TableReader } from '../src/core/readers/table-reader.ts';
 import { csvBuffers, csvPages, type CsvBuffers } from '../src/core/writers/csv-pages.ts';
@@ -19,6 +20,7 @@ import type { ByteSource } from '../src/core/tablespace/source.ts';
 import { batchToRows } from '../src/ui/grid/batch-text.ts';
 import { keyRows, textRows } from '../src/ui/search/search.ts';
 import { LeafCounter } from './leaf-damage.ts';
+import { PageMapStore } from './page-map-methods.ts';
 import {
   DEFINITION_MISMATCH, type ColumnInfo, type ExportOptions, type OpenedView, type RowQuery, type SearchResult, type ViewerApi, type ViewSpec,
 } from './viewer-api.ts';
@@ -180,7 +182,8 @@ function formatRows(open: OpenView, rows: Row[], options: ExportOptions, as: 'bl
 
 const encoder = new TextEncoder();
 
-export function createViewerMethods(lookup: (tableName: string) => TableDef | undefined): ViewerApi {
+/** `maps`: the page map each full summary fills is kept there (page-map-methods.ts). */
+export function createViewerMethods(lookup: (tableName: string) => TableDef | undefined, maps = new PageMapStore()): ViewerApi {
   const running = new Set<AbortController>();
   let current: OpenView | null = null;
 
@@ -196,8 +199,10 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
       try {
         let last = 0;
         let counted = false;
-        return await summarize(blobSource(ibd, name), {
+        const pageMap = new PageMap();
+        const scan = summarize(blobSource(ibd, name), {
           keys,
+          pageMap,
           signal: controller.signal,
           progressPages: 1024,
           onProgress: (s) => {
@@ -211,6 +216,8 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
             }
           },
         });
+        maps.filling(ibd, name, scan.then(() => pageMap));
+        return await scan;
       } finally {
         running.delete(controller);
       }

@@ -141,6 +141,11 @@ export class Workspace {
   }
 
   /** Shows a table; opens its rows unless they are open already. */
+  /** The worker that keeps the files' page maps and inspects their pages (the summary worker). */
+  pageMapApi(): Api {
+    return this.#listing.summaryApi();
+  }
+
   select(key: string): void {
     const entry = this.#find(key);
     if (!entry) return;

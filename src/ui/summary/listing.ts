@@ -139,6 +139,11 @@ export class Listing {
     this.#summaryRunning = false;
   }
 
+  /** The summary worker, which keeps the page maps of its full scans (the page map panel asks it). */
+  summaryApi(): DecoderConnection['api'] {
+    return this.#summaryWorker().api;
+  }
+
   #summaryWorker(): DecoderConnection {
     this.#summaryConn ??= connectDecoder();
     return this.#summaryConn;

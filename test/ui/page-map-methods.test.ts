@@ -1,0 +1,58 @@
+/**
+ * The page map's worker methods (workers/page-map-methods.ts) on the bundled sample and a damaged
+ * copy: the cells add up to the core's summarize of the same file, the map a summary filled is the
+ * one answered from, and the inspector decodes a leaf with the table's definition.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseCreateTables } from '../../src/core/definitions/ddl/create-table.ts';
+import { PageMap } from '../../src/core/readers/page-map.ts';
+import { summarize } from '../../src/core/readers/summary.ts';
+import { bytesSource } from '../../src/core/tablespace/source.ts';
+import { createPageMapMethods, PageMapStore } from '../../workers/page-map-methods.ts';
+import { createViewerMethods } from '../../workers/viewer-methods.ts';
+import { damagedSample, PAGE, SAMPLE_DIR, SAMPLE_SQL } from './damaged-sample.ts';
+
+const table = parseCreateTables(SAMPLE_SQL)[0];
+const sample = new Uint8Array(readFileSync(join(SAMPLE_DIR, 'employees.ibd')));
+
+async function coreTotals(bytes: Uint8Array) {
+  const map = new PageMap();
+  await summarize(bytesSource(bytes, 'employees.ibd'), { pageMap: map });
+  return map.totals();
+}
+
+describe('page map worker methods', () => {
+  it('answer cells that add up to the core map, from the map the summary filled', async () => {
+    const store = new PageMapStore();
+    const viewer = createViewerMethods(() => table, store);
+    const methods = createPageMapMethods(store);
+    const ibd = new File([sample], 'employees.ibd');
+    await viewer.summarize(ibd, 'employees.ibd');
+    // No second pass: the file is not read again for its map.
+    ibd.slice = () => {
+      throw new Error('read again');
+    };
+    const cells = await methods.pageCells(ibd, 'employees.ibd', 4);
+    const want = await coreTotals(sample);
+    expect(cells.pages).toBe(sample.length / PAGE);
+    const states = want.states.map((_, i) => cells.cells.reduce((n, c) => n + c.states[i], 0));
+    expect(states).toEqual(want.states);
+    expect(cells.levels.length).toBe(cells.cells.length);
+    const total = await methods.pageRange(ibd, 'employees.ibd', 0, cells.pages);
+    expect(total).toEqual(want);
+  });
+
+  it('marks a damaged page and inspects a leaf with the definition', async () => {
+    const methods = createPageMapMethods(new PageMapStore());
+    const ibd = new Blob([damagedSample(7 * PAGE + 4000, 4096, 12345)]);
+    expect((await methods.pageEntry(ibd, 'employees.ibd', 7)).state).toBe('checksum-bad');
+    const [clustered] = await methods.pageLevels(ibd, 'employees.ibd');
+    expect(clustered.damaged).toBe(1);
+    expect(clustered.fill.length).toBe(clustered.pages.length);
+    for (const f of clustered.fill) expect(f).toBeGreaterThan(0);
+    const leaf = await methods.inspectPage(new Blob([sample]), 'employees.ibd', 6, undefined, table);
+    expect(leaf.index?.decoded?.rows.length).toBeGreaterThan(0);
+  });
+});
