@@ -29,6 +29,11 @@ export interface ClusteredLayout {
    * the defaults of those it lacks. `fields` is then in physical order, with dropped columns (out -1).
    */
   instant?: InstantInfo;
+  /**
+   * Set, to the index's name, when this is the layout of a secondary index (secondary-index.ts): its
+   * records hold the index's columns and the clustered key, with no DB_TRX_ID nor DB_ROLL_PTR.
+   */
+  secondary?: string;
 }
 
 const systemField = (name: string, len: number): FieldSpec => ({
@@ -36,7 +41,7 @@ const systemField = (name: string, len: number): FieldSpec => ({
 });
 
 /** The index InnoDB clusters on: PRIMARY, else the first all-NOT-NULL UNIQUE without prefixes. */
-function clusterKey(table: TableDef): { kind: ClusteredLayout['keyKind']; cols: IndexColumn[] } {
+export function clusterKey(table: TableDef): { kind: ClusteredLayout['keyKind']; cols: IndexColumn[] } {
   const primary = table.indexes.find((i) => i.kind === 'primary');
   if (primary) return { kind: 'primary', cols: primary.columns };
   const byName = new Map(table.columns.map((c) => [c.name.toLowerCase(), c]));
@@ -51,9 +56,21 @@ function clusterKey(table: TableDef): { kind: ClusteredLayout['keyKind']; cols: 
 /** dict_index_add_col(): fixed columns longer than 768 bytes are laid out as variable-length ones. */
 const DICT_MAX_FIXED_COL_LEN = 768;
 
-function storageOf(c: Column, redundant: boolean): Storage {
+export function storageOf(c: Column, redundant: boolean): Storage {
   const s = columnStorage(c, redundant);
   return s.fixedLen > DICT_MAX_FIXED_COL_LEN ? { fixedLen: 0, bigCol: true, render: s.render } : s;
+}
+
+/**
+ * How a prefix key part (KEY (c(10))) is stored (dict_index_add_field with a prefix_len): at most
+ * `prefix` characters' bytes when the column is fixed-size; the length bytes stay the column's own
+ * (DATA_BIG_COL looks at the column, not the field).
+ */
+export function prefixStorage(c: Column, prefix: number, redundant: boolean): Omit<Storage, 'render'> {
+  const prefixBytes = prefix * charsetInfo(c.charset).mbmaxlen;
+  const whole = storageOf(c, redundant);
+  const fixedLen = whole.fixedLen === 0 ? 0 : Math.min(whole.fixedLen, prefixBytes);
+  return { fixedLen, bigCol: fixedLen === 0 && whole.bigCol };
 }
 
 export function clusteredLayout(table: TableDef, redundant: boolean): ClusteredLayout {
@@ -70,10 +87,7 @@ export function clusteredLayout(table: TableDef, redundant: boolean): ClusteredL
     const c = columns[i];
     if (k.prefix > 0) {
       // A prefix key part holds only the first characters; the whole column follows with the rest.
-      const prefixBytes = k.prefix * charsetInfo(c.charset).mbmaxlen;
-      const whole = storageOf(c, redundant);
-      const fixedLen = whole.fixedLen === 0 ? 0 : Math.min(whole.fixedLen, prefixBytes);
-      fields.push({ name: c.name, out: -1, nullable: false, fixedLen, bigCol: fixedLen === 0 && whole.bigCol, render: renderHex, check: null });
+      fields.push({ name: c.name, out: -1, nullable: false, ...prefixStorage(c, k.prefix, redundant), render: renderHex, check: null });
     } else {
       fields.push({ ...spec(c, i), nullable: false });
       inKey.add(name);
