@@ -17,6 +17,7 @@ import { RecordError } from '../records/record.ts';
 import { compactChildPage, redundantChildPage } from '../records/key-fields.ts';
 import { hasStateColumn, ROW_STATE_COLUMN, type RowMode } from './row-state.ts';
 import { fileLayout, leafContext } from './leaf-context.ts';
+import { secondaryIndexName, secondaryTree } from './index-choice.ts';
 import type { ClusteredLayout } from '../records/clustered-index.ts';
 import { BatchBuilder, batchRows, batchView, releaseBatch, type RowBatch } from '../values/row-batch.ts';
 import type { TableDef } from '../schema.ts';
@@ -75,6 +76,12 @@ export interface OpenOptions {
   index?: { indexId: bigint; rootPage?: number | null };
   /** A raw image without a valid page 0 (see orphan-scan.ts): where its pages lie and how they are checked. */
   raw?: RawTarget;
+  /**
+   * Decode the table's index of this name (secondary-index.ts): its columns, then the primary key's.
+   * Its B-tree is `index` when given, else found by name (index-choice.ts). The clustered index's
+   * name (PRIMARY) reads the table as without it.
+   */
+  indexName?: string;
 }
 
 
@@ -159,10 +166,12 @@ function rowFormatOf(ts: Tablespace, compact: boolean, table: TableDef): TableIn
 
 export async function openTable(source: ByteSource, table: TableDef, options: OpenOptions = {}): Promise<TableReader> {
   const ts = options.raw ? Tablespace.openRaw(rawView(source, options.raw.base), options.raw) : await Tablespace.open(source, { keys: options.keys });
-  const root = await chooseRoot(ts, options);
+  const secondary = await tableError(source, table, async () => (options.indexName === undefined ? null : secondaryIndexName(table, options.indexName)));
+  const index = secondary !== null && !options.index ? await tableError(source, table, () => secondaryTree(ts, table, secondary)) : options.index;
+  const root = await chooseRoot(ts, { ...options, index });
   const compact = root.header.compact;
   // Instant ADD/DROP COLUMN: fields in physical order, and the defaults of fields records lack.
-  const layout = await fileLayout(ts, table, root.page, compact);
+  const layout = await fileLayout(ts, table, root.page, compact, secondary);
   const info: TableInfo = {
     file: source.name,
     fileSize: source.size,
@@ -178,6 +187,16 @@ export async function openTable(source: ByteSource, table: TableDef, options: Op
     leafSource: root.page < 0 ? 'scan' : 'btree',
   };
   return new ClusteredReader(ts, root, info, layout, compact, options.mode ?? 'live');
+}
+
+/** What `step` returns; what it throws, as an IbdError naming the file and the table. */
+async function tableError<T>(source: ByteSource, table: TableDef, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (e) {
+    if (e instanceof IbdError) throw e;
+    throw new IbdError(source.name, `table \`${table.name}\`: ${(e as Error).message}`);
+  }
 }
 
 /** The root of the index asked for (OpenOptions.index), else of the clustered index found through page 0. */

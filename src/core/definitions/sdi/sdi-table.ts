@@ -116,6 +116,27 @@ export interface SdiTableDef {
    * se_private_data. In a general tablespace or mysql.ibd this tells which B-tree is this table's.
    */
   clusteredIndex: { rootPage: number; indexId: bigint } | null;
+  /** Every index's B-tree (hidden ones too, e.g. FTS_DOC_ID_INDEX), by name: root page and index id from se_private_data. */
+  indexRoots: SdiIndexRoot[];
+}
+
+export interface SdiIndexRoot {
+  /** 'PRIMARY' for the primary key. */
+  name: string;
+  rootPage: number;
+  indexId: bigint;
+}
+
+/** The B-trees `indexes` name in their se_private_data (id, root); those without one are left out. */
+export function sdiIndexRoots(indexes: readonly DdIndex[]): SdiIndexRoot[] {
+  const roots: SdiIndexRoot[] = [];
+  for (const index of indexes) {
+    const se = parseKeyValues(index.se_private_data);
+    const rootPage = Number(se.get('root'));
+    const id = se.get('id') ?? '';
+    if (Number.isInteger(rootPage) && /^\d+$/.test(id)) roots.push({ name: index.type === 1 ? 'PRIMARY' : index.name, rootPage, indexId: BigInt(id) });
+  }
+  return roots;
 }
 
 /** dd::enum_column_types values. */
@@ -338,15 +359,15 @@ export function sdiTableDef(dd: DdTable): SdiTableDef {
   const name = dd.name;
   const createSql = createTableText(dd, columnsByOpx, keyTexts, tableCollation.name, version);
   if (dd.partition_type) warnings.push(`the table is partitioned; its PARTITION BY clause is not rebuilt (each partition's .ibd holds rows of these columns)`);
-  const clustered = parseKeyValues(dd.indexes[0]?.se_private_data);
-  const root = Number(clustered.get('root'));
-  const indexId = clustered.get('id') ?? '';
+  const indexRoots = sdiIndexRoots(dd.indexes);
+  const clustered = sdiIndexRoots(dd.indexes.slice(0, 1))[0];
   return {
     table: { name, columns, indexes, rowFormat, charset: tableCollation.charset, createSql },
     schema: dd.schema_ref ?? '',
     mysqlVersion: version,
     warnings,
-    clusteredIndex: Number.isInteger(root) && /^\d+$/.test(indexId) ? { rootPage: root, indexId: BigInt(indexId) } : null,
+    clusteredIndex: clustered === undefined ? null : { rootPage: clustered.rootPage, indexId: clustered.indexId },
+    indexRoots,
   };
 }
 
