@@ -15,9 +15,10 @@ import { addProblem, emptyStats, type DecodeStats } from './decode-stats.ts';
 import { LeafDecoder, type LeafContext } from './leaf-decoder.ts';
 import { RecordError } from '../records/record.ts';
 import { compactChildPage, redundantChildPage } from '../records/key-fields.ts';
-import { hasStateColumn, ROW_STATE_COLUMN, type RowMode } from './row-state.ts';
+import { hasStateColumn, modeIncludes, ROW_STATE_COLUMN, type RowMode } from './row-state.ts';
 import { fileLayout, leafContext } from './leaf-context.ts';
 import { secondaryIndexName, secondaryTree } from './index-choice.ts';
+import { planLookup, type KeyLookup, type KeyRange } from './key-lookup.ts';
 import type { ClusteredLayout } from '../records/clustered-index.ts';
 import { BatchBuilder, batchRows, batchView, releaseBatch, type RowBatch } from '../values/row-batch.ts';
 import type { TableDef } from '../schema.ts';
@@ -33,6 +34,7 @@ export { emptyStats } from './decode-stats.ts';
 export type { RowMode, RowState } from './row-state.ts';
 export { ROW_STATE_COLUMN } from './row-state.ts';
 export { DefinitionMismatch } from './leaf-decoder.ts';
+export type { KeyLookup, KeyRange } from './key-lookup.ts';
 
 export interface TableInfo {
   file: string;
@@ -150,6 +152,12 @@ export interface TableReader {
   readRun(pageNos: ArrayLike<number>): Promise<PageRun | null>;
   /** Lets go of a run from readRun(): its buffer serves the next run. */
   releaseRun(run: PageRun | null): void;
+  /**
+   * The rows whose key (the index's key parts, from the first) lies in `range`, through the B-tree,
+   * reading only the pages on the path (key-lookup.ts). Throws an Error for a key that is not one of
+   * the index's.
+   */
+  lookup(range: KeyRange): KeyLookup;
 }
 
 /** Leaf pages checkDefinition() tries for one that is not damaged. */
@@ -363,6 +371,12 @@ class ClusteredReader implements TableReader {
 
   releaseRun(run: PageRun | null): void {
     this.ts.release(run);
+  }
+
+  lookup(range: KeyRange): KeyLookup {
+    const { ts, root, layout, compact } = this;
+    const decodeLeaf = (no: number) => this.decodePages([no]);
+    return planLookup({ ts, root, layout, compact, childOf: this.childOf(), decodeLeaf, leafPages: () => this.leafPages(), purged: modeIncludes(this.mode, 'purged') }, range);
   }
 
   async decodePages(pageNos: readonly number[], options: DecodePagesOptions = {}): Promise<RowBatch> {

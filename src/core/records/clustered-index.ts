@@ -22,6 +22,8 @@ export interface ClusteredLayout {
   checked: FieldChecks;
   /** Output columns: every stored, non-virtual column in table order. */
   columns: Column[];
+  /** The key fields (the first keyParts.length fields), for comparing keys: none on a DB_ROW_ID. */
+  keyParts: KeyColumn[];
   /** How the key was chosen, for the summary. */
   keyKind: 'primary' | 'unique' | 'row_id';
   /**
@@ -34,6 +36,15 @@ export interface ClusteredLayout {
    * records hold the index's columns and the clustered key, with no DB_TRX_ID nor DB_ROLL_PTR.
    */
   secondary?: string;
+}
+
+/** A key field's definition: its column, prefix and order, and the output column showing its value (its whole column's, for a prefix). */
+export interface KeyColumn {
+  column: Column;
+  /** Characters of a prefix key part (bytes for binary strings); 0 for the whole column. */
+  prefix: number;
+  descending: boolean;
+  out: number;
 }
 
 const systemField = (name: string, len: number): FieldSpec => ({
@@ -79,12 +90,14 @@ export function clusteredLayout(table: TableDef, redundant: boolean): ClusteredL
   const spec = (c: Column, out: number): FieldSpec => ({ name: c.name, out, nullable: c.nullable, ...storageOf(c, redundant), check: valueCheckFor(c, redundant) });
   const key = clusterKey(table);
   const fields: FieldSpec[] = [];
+  const keyParts: KeyColumn[] = [];
   const inKey = new Set<string>();
   for (const k of key.cols) {
     const name = k.name.toLowerCase();
     const i = outIndex.get(name);
     if (i === undefined) throw new Error(`the ${key.kind === 'primary' ? 'PRIMARY KEY' : 'UNIQUE key'} names column \`${k.name}\`, which the table does not have`);
     const c = columns[i];
+    keyParts.push({ column: c, prefix: k.prefix, descending: k.descending, out: i });
     if (k.prefix > 0) {
       // A prefix key part holds only the first characters; the whole column follows with the rest.
       fields.push({ name: c.name, out: -1, nullable: false, ...prefixStorage(c, k.prefix, redundant), render: renderHex, check: null });
@@ -102,5 +115,5 @@ export function clusteredLayout(table: TableDef, redundant: boolean): ClusteredL
   // A FULLTEXT index makes InnoDB add a hidden FTS_DOC_ID BIGINT UNSIGNED column after the user's
   // columns, unless the table defines one itself.
   if (table.indexes.some((i) => i.kind === 'fulltext') && !outIndex.has('fts_doc_id')) fields.push(systemField('FTS_DOC_ID', 8));
-  return { fields, nUnique, nNullable: fields.filter((f) => f.nullable).length, checked: checkedFields(fields), columns, keyKind: key.kind };
+  return { fields, nUnique, nNullable: fields.filter((f) => f.nullable).length, checked: checkedFields(fields), columns, keyParts, keyKind: key.kind };
 }

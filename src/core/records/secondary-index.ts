@@ -10,7 +10,7 @@
 import { renderHex } from '../values/render.ts';
 import { valueCheckFor } from '../values/value-check.ts';
 import type { Column, IndexColumn, IndexDef, TableDef } from '../schema.ts';
-import { clusterKey, prefixStorage, storageOf, type ClusteredLayout } from './clustered-index.ts';
+import { clusterKey, prefixStorage, storageOf, type ClusteredLayout, type KeyColumn } from './clustered-index.ts';
 import { checkedFields, type FieldSpec } from './field-spec.ts';
 
 /** The index of `table` named `name` (case aside), or an Error saying which indexes there are. */
@@ -45,11 +45,14 @@ export function secondaryLayout(table: TableDef, name: string, redundant: boolea
   const columns: Column[] = [];
   const prefixes: number[] = [];
   const fields: FieldSpec[] = [];
+  const keyParts: KeyColumn[] = [];
   const whole = new Set<string>();
-  const add = (c: Column, prefix: number, nullable: boolean): void => {
+  const add = (c: Column, part: IndexColumn, nullable: boolean): void => {
     const out = columns.length;
+    const prefix = part.prefix;
     columns.push(c);
     prefixes.push(prefix);
+    keyParts.push({ column: c, prefix, descending: part.descending, out });
     if (prefix > 0) fields.push({ name: c.name, out, nullable, ...prefixStorage(c, prefix, redundant), render: storageOf(c, redundant).render, check: null });
     else {
       fields.push({ name: c.name, out, nullable, ...storageOf(c, redundant), check: valueCheckFor(c, redundant) });
@@ -58,13 +61,13 @@ export function secondaryLayout(table: TableDef, name: string, redundant: boolea
   };
   for (const part of index.columns) {
     const c = columnOf(table, part, index.name);
-    add(c, part.prefix, c.nullable);
+    add(c, part, c.nullable);
   }
   const key = clusterKey(table);
   for (const part of key.cols) {
     const c = columnOf(table, part, 'PRIMARY');
     // A clustered key column the index holds whole is not stored twice (a prefix of it does not count).
-    if (!whole.has(c.name.toLowerCase())) add(c, part.prefix, false);
+    if (!whole.has(c.name.toLowerCase())) add(c, part, false);
   }
   if (key.kind === 'row_id') fields.push({ name: 'DB_ROW_ID', out: -1, fixedLen: 6, bigCol: false, nullable: false, render: renderHex, check: null });
   return {
@@ -73,6 +76,7 @@ export function secondaryLayout(table: TableDef, name: string, redundant: boolea
     nNullable: fields.filter((f) => f.nullable).length,
     checked: checkedFields(fields),
     columns: distinctNames(columns, prefixes),
+    keyParts,
     keyKind: key.kind,
     secondary: index.name,
   };
