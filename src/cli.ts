@@ -31,6 +31,7 @@ import { openInnodb } from './lib/node.ts';
 import { fileSource } from './node/file-source.ts';
 import { writePageInspection } from './cli/page-inspect.ts';
 import { writePageMap } from './cli/page-map.ts';
+import { keyRange, writeLookup } from './cli/lookup.ts';
 import { startPool, type NodePool } from './node/pool.ts';
 
 const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [--table NAME] [--format csv|ndjson] [-o OUT]
@@ -64,6 +65,13 @@ const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [--table 
   --index-id N       decode index N (see --list-indexes) instead of the table's clustered index; on a
                      raw image, its leaves are found by scanning (give the table's DDL with --schema)
   --page-size N      the page size in bytes, when guessing it from the content picks the wrong one
+  --index NAME       decode the table's index NAME (from its definition): its columns, then the primary
+                     key's, in the index's order
+  --key VALUE        only the rows of this key (of --index, else the primary key), looked up through the
+                     B-tree; a composite key as comma-separated parts (\\, for a comma), fewer parts
+                     matching every key that begins with them
+  --from A, --to B   only the rows whose key lies from A to B (inclusive, in the index's order; either
+                     may be left out), looked up the same way
   --page-map         a line per page: number, state (valid, checksum-bad, all-zero, free, missing,
                      unreadable), type, index id, level, records, fill, LSN (text; ndjson with --format)
   --page N           page N described: FIL header and trailer, checksums, its structures, records
@@ -87,10 +95,14 @@ interface Args {
   pageSize: number | null;
   pageMap: boolean;
   page: number | null;
+  index: string | null;
+  key: string | null;
+  from: string | null;
+  to: string | null;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null } = { format: 'csv', schema: null, printDdl: false, count: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, indexId: null, pageSize: null, pageMap: false, page: null };
+  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null } = { format: 'csv', schema: null, printDdl: false, count: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, indexId: null, pageSize: null, pageMap: false, page: null, index: null, key: null, from: null, to: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = (): string => {
@@ -108,6 +120,10 @@ function parseArgs(argv: string[]): Args {
     else if (a === '--keyring') args.keyring = value();
     else if (a === '--list-indexes') args.listIndexes = true;
     else if (a === '--page-map') args.pageMap = true;
+    else if (a === '--index') args.index = value();
+    else if (a === '--key') args.key = value();
+    else if (a === '--from') args.from = value();
+    else if (a === '--to') args.to = value();
     else if (a === '--page') {
       const v = value();
       if (!/^\d+$/.test(v)) throw new UsageError('--page takes a page number');
@@ -141,6 +157,8 @@ function parseArgs(argv: string[]): Args {
     else throw new UsageError(`unexpected argument ${a}`);
   }
   if (args.ibd === undefined) throw new UsageError('no .ibd file given');
+  if (args.key !== null && (args.from !== null || args.to !== null)) throw new UsageError('--key looks up one key; --from and --to a range: not both');
+  if (args.index !== null && args.indexId !== null) throw new UsageError('--index names an index, --index-id gives one by id: not both');
   return args as Args;
 }
 
@@ -372,10 +390,13 @@ async function run(args: Args): Promise<number> {
       await write(out, `${entry.definition.createSql.replace(/;?\s*$/, '')};\n`);
       return 0;
     }
-    const table = await file.table(entry, { rows: args.mode, indexId: args.indexId ?? undefined, pageSize: args.pageSize ?? undefined });
+    const table = await file.table(entry, { rows: args.mode, indexId: args.indexId ?? undefined, pageSize: args.pageSize ?? undefined, index: args.index ?? undefined });
     for (const w of table.warnings) warn(w);
     const spaceDamaged = await warnSpace(file, table);
     if (!(await definitionFits(table, file))) return 1;
+    const range = keyRange(args.key, args.from, args.to);
+    const stream = out;
+    if (range !== null) return Math.max(await writeLookup(table, range, { format: args.format, count: args.count, write: (c) => write(stream, c), say: (l) => process.stderr.write(`${l}\n`) }), spaceDamaged ? 2 : 0);
     if (args.count) return Math.max(await countRows(table, out, args), spaceDamaged ? 2 : 0);
     if (args.format === 'csv') await write(out, csvHeader(table.columns));
     const decoded = await decodeAll(table, args);

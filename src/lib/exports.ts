@@ -6,7 +6,7 @@ export type { InnodbFile, GuessedEntry, LiveRowCount } from './innodb-file.ts';
 export type { InnodbTable, RowCount, RowObject, TableOptions } from './innodb-table.ts';
 export { NoDefinitionError, TableChoiceError, type TableEntry } from './definitions.ts';
 export { IbdError, NotInnodbError } from '../core/errors.ts';
-export { DefinitionMismatch, ROW_STATE_COLUMN, type DecodeStats, type Problem, type RowMode, type RowState, type TableInfo } from '../core/readers/table-reader.ts';
+export { DefinitionMismatch, ROW_STATE_COLUMN, type DecodeStats, type KeyLookup, type KeyRange, type Problem, type RowMode, type RowState, type TableInfo } from '../core/readers/table-reader.ts';
 export { ROW_MODES } from '../core/readers/row-state.ts';
 export { batchRows, cellText, type RowBatch } from '../core/values/row-batch.ts';
 export { loadKeyFile, parseMysqlKeyring, type EncryptionKeys } from '../core/tablespace/encryption.ts';

@@ -14,8 +14,9 @@ import type { ByteSource } from '../core/tablespace/source.ts';
 import { cellText, type RowBatch } from '../core/values/row-batch.ts';
 import { UNCOUNTED } from '../core/readers/leaf-counts.ts';
 import { targetOptions } from '../core/readers/recovery-target.ts';
+import { secondaryIndexName } from '../core/readers/index-choice.ts';
 import {
-  openTable, type DecodeStats, type OpenOptions, type ReadOptions, type RowMode, type TableInfo, type TableReader,
+  openTable, type DecodeStats, type KeyLookup, type KeyRange, type OpenOptions, type ReadOptions, type RowMode, type TableInfo, type TableReader,
 } from '../core/readers/table-reader.ts';
 
 export interface TableOptions {
@@ -23,6 +24,11 @@ export interface TableOptions {
   rows?: RowMode;
   /** Decode this index (an id from a scan of the file) instead of the table's clustered index. */
   indexId?: bigint;
+  /**
+   * Decode the table's index of this name (from its definition): its columns, then the primary key's,
+   * in the index's order; its B-tree is found by the file's data dictionary or InnoDB's creation order.
+   */
+  index?: string;
   /** Read the file as a raw image without page 0 (a disk image, a partial copy) with pages of this size. */
   pageSize?: number;
   /**
@@ -103,6 +109,16 @@ export class InnodbTable {
     }
   }
 
+  /**
+   * The rows whose key (the index's key parts from the first, as text) lies in `range`, through the
+   * B-tree: only the pages on the path are read (see KeyLookup: its notes say where the answer is
+   * found otherwise). Throws an Error for a key that is not one of the index's.
+   */
+  async lookup(range: KeyRange): Promise<KeyLookup> {
+    await this.checkDefinition();
+    return this.reader.lookup(range);
+  }
+
   /** The exact number of rows a read of this mode returns, from each leaf page's record headers. */
   async count(options: { signal?: AbortSignal } = {}): Promise<RowCount> {
     await this.checkDefinition();
@@ -126,7 +142,14 @@ export function sumLeafCounts(leaves: readonly number[], counts: ArrayLike<numbe
 export async function openDefinedTable(source: ByteSource, definition: TableDef, options: TableOptions & { keys?: EncryptionKeys } = {}): Promise<InnodbTable> {
   const warnings: string[] = [];
   const request = { indexId: options.indexId ?? null, pageSize: options.pageSize ?? null };
+  if (options.index !== undefined && options.indexId !== undefined) throw new Error('give an index by its name or by its id, not both');
   const target = options.target ?? await targetOptions(source, definition.name, request, (m) => warnings.push(m));
-  const open: OpenOptions = { mode: options.rows ?? 'live', keys: options.keys, ...target };
-  return new InnodbTable(definition, await openTable(source, definition, open), open, warnings);
+  // A secondary index by name is found by name (the target's index is the table's clustered one).
+  const secondary = options.index === undefined ? null : secondaryIndexName(definition, options.index);
+  const byName = secondary === null ? target : { raw: target.raw, indexName: secondary };
+  const open: OpenOptions = { mode: options.rows ?? 'live', keys: options.keys, ...byName };
+  const reader = await openTable(source, definition, open);
+  // The tree found by name, for the worker threads that open the table again.
+  if (open.indexName !== undefined && reader.info.rootPage >= 0) open.index = { indexId: reader.info.indexId, rootPage: reader.info.rootPage };
+  return new InnodbTable(definition, reader, open, warnings);
 }
