@@ -66,7 +66,7 @@ const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [--table 
                      raw image, its leaves are found by scanning (give the table's DDL with --schema)
   --page-size N      the page size in bytes, when guessing it from the content picks the wrong one
   --index NAME       decode the table's index NAME (from its definition): its columns, then the primary
-                     key's, in the index's order
+                     key's, in the index's order (with --index-id N: tree N read as that index)
   --key VALUE        only the rows of this key (of --index, else the primary key), looked up through the
                      B-tree; a composite key as comma-separated parts (\\, for a comma), fewer parts
                      matching every key that begins with them
@@ -158,7 +158,6 @@ function parseArgs(argv: string[]): Args {
   }
   if (args.ibd === undefined) throw new UsageError('no .ibd file given');
   if (args.key !== null && (args.from !== null || args.to !== null)) throw new UsageError('--key looks up one key; --from and --to a range: not both');
-  if (args.index !== null && args.indexId !== null) throw new UsageError('--index names an index, --index-id gives one by id: not both');
   return args as Args;
 }
 

@@ -87,6 +87,5 @@ describe('ibd-reader --index, --key, --from/--to', () => {
     expect(missing.status).toBe(1);
     expect(missing.stderr).toMatch(/no index named `nope` \(its indexes: PRIMARY, kn, kcb\)/);
     expect(cli(ibd, '--key', '1', '--from', '2').status).toBe(64);
-    expect(cli(ibd, '--index', 'kn', '--index-id', '3').status).toBe(64);
   });
 });

@@ -14,7 +14,9 @@ import type { ByteSource } from '../core/tablespace/source.ts';
 import { cellText, type RowBatch } from '../core/values/row-batch.ts';
 import { UNCOUNTED } from '../core/readers/leaf-counts.ts';
 import { targetOptions } from '../core/readers/recovery-target.ts';
-import { secondaryIndexName } from '../core/readers/index-choice.ts';
+import { secondaryIndexName, secondaryTree, type IndexTreeChoice } from '../core/readers/index-choice.ts';
+import { IbdError } from '../core/errors.ts';
+import { Tablespace } from '../core/tablespace/tablespace.ts';
 import {
   openTable, type DecodeStats, type KeyLookup, type KeyRange, type OpenOptions, type ReadOptions, type RowMode, type TableInfo, type TableReader,
 } from '../core/readers/table-reader.ts';
@@ -26,7 +28,8 @@ export interface TableOptions {
   indexId?: bigint;
   /**
    * Decode the table's index of this name (from its definition): its columns, then the primary key's,
-   * in the index's order; its B-tree is found by the file's data dictionary or InnoDB's creation order.
+   * in the index's order; its B-tree is `indexId`'s when given, else found by the file's data
+   * dictionary or InnoDB's creation order (checked against the rows; a doubt left is a warning).
    */
   index?: string;
   /** Read the file as a raw image without page 0 (a disk image, a partial copy) with pages of this size. */
@@ -138,18 +141,30 @@ export function sumLeafCounts(leaves: readonly number[], counts: ArrayLike<numbe
   return { rows, leafPages: leaves.length, uncountedPages };
 }
 
+/** The tree of secondary index `name` (found once, for the worker threads too); why it may be wrong, in `warnings`. */
+async function treeByName(source: ByteSource, definition: TableDef, name: string, keys: EncryptionKeys | undefined, warnings: string[]): Promise<OpenOptions['index']> {
+  const ts = await Tablespace.open(source, { keys });
+  let choice: IndexTreeChoice;
+  try {
+    choice = await secondaryTree(ts, definition, name);
+  } catch (e) {
+    throw new IbdError(source.name, `table \`${definition.name}\`: ${(e as Error).message}`);
+  }
+  if (choice.doubt !== null) warnings.push(`${source.name}: ${choice.doubt}`);
+  return { indexId: choice.indexId, rootPage: choice.rootPage };
+}
+
 /** Opens `definition`'s rows in `source`: the index asked for (or the table's own in a file of several), with `keys`. */
 export async function openDefinedTable(source: ByteSource, definition: TableDef, options: TableOptions & { keys?: EncryptionKeys } = {}): Promise<InnodbTable> {
   const warnings: string[] = [];
   const request = { indexId: options.indexId ?? null, pageSize: options.pageSize ?? null };
-  if (options.index !== undefined && options.indexId !== undefined) throw new Error('give an index by its name or by its id, not both');
   const target = options.target ?? await targetOptions(source, definition.name, request, (m) => warnings.push(m));
-  // A secondary index by name is found by name (the target's index is the table's clustered one).
   const secondary = options.index === undefined ? null : secondaryIndexName(definition, options.index);
-  const byName = secondary === null ? target : { raw: target.raw, indexName: secondary };
-  const open: OpenOptions = { mode: options.rows ?? 'live', keys: options.keys, ...byName };
-  const reader = await openTable(source, definition, open);
-  // The tree found by name, for the worker threads that open the table again.
-  if (open.indexName !== undefined && reader.info.rootPage >= 0) open.index = { indexId: reader.info.indexId, rootPage: reader.info.rootPage };
-  return new InnodbTable(definition, reader, open, warnings);
+  const open: OpenOptions = { mode: options.rows ?? 'live', keys: options.keys, ...target };
+  if (secondary !== null) {
+    open.indexName = secondary;
+    // Its tree: the one given by id, else found by name (the target's is the table's clustered index).
+    if (options.indexId === undefined && !options.target) open.index = await treeByName(source, definition, secondary, options.keys, warnings);
+  }
+  return new InnodbTable(definition, await openTable(source, definition, open), open, warnings);
 }

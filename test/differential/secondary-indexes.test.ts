@@ -107,6 +107,15 @@ describe.each([16384, 4096])('secondary indexes, %i-byte pages', (pageSize) => {
     }
   });
 
+  it('tells the trees apart after ALTER TABLE added a UNIQUE key (created last, listed first), by the rows', async () => {
+    await server.exec(`CREATE TABLE alt (id INT PRIMARY KEY, x INT, y INT, v VARCHAR(20), u INT NOT NULL, KEY kx (x), KEY kv (v));
+      INSERT INTO alt SELECT seq, seq % 100, seq * 7, CONCAT('v', seq % 300), seq * 3 FROM seq_1_to_3000;
+      ALTER TABLE alt ADD UNIQUE KEY uy (y), ADD UNIQUE KEY uu (u);`);
+    const table = await tableDef(server, 'alt');
+    expect(table.indexes.map((i) => i.name)).toEqual(['PRIMARY', 'uu', 'uy', 'kx', 'kv']);
+    await expectEveryIndex(server, 'alt');
+  });
+
   it('tells the trees apart beside a FULLTEXT index (FTS_DOC_ID_INDEX comes right after the clustered one)', async () => {
     await server.exec(`CREATE TABLE ft (id INT PRIMARY KEY, a INT, body TEXT, b VARCHAR(10), FULLTEXT KEY fb (body), KEY ka (a), UNIQUE KEY ub (b));
       INSERT INTO ft SELECT seq, seq % 13, CONCAT('word', seq), CONCAT('b', seq) FROM seq_1_to_500;`);

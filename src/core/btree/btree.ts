@@ -112,16 +112,28 @@ export async function leafPageNumbers(ts: Tablespace, root: IndexRoot, childOf: 
  * key, else of the first (the leftmost's key stands for minus infinity); one read per level. Returns
  * the pages read, root first, then the leaf to start from (not read).
  */
-export async function searchPath(ts: Tablespace, root: IndexRoot, childOf: ChildOf, below: (page: Uint8Array, origin: number) => boolean): Promise<number[]> {
+export function searchPath(ts: Tablespace, root: IndexRoot, childOf: ChildOf, below: (page: Uint8Array, origin: number) => boolean): Promise<number[]> {
+  return pathBy(ts, root, childOf, (bytes, origins) => {
+    let chosen = origins[0];
+    for (let i = 1; i < origins.length && below(bytes, origins[i]); i++) chosen = origins[i];
+    return chosen;
+  });
+}
+
+/** The path through the middle node pointer of each level: a leaf from the middle of the index. */
+export function middlePath(ts: Tablespace, root: IndexRoot, childOf: ChildOf): Promise<number[]> {
+  return pathBy(ts, root, childOf, (_, origins) => origins[origins.length >> 1]);
+}
+
+/** From the root down, following the node pointer `choose` picks on each page; the pages read, then the leaf. */
+async function pathBy(ts: Tablespace, root: IndexRoot, childOf: ChildOf, choose: (page: Uint8Array, origins: readonly number[]) => number): Promise<number[]> {
   const origins: number[] = [];
   const path: number[] = [];
   let pageNo = root.page;
   for (let l = root.header.level; l > 0; l--) {
     const bytes = await nodePage(ts, root, pageNo, l, origins);
     path.push(pageNo);
-    let chosen = origins[0];
-    for (let i = 1; i < origins.length && below(bytes, origins[i]); i++) chosen = origins[i];
-    pageNo = childOf(bytes, chosen);
+    pageNo = childOf(bytes, choose(bytes, origins));
   }
   path.push(pageNo);
   return path;

@@ -8,9 +8,12 @@
  * index and defines no such index itself (fts_create_common_tables); then every other index of the
  * definition in its order (SHOW CREATE TABLE's, the .frm's), FULLTEXT ones aside (their words are in
  * tables of their own). An index added later by ALTER TABLE has a higher id than the others, so the
- * definition's order (which puts UNIQUE keys first) may then differ from the trees'.
+ * definition's order (which puts UNIQUE keys first) may then differ from the trees': the tree the
+ * order gives is checked against the table's rows (index-check.ts), and another taken if it holds
+ * the index instead.
  */
-import { findIndexRoots } from '../btree/btree.ts';
+import { findIndexRoots, type IndexRoot } from '../btree/btree.ts';
+import { treeHoldsIndex, type TreeVerdict } from './index-check.ts';
 import { readSdi } from '../definitions/sdi/index.ts';
 import { clusterKey } from '../records/clustered-index.ts';
 import { indexNamed, isClusteredIndex } from '../records/secondary-index.ts';
@@ -48,19 +51,62 @@ export function treeOrder(table: TableDef): string[] {
   return order;
 }
 
-/** The B-tree of secondary index `name` (as secondaryIndexName() spells it) in `ts`, or an Error saying why it cannot be told. */
-export async function secondaryTree(ts: Tablespace, table: TableDef, name: string): Promise<IndexTree> {
+/**
+ * Whether InnoDB's creation order may differ from the definition's: an ALTER TABLE adds its index
+ * last, where the definition sorts UNIQUE keys (the NOT NULL ones first) before the others, and a
+ * table rebuilt for its first FULLTEXT index gets FTS_DOC_ID_INDEX last.
+ */
+function orderInDoubt(table: TableDef): boolean {
+  const kinds = new Set(table.indexes.filter((i) => !isClusteredIndex(table, i) && i.kind !== 'fulltext').map((i) => i.kind));
+  return kinds.size > 1 || table.indexes.some((i) => i.kind === 'fulltext');
+}
+
+/** Where a secondary index's tree is, and why that may be wrong (null when it is known). */
+export interface IndexTreeChoice extends IndexTree {
+  doubt: string | null;
+}
+
+/**
+ * The B-tree of secondary index `name` (as secondaryIndexName() spells it) in `ts`: the SDI's, else
+ * the one InnoDB's creation order gives, checked against the table's rows (index-check.ts); when that
+ * tree does not hold the index, the one tree that does. Throws an Error when none can be told.
+ */
+export async function secondaryTree(ts: Tablespace, table: TableDef, name: string): Promise<IndexTreeChoice> {
   const sdi = await readSdi(ts).catch(() => null);
   if (sdi !== null) {
     const own = sdi.tables.length === 1 ? sdi.tables[0] : sdi.tables.find((t) => t.table.name.toLowerCase() === table.name.toLowerCase());
     const root = own?.indexRoots.find((r) => r.name.toLowerCase() === name.toLowerCase());
-    if (root) return { indexId: root.indexId, rootPage: root.rootPage };
+    if (root) return { indexId: root.indexId, rootPage: root.rootPage, doubt: null };
   }
   const roots = await findIndexRoots(ts);
   const order = treeOrder(table);
   if (roots.length !== order.length) {
     throw new Error(`the file holds ${roots.length} index trees, but the definition gives ${order.length} (${order.join(', ')}): which one is \`${name}\` cannot be told`);
   }
-  const root = roots[order.findIndex((n) => n.toLowerCase() === name.toLowerCase())];
-  return { indexId: root.header.indexId, rootPage: root.page };
+  const tree = (r: IndexRoot, doubt: string | null = null): IndexTreeChoice => ({ indexId: r.header.indexId, rootPage: r.page, doubt });
+  const ordered = roots[order.findIndex((n) => n.toLowerCase() === name.toLowerCase())];
+  // A tree that holds the index's records is its tree (two indexes of the same columns hold the same).
+  if ((await treeHoldsIndex(ts, table, name, ordered, roots[0])) === 'yes') return tree(ordered);
+  const verdicts = await verdictsOf(ts, table, roots);
+  const holding = roots.filter((r) => verdicts.get(r)?.get(name.toLowerCase()) === 'yes');
+  if (holding.length === 1) return tree(holding[0]);
+  if (holding.includes(ordered)) return tree(ordered);
+  // Unchecked: the order's tree, unless the rows show it holds another index.
+  const claimed = [...(verdicts.get(ordered)?.values() ?? [])].includes('yes');
+  if (holding.length === 0 && !claimed) {
+    return tree(ordered, orderInDoubt(table) ? `index \`${name}\` is taken to be the tree of index id ${ordered.header.indexId} by the order InnoDB creates indexes in, which an ALTER TABLE may have changed; its records could not be checked against the table's rows` : null);
+  }
+  throw new Error(`the tree InnoDB's creation order gives index \`${name}\` (index id ${ordered.header.indexId}) holds another index's records, and ${holding.length === 0 ? 'no other tree is seen to hold its own' : 'several others could'}: give the tree with --index-id (see --list-indexes)`);
+}
+
+/** Per tree (the clustered one aside), whether it holds each secondary index of the definition (lower-case names). */
+async function verdictsOf(ts: Tablespace, table: TableDef, roots: readonly IndexRoot[]): Promise<Map<IndexRoot, Map<string, TreeVerdict>>> {
+  const names = table.indexes.filter((i) => !isClusteredIndex(table, i) && i.kind !== 'fulltext' && i.kind !== 'spatial').map((i) => i.name);
+  const out = new Map<IndexRoot, Map<string, TreeVerdict>>();
+  for (const root of roots.slice(1)) {
+    const byName = new Map<string, TreeVerdict>();
+    for (const n of names) byName.set(n.toLowerCase(), await treeHoldsIndex(ts, table, n, root, roots[0]));
+    out.set(root, byName);
+  }
+  return out;
 }
