@@ -32,12 +32,14 @@ import { fileSource } from './node/file-source.ts';
 import { writePageInspection } from './cli/page-inspect.ts';
 import { writePageMap } from './cli/page-map.ts';
 import { keyRange, writeLookup } from './cli/lookup.ts';
+import { writePartitions } from './cli/partitions.ts';
 import { startPool, type NodePool } from './node/pool.ts';
 
 const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [--table NAME] [--format csv|ndjson] [-o OUT]
        ibd-reader FILE.ibd [--schema FILE] --print-ddl
        ibd-reader FILE.ibd [--schema FILE] --count
        ibd-reader FILE.ibd --page-map | --page N [--schema FILE] [--format ndjson]
+       ibd-reader T#P#P0.ibd T#P#P1.ibd … [--partition-column] [options as above]
 
   --schema FILE      the table definition: CREATE TABLE statement(s) (SHOW CREATE TABLE output or a
                      mysqldump file) or the table's .frm. Not needed for MySQL 8 files, which carry
@@ -72,6 +74,10 @@ const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [--table 
                      matching every key that begins with them
   --from A, --to B   only the rows whose key lies from A to B (inclusive, in the index's order; either
                      may be left out), looked up the same way
+  --partition-column the files given are partitions of one table (T#P#P0.ibd, MySQL 8's T#p#p0.ibd),
+                     read as that table in partition order (from T.par, the files' data dictionary or
+                     the PARTITION BY clause): end each row with its partition's name (_partition);
+                     several files given are read so with or without it
   --page-map         a line per page: number, state (valid, checksum-bad, all-zero, free, missing,
                      unreadable), type, index id, level, records, fill, LSN (text; ndjson with --format)
   --page N           page N described: FIL header and trailer, checksums, its structures, records
@@ -99,10 +105,13 @@ interface Args {
   key: string | null;
   from: string | null;
   to: string | null;
+  /** The files after the first: partitions of one table (with --partition-column, the first alone too). */
+  more: string[];
+  partitionColumn: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null } = { format: 'csv', schema: null, printDdl: false, count: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, indexId: null, pageSize: null, pageMap: false, page: null, index: null, key: null, from: null, to: null };
+  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null; more: string[] } = { format: 'csv', schema: null, printDdl: false, count: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, indexId: null, pageSize: null, pageMap: false, page: null, index: null, key: null, from: null, to: null, more: [], partitionColumn: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = (): string => {
@@ -124,6 +133,7 @@ function parseArgs(argv: string[]): Args {
     else if (a === '--key') args.key = value();
     else if (a === '--from') args.from = value();
     else if (a === '--to') args.to = value();
+    else if (a === '--partition-column') args.partitionColumn = true;
     else if (a === '--page') {
       const v = value();
       if (!/^\d+$/.test(v)) throw new UsageError('--page takes a page number');
@@ -154,7 +164,7 @@ function parseArgs(argv: string[]): Args {
     } else if (a === '--help' || a === '-h') throw new UsageError('');
     else if (a.startsWith('-')) throw new UsageError(`unknown option ${a}`);
     else if (args.ibd === undefined) args.ibd = a;
-    else throw new UsageError(`unexpected argument ${a}`);
+    else args.more.push(a);
   }
   if (args.ibd === undefined) throw new UsageError('no .ibd file given');
   if (args.key !== null && (args.from !== null || args.to !== null)) throw new UsageError('--key looks up one key; --from and --to a range: not both');
@@ -367,6 +377,7 @@ async function listFileIndexes(args: Args): Promise<number> {
 
 async function run(args: Args): Promise<number> {
   if (args.listIndexes) return listFileIndexes(args);
+  if (args.more.length > 0 || args.partitionColumn) return readPartitions(args);
   const file = await openInnodb(args.ibd, { schema: args.schema ?? undefined, keys: await keysOf(args) });
   let out: Writable | null = null;
   try {
@@ -412,6 +423,19 @@ async function run(args: Args): Promise<number> {
     await file.close();
     const stream = out;
     if (stream !== null && stream !== process.stdout) await new Promise<void>((resolve) => stream.end(resolve));
+  }
+}
+
+/** Several files: the partitions of one table (src/cli/partitions.ts). */
+async function readPartitions(args: Args): Promise<number> {
+  const out = args.output !== null ? createWriteStream(args.output) : process.stdout;
+  try {
+    return await writePartitions({
+      paths: [args.ibd, ...args.more], schema: args.schema, table: args.table, keys: await keysOf(args), rows: args.mode, index: args.index, partitionColumn: args.partitionColumn,
+      range: keyRange(args.key, args.from, args.to), format: args.format, count: args.count, write: (c) => write(out, c), say: (l) => process.stderr.write(`${l}\n`),
+    });
+  } finally {
+    if (out !== process.stdout) await new Promise<void>((resolve) => out.end(resolve));
   }
 }
 

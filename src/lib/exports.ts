@@ -4,6 +4,7 @@
  */
 export type { InnodbFile, GuessedEntry, LiveRowCount } from './innodb-file.ts';
 export type { InnodbTable, RowCount, RowObject, TableOptions } from './innodb-table.ts';
+export { PARTITION_COLUMN, type Partition, type PartitionedOptions, type PartitionedTable } from './partitioned-table.ts';
 export { NoDefinitionError, TableChoiceError, type TableEntry } from './definitions.ts';
 export { IbdError, NotInnodbError } from '../core/errors.ts';
 export { DefinitionMismatch, ROW_STATE_COLUMN, type DecodeStats, type KeyLookup, type KeyRange, type Problem, type RowMode, type RowState, type TableInfo } from '../core/readers/table-reader.ts';

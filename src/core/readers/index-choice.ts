@@ -75,7 +75,9 @@ export async function secondaryTree(ts: Tablespace, table: TableDef, name: strin
   const sdi = await readSdi(ts).catch(() => null);
   if (sdi !== null) {
     const own = sdi.tables.length === 1 ? sdi.tables[0] : sdi.tables.find((t) => t.table.name.toLowerCase() === table.name.toLowerCase());
-    const root = own?.indexRoots.find((r) => r.name.toLowerCase() === name.toLowerCase());
+    // A partition's trees are its own (MySQL 8 names them per partition, by tablespace).
+    const trees = own?.partitions?.find((p) => p.spaceId === ts.fsp.spaceId)?.indexRoots ?? own?.indexRoots;
+    const root = trees?.find((r) => r.name.toLowerCase() === name.toLowerCase());
     if (root) return { indexId: root.indexId, rootPage: root.rootPage, doubt: null };
   }
   const roots = await findIndexRoots(ts);

@@ -69,6 +69,14 @@ export interface DdIndex {
   elements: DdIndexElement[];
 }
 
+/** A partition (or subpartition) of a partitioned table: its number, and its own B-trees' se_private_data. */
+export interface DdPartition {
+  name: string;
+  number?: number;
+  indexes?: { index_opx: number; se_private_data?: string }[];
+  subpartitions?: DdPartition[];
+}
+
 export interface DdForeignKey {
   name: string;
   update_rule: number;
@@ -97,6 +105,7 @@ export interface DdTable {
   row_format?: number;
   partition_type?: number;
   partition_expression_utf8?: string;
+  partitions?: DdPartition[];
   indexes: DdIndex[];
   foreign_keys?: DdForeignKey[];
   check_constraints?: DdCheckConstraint[];
@@ -118,6 +127,33 @@ export interface SdiTableDef {
   clusteredIndex: { rootPage: number; indexId: bigint } | null;
   /** Every index's B-tree (hidden ones too, e.g. FTS_DOC_ID_INDEX), by name: root page and index id from se_private_data. */
   indexRoots: SdiIndexRoot[];
+  /**
+   * A partitioned table's partitions in order (`p0`, `p0#SP#p0sp0` as partitions.ts names them),
+   * each with its own trees (its indexes' roots are the partition's, not the table's); null otherwise.
+   */
+  partitions: SdiPartition[] | null;
+}
+
+export interface SdiPartition {
+  name: string;
+  indexRoots: SdiIndexRoot[];
+  /** Its tablespace's id (se_private_data space_id): which file is this partition's. */
+  spaceId: number | null;
+}
+
+/** The partitions (subpartitions where there are) in their numbers' order. */
+function sdiPartitions(dd: DdTable): SdiPartition[] | null {
+  if (!dd.partitions || dd.partitions.length === 0) return null;
+  const byNumber = (a: DdPartition, b: DdPartition) => (a.number ?? 0) - (b.number ?? 0);
+  const of = (p: DdPartition, name: string): SdiPartition => {
+    const space = Number(parseKeyValues(p.indexes?.[0]?.se_private_data).get('space_id'));
+    const indexes = (p.indexes ?? []).flatMap((i) => (dd.indexes[i.index_opx] ? [{ ...dd.indexes[i.index_opx], se_private_data: i.se_private_data }] : []));
+    return { name, indexRoots: sdiIndexRoots(indexes), spaceId: Number.isInteger(space) ? space : null };
+  };
+  return [...dd.partitions].sort(byNumber).flatMap((p) => {
+    const subs = [...(p.subpartitions ?? [])].sort(byNumber);
+    return subs.length === 0 ? [of(p, p.name)] : subs.map((s) => of(s, `${p.name}#SP#${s.name}`));
+  });
 }
 
 export interface SdiIndexRoot {
@@ -368,6 +404,7 @@ export function sdiTableDef(dd: DdTable): SdiTableDef {
     warnings,
     clusteredIndex: clustered === undefined ? null : { rootPage: clustered.rootPage, indexId: clustered.indexId },
     indexRoots,
+    partitions: sdiPartitions(dd),
   };
 }
 
