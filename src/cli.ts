@@ -36,12 +36,15 @@ import { fileSource } from './node/file-source.ts';
 import { writePageInspection } from './cli/page-inspect.ts';
 import { writePageMap } from './cli/page-map.ts';
 import { listTables } from './node/list-tables.ts';
+import { keyRange, writeLookup } from './cli/lookup.ts';
+import { writePartitions } from './cli/partitions.ts';
 import { startPool, type NodePool } from './node/pool.ts';
 
 const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [--table NAME] [--format csv|ndjson] [-o OUT]
        ibd-reader FILE.ibd [--schema FILE] --print-ddl
        ibd-reader FILE.ibd [--schema FILE] --count
        ibd-reader FILE.ibd --page-map | --page N [--schema FILE] [--format ndjson]
+       ibd-reader T#P#P0.ibd T#P#P1.ibd … [--partition-column] [options as above]
 
   --schema FILE      the table definition: CREATE TABLE statement(s) (SHOW CREATE TABLE output or a
                      mysqldump file) or the table's .frm. Not needed for MySQL 8 files, which carry
@@ -75,6 +78,17 @@ const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [--table 
   --index-id N       decode index N (see --list-indexes) instead of the table's clustered index; on a
                      raw image, its leaves are found by scanning (give the table's DDL with --schema)
   --page-size N      the page size in bytes, when guessing it from the content picks the wrong one
+  --index NAME       decode the table's index NAME (from its definition): its columns, then the primary
+                     key's, in the index's order (with --index-id N: tree N read as that index)
+  --key VALUE        only the rows of this key (of --index, else the primary key), looked up through the
+                     B-tree; a composite key as comma-separated parts (\\, for a comma), fewer parts
+                     matching every key that begins with them
+  --from A, --to B   only the rows whose key lies from A to B (inclusive, in the index's order; either
+                     may be left out), looked up the same way
+  --partition-column the files given are partitions of one table (T#P#P0.ibd, MySQL 8's T#p#p0.ibd),
+                     read as that table in partition order (from T.par, the files' data dictionary or
+                     the PARTITION BY clause): end each row with its partition's name (_partition);
+                     several files given are read so with or without it
   --page-map         a line per page: number, state (valid, checksum-bad, all-zero, free, missing,
                      unreadable), type, index id, level, records, fill, LSN (text; ndjson with --format)
   --page N           page N described: FIL header and trailer, checksums, its structures, records
@@ -100,10 +114,17 @@ interface Args {
   pageSize: number | null;
   pageMap: boolean;
   page: number | null;
+  index: string | null;
+  key: string | null;
+  from: string | null;
+  to: string | null;
+  /** The files after the first: partitions of one table (with --partition-column, the first alone too). */
+  more: string[];
+  partitionColumn: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null } = { format: 'csv', schema: null, printDdl: false, count: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, listTables: false, dictionary: null, indexId: null, pageSize: null, pageMap: false, page: null };
+  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null; more: string[] } = { format: 'csv', schema: null, printDdl: false, count: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, listTables: false, dictionary: null, indexId: null, pageSize: null, pageMap: false, page: null, index: null, key: null, from: null, to: null, more: [], partitionColumn: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = (): string => {
@@ -121,6 +142,11 @@ function parseArgs(argv: string[]): Args {
     else if (a === '--keyring') args.keyring = value();
     else if (a === '--list-indexes') args.listIndexes = true;
     else if (a === '--page-map') args.pageMap = true;
+    else if (a === '--index') args.index = value();
+    else if (a === '--key') args.key = value();
+    else if (a === '--from') args.from = value();
+    else if (a === '--to') args.to = value();
+    else if (a === '--partition-column') args.partitionColumn = true;
     else if (a === '--page') {
       const v = value();
       if (!/^\d+$/.test(v)) throw new UsageError('--page takes a page number');
@@ -153,9 +179,10 @@ function parseArgs(argv: string[]): Args {
     } else if (a === '--help' || a === '-h') throw new UsageError('');
     else if (a.startsWith('-')) throw new UsageError(`unknown option ${a}`);
     else if (args.ibd === undefined) args.ibd = a;
-    else throw new UsageError(`unexpected argument ${a}`);
+    else args.more.push(a);
   }
   if (args.ibd === undefined) throw new UsageError('no .ibd file given');
+  if (args.key !== null && (args.from !== null || args.to !== null)) throw new UsageError('--key looks up one key; --from and --to a range: not both');
   return args as Args;
 }
 
@@ -368,6 +395,7 @@ async function listFileIndexes(args: Args): Promise<number> {
 
 async function run(args: Args): Promise<number> {
   if (args.listIndexes) return listFileIndexes(args);
+  if (args.more.length > 0 || args.partitionColumn) return readPartitions(args);
   const file = await openInnodb(args.ibd, { schema: args.schema ?? undefined, keys: await keysOf(args), dictionary: args.dictionary ?? undefined });
   let out: Writable | null = null;
   try {
@@ -396,10 +424,13 @@ async function run(args: Args): Promise<number> {
       await write(out, `${entry.definition.createSql.replace(/;?\s*$/, '')};\n`);
       return 0;
     }
-    const table = await file.table(entry, { rows: args.mode, indexId: args.indexId ?? undefined, pageSize: args.pageSize ?? undefined });
+    const table = await file.table(entry, { rows: args.mode, indexId: args.indexId ?? undefined, pageSize: args.pageSize ?? undefined, index: args.index ?? undefined });
     for (const w of table.warnings) warn(w);
     const spaceDamaged = await warnSpace(file, table);
     if (!(await definitionFits(table, file))) return 1;
+    const range = keyRange(args.key, args.from, args.to);
+    const stream = out;
+    if (range !== null) return Math.max(await writeLookup(table, range, { format: args.format, count: args.count, write: (c) => write(stream, c), say: (l) => process.stderr.write(`${l}\n`) }), spaceDamaged ? 2 : 0);
     if (args.count) return Math.max(await countRows(table, out, args), spaceDamaged ? 2 : 0);
     if (args.format === 'csv') await write(out, csvHeader(table.columns));
     const decoded = await decodeAll(table, args);
@@ -416,6 +447,19 @@ async function run(args: Args): Promise<number> {
     await file.close();
     const stream = out;
     if (stream !== null && stream !== process.stdout) await new Promise<void>((resolve) => stream.end(resolve));
+  }
+}
+
+/** Several files: the partitions of one table (src/cli/partitions.ts). */
+async function readPartitions(args: Args): Promise<number> {
+  const out = args.output !== null ? createWriteStream(args.output) : process.stdout;
+  try {
+    return await writePartitions({
+      paths: [args.ibd, ...args.more], schema: args.schema, table: args.table, keys: await keysOf(args), rows: args.mode, index: args.index, partitionColumn: args.partitionColumn,
+      range: keyRange(args.key, args.from, args.to), format: args.format, count: args.count, write: (c) => write(out, c), say: (l) => process.stderr.write(`${l}\n`),
+    });
+  } finally {
+    if (out !== process.stdout) await new Promise<void>((resolve) => out.end(resolve));
   }
 }
 

@@ -4,12 +4,13 @@
  */
 export type { InnodbFile, GuessedEntry, LiveRowCount } from './innodb-file.ts';
 export type { InnodbTable, RowCount, RowObject, TableOptions } from './innodb-table.ts';
+export { PARTITION_COLUMN, type Partition, type PartitionedOptions, type PartitionedTable } from './partitioned-table.ts';
 export { NoDefinitionError, TableChoiceError, type TableEntry } from './definitions.ts';
 export type { DictColumn } from '../core/definitions/dictionary/dict-columns.ts';
 export type { DictField, DictIndex, DictTable, Dictionary } from '../core/definitions/dictionary/dict-tables.ts';
 export type { DroppedIndex } from '../core/readers/dropped-indexes.ts';
 export { IbdError, NotInnodbError } from '../core/errors.ts';
-export { DefinitionMismatch, ROW_STATE_COLUMN, type DecodeStats, type Problem, type RowMode, type RowState, type TableInfo } from '../core/readers/table-reader.ts';
+export { DefinitionMismatch, ROW_STATE_COLUMN, type DecodeStats, type KeyLookup, type KeyRange, type Problem, type RowMode, type RowState, type TableInfo } from '../core/readers/table-reader.ts';
 export { ROW_MODES } from '../core/readers/row-state.ts';
 export { batchRows, cellText, type RowBatch } from '../core/values/row-batch.ts';
 export { loadKeyFile, parseMysqlKeyring, type EncryptionKeys } from '../core/tablespace/encryption.ts';

@@ -14,8 +14,11 @@ import type { ByteSource } from '../core/tablespace/source.ts';
 import { cellText, type RowBatch } from '../core/values/row-batch.ts';
 import { UNCOUNTED } from '../core/readers/leaf-counts.ts';
 import { targetOptions } from '../core/readers/recovery-target.ts';
+import { secondaryIndexName, secondaryTree, type IndexTreeChoice } from '../core/readers/index-choice.ts';
+import { IbdError } from '../core/errors.ts';
+import { Tablespace } from '../core/tablespace/tablespace.ts';
 import {
-  openTable, type DecodeStats, type OpenOptions, type ReadOptions, type RowMode, type TableInfo, type TableReader,
+  openTable, type DecodeStats, type KeyLookup, type KeyRange, type OpenOptions, type ReadOptions, type RowMode, type TableInfo, type TableReader,
 } from '../core/readers/table-reader.ts';
 
 export interface TableOptions {
@@ -23,6 +26,12 @@ export interface TableOptions {
   rows?: RowMode;
   /** Decode this index (an id from a scan of the file) instead of the table's clustered index. */
   indexId?: bigint;
+  /**
+   * Decode the table's index of this name (from its definition): its columns, then the primary key's,
+   * in the index's order; its B-tree is `indexId`'s when given, else found by the file's data
+   * dictionary or InnoDB's creation order (checked against the rows; a doubt left is a warning).
+   */
+  index?: string;
   /** Read the file as a raw image without page 0 (a disk image, a partial copy) with pages of this size. */
   pageSize?: number;
   /**
@@ -103,6 +112,16 @@ export class InnodbTable {
     }
   }
 
+  /**
+   * The rows whose key (the index's key parts from the first, as text) lies in `range`, through the
+   * B-tree: only the pages on the path are read (see KeyLookup: its notes say where the answer is
+   * found otherwise). Throws an Error for a key that is not one of the index's.
+   */
+  async lookup(range: KeyRange): Promise<KeyLookup> {
+    await this.checkDefinition();
+    return this.reader.lookup(range);
+  }
+
   /** The exact number of rows a read of this mode returns, from each leaf page's record headers. */
   async count(options: { signal?: AbortSignal } = {}): Promise<RowCount> {
     await this.checkDefinition();
@@ -122,11 +141,30 @@ export function sumLeafCounts(leaves: readonly number[], counts: ArrayLike<numbe
   return { rows, leafPages: leaves.length, uncountedPages };
 }
 
+/** The tree of secondary index `name` (found once, for the worker threads too); why it may be wrong, in `warnings`. */
+async function treeByName(source: ByteSource, definition: TableDef, name: string, keys: EncryptionKeys | undefined, warnings: string[]): Promise<OpenOptions['index']> {
+  const ts = await Tablespace.open(source, { keys });
+  let choice: IndexTreeChoice;
+  try {
+    choice = await secondaryTree(ts, definition, name);
+  } catch (e) {
+    throw new IbdError(source.name, `table \`${definition.name}\`: ${(e as Error).message}`);
+  }
+  if (choice.doubt !== null) warnings.push(`${source.name}: ${choice.doubt}`);
+  return { indexId: choice.indexId, rootPage: choice.rootPage };
+}
+
 /** Opens `definition`'s rows in `source`: the index asked for (or the table's own in a file of several), with `keys`. */
 export async function openDefinedTable(source: ByteSource, definition: TableDef, options: TableOptions & { keys?: EncryptionKeys } = {}): Promise<InnodbTable> {
   const warnings: string[] = [];
   const request = { indexId: options.indexId ?? null, pageSize: options.pageSize ?? null };
   const target = options.target ?? await targetOptions(source, definition.name, request, (m) => warnings.push(m));
+  const secondary = options.index === undefined ? null : secondaryIndexName(definition, options.index);
   const open: OpenOptions = { mode: options.rows ?? 'live', keys: options.keys, ...target };
+  if (secondary !== null) {
+    open.indexName = secondary;
+    // Its tree: the one given by id, else found by name (the target's is the table's clustered index).
+    if (options.indexId === undefined && !options.target) open.index = await treeByName(source, definition, secondary, options.keys, warnings);
+  }
   return new InnodbTable(definition, await openTable(source, definition, open), open, warnings);
 }

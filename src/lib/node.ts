@@ -5,6 +5,8 @@
  * system tablespace of its server (../ibdata1, beside its database's folder), unless `dictionary`
  * is given. For a system tablespace (ibdata1) the .frm files in the database folders beside it
  * (`db/table.frm`) are its tables' companions. A companion, a schema or a dictionary may be a path.
+ * The files of a partitioned table's partitions open as one table (openInnodbPartitions), with the
+ * table's .par and .frm beside them.
  *
  *   const file = await openInnodb('/var/lib/mysql/shop/orders.ibd');
  *   const table = await file.table(null, { rows: 'all' });
@@ -19,6 +21,7 @@ import { Tablespace } from '../core/tablespace/tablespace.ts';
 import { fileSource, type FileSource } from '../node/file-source.ts';
 import { companionSource, ibdSource, type FileInput, type IbdInput, type OpenInnodbOptions } from './inputs.ts';
 import { openSource, type InnodbFile } from './innodb-file.ts';
+import { openPartitionSources, partitionedTableName, type PartitionedOptions, type PartitionedTable } from './partitioned-table.ts';
 
 export type { FileInput, IbdInput, NamedData, OpenInnodbOptions } from './inputs.ts';
 export * from './exports.ts';
@@ -38,11 +41,15 @@ function entriesOf(dir: string): string[] {
 
 /** FILE.frm beside FILE.ibd, the case of the names aside (datadirs hold VIEWERS.frm beside viewers.ibd), as the page pairs them. */
 function frmBeside(ibd: string): string | null {
-  const want = `${basename(ibd).replace(/\.ibd$/i, '')}.frm`;
-  const exact = join(dirname(ibd), want);
+  return beside(ibd, `${basename(ibd).replace(/\.ibd$/i, '')}.frm`);
+}
+
+/** The file named `want` (the case aside) in the folder of `path`. */
+function beside(path: string, want: string): string | null {
+  const exact = join(dirname(path), want);
   if (existsSync(exact)) return exact;
-  const found = entriesOf(dirname(ibd)).find((name) => name.toLowerCase() === want.toLowerCase());
-  return found === undefined ? null : join(dirname(ibd), found);
+  const found = entriesOf(dirname(path)).find((name) => name.toLowerCase() === want.toLowerCase());
+  return found === undefined ? null : join(dirname(path), found);
 }
 
 /** The system tablespace of the datadir an .ibd lies in (datadir/db/t.ibd → datadir/ibdata1), if there is one. */
@@ -105,3 +112,37 @@ export async function openInnodb(input: NodeIbdInput, options: OpenInnodbOptions
     await Promise.all(companions.map((c) => c.close()));
   }
 }
+
+/** A partitioned table opened from paths, and the close of its files. */
+export interface OpenedPartitions {
+  table: PartitionedTable;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the files of a partitioned table's partitions (t#P#p0.ibd …, given by path) as one table
+ * (partitioned-table.ts); the table's .par and .frm beside the first file are looked at too, unless
+ * `files` or `schema` is given.
+ */
+export async function openInnodbPartitions(paths: readonly string[], options: OpenInnodbOptions<NodeFileInput> & PartitionedOptions = {}): Promise<OpenedPartitions> {
+  const opened: FileSource[] = [];
+  const open = async (f: NodeFileInput): Promise<ByteSource> => {
+    if (typeof f !== 'string') return companionSource(f);
+    const source = await fileSource(f);
+    opened.push(source);
+    return source;
+  };
+  const close = async () => void (await Promise.all(opened.map((s) => s.close())));
+  try {
+    const ibds = await Promise.all(paths.map(open));
+    const table = partitionedTableName(ibds);
+    const found = options.files === undefined && options.schema === undefined && paths.length > 0 ? [beside(paths[0], `${table}.par`), beside(paths[0], `${table}.frm`)] : [];
+    const companions = await Promise.all([...(options.files ?? []), ...found.filter((f): f is string => f !== null)].map(open));
+    const schema = options.schema === undefined ? undefined : await open(options.schema);
+    return { table: await openPartitionSources(ibds, companions, { ...options, schema }), close };
+  } catch (e) {
+    await close();
+    throw e;
+  }
+}
+

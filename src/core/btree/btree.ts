@@ -1,6 +1,7 @@
 /**
- * The clustered index B-tree: find its root through the INODE entries, descend along the leftmost
- * node pointers to level 0, then follow the leaf pages' FIL_PAGE_NEXT links in key order.
+ * An index B-tree: find its root through the INODE entries, descend along the leftmost node pointers
+ * to level 0, then follow the leaf pages' FIL_PAGE_NEXT links in key order; or descend towards a key
+ * (searchPath), the caller comparing node pointers with it.
  */
 import { IbdError } from '../errors.ts';
 import { FIL_NULL, FIL_PAGE_NEXT, FIL_PAGE_PREV, FIL_PAGE_TYPE, PageType, pageTypeName, u16, u32 } from '../pages/fil-header.ts';
@@ -103,4 +104,37 @@ export async function leafPageNumbers(ts: Tablespace, root: IndexRoot, childOf: 
     pageNo = u32(bytes, FIL_PAGE_NEXT);
   }
   return leaves;
+}
+
+/**
+ * The path of a search for the first record not below a key (btr_cur_search_to_nth_level, PAGE_CUR_GE):
+ * from the root, at each level the child of the last node pointer that `below` says sorts before the
+ * key, else of the first (the leftmost's key stands for minus infinity); one read per level. Returns
+ * the pages read, root first, then the leaf to start from (not read).
+ */
+export function searchPath(ts: Tablespace, root: IndexRoot, childOf: ChildOf, below: (page: Uint8Array, origin: number) => boolean): Promise<number[]> {
+  return pathBy(ts, root, childOf, (bytes, origins) => {
+    let chosen = origins[0];
+    for (let i = 1; i < origins.length && below(bytes, origins[i]); i++) chosen = origins[i];
+    return chosen;
+  });
+}
+
+/** The path through the middle node pointer of each level: a leaf from the middle of the index. */
+export function middlePath(ts: Tablespace, root: IndexRoot, childOf: ChildOf): Promise<number[]> {
+  return pathBy(ts, root, childOf, (_, origins) => origins[origins.length >> 1]);
+}
+
+/** From the root down, following the node pointer `choose` picks on each page; the pages read, then the leaf. */
+async function pathBy(ts: Tablespace, root: IndexRoot, childOf: ChildOf, choose: (page: Uint8Array, origins: readonly number[]) => number): Promise<number[]> {
+  const origins: number[] = [];
+  const path: number[] = [];
+  let pageNo = root.page;
+  for (let l = root.header.level; l > 0; l--) {
+    const bytes = await nodePage(ts, root, pageNo, l, origins);
+    path.push(pageNo);
+    pageNo = childOf(bytes, choose(bytes, origins));
+  }
+  path.push(pageNo);
+  return path;
 }

@@ -8,6 +8,7 @@
 import { mysqlLayoutFromFile } from '../definitions/sdi/sdi-instant.ts';
 import { IbdError } from '../errors.ts';
 import { clusteredLayout, type ClusteredLayout } from '../records/clustered-index.ts';
+import { secondaryLayout } from '../records/secondary-index.ts';
 import { readInstantLayout } from '../records/instant-metadata.ts';
 import { fieldColumns } from '../records/record.ts';
 import type { TableDef } from '../schema.ts';
@@ -18,14 +19,19 @@ import type { DecodeStats } from './decode-stats.ts';
 import type { LeafContext } from './leaf-decoder.ts';
 import { hasStateColumn, type RowMode } from './row-state.ts';
 
-/** The layout of `table`'s clustered index records in this file, whose root is `rootPage` (-1: unknown). */
-export async function fileLayout(ts: Tablespace, table: TableDef, rootPage: number, compact: boolean): Promise<ClusteredLayout> {
+/**
+ * The layout of `table`'s clustered index records in this file, whose root is `rootPage` (-1:
+ * unknown); or of its secondary index named `secondary` (secondary-index.ts), which instant ALTER
+ * TABLE leaves as it is.
+ */
+export async function fileLayout(ts: Tablespace, table: TableDef, rootPage: number, compact: boolean, secondary: string | null = null): Promise<ClusteredLayout> {
   let layout: ClusteredLayout;
   try {
-    layout = clusteredLayout(table, !compact);
+    layout = secondary === null ? clusteredLayout(table, !compact) : secondaryLayout(table, secondary, !compact);
   } catch (e) {
     throw new IbdError(ts.source.name, `table \`${table.name}\`: ${(e as Error).message}`);
   }
+  if (secondary !== null) return layout;
   // Instant ADD/DROP COLUMN: fields in physical order, and the defaults of fields records lack.
   return ts.fsp.flags.sdi ? (await mysqlLayoutFromFile(ts, layout)) ?? layout : readInstantLayout(ts, rootPage, layout, compact);
 }

@@ -29,7 +29,8 @@ import {
   redundantInfoBits, REC_INFO_DELETED, REC_INFO_MIN_REC,
 } from '../pages/index-page.ts';
 import { carveRecords, heapArea, pointsIntoItself, type CarveTarget, type Extent } from '../pages/page-carve.ts';
-import { compactRecordReadable, decodeCompact, decodeRedundant, lastRecord, RecordError, rollPtrIsZero, ValueCheckError, type ExternField, type FieldColumns, type RecordSink } from '../records/record.ts';
+import { compactRecordReadable, decodeCompact, decodeRedundant, lastRecord, RecordError, ValueCheckError, type ExternField, type FieldColumns, type RecordSink } from '../records/record.ts';
+import { purgeScrubbed } from '../records/key-fields.ts';
 import type { BatchBuilder } from '../values/row-batch.ts';
 import { hasStateColumn, modeIncludes, type RowMode, type RowState } from './row-state.ts';
 import type { Page, Tablespace } from '../tablespace/tablespace.ts';
@@ -359,7 +360,7 @@ export class LeafDecoder {
     for (const origin of origins) {
       const info = compact ? compactInfoBits(bytes, origin) : redundantInfoBits(bytes, origin);
       if (!(info & REC_INFO_DELETED) || info & REC_INFO_MIN_REC) continue;
-      if (rollPtrIsZero(bytes, origin, layout, compact)) {
+      if (purgeScrubbed(bytes, origin, layout, compact)) {
         stats.purgedUnreadable++;
         continue;
       }

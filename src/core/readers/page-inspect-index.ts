@@ -14,7 +14,7 @@ import {
 } from '../pages/index-page-fields.ts';
 import { FIL_PAGE_END_LSN_OLD_CHKSUM } from '../pages/fil-header.ts';
 import type { ClusteredLayout } from '../records/clustered-index.ts';
-import { compactChildPage, redundantChildPage } from '../records/record.ts';
+import { compactChildPage, redundantChildPage } from '../records/key-fields.ts';
 import type { Page } from '../tablespace/tablespace.ts';
 import { BatchBuilder, batchRows, batchView } from '../values/row-batch.ts';
 import type { DecodeStats } from './decode-stats.ts';

@@ -13,9 +13,12 @@ import type { EncryptionKeys } from '../tablespace/encryption.ts';
 import { countLeafRows, DECODE_TO_COUNT } from './leaf-counts.ts';
 import { addProblem, emptyStats, type DecodeStats } from './decode-stats.ts';
 import { LeafDecoder, type LeafContext } from './leaf-decoder.ts';
-import { compactChildPage, RecordError, redundantChildPage } from '../records/record.ts';
-import { hasStateColumn, ROW_STATE_COLUMN, type RowMode } from './row-state.ts';
+import { RecordError } from '../records/record.ts';
+import { compactChildPage, redundantChildPage } from '../records/key-fields.ts';
+import { hasStateColumn, modeIncludes, ROW_STATE_COLUMN, type RowMode } from './row-state.ts';
 import { fileLayout, leafContext } from './leaf-context.ts';
+import { secondaryIndexName, secondaryTree } from './index-choice.ts';
+import { planLookup, type KeyLookup, type KeyRange } from './key-lookup.ts';
 import type { ClusteredLayout } from '../records/clustered-index.ts';
 import { BatchBuilder, batchRows, batchView, releaseBatch, type RowBatch } from '../values/row-batch.ts';
 import type { TableDef } from '../schema.ts';
@@ -31,6 +34,7 @@ export { emptyStats } from './decode-stats.ts';
 export type { RowMode, RowState } from './row-state.ts';
 export { ROW_STATE_COLUMN } from './row-state.ts';
 export { DefinitionMismatch } from './leaf-decoder.ts';
+export type { KeyLookup, KeyRange } from './key-lookup.ts';
 
 export interface TableInfo {
   file: string;
@@ -74,6 +78,12 @@ export interface OpenOptions {
   index?: { indexId: bigint; rootPage?: number | null };
   /** A raw image without a valid page 0 (see orphan-scan.ts): where its pages lie and how they are checked. */
   raw?: RawTarget;
+  /**
+   * Decode the table's index of this name (secondary-index.ts): its columns, then the primary key's.
+   * Its B-tree is `index` when given, else found by name (index-choice.ts). The clustered index's
+   * name (PRIMARY) reads the table as without it.
+   */
+  indexName?: string;
 }
 
 
@@ -142,6 +152,12 @@ export interface TableReader {
   readRun(pageNos: ArrayLike<number>): Promise<PageRun | null>;
   /** Lets go of a run from readRun(): its buffer serves the next run. */
   releaseRun(run: PageRun | null): void;
+  /**
+   * The rows whose key (the index's key parts, from the first) lies in `range`, through the B-tree,
+   * reading only the pages on the path (key-lookup.ts). Throws an Error for a key that is not one of
+   * the index's.
+   */
+  lookup(range: KeyRange): KeyLookup;
 }
 
 /** Leaf pages checkDefinition() tries for one that is not damaged. */
@@ -158,10 +174,12 @@ function rowFormatOf(ts: Tablespace, compact: boolean, table: TableDef): TableIn
 
 export async function openTable(source: ByteSource, table: TableDef, options: OpenOptions = {}): Promise<TableReader> {
   const ts = options.raw ? Tablespace.openRaw(rawView(source, options.raw.base), options.raw) : await Tablespace.open(source, { keys: options.keys });
-  const root = await chooseRoot(ts, options);
+  const secondary = await tableError(source, table, async () => (options.indexName === undefined ? null : secondaryIndexName(table, options.indexName)));
+  const index = secondary !== null && !options.index ? await tableError(source, table, () => secondaryTree(ts, table, secondary)) : options.index;
+  const root = await chooseRoot(ts, { ...options, index });
   const compact = root.header.compact;
   // Instant ADD/DROP COLUMN: fields in physical order, and the defaults of fields records lack.
-  const layout = await fileLayout(ts, table, root.page, compact);
+  const layout = await fileLayout(ts, table, root.page, compact, secondary);
   const info: TableInfo = {
     file: source.name,
     fileSize: source.size,
@@ -177,6 +195,16 @@ export async function openTable(source: ByteSource, table: TableDef, options: Op
     leafSource: root.page < 0 ? 'scan' : 'btree',
   };
   return new ClusteredReader(ts, root, info, layout, compact, options.mode ?? 'live');
+}
+
+/** What `step` returns; what it throws, as an IbdError naming the file and the table. */
+async function tableError<T>(source: ByteSource, table: TableDef, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (e) {
+    if (e instanceof IbdError) throw e;
+    throw new IbdError(source.name, `table \`${table.name}\`: ${(e as Error).message}`);
+  }
 }
 
 /** The root of the index asked for (OpenOptions.index), else of the clustered index found through page 0. */
@@ -343,6 +371,12 @@ class ClusteredReader implements TableReader {
 
   releaseRun(run: PageRun | null): void {
     this.ts.release(run);
+  }
+
+  lookup(range: KeyRange): KeyLookup {
+    const { ts, root, layout, compact } = this;
+    const decodeLeaf = (no: number) => this.decodePages([no]);
+    return planLookup({ ts, root, layout, compact, childOf: this.childOf(), decodeLeaf, leafPages: () => this.leafPages(), purged: modeIncludes(this.mode, 'purged') }, range);
   }
 
   async decodePages(pageNos: readonly number[], options: DecodePagesOptions = {}): Promise<RowBatch> {

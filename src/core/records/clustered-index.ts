@@ -22,6 +22,8 @@ export interface ClusteredLayout {
   checked: FieldChecks;
   /** Output columns: every stored, non-virtual column in table order. */
   columns: Column[];
+  /** The key fields (the first keyParts.length fields), for comparing keys: none on a DB_ROW_ID. */
+  keyParts: KeyColumn[];
   /** How the key was chosen, for the summary. */
   keyKind: 'primary' | 'unique' | 'row_id';
   /**
@@ -29,6 +31,20 @@ export interface ClusteredLayout {
    * the defaults of those it lacks. `fields` is then in physical order, with dropped columns (out -1).
    */
   instant?: InstantInfo;
+  /**
+   * Set, to the index's name, when this is the layout of a secondary index (secondary-index.ts): its
+   * records hold the index's columns and the clustered key, with no DB_TRX_ID nor DB_ROLL_PTR.
+   */
+  secondary?: string;
+}
+
+/** A key field's definition: its column, prefix and order, and the output column showing its value (its whole column's, for a prefix). */
+export interface KeyColumn {
+  column: Column;
+  /** Characters of a prefix key part (bytes for binary strings); 0 for the whole column. */
+  prefix: number;
+  descending: boolean;
+  out: number;
 }
 
 const systemField = (name: string, len: number): FieldSpec => ({
@@ -36,7 +52,7 @@ const systemField = (name: string, len: number): FieldSpec => ({
 });
 
 /** The index InnoDB clusters on: PRIMARY, else the first all-NOT-NULL UNIQUE without prefixes. */
-function clusterKey(table: TableDef): { kind: ClusteredLayout['keyKind']; cols: IndexColumn[] } {
+export function clusterKey(table: TableDef): { kind: ClusteredLayout['keyKind']; cols: IndexColumn[] } {
   const primary = table.indexes.find((i) => i.kind === 'primary');
   if (primary) return { kind: 'primary', cols: primary.columns };
   const byName = new Map(table.columns.map((c) => [c.name.toLowerCase(), c]));
@@ -51,9 +67,21 @@ function clusterKey(table: TableDef): { kind: ClusteredLayout['keyKind']; cols: 
 /** dict_index_add_col(): fixed columns longer than 768 bytes are laid out as variable-length ones. */
 const DICT_MAX_FIXED_COL_LEN = 768;
 
-function storageOf(c: Column, redundant: boolean): Storage {
+export function storageOf(c: Column, redundant: boolean): Storage {
   const s = columnStorage(c, redundant);
   return s.fixedLen > DICT_MAX_FIXED_COL_LEN ? { fixedLen: 0, bigCol: true, render: s.render } : s;
+}
+
+/**
+ * How a prefix key part (KEY (c(10))) is stored (dict_index_add_field with a prefix_len): at most
+ * `prefix` characters' bytes when the column is fixed-size; the length bytes stay the column's own
+ * (DATA_BIG_COL looks at the column, not the field).
+ */
+export function prefixStorage(c: Column, prefix: number, redundant: boolean): Omit<Storage, 'render'> {
+  const prefixBytes = prefix * charsetInfo(c.charset).mbmaxlen;
+  const whole = storageOf(c, redundant);
+  const fixedLen = whole.fixedLen === 0 ? 0 : Math.min(whole.fixedLen, prefixBytes);
+  return { fixedLen, bigCol: fixedLen === 0 && whole.bigCol };
 }
 
 export function clusteredLayout(table: TableDef, redundant: boolean): ClusteredLayout {
@@ -62,18 +90,17 @@ export function clusteredLayout(table: TableDef, redundant: boolean): ClusteredL
   const spec = (c: Column, out: number): FieldSpec => ({ name: c.name, out, nullable: c.nullable, ...storageOf(c, redundant), check: valueCheckFor(c, redundant) });
   const key = clusterKey(table);
   const fields: FieldSpec[] = [];
+  const keyParts: KeyColumn[] = [];
   const inKey = new Set<string>();
   for (const k of key.cols) {
     const name = k.name.toLowerCase();
     const i = outIndex.get(name);
     if (i === undefined) throw new Error(`the ${key.kind === 'primary' ? 'PRIMARY KEY' : 'UNIQUE key'} names column \`${k.name}\`, which the table does not have`);
     const c = columns[i];
+    keyParts.push({ column: c, prefix: k.prefix, descending: k.descending, out: i });
     if (k.prefix > 0) {
       // A prefix key part holds only the first characters; the whole column follows with the rest.
-      const prefixBytes = k.prefix * charsetInfo(c.charset).mbmaxlen;
-      const whole = storageOf(c, redundant);
-      const fixedLen = whole.fixedLen === 0 ? 0 : Math.min(whole.fixedLen, prefixBytes);
-      fields.push({ name: c.name, out: -1, nullable: false, fixedLen, bigCol: fixedLen === 0 && whole.bigCol, render: renderHex, check: null });
+      fields.push({ name: c.name, out: -1, nullable: false, ...prefixStorage(c, k.prefix, redundant), render: renderHex, check: null });
     } else {
       fields.push({ ...spec(c, i), nullable: false });
       inKey.add(name);
@@ -88,5 +115,5 @@ export function clusteredLayout(table: TableDef, redundant: boolean): ClusteredL
   // A FULLTEXT index makes InnoDB add a hidden FTS_DOC_ID BIGINT UNSIGNED column after the user's
   // columns, unless the table defines one itself.
   if (table.indexes.some((i) => i.kind === 'fulltext') && !outIndex.has('fts_doc_id')) fields.push(systemField('FTS_DOC_ID', 8));
-  return { fields, nUnique, nNullable: fields.filter((f) => f.nullable).length, checked: checkedFields(fields), columns, keyKind: key.kind };
+  return { fields, nUnique, nNullable: fields.filter((f) => f.nullable).length, checked: checkedFields(fields), columns, keyParts, keyKind: key.kind };
 }

@@ -16,7 +16,7 @@ import { renderHex } from '../values/render.ts';
 import type { ClusteredLayout } from './clustered-index.ts';
 import { checkedFields, type FieldSpec } from './field-spec.ts';
 import { InstantInfo, type InstantDefault } from './instant.ts';
-import { compactChildPage, redundantChildPage } from './record.ts';
+import { compactChildPage, redundantChildPage } from './key-fields.ts';
 /** PAGE_INSTANT (MariaDB): shares 2 bytes with PAGE_DIRECTION_B. */
 const PAGE_INSTANT = 12;
 const TRX_ROLL_LEN = 13;

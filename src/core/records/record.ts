@@ -258,7 +258,7 @@ const MYSQL_INFO_VERSION = 0x40;
  * Which fields a COMPACT leaf record of an instantly altered table stores (MariaDB status 4 and its
  * added-field count, MySQL field count or row version) and where its null bitmap starts.
  */
-function instantShape(page: Uint8Array, origin: number, instant: InstantInfo): { shape: RecordShape; nullStart: number } {
+export function instantShape(page: Uint8Array, origin: number, instant: InstantInfo): { shape: RecordShape; nullStart: number } {
   let p = origin - 6;
   let shape: RecordShape;
   try {
@@ -437,63 +437,4 @@ export function decodeRedundant(page: Uint8Array, origin: number, layout: Cluste
   lastRecord.start = origin - (recordBytes - start);
   lastRecord.end = origin + start;
   return recordBytes;
-}
-
-/** Where the key fields of a COMPACT record end (key fields are never NULL). */
-function compactKeyEnd(page: Uint8Array, origin: number, layout: ClusteredLayout, leaf: boolean): number {
-  let lenPtr = origin - 6 - ((layout.nNullable + 7) >> 3);
-  if (layout.instant) {
-    // Instant ALTER: node pointers keep the original fields' null bitmap; leaf records say their own.
-    if (!leaf) lenPtr = origin - 6 - layout.instant.nodePtrNullBytes;
-    else {
-      const { shape, nullStart } = instantShape(page, origin, layout.instant);
-      lenPtr = nullStart - shape.nullBytes;
-    }
-  }
-  let p = origin;
-  for (let i = 0; i < layout.nUnique; i++) {
-    const f = layout.fields[i];
-    let len = f.fixedLen;
-    if (len === 0) {
-      len = page[lenPtr--];
-      if (f.bigCol && len & 0x80) len = ((len & 0x3f) << 8) | page[lenPtr--];
-    }
-    p += len;
-  }
-  return p;
-}
-
-/** Page number of the child a COMPACT node pointer record points to: 4 bytes after the key fields. */
-export function compactChildPage(page: Uint8Array, origin: number, layout: ClusteredLayout): number {
-  const p = compactKeyEnd(page, origin, layout, false);
-  if (p + 4 > page.length) throw new RecordError('the node pointer runs past the end of the page');
-  return ((page[p] << 24) | (page[p + 1] << 16) | (page[p + 2] << 8) | page[p + 3]) >>> 0;
-}
-
-/**
- * Whether a leaf record's DB_ROLL_PTR (7 bytes after the key and the 6-byte DB_TRX_ID) is all zero.
- * No stored row has that (the pointer always carries an undo address or the insert flag), but
- * MariaDB zero-fills a record's data when purge frees it: such a record is no longer a row.
- */
-export function rollPtrIsZero(page: Uint8Array, origin: number, layout: ClusteredLayout, compact: boolean): boolean {
-  let p: number;
-  if (compact) p = compactKeyEnd(page, origin, layout, true) + 6;
-  else {
-    const short = (page[origin - 3] & 1) !== 0;
-    const i = layout.nUnique; // DB_TRX_ID ends where DB_ROLL_PTR starts
-    p = origin + (short ? page[origin - 7 - i] & 0x7f : u16(page, origin - 8 - 2 * i) & 0x3fff);
-  }
-  if (p + 7 > page.length) return true;
-  for (let i = p; i < p + 7; i++) if (page[i] !== 0) return false;
-  return true;
-}
-
-/** Page number of the child a REDUNDANT node pointer points to: its last field. */
-export function redundantChildPage(page: Uint8Array, origin: number): number {
-  const nFields = (u16(page, origin - 4) >> 1) & 0x3ff;
-  const short = (page[origin - 3] & 1) !== 0;
-  const endOf = (i: number): number => (short ? page[origin - 7 - i] & 0x7f : u16(page, origin - 8 - 2 * i) & 0x3fff);
-  const p = origin + (nFields >= 2 ? endOf(nFields - 2) : 0);
-  if (p + 4 > page.length) throw new RecordError('the node pointer runs past the end of the page');
-  return ((page[p] << 24) | (page[p + 1] << 16) | (page[p + 2] << 8) | page[p + 3]) >>> 0;
 }

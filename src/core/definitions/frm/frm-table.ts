@@ -13,6 +13,7 @@ import type { FrmImage } from './frm-file.ts';
 import { collationOf, resolveField, TEXT_TYPES, U, type Resolved } from './frm-columns.ts';
 import { defaultText, nullBitOf } from './frm-defaults.ts';
 import { frmKeys } from './frm-keys.ts';
+import { PARTITIONED_NOTE } from '../partitions.ts';
 
 export interface FrmTableDef {
   table: TableDef;
@@ -35,10 +36,12 @@ export function frmTableDef(image: FrmImage, name: string): FrmTableDef {
   const flavor: ServerFlavor = image.mysqlVersion >= 100000 ? 'mariadb' : 'mysql';
   const tableCollation = collationOf(image.tableCharsetId, flavor, `table \`${name}\``);
   const warnings: string[] = [];
-  const engine = image.engine || LEGACY_ENGINES[image.legacyDbType] || 'InnoDB';
+  const named = image.engine || LEGACY_ENGINES[image.legacyDbType] || 'InnoDB';
+  // A partitioned table's .frm names the partition engine; its partitions' engine is in the clause.
+  const engine = named === 'partition' && image.partitionInfo ? (/\bENGINE\s*=\s*(\w+)/i.exec(image.partitionInfo)?.[1] ?? 'InnoDB') : named;
   if (engine.toLowerCase() !== 'innodb') warnings.push(`the table uses the ${engine} engine, not InnoDB: its rows are not in an .ibd file`);
   if (image.systemVersioning) warnings.push('the table is WITH SYSTEM VERSIONING: its history rows are decoded like current ones (their row end time is in the past)');
-  if (image.partitionInfo) warnings.push('the table is partitioned; each partition\'s .ibd holds rows of these columns');
+  if (image.partitionInfo) warnings.push(PARTITIONED_NOTE);
   const resolved = image.fields.map((f) => resolveField(f, image, flavor));
   const nullBits = nullBitOf(image);
   resolved.forEach((r, i) => { r.column.defaultSql = defaultText(r, image, nullBits[i], flavor); });

@@ -69,6 +69,14 @@ export interface DdIndex {
   elements: DdIndexElement[];
 }
 
+/** A partition (or subpartition) of a partitioned table: its number, and its own B-trees' se_private_data. */
+export interface DdPartition {
+  name: string;
+  number?: number;
+  indexes?: { index_opx: number; se_private_data?: string }[];
+  subpartitions?: DdPartition[];
+}
+
 export interface DdForeignKey {
   name: string;
   update_rule: number;
@@ -97,6 +105,7 @@ export interface DdTable {
   row_format?: number;
   partition_type?: number;
   partition_expression_utf8?: string;
+  partitions?: DdPartition[];
   indexes: DdIndex[];
   foreign_keys?: DdForeignKey[];
   check_constraints?: DdCheckConstraint[];
@@ -116,6 +125,54 @@ export interface SdiTableDef {
    * se_private_data. In a general tablespace or mysql.ibd this tells which B-tree is this table's.
    */
   clusteredIndex: { rootPage: number; indexId: bigint } | null;
+  /** Every index's B-tree (hidden ones too, e.g. FTS_DOC_ID_INDEX), by name: root page and index id from se_private_data. */
+  indexRoots: SdiIndexRoot[];
+  /**
+   * A partitioned table's partitions in order (`p0`, `p0#SP#p0sp0` as partitions.ts names them),
+   * each with its own trees (its indexes' roots are the partition's, not the table's); null otherwise.
+   */
+  partitions: SdiPartition[] | null;
+}
+
+export interface SdiPartition {
+  name: string;
+  indexRoots: SdiIndexRoot[];
+  /** Its tablespace's id (se_private_data space_id): which file is this partition's. */
+  spaceId: number | null;
+}
+
+/** The partitions (subpartitions where there are) in their numbers' order. */
+function sdiPartitions(dd: DdTable): SdiPartition[] | null {
+  if (!dd.partitions || dd.partitions.length === 0) return null;
+  const byNumber = (a: DdPartition, b: DdPartition) => (a.number ?? 0) - (b.number ?? 0);
+  const of = (p: DdPartition, name: string): SdiPartition => {
+    const space = Number(parseKeyValues(p.indexes?.[0]?.se_private_data).get('space_id'));
+    const indexes = (p.indexes ?? []).flatMap((i) => (dd.indexes[i.index_opx] ? [{ ...dd.indexes[i.index_opx], se_private_data: i.se_private_data }] : []));
+    return { name, indexRoots: sdiIndexRoots(indexes), spaceId: Number.isInteger(space) ? space : null };
+  };
+  return [...dd.partitions].sort(byNumber).flatMap((p) => {
+    const subs = [...(p.subpartitions ?? [])].sort(byNumber);
+    return subs.length === 0 ? [of(p, p.name)] : subs.map((s) => of(s, `${p.name}#SP#${s.name}`));
+  });
+}
+
+export interface SdiIndexRoot {
+  /** 'PRIMARY' for the primary key. */
+  name: string;
+  rootPage: number;
+  indexId: bigint;
+}
+
+/** The B-trees `indexes` name in their se_private_data (id, root); those without one are left out. */
+export function sdiIndexRoots(indexes: readonly DdIndex[]): SdiIndexRoot[] {
+  const roots: SdiIndexRoot[] = [];
+  for (const index of indexes) {
+    const se = parseKeyValues(index.se_private_data);
+    const rootPage = Number(se.get('root'));
+    const id = se.get('id') ?? '';
+    if (Number.isInteger(rootPage) && /^\d+$/.test(id)) roots.push({ name: index.type === 1 ? 'PRIMARY' : index.name, rootPage, indexId: BigInt(id) });
+  }
+  return roots;
 }
 
 /** dd::enum_column_types values. */
@@ -338,15 +395,16 @@ export function sdiTableDef(dd: DdTable): SdiTableDef {
   const name = dd.name;
   const createSql = createTableText(dd, columnsByOpx, keyTexts, tableCollation.name, version);
   if (dd.partition_type) warnings.push(`the table is partitioned; its PARTITION BY clause is not rebuilt (each partition's .ibd holds rows of these columns)`);
-  const clustered = parseKeyValues(dd.indexes[0]?.se_private_data);
-  const root = Number(clustered.get('root'));
-  const indexId = clustered.get('id') ?? '';
+  const indexRoots = sdiIndexRoots(dd.indexes);
+  const clustered = sdiIndexRoots(dd.indexes.slice(0, 1))[0];
   return {
     table: { name, columns, indexes, rowFormat, charset: tableCollation.charset, createSql },
     schema: dd.schema_ref ?? '',
     mysqlVersion: version,
     warnings,
-    clusteredIndex: Number.isInteger(root) && /^\d+$/.test(indexId) ? { rootPage: root, indexId: BigInt(indexId) } : null,
+    clusteredIndex: clustered === undefined ? null : { rootPage: clustered.rootPage, indexId: clustered.indexId },
+    indexRoots,
+    partitions: sdiPartitions(dd),
   };
 }
 

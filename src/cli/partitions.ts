@@ -1,0 +1,108 @@
+/**
+ * The CLI given the files of a partitioned table's partitions (`ibd-reader t#P#*.ibd`, or one of them
+ * with `--partition-column`): one table, its partitions read in their order (the .par beside, the
+ * files' own data dictionary, the definition's PARTITION BY clause; lib/partitioned-table.ts), one
+ * header, `--partition-column` ending each row with its partition's name (`_partition`). A partition
+ * not given is named in a warning and the exit status is 2; `--count`, `--index`, `--key` and
+ * `--from/--to` apply to every partition. Each partition's recovery report follows on stderr.
+ */
+import { anythingAmiss } from '../core/readers/decode-stats.ts';
+import { recoveryReport } from '../core/readers/recovery-target.ts';
+import type { KeyRange, RowMode } from '../core/readers/table-reader.ts';
+import type { EncryptionKeys } from '../core/tablespace/encryption.ts';
+import { batchRows, type RowBatch } from '../core/values/row-batch.ts';
+import { csvBytes } from '../core/writers/csv-bytes.ts';
+import { csvHeader, ndjsonRows } from '../core/writers/output.ts';
+import { DefinitionMismatch } from '../core/readers/leaf-decoder.ts';
+import { openInnodbPartitions } from '../lib/node.ts';
+import type { PartitionedTable } from '../lib/partitioned-table.ts';
+import type { WriteOut } from './lookup.ts';
+
+export interface PartitionRun {
+  paths: readonly string[];
+  schema: string | null;
+  table: string | null;
+  keys: EncryptionKeys;
+  rows: RowMode;
+  index: string | null;
+  partitionColumn: boolean;
+  range: KeyRange | null;
+  format: 'csv' | 'ndjson';
+  count: boolean;
+  write: WriteOut;
+  /** A line on stderr. */
+  say(line: string): void;
+}
+
+/** Reads the partitions of `run.paths` as one table; the exit status. */
+export async function writePartitions(run: PartitionRun): Promise<number> {
+  const opened = await openInnodbPartitions(run.paths, {
+    schema: run.schema ?? undefined, keys: run.keys, rows: run.rows, index: run.index ?? undefined, partitionColumn: run.partitionColumn, table: run.table ?? undefined,
+  });
+  try {
+    const { table } = opened;
+    for (const w of table.warnings) run.say(`warning: ${w}`);
+    if (!(await definitionFits(table, run))) return 1;
+    const rows = run.range !== null ? await writeLookups(table, run.range, run) : run.count ? await writeCount(table, run) : await writeRows(table, run);
+    let amiss = false;
+    for (const p of table.partitions) {
+      if (p.table === null) continue;
+      run.say(recoveryReport(p.table.info.file, p.table.stats).trimEnd());
+      for (const problem of p.table.stats.problems) run.say(`warning: ${p.table.info.file}${problem.page !== null ? `, page ${problem.page}` : ''}: ${problem.message}`);
+      amiss ||= anythingAmiss(p.table.stats);
+    }
+    const missing = table.partitions.filter((p) => p.table === null).length;
+    run.say(`${table.definition.name}: ${rows} rows from ${table.partitions.length - missing} of ${table.partitions.length} partitions${missing > 0 ? ` (${missing} not given)` : ''}`);
+    return amiss || missing > 0 ? 2 : 0;
+  } finally {
+    await opened.close();
+  }
+}
+
+/** Every partition's definition check: a misfit in one is said, and no row is written. */
+async function definitionFits(table: PartitionedTable, run: PartitionRun): Promise<boolean> {
+  for (const p of table.partitions) {
+    try {
+      await p.table?.checkDefinition();
+    } catch (e) {
+      if (!(e instanceof DefinitionMismatch)) throw e;
+      run.say(`ibd-reader: ${e.message}; no row is decoded with it`);
+      return false;
+    }
+  }
+  return true;
+}
+
+function chunk(table: PartitionedTable, batch: RowBatch, run: PartitionRun): string | Uint8Array {
+  return run.format === 'csv' ? csvBytes(batch) : ndjsonRows(table.columns, batchRows(batch));
+}
+
+async function writeRows(table: PartitionedTable, run: PartitionRun): Promise<number> {
+  let rows = 0;
+  if (run.format === 'csv') await run.write(csvHeader(table.columns));
+  for await (const batch of table.batches({ batchSize: 5000 })) {
+    rows += batch.rows;
+    await run.write(chunk(table, batch, run));
+  }
+  return rows;
+}
+
+async function writeCount(table: PartitionedTable, run: PartitionRun): Promise<number> {
+  const rows = await table.count();
+  await run.write(`${rows}\n`);
+  return rows;
+}
+
+async function writeLookups(table: PartitionedTable, range: KeyRange, run: PartitionRun): Promise<number> {
+  let rows = 0;
+  const lookup = await table.lookup(range);
+  if (!run.count && run.format === 'csv') await run.write(csvHeader(table.columns));
+  for await (const batch of lookup.batches()) {
+    rows += batch.rows;
+    if (!run.count) await run.write(chunk(table, batch, run));
+  }
+  if (run.count) await run.write(`${rows}\n`);
+  for (const note of lookup.notes) run.say(`note: ${note}`);
+  run.say(`${table.definition.name}: ${rows} rows by key; ${lookup.path.length} pages read in all`);
+  return rows;
+}

@@ -1,0 +1,45 @@
+/**
+ * Batches made from a batch (row-batch.ts) without decoding again: some of its rows (a lookup's
+ * filter), or its rows with one more column holding the same text in every row (which partition a
+ * row came from). The text buffer is shared; only the cells, NULL flags and lines are copied.
+ */
+import type { RowBatch } from './row-batch.ts';
+
+/** The rows `keep` (indexes, in the order given) of `batch`. */
+export function selectRows(batch: RowBatch, keep: ArrayLike<number>): RowBatch {
+  const { cols } = batch;
+  const cells = new Uint32Array(2 * cols * keep.length);
+  const nulls = new Uint8Array(cols * keep.length);
+  const lines = batch.lines ? new Int32Array(2 * keep.length) : undefined;
+  for (let i = 0; i < keep.length; i++) {
+    const r = keep[i];
+    cells.set(batch.cells.subarray(2 * cols * r, 2 * cols * (r + 1)), 2 * cols * i);
+    nulls.set(batch.nulls.subarray(cols * r, cols * (r + 1)), cols * i);
+    if (lines && batch.lines) lines.set(batch.lines.subarray(2 * r, 2 * r + 2), 2 * i);
+  }
+  return { rows: keep.length, cols, text: batch.text, cells, nulls, ...(lines ? { lines } : {}) };
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * `batch` with a last column whose cell is `value` in every row. The rows are no longer their CSV
+ * lines (RowBatch.lines is dropped): csvBytes() writes them cell by cell.
+ */
+export function appendColumn(batch: RowBatch, value: string): RowBatch {
+  const { rows, cols } = batch;
+  const bytes = encoder.encode(value);
+  const text = new Uint8Array(batch.text.length + bytes.length);
+  text.set(batch.text);
+  text.set(bytes, batch.text.length);
+  const wide = cols + 1;
+  const cells = new Uint32Array(2 * wide * rows);
+  const nulls = new Uint8Array(wide * rows);
+  for (let r = 0; r < rows; r++) {
+    cells.set(batch.cells.subarray(2 * cols * r, 2 * cols * (r + 1)), 2 * wide * r);
+    cells[2 * wide * r + 2 * cols] = batch.text.length;
+    cells[2 * wide * r + 2 * cols + 1] = text.length;
+    nulls.set(batch.nulls.subarray(cols * r, cols * (r + 1)), wide * r);
+  }
+  return { rows, cols: wide, text, cells, nulls };
+}

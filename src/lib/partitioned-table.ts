@@ -1,0 +1,178 @@
+/**
+ * A partitioned table read as one table: the files of its partitions (definitions/partitions.ts),
+ * each opened as a table of its own (innodb-table.ts) with the one definition, read in partition
+ * order — the order of the table's .par file, else of its MySQL 8 data dictionary, else of its
+ * PARTITION BY clause, else the order the files were given (said in a warning). A partition the
+ * order names but no file was given for is named in a warning; the others are read all the same.
+ * With `partitionColumn`, each row ends with the name of the partition it came from.
+ */
+import { PARTITIONED_NOTE, parsePar, partitionNamesOfClause, partitionOfFile, samePartition } from '../core/definitions/partitions.ts';
+import { readSdi } from '../core/definitions/sdi/index.ts';
+import { mergeStats } from '../core/readers/parallel.ts';
+import type { DecodeStats, KeyLookup, KeyRange, ReadOptions } from '../core/readers/table-reader.ts';
+import type { TableDef } from '../core/schema.ts';
+import type { ByteSource } from '../core/tablespace/source.ts';
+import { Tablespace } from '../core/tablespace/tablespace.ts';
+import { appendColumn } from '../core/values/batch-edit.ts';
+import { cellText, type RowBatch } from '../core/values/row-batch.ts';
+import type { EncryptionKeys } from '../core/tablespace/encryption.ts';
+import { openSource, type InnodbFile } from './innodb-file.ts';
+import { openDefinedTable, type InnodbTable, type RowObject, type TableOptions } from './innodb-table.ts';
+
+/** The column `partitionColumn` adds. */
+export const PARTITION_COLUMN = '_partition';
+
+export interface PartitionedOptions extends TableOptions {
+  /** End each row with the name of its partition, in a column `_partition`. */
+  partitionColumn?: boolean;
+  /** Which table of the definitions (default: the one named like the files). */
+  table?: string;
+}
+
+/** One partition in order: its name, and its table (null when its file was not given). */
+export interface Partition {
+  name: string;
+  table: InnodbTable | null;
+}
+
+export class PartitionedTable {
+  constructor(
+    readonly definition: TableDef,
+    /** Every partition in order, those without a file too. */
+    readonly partitions: readonly Partition[],
+    readonly warnings: readonly string[],
+    private readonly partitionColumn: boolean,
+  ) {}
+
+  private get present(): (Partition & { table: InnodbTable })[] {
+    return this.partitions.filter((p): p is Partition & { table: InnodbTable } => p.table !== null);
+  }
+
+  get columns(): readonly string[] {
+    const first = this.present[0]?.table.columns ?? [];
+    return this.partitionColumn ? [...first, PARTITION_COLUMN] : first;
+  }
+
+  /** Every partition's counts added up. */
+  get stats(): DecodeStats {
+    return mergeStats(this.present.map((p) => p.table.stats));
+  }
+
+  /** The rows of every partition in order, each partition's in key order. */
+  async *batches(options: ReadOptions = {}): AsyncGenerator<RowBatch> {
+    for (const p of this.present) {
+      for await (const batch of p.table.batches(options)) yield this.tagged(batch, p.name);
+    }
+  }
+
+  async *rows(options: ReadOptions = {}): AsyncGenerator<RowObject> {
+    const columns = this.columns;
+    for await (const batch of this.batches(options)) {
+      for (let r = 0; r < batch.rows; r++) yield Object.fromEntries(columns.map((c, i) => [c, cellText(batch, r, i)]));
+    }
+  }
+
+  /**
+   * The rows of the key range in every partition, in partition order (a key may be in any of them):
+   * each partition's lookup (InnodbTable.lookup) in turn, their notes together, their pages one after
+   * the other.
+   */
+  async lookup(range: KeyRange): Promise<KeyLookup> {
+    const lookups: { name: string; lookup: KeyLookup }[] = [];
+    for (const p of this.present) lookups.push({ name: p.name, lookup: await p.table.lookup(range) });
+    const notes: string[] = [];
+    const path: number[] = [];
+    const tagged = (batch: RowBatch, name: string) => this.tagged(batch, name);
+    return {
+      notes,
+      path,
+      async *batches(signal?: AbortSignal) {
+        for (const { name, lookup } of lookups) {
+          for await (const batch of lookup.batches(signal)) yield tagged(batch, name);
+          for (const note of lookup.notes) if (!notes.includes(note)) notes.push(note);
+          path.push(...lookup.path);
+        }
+      },
+    };
+  }
+
+  /** The rows of every partition that a read of this mode returns. */
+  async count(): Promise<number> {
+    let rows = 0;
+    for (const p of this.present) rows += (await p.table.count()).rows;
+    return rows;
+  }
+
+  private tagged(batch: RowBatch, partition: string): RowBatch {
+    return this.partitionColumn ? appendColumn(batch, partition) : batch;
+  }
+}
+
+/**
+ * The partitions' names in order, and where the order comes from: the .par file among `companions`,
+ * else the first file's SDI, else the definition's PARTITION BY clause; null when none says.
+ */
+async function partitionOrder(table: string, files: readonly InnodbFile[], companions: readonly ByteSource[], definition: TableDef): Promise<{ names: string[]; from: string } | null> {
+  const par = companions.find((c) => c.name.replace(/^.*[\\/]/, '').toLowerCase() === `${table.toLowerCase()}.par`);
+  if (par) {
+    try {
+      return { names: parsePar(await par.read(0, par.size)), from: par.name };
+    } catch (e) {
+      throw new Error(`${par.name} cannot be read: ${(e as Error).message}`);
+    }
+  }
+  const first = files[0];
+  const sdi = first ? await Tablespace.open(first.source, { keys: first.keys }).then(readSdi).catch(() => null) : null;
+  const own = sdi?.tables.find((t) => t.partitions !== null);
+  if (own?.partitions) return { names: own.partitions.map((p) => p.name), from: `${first?.name}'s data dictionary` };
+  const names = partitionNamesOfClause(definition.createSql);
+  return names === null ? null : { names, from: 'the PARTITION BY clause of the definition' };
+}
+
+/** The table named by the files of its partitions (throws when they are not all one table's). */
+export function partitionedTableName(files: readonly { name: string }[]): string {
+  const tables = new Set(files.map((f) => partitionOfFile(f.name)?.table ?? ''));
+  const [name] = tables;
+  if (tables.size !== 1 || name === '') throw new Error(`the files given are not the partitions of one table (t#P#p0.ibd, t#p#p0.ibd): ${files.map((f) => f.name).join(', ')}`);
+  return name;
+}
+
+export interface PartitionSourceOptions extends PartitionedOptions {
+  /** The definition given outright (a .frm or CREATE TABLE); else each file's own or its companion's. */
+  schema?: ByteSource;
+  keys?: EncryptionKeys;
+}
+
+/**
+ * The partitioned table whose partitions' files are `ibds`, read with the definition `schema` gives,
+ * else the files' own (MySQL 8) or the table's .frm among `companions`; its partitions in the order
+ * of its .par among `companions`, the files' SDI or the definition.
+ */
+export async function openPartitionSources(ibds: readonly ByteSource[], companions: readonly ByteSource[], options: PartitionSourceOptions = {}): Promise<PartitionedTable> {
+  const warnings: string[] = [];
+  const table = partitionedTableName(ibds);
+  const files = await Promise.all(ibds.map((source) => openSource(source, { schema: options.schema, files: companions, keys: options.keys })));
+  const definition = files[0].definition(options.table ?? null).definition;
+  // Said once, and not that the table is partitioned: it is read so.
+  for (const w of new Set(files.flatMap((f) => f.warnings))) if (!w.endsWith(PARTITIONED_NOTE)) warnings.push(w);
+  const order = await partitionOrder(table, files, companions, definition);
+  const partitionOf = (f: InnodbFile) => partitionOfFile(f.name)?.partition ?? '';
+  const named = order?.names ?? files.map(partitionOf);
+  if (order === null) warnings.push(`nothing gives the order of ${table}'s partitions (no ${table}.par, data dictionary or PARTITION BY clause): they are read in the order the files were given`);
+  for (const f of files) {
+    if (!named.some((n) => samePartition(n, partitionOf(f)))) throw new Error(`${f.name} is not a partition of ${table}: ${order?.from ?? 'the order'} names ${named.join(', ')}`);
+  }
+  const partitions: Partition[] = [];
+  for (const name of named) {
+    const file = files.find((f) => samePartition(partitionOf(f), name));
+    if (!file) {
+      warnings.push(`partition ${name} of ${table} (named by ${order?.from}) was not given: its rows are not read`);
+      partitions.push({ name, table: null });
+      continue;
+    }
+    const opened = await openDefinedTable(file.source, definition, { ...options, keys: options.keys });
+    warnings.push(...opened.warnings);
+    partitions.push({ name, table: opened });
+  }
+  return new PartitionedTable(definition, partitions, warnings, options.partitionColumn === true);
+}

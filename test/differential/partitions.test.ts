@@ -1,0 +1,143 @@
+/**
+ * Partitioned tables against a real MariaDB: RANGE with HASH subpartitions, LIST, HASH and KEY
+ * partitioning, their files (t#P#p0.ibd, t#P#p0#SP#p0sp0.ibd) read as one table with the .frm and
+ * .par beside them (library: openInnodbPartitions; CLI: several files) and compared row for row with
+ * `SELECT * FROM t PARTITION (p) ORDER BY key` in partition order; the partition column; a secondary
+ * index and a key lookup over every partition; a missing partition file named in a warning while the
+ * others are read; the .par file's format.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { createConnection } from 'mariadb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parsePar, partitionNamesOfClause } from '../../src/core/definitions/partitions.ts';
+import { batchRows } from '../../src/core/values/row-batch.ts';
+import { csvHeader, csvRows } from '../../src/core/writers/output.ts';
+import { openInnodbPartitions } from '../../src/lib/node.ts';
+import type { PartitionedOptions } from '../../src/lib/partitioned-table.ts';
+import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
+import { expectSameRows } from './decode.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const CLI = join(ROOT, 'dist-cli/ibd-reader.mjs');
+
+describe('partitioned tables', () => {
+  let server: MariadbServer;
+  let out: string;
+
+  beforeAll(async () => {
+    execFileSync(process.execPath, [join(ROOT, 'scripts/build-cli.mjs')], { cwd: ROOT });
+    server = await startMariadb({ pageSize: 4096 });
+    out = mkdtempSync(join(server.baseDir, 'partitions-'));
+    await server.exec(`
+      CREATE TABLE sales (id INT NOT NULL, yr INT NOT NULL, amt DECIMAL(8,2), note VARCHAR(30), PRIMARY KEY (id, yr), KEY kamt (amt))
+        PARTITION BY RANGE (yr) SUBPARTITION BY HASH (id) SUBPARTITIONS 2
+        (PARTITION p2019 VALUES LESS THAN (2020), PARTITION p2020 VALUES LESS THAN (2021), PARTITION pmax VALUES LESS THAN MAXVALUE);
+      INSERT INTO sales SELECT seq, 2018 + seq % 5, seq / 7, CONCAT('sale ', seq) FROM seq_1_to_6000;
+      CREATE TABLE regions (id INT NOT NULL PRIMARY KEY, region INT NOT NULL, name VARCHAR(20)) ROW_FORMAT=COMPACT
+        PARTITION BY LIST (id % 4) (PARTITION east VALUES IN (0, 1), PARTITION west VALUES IN (2), PARTITION \`mid\` VALUES IN (3));
+      INSERT INTO regions SELECT seq, seq % 4, CONCAT('r', seq) FROM seq_1_to_3000;
+      CREATE TABLE hashed (id BIGINT NOT NULL PRIMARY KEY, v VARCHAR(10)) ROW_FORMAT=REDUNDANT PARTITION BY HASH (id) PARTITIONS 4;
+      INSERT INTO hashed SELECT seq * 3, CONCAT('h', seq) FROM seq_1_to_3000;
+      CREATE TABLE keyed (k VARCHAR(12) NOT NULL PRIMARY KEY, n INT, KEY kn (n)) PARTITION BY KEY (k) PARTITIONS 3;
+      INSERT INTO keyed SELECT CONCAT('key', seq), seq % 50 FROM seq_1_to_3000;`);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  /** Copies the table's partition files, .frm and .par while FLUSH TABLES … FOR EXPORT holds it; the folder. */
+  async function exportPartitions(table: string): Promise<string> {
+    const dir = mkdtempSync(join(out, `${table}-`));
+    const c = await createConnection({ socketPath: server.socket, user: 'root', database: 'test' });
+    try {
+      await c.query(`FLUSH TABLES ${table} FOR EXPORT`);
+      const db = join(server.datadir, 'test');
+      for (const f of readdirSync(db)) if (f.startsWith(`${table}#P#`) && f.endsWith('.ibd') || f === `${table}.frm` || f === `${table}.par`) copyFileSync(join(db, f), join(dir, f));
+    } finally {
+      await c.query('UNLOCK TABLES');
+      await c.end();
+    }
+    return dir;
+  }
+
+  const ibds = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.ibd')).sort().reverse().map((f) => join(dir, f));
+
+  /** The (sub)partitions in order, as INFORMATION_SCHEMA.PARTITIONS lists them, and the server's rows of each. */
+  async function serverPartitions(table: string, select = '*', order = ''): Promise<{ name: string; rows: (string | null)[][] }[]> {
+    const listed = await server.query(`SELECT PARTITION_NAME, SUBPARTITION_NAME FROM information_schema.PARTITIONS WHERE TABLE_SCHEMA = 'test' AND TABLE_NAME = '${table}' ORDER BY PARTITION_ORDINAL_POSITION, SUBPARTITION_ORDINAL_POSITION`);
+    const keyOrder = order || (await server.query(`SELECT GROUP_CONCAT(COLUMN_NAME ORDER BY SEQ_IN_INDEX) FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = 'test' AND TABLE_NAME = '${table}' AND INDEX_NAME = 'PRIMARY'`)).rows[0][0];
+    const parts = [];
+    for (const [p, s] of listed.rows) {
+      const name = s ?? p ?? '';
+      parts.push({ name: s ? `${p}#SP#${s}` : name, rows: (await server.query(`SELECT ${select} FROM ${table} PARTITION (\`${name}\`) ORDER BY ${keyOrder}`)).rows });
+    }
+    return parts;
+  }
+
+  async function read(paths: string[], options: PartitionedOptions = {}): Promise<{ columns: readonly string[]; rows: (string | null)[][]; warnings: readonly string[] }> {
+    const { table, close } = await openInnodbPartitions(paths, options);
+    try {
+      const rows: (string | null)[][] = [];
+      for await (const batch of table.batches()) rows.push(...batchRows(batch));
+      return { columns: table.columns, rows, warnings: table.warnings };
+    } finally {
+      await close();
+    }
+  }
+
+  it.each(['sales', 'regions', 'hashed', 'keyed'])('%s: every partition in order, row for row, with the partition column', async (name) => {
+    const dir = await exportPartitions(name);
+    const expected = await serverPartitions(name);
+    expect(expected.length).toBeGreaterThan(2);
+    const got = await read(ibds(dir), { partitionColumn: true });
+    expect(got.warnings).toEqual([]);
+    expect(got.columns.at(-1)).toBe('_partition');
+    expectSameRows(got.rows, expected.flatMap((p) => p.rows.map((r) => [...r, p.name])), name);
+    // The .par gives the order, the .frm's PARTITION BY clause the same.
+    const par = parsePar(new Uint8Array(readFileSync(join(dir, `${name}.par`))));
+    expect(par).toEqual(expected.map((p) => p.name));
+    expect(partitionNamesOfClause((await server.query(`SHOW CREATE TABLE ${name}`)).rows[0][1] as string)).toEqual(par);
+  });
+
+  it('a secondary index and a key lookup over every partition', async () => {
+    const dir = await exportPartitions('keyed');
+    const byIndex = await read(ibds(dir), { index: 'kn' });
+    const expected = await serverPartitions('keyed', 'n, k', 'n, k');
+    expectSameRows(byIndex.rows, expected.flatMap((p) => p.rows), 'keyed.kn');
+    const { table, close } = await openInnodbPartitions(ibds(dir), { partitionColumn: true });
+    try {
+      const lookup = await table.lookup({ from: ['key1234'], to: ['key1234'] });
+      const rows: (string | null)[][] = [];
+      for await (const batch of lookup.batches()) rows.push(...batchRows(batch));
+      expect(rows.map((r) => r.slice(0, 2))).toEqual((await server.query("SELECT * FROM keyed WHERE k = 'key1234'")).rows);
+      // utf8mb4_general_ci: found by its decoded value, and said so.
+      expect(lookup.notes.join(' ')).toMatch(/general_ci/);
+    } finally {
+      await close();
+    }
+  });
+
+  it('the command line: all the files as one table; a missing partition named, the others read, exit status 2', async () => {
+    const dir = await exportPartitions('sales');
+    const expected = await serverPartitions('sales');
+    const all = spawnSync(process.execPath, [CLI, ...ibds(dir), '--partition-column'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    expect(all.stderr).not.toMatch(/warning/);
+    expect(all.status).toBe(0);
+    const columns = ['id', 'yr', 'amt', 'note', '_partition'];
+    expect(all.stdout).toBe(csvHeader(columns) + csvRows(expected.flatMap((p) => p.rows.map((r) => [...r, p.name]))));
+    const count = spawnSync(process.execPath, [CLI, ...ibds(dir), '--count'], { encoding: 'utf8' });
+    expect(count.stdout).toBe('6000\n');
+    const key = spawnSync(process.execPath, [CLI, ...ibds(dir), '--key', '77,2020'], { encoding: 'utf8' });
+    expect(key.stdout).toBe(csvHeader(columns.slice(0, 4)) + csvRows((await server.query('SELECT * FROM sales WHERE id = 77 AND yr = 2020')).rows));
+
+    unlinkSync(join(dir, 'sales#P#p2020#SP#p2020sp1.ibd'));
+    const partial = spawnSync(process.execPath, [CLI, ...ibds(dir), '--partition-column'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    expect(partial.status).toBe(2);
+    expect(partial.stderr).toMatch(/warning: partition p2020#SP#p2020sp1 of sales \(named by .*sales\.par\) was not given: its rows are not read/);
+    const kept = expected.filter((p) => p.name !== 'p2020#SP#p2020sp1');
+    expect(partial.stdout).toBe(csvHeader(columns) + csvRows(kept.flatMap((p) => p.rows.map((r) => [...r, p.name]))));
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
