@@ -183,6 +183,7 @@ function parseArgs(argv: string[]): Args {
   }
   if (args.ibd === undefined) throw new UsageError('no .ibd file given');
   if (args.key !== null && (args.from !== null || args.to !== null)) throw new UsageError('--key looks up one key; --from and --to a range: not both');
+  if ((args.more.length > 0 || args.partitionColumn) && (args.listIndexes || args.pageMap || args.page !== null || args.printDdl)) throw new UsageError('--list-indexes, --page-map, --page and --print-ddl take one file, not a partitioned table\'s');
   return args as Args;
 }
 

@@ -87,5 +87,6 @@ describe('ibd-reader --index, --key, --from/--to', () => {
     expect(missing.status).toBe(1);
     expect(missing.stderr).toMatch(/no index named `nope` \(its indexes: PRIMARY, kn, kcb\)/);
     expect(cli(ibd, '--key', '1', '--from', '2').status).toBe(64);
+    expect(cli(ibd, ibd, '--page-map').stderr).toMatch(/take one file/);
   });
 });

@@ -9,8 +9,9 @@
  *   for await (const row of table.rows()) console.log(row);
  *   console.log(table.stats.damagedWithheld, 'rows of damaged pages withheld');
  */
-import { companionSource, ibdSource, type IbdInput, type OpenInnodbOptions } from './inputs.ts';
+import { companionSource, ibdSource, type FileInput, type IbdInput, type OpenInnodbOptions } from './inputs.ts';
 import { openSource, type InnodbFile } from './innodb-file.ts';
+import { openPartitionSources, type PartitionedOptions, type PartitionedTable } from './partitioned-table.ts';
 
 export type { FileInput, IbdInput, NamedData, OpenInnodbOptions } from './inputs.ts';
 export * from './exports.ts';
@@ -22,5 +23,16 @@ export function openInnodb(input: IbdInput, options: OpenInnodbOptions = {}): Pr
     files: options.files?.map(companionSource),
     keys: options.keys,
     dictionary: options.dictionary && companionSource(options.dictionary),
+  });
+}
+
+/**
+ * Opens the files of a partitioned table's partitions (Files or named data called t#P#p0.ibd …) as
+ * one table; its .par and .frm go in `files` (or the definition in `schema`).
+ */
+export function openInnodbPartitions(inputs: readonly FileInput[], options: OpenInnodbOptions & PartitionedOptions = {}): Promise<PartitionedTable> {
+  return openPartitionSources(inputs.map(companionSource), options.files?.map(companionSource) ?? [], {
+    ...options,
+    schema: options.schema && companionSource(options.schema),
   });
 }

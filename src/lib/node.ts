@@ -124,7 +124,7 @@ export interface OpenedPartitions {
  * (partitioned-table.ts); the table's .par and .frm beside the first file are looked at too, unless
  * `files` or `schema` is given.
  */
-export async function openInnodbPartitions(paths: readonly string[], options: OpenInnodbOptions<NodeFileInput> & PartitionedOptions = {}): Promise<OpenedPartitions> {
+export async function openInnodbPartitions(paths: readonly NodeFileInput[], options: OpenInnodbOptions<NodeFileInput> & PartitionedOptions = {}): Promise<OpenedPartitions> {
   const opened: FileSource[] = [];
   const open = async (f: NodeFileInput): Promise<ByteSource> => {
     if (typeof f !== 'string') return companionSource(f);
@@ -136,7 +136,8 @@ export async function openInnodbPartitions(paths: readonly string[], options: Op
   try {
     const ibds = await Promise.all(paths.map(open));
     const table = partitionedTableName(ibds);
-    const found = options.files === undefined && options.schema === undefined && paths.length > 0 ? [beside(paths[0], `${table}.par`), beside(paths[0], `${table}.frm`)] : [];
+    const first = paths[0];
+    const found = options.files === undefined && options.schema === undefined && typeof first === 'string' ? [beside(first, `${table}.par`), beside(first, `${table}.frm`)] : [];
     const companions = await Promise.all([...(options.files ?? []), ...found.filter((f): f is string => f !== null)].map(open));
     const schema = options.schema === undefined ? undefined : await open(options.schema);
     return { table: await openPartitionSources(ibds, companions, { ...options, schema }), close };

@@ -25,7 +25,9 @@ const q = (name: string) => `\`${name}\``;
 export function indexQuery(table: TableDef, name: string, where = '', tieBreak: string | null = null): IndexQuery {
   const index = table.indexes.find((i) => i.name === name);
   if (!index) throw new Error(`no index ${name}`);
-  const primary = table.indexes.find((i) => i.kind === 'primary');
+  // The clustered key: PRIMARY, else the first UNIQUE key of NOT NULL whole columns.
+  const notNull = (c: { name: string; prefix: number }) => c.prefix === 0 && table.columns.some((col) => col.name === c.name && !col.nullable);
+  const primary = table.indexes.find((i) => i.kind === 'primary') ?? table.indexes.find((i) => i.kind === 'unique' && i.columns.every(notNull));
   const names: string[] = [];
   const select: string[] = [];
   const order: string[] = [];

@@ -1,9 +1,13 @@
 /**
  * The real MySQL 5.6 / 5.7 / 8.0 files of ../shared/fixtures/mysql-testsuite (see its SOURCE.md):
- * each table's `.sql` lives in the mysql56 tree and serves every version that has the `.ibd`.
+ * each table's `.sql` lives in the mysql56 tree and serves every version that has the `.ibd`; the
+ * script MariaDB runs to compute a table's expected rows (expectedScript, adapted as
+ * mysql-fixtures.test.ts says) and the client that runs it (source).
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
+import type { MariadbServer } from '../harness/mariadb.ts';
 
 export const FIXTURES_ROOT = join(import.meta.dirname, '../../../shared/fixtures/mysql-testsuite');
 export const VERSIONS = ['mysql56', 'mysql57', 'mysql80'] as const;
@@ -49,4 +53,27 @@ export function readScript(rel: string): string {
   return readFileSync(join(FIXTURES_ROOT, 'mysql56', rel + '.sql'), 'utf8')
     .replace(/^--insert /gm, 'insert ')
     .split('-- below is test data for mysql8.0')[0];
+}
+
+const DATA_FROM: Record<string, string> = { 'pk/tb24_sk': 'pk/tb24' };
+
+/** The script MariaDB runs to compute the expected rows (see the adaptations above). */
+export function expectedScript(rel: string, table: string): string {
+  const own = readScript(rel).replace(/varchar\((\d{5,})\)/gi, 'MEDIUMTEXT');
+  const from = DATA_FROM[rel];
+  if (from === undefined) return own;
+  return `${readScript(from)}\n${own}\nINSERT IGNORE INTO \`${table}\` SELECT * FROM \`${basename(from)}\`;`;
+}
+
+/**
+ * Runs a script with the mariadb client (it understands `delimiter`, which the protocol does not);
+ * --force goes on past statements strict mode refuses, as MySQL 5.7/8.0 did when the files were made.
+ */
+export function source(server: MariadbServer, db: string, script: string, sqlMode: string): string {
+  const res = spawnSync('mariadb', ['--socket', server.socket, '-uroot', '--force', '--default-character-set=utf8mb4', db], {
+    input: `SET SESSION sql_mode='${sqlMode}';\n${script}`,
+    encoding: 'utf8',
+  });
+  if (res.status === null) throw new Error(`mariadb client failed to run: ${res.error?.message}`);
+  return res.stderr;
 }

@@ -14,39 +14,15 @@
  *  - pk/tb24_sk.sql only creates the table: it holds pk/tb24's rows (same columns), so tb24's script
  *    runs first and its rows are copied over.
  */
-import { spawnSync } from 'node:child_process';
 import { basename } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCreateTables, pickTable } from '../../src/core/definitions/ddl/create-table.ts';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
 import { decodeFile, expectSameRows } from './decode.ts';
-import { fixtureIbd, fixtureTables, readScript } from './mysql-fixture-files.ts';
+import { expectedScript, fixtureIbd, fixtureTables, readScript, source } from './mysql-fixture-files.ts';
 
 /** Every fixture table with at least one .ibd, and the versions that have it. */
 const cases = fixtureTables();
-
-const DATA_FROM: Record<string, string> = { 'pk/tb24_sk': 'pk/tb24' };
-
-/** The script MariaDB runs to compute the expected rows (see the adaptations above). */
-function expectedScript(rel: string, table: string): string {
-  const own = readScript(rel).replace(/varchar\((\d{5,})\)/gi, 'MEDIUMTEXT');
-  const from = DATA_FROM[rel];
-  if (from === undefined) return own;
-  return `${readScript(from)}\n${own}\nINSERT IGNORE INTO \`${table}\` SELECT * FROM \`${basename(from)}\`;`;
-}
-
-/**
- * Runs a script with the mariadb client (it understands `delimiter`, which the protocol does not);
- * --force goes on past statements strict mode refuses, as MySQL 5.7/8.0 did when the files were made.
- */
-function source(server: MariadbServer, db: string, script: string, sqlMode: string): string {
-  const res = spawnSync('mariadb', ['--socket', server.socket, '-uroot', '--force', '--default-character-set=utf8mb4', db], {
-    input: `SET SESSION sql_mode='${sqlMode}';\n${script}`,
-    encoding: 'utf8',
-  });
-  if (res.status === null) throw new Error(`mariadb client failed to run: ${res.error?.message}`);
-  return res.stderr;
-}
 
 describe('MySQL 5.6 / 5.7 / 8.0 fixture files', () => {
   let server: MariadbServer;

@@ -3,8 +3,8 @@
  * partitioning, their files (t#P#p0.ibd, t#P#p0#SP#p0sp0.ibd) read as one table with the .frm and
  * .par beside them (library: openInnodbPartitions; CLI: several files) and compared row for row with
  * `SELECT * FROM t PARTITION (p) ORDER BY key` in partition order; the partition column; a secondary
- * index and a key lookup over every partition; a missing partition file named in a warning while the
- * others are read; the .par file's format.
+ * index and a key lookup over every partition; the browser entry given the files as bytes; a missing
+ * partition file named in a warning while the others are read; the .par file's format.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePar, partitionNamesOfClause } from '../../src/core/definitions/partitions.ts';
 import { batchRows } from '../../src/core/values/row-batch.ts';
 import { csvHeader, csvRows } from '../../src/core/writers/output.ts';
+import { openInnodbPartitions as openInnodbPartitionsInBrowser } from '../../src/lib/index.ts';
 import { openInnodbPartitions } from '../../src/lib/node.ts';
 import type { PartitionedOptions } from '../../src/lib/partitioned-table.ts';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
@@ -99,6 +100,16 @@ describe('partitioned tables', () => {
     const par = parsePar(new Uint8Array(readFileSync(join(dir, `${name}.par`))));
     expect(par).toEqual(expected.map((p) => p.name));
     expect(partitionNamesOfClause((await server.query(`SHOW CREATE TABLE ${name}`)).rows[0][1] as string)).toEqual(par);
+  });
+
+  it('the browser entry: the partitions as bytes, the .par and .frm among the files', async () => {
+    const dir = await exportPartitions('regions');
+    const named = (path: string) => ({ name: path.replace(/^.*\//, ''), data: new Uint8Array(readFileSync(path)) });
+    const table = await openInnodbPartitionsInBrowser(ibds(dir).map(named), { files: [named(join(dir, 'regions.par')), named(join(dir, 'regions.frm'))], partitionColumn: true });
+    const rows: (string | null)[][] = [];
+    for await (const batch of table.batches()) rows.push(...batchRows(batch));
+    expectSameRows(rows, (await serverPartitions('regions')).flatMap((p) => p.rows.map((r) => [...r, p.name])), 'regions (bytes)');
+    expect(await table.count()).toBe(3000);
   });
 
   it('a secondary index and a key lookup over every partition', async () => {

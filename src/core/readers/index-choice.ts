@@ -17,7 +17,7 @@ import { treeHoldsIndex, type TreeVerdict } from './index-check.ts';
 import { readSdi } from '../definitions/sdi/index.ts';
 import { clusterKey } from '../records/clustered-index.ts';
 import { indexNamed, isClusteredIndex } from '../records/secondary-index.ts';
-import type { TableDef } from '../schema.ts';
+import type { IndexDef, TableDef } from '../schema.ts';
 import type { Tablespace } from '../tablespace/tablespace.ts';
 
 export interface IndexTree {
@@ -38,6 +38,25 @@ export function secondaryIndexName(table: TableDef, name: string): string | null
   return isClusteredIndex(table, index) ? null : index.name;
 }
 
+/**
+ * The server's order of a table's keys (sql_table.cc sort_keys), in which it hands them to InnoDB:
+ * UNIQUE keys first — those with no nullable part first, PRIMARY first among them, then those with no
+ * prefix part — then the others, FULLTEXT last; otherwise as written. A definition read back from
+ * the server (SHOW CREATE TABLE, a .frm) is in this order already; a hand-written one may not be.
+ */
+function serverKeyOrder(table: TableDef): IndexDef[] {
+  const nullable = new Set(table.columns.filter((c) => c.nullable).map((c) => c.name.toLowerCase()));
+  const rank = (i: IndexDef): number[] => {
+    const unique = i.kind === 'primary' || i.kind === 'unique';
+    const nulls = i.columns.some((c) => nullable.has(c.name.toLowerCase()));
+    const prefix = i.columns.some((c) => c.prefix > 0);
+    return unique ? [0, nulls ? 1 : 0, i.kind === 'primary' ? 0 : 1, prefix ? 1 : 0] : [1, i.kind === 'fulltext' ? 1 : 0, 0, 0];
+  };
+  const ranked = table.indexes.map((index, at) => ({ index, key: [...rank(index), at] }));
+  ranked.sort((a, b) => a.key.reduce((d, v, k) => d || v - b.key[k], 0));
+  return ranked.map((r) => r.index);
+}
+
 /** The names of the B-trees InnoDB builds for `table`, in the order it creates them (see above). */
 export function treeOrder(table: TableDef): string[] {
   const key = clusterKey(table);
@@ -45,7 +64,7 @@ export function treeOrder(table: TableDef): string[] {
   const order = [clustered?.name ?? (key.kind === 'row_id' ? 'GEN_CLUST_INDEX' : 'PRIMARY')];
   const named = (n: string) => table.indexes.some((i) => i.name.toLowerCase() === n.toLowerCase());
   if (table.indexes.some((i) => i.kind === 'fulltext') && !named(FTS_DOC_ID_INDEX)) order.push(FTS_DOC_ID_INDEX);
-  for (const index of table.indexes) {
+  for (const index of serverKeyOrder(table)) {
     if (index !== clustered && index.kind !== 'fulltext') order.push(index.name);
   }
   return order;
