@@ -114,7 +114,7 @@ const FILE_PER_TABLE = `SET GLOBAL innodb_file_per_table = ON;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Every dirty page written, and none left. */
-async function flushAll(server: MariadbServer): Promise<void> {
+export async function flushAll(server: MariadbServer): Promise<void> {
   await server.exec('SET GLOBAL innodb_max_dirty_pages_pct_lwm = 0; SET GLOBAL innodb_max_dirty_pages_pct = 0;');
   for (let i = 0; i < 600; i++) {
     const dirty = Number((await server.query("SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'")).rows[0][1]);
@@ -137,7 +137,7 @@ async function tableCase(server: MariadbServer, t: (typeof TABLES)[number]): Pro
 }
 
 /** Waits until the server's process is gone (after SHUTDOWN). */
-async function exited(pid: number): Promise<void> {
+export async function exited(pid: number): Promise<void> {
   for (let i = 0; i < 1200; i++) {
     try {
       process.kill(pid, 0);

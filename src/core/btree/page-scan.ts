@@ -2,21 +2,24 @@
  * When the B-tree above the leaves is damaged, the leaves can still be found by reading every page:
  * INDEX pages of our index at level 0 that the extent descriptors do not mark free (a freed page keeps
  * its old image, whose rows are no longer live). Pages are ordered by following their prev/next links,
- * so each intact stretch of the leaf chain comes out in key order.
+ * so each intact stretch of the leaf chain comes out in key order. Where no descriptor rules freed
+ * pages out, a leaf a merge freed is found too: leaf-chain.ts tells it apart.
  */
 import { IbdError } from '../errors.ts';
 import { FIL_NULL, FIL_PAGE_NEXT, FIL_PAGE_OFFSET, FIL_PAGE_PREV, FIL_PAGE_SPACE_ID, FIL_PAGE_TYPE, PageType, u16, u32 } from '../pages/fil-header.ts';
 import { readIndexHeader } from '../pages/index-page.ts';
 import type { Tablespace } from '../tablespace/tablespace.ts';
 import { isPageFree, xdesPageOf } from '../pages/xdes.ts';
+import { disownedLeaves, type LeafLinks } from './leaf-chain.ts';
 
-interface Leaf {
-  prev: number;
-  next: number;
+/** The leaves a scan found, in chain order, and those taken out of the index's leaf list with why (leaf-chain.ts). */
+export interface LeafScan {
+  pages: number[];
+  disowned: Map<number, string>;
 }
 
-export async function scanLeafPages(ts: Tablespace, indexId: bigint): Promise<number[]> {
-  const leaves = new Map<number, Leaf>();
+export async function scanLeafPages(ts: Tablespace, indexId: bigint): Promise<LeafScan> {
+  const leaves = new Map<number, LeafLinks>();
   let xdes: Uint8Array | null = null;
   let xdesNo = -1;
   for (let n = 0; n < ts.pageCount; n++) {
@@ -24,19 +27,20 @@ export async function scanLeafPages(ts: Tablespace, indexId: bigint): Promise<nu
       xdesNo = xdesPageOf(n, ts.physicalSize);
       xdes = await descriptorPage(ts, xdesNo);
     }
-    const bytes = (await ts.page(n).catch((e: unknown) => {
+    const page = await ts.page(n).catch((e: unknown) => {
       if (e instanceof IbdError) return null;
       throw e;
-    }))?.bytes;
-    if (!bytes || u16(bytes, FIL_PAGE_TYPE) !== PageType.INDEX) continue;
+    });
+    const bytes = page?.bytes;
+    if (!page || !bytes || u16(bytes, FIL_PAGE_TYPE) !== PageType.INDEX) continue;
     const h = readIndexHeader(bytes);
     if (h.indexId !== indexId || h.level !== 0 || (xdes !== null && isPageFree(xdes, n, ts))) continue;
     // In a raw image, a page of the index that is not where its header puts it is a copy (a
     // doublewrite buffer, a stale or repeated copy) or another server's index with the same id.
     if (ts.raw && (u32(bytes, FIL_PAGE_OFFSET) !== n || u32(bytes, FIL_PAGE_SPACE_ID) !== ts.fsp.spaceId)) continue;
-    leaves.set(n, { prev: u32(bytes, FIL_PAGE_PREV), next: u32(bytes, FIL_PAGE_NEXT) });
+    leaves.set(n, { prev: u32(bytes, FIL_PAGE_PREV), next: u32(bytes, FIL_PAGE_NEXT), intact: page.checksum !== 'bad' });
   }
-  return chainOrder(leaves);
+  return { pages: chainOrder(leaves), disowned: disownedLeaves(leaves) };
 }
 
 /** The extent descriptor page, or null when it is unreadable (then no page can be ruled out). */
@@ -48,17 +52,17 @@ async function descriptorPage(ts: Tablespace, n: number): Promise<Uint8Array | n
 }
 
 /** Chains first (each from a page whose predecessor is missing), then any pages left in a cycle. */
-function chainOrder(leaves: Map<number, Leaf>): number[] {
+function chainOrder(leaves: Map<number, LeafLinks>): number[] {
   const order: number[] = [];
   const placed = new Set<number>();
   const follow = (start: number) => {
-    for (let n = start; n !== FIL_NULL && leaves.has(n) && !placed.has(n); n = (leaves.get(n) as Leaf).next) {
+    for (let n = start; n !== FIL_NULL && leaves.has(n) && !placed.has(n); n = (leaves.get(n) as LeafLinks).next) {
       placed.add(n);
       order.push(n);
     }
   };
   const sorted = [...leaves.keys()].sort((a, b) => a - b);
-  for (const n of sorted) if (!leaves.has((leaves.get(n) as Leaf).prev)) follow(n);
+  for (const n of sorted) if (!leaves.has((leaves.get(n) as LeafLinks).prev)) follow(n);
   for (const n of sorted) follow(n);
   return order;
 }

@@ -126,6 +126,15 @@ async function countRange(ts: Tablespace, bytes: Uint8Array, from: number, to: n
 }
 
 /**
+ * Leaves found by a scan may include pages a merge freed (leaf-chain.ts): their counts become
+ * DECODE_TO_COUNT, as a damaged page's, since the decode reads them as damaged.
+ */
+export function markDisowned(pages: ArrayLike<number>, counts: Int32Array, disowned: ReadonlyMap<number, string>): void {
+  if (disowned.size === 0) return;
+  for (let i = 0; i < pages.length; i++) if (counts[i] >= 0 && disowned.has(pages[i])) counts[i] = DECODE_TO_COUNT;
+}
+
+/**
  * The live rows of a tablespace's clustered index with no table definition at all: records are
  * counted from their headers, which need none. Without a definition the node pointers cannot be
  * read (the key's lengths are unknown), so the leaves are found by scanning the file for them
@@ -135,8 +144,9 @@ export async function countLiveRows(ts: Tablespace, signal?: AbortSignal): Promi
   const root = await findClusteredRoot(ts).catch(() => null);
   const index = root !== null ? { indexId: root.header.indexId, compact: root.header.compact } : (await scanIndexes(ts))[0];
   if (index === undefined) throw new IbdError(ts.source.name, 'no leaf page of any index was found in the file', null);
-  const leaves = await scanLeafPages(ts, index.indexId);
+  const { pages: leaves, disowned } = await scanLeafPages(ts, index.indexId);
   const counts = await countLeafRows(ts, leaves, { indexId: index.indexId, compact: index.compact, mode: 'live', signal });
+  markDisowned(leaves, counts, disowned);
   let rows = 0;
   let uncounted = 0;
   let damaged = 0;

@@ -83,8 +83,10 @@ export class LeafDecoder {
    * Decodes a leaf page's rows into `out`. Returns null when that is all, or a promise when values
    * stored off-page are still being read (so that pages without them need no await). `first`: the
    * table's first leaf page, where a misfit is the definition's (see DefinitionMismatch).
+   * `disowned`: why the page, though intact, is not part of the index now (leaf-chain.ts); it is
+   * then read as a damaged page is.
    */
-  decode(page: Page, out: BatchBuilder, first: boolean): Promise<void> | null {
+  decode(page: Page, out: BatchBuilder, first: boolean, disowned: string | null = null): Promise<void> | null {
     const stats = this.ctx.stats;
     const rowsBefore = out.rows;
     const mark = out.mark();
@@ -92,7 +94,7 @@ export class LeafDecoder {
     this.sink.out = out;
     out.quoteChecks = this.ctx.quoteChecks;
     let externs: PendingExtern[] | null = [];
-    const reason = page.checksum === 'bad' ? 'its checksum does not match' : this.decodeTrusted(page, out, first, externs);
+    const reason = page.checksum === 'bad' ? 'its checksum does not match' : (disowned ?? this.decodeTrusted(page, out, first, externs));
     this.lastTrusted = reason === null;
     if (reason !== null) {
       // Nothing of the trusted read stays: the page is read again as damaged.

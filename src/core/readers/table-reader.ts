@@ -5,12 +5,12 @@
  */
 import { findClusteredRoot, findIndexRoots, leafPageNumbers, leftmostLeaf, type IndexRoot } from '../btree/btree.ts';
 import { rawView, type RawTarget } from '../tablespace/orphan-scan.ts';
-import { scanIndexes, scanLeafPages } from '../btree/page-scan.ts';
+import { scanIndexes, scanLeafPages, type LeafScan } from '../btree/page-scan.ts';
 import { IbdError } from '../errors.ts';
 import { FIL_NULL, FIL_PAGE_NEXT, FIL_PAGE_PREV, FIL_PAGE_TYPE, PageType, pageTypeName, u16, u32 } from '../pages/fil-header.ts';
 import { readIndexHeader } from '../pages/index-page.ts';
 import type { EncryptionKeys } from '../tablespace/encryption.ts';
-import { countLeafRows, DECODE_TO_COUNT } from './leaf-counts.ts';
+import { countLeafRows, markDisowned, DECODE_TO_COUNT } from './leaf-counts.ts';
 import { addProblem, emptyStats, type DecodeStats } from './decode-stats.ts';
 import { LeafDecoder, type LeafContext } from './leaf-decoder.ts';
 import { RecordError } from '../records/record.ts';
@@ -323,6 +323,7 @@ class ClusteredReader implements TableReader {
 
   async countLeaves(pageNos: ArrayLike<number>, options: CountOptions = {}): Promise<Int32Array<ArrayBuffer>> {
     const counts = await countLeafRows(this.ts, pageNos, { indexId: this.info.indexId, compact: this.compact, mode: this.mode, ...options });
+    if (this.root.page < 0) markDisowned(pageNos, counts, (await this.leafScan()).disowned);
     let scratch: BatchBuilder | null = null;
     for (let i = 0; i < counts.length; i++) {
       if (counts[i] !== DECODE_TO_COUNT) continue;
@@ -342,7 +343,7 @@ class ClusteredReader implements TableReader {
   private async findLeaves(): Promise<number[]> {
     if (this.root.page < 0) {
       this.problem(null, null, `no B-tree root was found; the leaf pages of index ${this.info.indexId} were found by scanning the whole file, so rows may come out of primary-key order`);
-      return scanLeafPages(this.ts, this.info.indexId);
+      return (await this.leafScan()).pages;
     }
     try {
       return await leafPageNumbers(this.ts, this.root, this.childOf());
@@ -350,7 +351,7 @@ class ClusteredReader implements TableReader {
       if (!(e instanceof IbdError) && !(e instanceof RecordError)) throw e;
       this.problem(e instanceof IbdError ? e.page : null, null, `the B-tree cannot be walked (${e instanceof IbdError ? e.detail : e.message}); found the leaf pages by scanning the whole file instead, so rows may come out of primary-key order`);
       this.info.leafSource = 'scan';
-      return scanLeafPages(this.ts, this.info.indexId);
+      return (await this.leafScan()).pages;
     }
   }
 
@@ -404,12 +405,28 @@ class ClusteredReader implements TableReader {
     const page = await this.readLeaf(pageNo, run);
     if (page === null) return first;
     // Only pages with off-page columns have anything to wait for.
-    const pending = this.leaf.decode(page, out, first);
+    const pending = this.leaf.decode(page, out, first, await this.disowned(page));
     if (pending !== null) await pending;
     return first && !this.leaf.lastTrusted;
   }
 
-  /** Reads a leaf page of our index, or records why it cannot be read and returns null. */
+  /**
+   * Leaves found by a scan, with no B-tree above them, may include pages a merge freed, whose
+   * records are an old copy (leaf-chain.ts): why `page` is one, or null. A B-tree's leaves are its own.
+   */
+  private async disowned(page: Page): Promise<string | null> {
+    if (this.root.page >= 0 || page.checksum === 'bad') return null;
+    return (await this.leafScan()).disowned.get(page.no) ?? null;
+  }
+
+  private scanned: Promise<LeafScan> | null = null;
+
+  /** The scan for leaves, once (each worker's reader makes its own, as it decodes pages another found). */
+  private leafScan(): Promise<LeafScan> {
+    this.scanned ??= scanLeafPages(this.ts, this.info.indexId);
+    return this.scanned;
+  }
+
   private async readLeaf(pageNo: number, run: PageRun | null): Promise<Page | null> {
     let page: Page;
     try {

@@ -57,7 +57,7 @@ async function leavesOf(ts: Tablespace, table: SysTable, root: number, problems:
   } catch (e) {
     if (!(e instanceof IbdError) && !(e instanceof RecordError)) throw e;
     problems.push(`${table.definition.name}: its B-tree cannot be walked (${e.message}); its leaf pages were found by scanning the file`);
-    return scanLeafPages(ts, table.indexId);
+    return (await scanLeafPages(ts, table.indexId)).pages;
   }
 }
 
