@@ -64,7 +64,7 @@ async function main(): Promise<void> {
     };
     if (threads > 0) {
       if (worker === null) throw new Error('--threads needs --worker PATH (the bundled decode-worker.mjs)');
-      const pool = startPool(pathToFileURL(worker), ibd, table, {}, 'batch', threads);
+      const pool = startPool(pathToFileURL(worker), [ibd], table, {}, 'batch', threads);
       try {
         for await (const run of decodeInParallel(await reader.leafPages(), pool.decoders, { runPages })) consume(run.batch);
       } finally {

@@ -32,7 +32,7 @@ import { NoDefinitionError, TableChoiceError, type TableEntry } from './lib/defi
 import type { InnodbFile } from './lib/innodb-file.ts';
 import { sumLeafCounts, type InnodbTable, type RowCount } from './lib/innodb-table.ts';
 import { openInnodb } from './lib/node.ts';
-import { fileSource } from './node/file-source.ts';
+import { dataFilePaths, dataFilesOf } from './node/data-files.ts';
 import { writePageInspection } from './cli/page-inspect.ts';
 import { writePageMap } from './cli/page-map.ts';
 import { listTables } from './node/list-tables.ts';
@@ -118,13 +118,15 @@ interface Args {
   key: string | null;
   from: string | null;
   to: string | null;
-  /** The files after the first: partitions of one table (with --partition-column, the first alone too). */
+  /** The files after the first: partitions of one table (with --partition-column, the first alone too), or a system tablespace's further data files. */
   more: string[];
+  /** The data files of the tablespace: the first file, and the system tablespace's further ones (ibdata2 …). */
+  files: string[];
   partitionColumn: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null; more: string[] } = { format: 'csv', schema: null, printDdl: false, count: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, listTables: false, dictionary: null, indexId: null, pageSize: null, pageMap: false, page: null, index: null, key: null, from: null, to: null, more: [], partitionColumn: false };
+  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null; more: string[] } = { format: 'csv', schema: null, printDdl: false, count: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, listTables: false, dictionary: null, indexId: null, pageSize: null, pageMap: false, page: null, index: null, key: null, from: null, to: null, more: [], files: [], partitionColumn: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = (): string => {
@@ -183,8 +185,17 @@ function parseArgs(argv: string[]): Args {
   }
   if (args.ibd === undefined) throw new UsageError('no .ibd file given');
   if (args.key !== null && (args.from !== null || args.to !== null)) throw new UsageError('--key looks up one key; --from and --to a range: not both');
-  if ((args.more.length > 0 || args.partitionColumn) && (args.listIndexes || args.pageMap || args.page !== null || args.printDdl)) throw new UsageError('--list-indexes, --page-map, --page and --print-ddl take one file, not a partitioned table\'s');
   return args as Args;
+}
+
+/**
+ * Several files: the data files of a system tablespace when the first is one (ibdata1 ibdata2 …),
+ * else the partitions of one table. One file that is an ibdata1: with the numbered ones beside it.
+ */
+async function sortFiles(args: Args): Promise<void> {
+  args.files = await dataFilePaths(args.ibd, args.more);
+  if (args.files.length > 1) args.more = [];
+  if ((args.more.length > 0 || args.partitionColumn) && (args.listIndexes || args.pageMap || args.page !== null || args.printDdl)) throw new UsageError('--list-indexes, --page-map, --page and --print-ddl take one file, not a partitioned table\'s');
 }
 
 class UsageError extends Error {}
@@ -217,10 +228,10 @@ async function decodeAll(table: InnodbTable, args: Args): Promise<{ chunks: Asyn
   }
   const worker = new URL('./decode-worker.mjs', import.meta.url);
   if (args.format === 'csv') {
-    const pool = startPool(worker, args.ibd, table.definition, table.options, 'csv', args.threads);
+    const pool = startPool(worker, args.files, table.definition, table.options, 'csv', args.threads);
     return { chunks: inOrder(pool, leaves, (bytes) => bytes), stats: () => Promise.resolve(pool.stats()) };
   }
-  const pool = startPool(worker, args.ibd, table.definition, table.options, 'batch', args.threads);
+  const pool = startPool(worker, args.files, table.definition, table.options, 'batch', args.threads);
   return { chunks: inOrder(pool, leaves, format), stats: () => Promise.resolve(pool.stats()) };
 }
 
@@ -331,7 +342,7 @@ const COUNT_RUN_PAGES = 256;
 async function leafCounts(table: InnodbTable, args: Args): Promise<{ count: RowCount; stats: DecodeStats }> {
   const leaves = await table.reader.leafPages();
   if (args.threads === 1 || leaves.length < PARALLEL_MIN_PAGES) return { count: await table.count(), stats: table.stats };
-  const pool = startPool(new URL('./decode-worker.mjs', import.meta.url), args.ibd, table.definition, table.options, 'count', args.threads);
+  const pool = startPool(new URL('./decode-worker.mjs', import.meta.url), args.files, table.definition, table.options, 'count', args.threads);
   const counts = new Int32Array(leaves.length);
   let at = 0;
   try {
@@ -384,7 +395,7 @@ async function warnSpace(file: InnodbFile, table: InnodbTable): Promise<boolean>
 
 /** --list-indexes: every index found by reading every page, on any file (not InnoDB, no page 0). */
 async function listFileIndexes(args: Args): Promise<number> {
-  const source = await fileSource(args.ibd);
+  const source = await dataFilesOf(args.files);
   try {
     const dictionary = args.pageSize === null ? await systemDictionary(source) : null;
     process.stdout.write(await listIndexes(source, args.pageSize, dictionary && indexNames(dictionary)));
@@ -395,16 +406,17 @@ async function listFileIndexes(args: Args): Promise<number> {
 }
 
 async function run(args: Args): Promise<number> {
+  await sortFiles(args);
   if (args.listIndexes) return listFileIndexes(args);
   if (args.more.length > 0 || args.partitionColumn) return readPartitions(args);
-  const file = await openInnodb(args.ibd, { schema: args.schema ?? undefined, keys: await keysOf(args), dictionary: args.dictionary ?? undefined });
+  const file = await openInnodb(args.ibd, { schema: args.schema ?? undefined, keys: await keysOf(args), dictionary: args.dictionary ?? undefined, dataFiles: args.files.slice(1) });
   let out: Writable | null = null;
   try {
     for (const w of file.warnings) warn(w);
     if (args.listTables) {
       const to = args.output !== null ? createWriteStream(args.output) : process.stdout;
       out = to;
-      await listTables(file, args.format, (text) => write(to, text));
+      await listTables(file, args.format, (text) => write(to, text), warn);
       return 0;
     }
     if (args.pageMap || args.page !== null) {

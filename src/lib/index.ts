@@ -11,6 +11,7 @@
  */
 import { companionSource, ibdSource, type FileInput, type IbdInput, type OpenInnodbOptions } from './inputs.ts';
 import { openSource, type InnodbFile } from './innodb-file.ts';
+import { dataFilesSource } from '../core/tablespace/data-files.ts';
 import { openPartitionSources, type PartitionedOptions, type PartitionedTable } from './partitioned-table.ts';
 
 export type { FileInput, IbdInput, NamedData, OpenInnodbOptions } from './inputs.ts';
@@ -18,7 +19,8 @@ export * from './exports.ts';
 
 /** Opens an .ibd: throws NotInnodbError when it holds no InnoDB page; finds its table definitions. */
 export function openInnodb(input: IbdInput, options: OpenInnodbOptions = {}): Promise<InnodbFile> {
-  return openSource(ibdSource(input, options.name), {
+  const first = ibdSource(input, options.name);
+  return openSource(options.dataFiles ? dataFilesSource([first, ...options.dataFiles.map(companionSource)]) : first, {
     schema: options.schema && companionSource(options.schema),
     files: options.files?.map(companionSource),
     keys: options.keys,

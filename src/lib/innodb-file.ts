@@ -116,7 +116,7 @@ export class InnodbFile {
   async table(which: string | TableEntry | null = null, options: TableOptions = {}): Promise<InnodbTable> {
     const entry = which === null || typeof which === 'string' ? this.definition(which) : which;
     const located = options.target === undefined && this.defs.dictionary ? await this.systemTarget(entry, options.indexId) : null;
-    return openDefinedTable(located?.source ?? this.source, entry.definition, { ...options, target: options.target ?? located?.target, keys: this.keys });
+    return openDefinedTable(this.source, entry.definition, { ...options, target: options.target ?? located ?? undefined, keys: this.keys });
   }
 
   /** Where the rows of a table of a system tablespace are: its clustered index, or the index asked for. */
@@ -124,7 +124,7 @@ export class InnodbFile {
     if (indexId !== undefined) return systemIndexTarget(this.source, indexId, null);
     const index = entry.clusteredIndex;
     if (index === null) throw new IbdError(this.source.name, `its data dictionary names no index of \`${entry.name}\`: give the id of the index holding its rows`);
-    if (entry.dictionary?.table.state === 'live' && index.rootPage !== null) return { target: { index }, source: this.source };
+    if (entry.dictionary?.table.state === 'live' && index.rootPage !== null) return { index };
     return systemIndexTarget(this.source, index.indexId, index.rootPage);
   }
 

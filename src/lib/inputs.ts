@@ -33,6 +33,12 @@ export interface OpenInnodbOptions<F = FileInput> {
    * dictionary (MySQL 8) nor a .frm describes it.
    */
   dictionary?: F;
+  /**
+   * The further data files of a system tablespace given as the input (ibdata2 …, as
+   * innodb_data_file_path lists them), in order: its pages run on across them. In Node, the
+   * numbered ones beside an ibdata1 given by its path are found when this is not given.
+   */
+  dataFiles?: readonly F[];
 }
 
 /** The name an .ibd goes by when none is given. */

@@ -19,6 +19,8 @@ import { basename, dirname, join } from 'node:path';
 import type { ByteSource } from '../core/tablespace/source.ts';
 import { Tablespace } from '../core/tablespace/tablespace.ts';
 import { fileSource, type FileSource } from '../node/file-source.ts';
+import { dataFilePaths, dataFilesOf } from '../node/data-files.ts';
+import { dataFilesSource } from '../core/tablespace/data-files.ts';
 import { companionSource, ibdSource, type FileInput, type IbdInput, type OpenInnodbOptions } from './inputs.ts';
 import { openSource, type InnodbFile } from './innodb-file.ts';
 import { openPartitionSources, partitionedTableName, type PartitionedOptions, type PartitionedTable } from './partitioned-table.ts';
@@ -29,6 +31,11 @@ export * from './exports.ts';
 /** An .ibd or a companion file in Node: a path besides what index.ts takes. */
 export type NodeIbdInput = string | IbdInput;
 export type NodeFileInput = string | FileInput;
+
+/** Data files given as paths (the CLI's); those given as data are read as companions are. */
+function pathsOf(files: readonly NodeFileInput[] | undefined): string[] {
+  return (files ?? []).filter((f): f is string => typeof f === 'string');
+}
 
 /** The entries of a folder (none when it cannot be read). */
 function entriesOf(dir: string): string[] {
@@ -92,8 +99,8 @@ export async function openInnodb(input: NodeIbdInput, options: OpenInnodbOptions
     companions.push(source);
     return source;
   };
-  const ibd = typeof input === 'string' ? await fileSource(input) : null;
-  const source = ibd ?? ibdSource(input as IbdInput, options.name);
+  const ibd = typeof input === 'string' ? await dataFilesOf(await dataFilePaths(input, pathsOf(options.dataFiles))) : null;
+  const source = ibd ?? (options.dataFiles ? dataFilesSource([ibdSource(input as IbdInput, options.name), ...(await Promise.all(options.dataFiles.map(sourceOf)))]) : ibdSource(input as IbdInput, options.name));
   const path = typeof input === 'string' ? input : null;
   try {
     const system = path !== null && (await isSystemSpace(source));

@@ -12,7 +12,7 @@ import { batchBuffers, type RowBatch } from '../core/values/row-batch.ts';
 import type { TableDef } from '../core/schema.ts';
 import { openTable, type OpenOptions, type TableReader } from '../core/readers/table-reader.ts';
 import { csvBuffers, csvPages, type CsvBuffers } from '../core/writers/csv-pages.ts';
-import { fileSource } from './file-source.ts';
+import { dataFilesOf } from './data-files.ts';
 
 export interface RunRequest {
   id: number;
@@ -34,10 +34,10 @@ export type RunOutput = 'batch' | 'csv' | 'count';
 /** Reads of a count run (one read per run of 16 KB pages, as the CLI's single-thread count). */
 const COUNT_READ_BYTES = 4 << 20;
 
-const { path, table, options, output } = workerData as { path: string; table: TableDef; options: OpenOptions; output: RunOutput };
+const { paths, table, options, output } = workerData as { paths: string[]; table: TableDef; options: OpenOptions; output: RunOutput };
 const port = parentPort;
 if (port === null) throw new Error('decode-worker must run as a worker thread');
-const reader = fileSource(path).then((source) => openTable(source, table, options));
+const reader = dataFilesOf(paths).then((source) => openTable(source, table, options));
 
 /** CSV runs decode into reused buffers: a builder and a CSV buffer per run in progress. */
 const buffers: CsvBuffers[] = [];

@@ -6,6 +6,8 @@
  * tablespace or mysql.ibd the tables of its SDI; for any other file its one table. As text (one line
  * a table) or NDJSON (one object a table or dropped index).
  */
+import { truncationOf } from '../core/btree/truncation.ts';
+import { Tablespace } from '../core/tablespace/tablespace.ts';
 import type { DroppedIndex } from '../core/readers/dropped-indexes.ts';
 import type { DictTable } from '../core/definitions/dictionary/dict-tables.ts';
 import { INDEX_TYPE } from '../core/definitions/dictionary/dict-tables.ts';
@@ -116,7 +118,9 @@ function textLines(file: InnodbFile, tables: readonly ListedTable[], dropped: re
 }
 
 /** Writes the list of `--list-tables` as `format` ('csv' means the text table). */
-export async function listTables(file: InnodbFile, format: 'csv' | 'ndjson', write: (text: string) => Promise<void> | undefined): Promise<void> {
+export async function listTables(file: InnodbFile, format: 'csv' | 'ndjson', write: (text: string) => Promise<void> | undefined, warn: (line: string) => void): Promise<void> {
+  const cut = truncationOf(await Tablespace.open(file.source, { keys: file.keys ?? undefined }));
+  if (cut !== null) warn(`${file.name}: ${cut.message}`);
   const tables: ListedTable[] = [];
   for (const entry of file.tables()) tables.push(await listed(file, entry));
   const dropped = unlisted(await file.droppedIndexes(), tables);

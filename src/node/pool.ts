@@ -25,10 +25,10 @@ export interface NodePool<T> {
 type Reply<T> = { id: number; error: WorkerError } | ({ id: number; error?: undefined } & RunResult<T>);
 
 export function startPool<O extends RunOutput>(
-  workerUrl: URL, path: string, table: TableDef, options: OpenOptions, output: O, size = availableParallelism(),
+  workerUrl: URL, paths: readonly string[], table: TableDef, options: OpenOptions, output: O, size = availableParallelism(),
 ): NodePool<Outputs[O]> {
   type T = Outputs[O];
-  const workers = Array.from({ length: Math.max(1, size) }, () => new Worker(workerUrl, { workerData: { path, table, options, output } }));
+  const workers = Array.from({ length: Math.max(1, size) }, () => new Worker(workerUrl, { workerData: { paths, table, options, output } }));
   let nextId = 0;
   const latest: DecodeStats[] = [];
   const decoders = workers.map((worker, n): RunDecoder<T> => {

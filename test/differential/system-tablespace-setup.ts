@@ -136,19 +136,6 @@ async function tableCase(server: MariadbServer, t: (typeof TABLES)[number]): Pro
   return { name: t.name, ddl, rowFormat: t.rowFormat, orderBy: t.orderBy, columns: all.columns, rows: all.rows, storedRows, indexes };
 }
 
-/** Waits until the server's process is gone (after SHUTDOWN). */
-export async function exited(pid: number): Promise<void> {
-  for (let i = 0; i < 1200; i++) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return;
-    }
-    await sleep(100);
-  }
-  throw new Error(`mariadbd (pid ${pid}) did not stop within two minutes of SHUTDOWN`);
-}
-
 /** Copies the datadir's ibdata1, and with `frms` the .frm files of shop, and shop/fpt.ibd, to a new folder. */
 function snapshot(server: MariadbServer, frms: boolean): string {
   const dir = mkdtempSync(join(tmpdir(), 'ibd-system-'));
@@ -181,9 +168,7 @@ export async function makeDatadir(): Promise<Datadir & { fpt: TableCase }> {
     const live = snapshot(server, false);
     await view.end();
     await server.exec('DROP TABLE dropped_purged', 'shop');
-    await server.exec('SET GLOBAL innodb_fast_shutdown = 0');
-    await server.exec('SHUTDOWN').catch(() => undefined);
-    await exited(server.pid);
+    await server.slowShutdown();
     const removed = {
       liveIndex: (tables.find((t) => t.name === 'dropped_live') as TableCase).indexes[0].id,
       purgedIndex: (tables.find((t) => t.name === 'dropped_purged') as TableCase).indexes[0].id,

@@ -97,6 +97,9 @@ export interface MariadbServer {
   exportTable(table: string, database?: string): Promise<string>;
   /** Current text of the server's error log. */
   errorLog(): string;
+  /** A slow shutdown (innodb_fast_shutdown=0: purge done, every page written); resolves once the
+   *  process is gone, its files left in datadir for the test to copy (stop() then removes them). */
+  slowShutdown(): Promise<void>;
   /** Shuts the server down and removes baseDir. Idempotent. */
   stop(): Promise<void>;
 }
@@ -279,6 +282,16 @@ export async function startMariadb(opts: StartMariadbOptions = {}): Promise<Mari
       async exportTable(table: string, database = 'test'): Promise<string> {
         const files = tableFiles(datadir, table, database);
         return withConn(database, (c) => exportTableFiles(c, files, baseDir, table, database));
+      },
+
+      async slowShutdown(): Promise<void> {
+        await server.exec('SET GLOBAL innodb_fast_shutdown = 0');
+        const conn = await connectAsRoot(socket, undefined);
+        // SHUTDOWN kills this connection: its error, and the event the connector emits then, are expected.
+        conn.on('error', () => undefined);
+        await conn.query('SHUTDOWN').catch(() => undefined);
+        conn.destroy();
+        if (!(await waitForExit(proc, 120000))) throw new Error('mariadbd did not stop within two minutes of a slow SHUTDOWN');
       },
 
       errorLog(): string {

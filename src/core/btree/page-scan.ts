@@ -23,7 +23,9 @@ export async function scanLeafPages(ts: Tablespace, indexId: bigint): Promise<Le
   let xdes: Uint8Array | null = null;
   let xdesNo = -1;
   for (let n = 0; n < ts.pageCount; n++) {
-    if (xdesPageOf(n, ts.physicalSize) !== xdesNo) {
+    // A raw image's descriptors are not trusted, as its page 0 is not (it may be another file's, or
+    // those of the freed extents a dropped table's pages are read from).
+    if (!ts.raw && xdesPageOf(n, ts.physicalSize) !== xdesNo) {
       xdesNo = xdesPageOf(n, ts.physicalSize);
       xdes = await descriptorPage(ts, xdesNo);
     }

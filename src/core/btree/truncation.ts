@@ -55,20 +55,29 @@ export function truncationOf(ts: Tablespace, missing: MissingLeaves | null = nul
   if (missingPages === 0 && !missing?.leaves) return null;
   const estimatedRows = missing && missing.rowsPerLeaf !== null ? Math.round(missing.leaves * missing.rowsPerLeaf) : null;
   const t: Truncation = { cutAt, partialBytes, spaceSize, missingPages, missingLeaves: missing?.leaves ?? null, estimatedRows, message: '' };
-  t.message = truncationText(t, missing?.atLeast === true);
+  t.message = truncationText(t, missing?.atLeast === true, ts.fsp.spaceId === 0);
   return t;
 }
 
-function truncationText(t: Truncation, atLeast: boolean): string {
-  const partial = t.partialBytes > 0 ? ` (the file ends ${count(t.partialBytes, 'byte')} into it)` : '';
-  const header = t.spaceSize === null ? 'the space header, on page 0, is damaged' : `the space header says ${count(t.spaceSize, 'page')}`;
-  let text = `the file is cut at page ${t.cutAt}${partial}: ${t.spaceSize === null ? 'at least ' : ''}${count(t.missingPages, 'page')} missing past the end (${header})`;
+function truncationText(t: Truncation, atLeast: boolean, systemSpace: boolean): string {
+  let text = cutText(t, systemSpace);
   if (t.missingLeaves === 0) return `${text}; none of them is a leaf page of the table's B-tree`;
   if (t.missingLeaves !== null) {
     text += `; the B-tree expects ${atLeast ? 'at least ' : ''}${count(t.missingLeaves, 'leaf page')} there`;
     if (t.estimatedRows !== null) text += ` (about ${count(t.estimatedRows, 'row')}, estimated from the intact leaf pages' average)`;
   }
   return text;
+}
+
+/** Where the file ends, against what the space header says. */
+function cutText(t: Truncation, systemSpace: boolean): string {
+  // A system tablespace may go on in more data files (innodb_data_file_path): not cut, if they are there.
+  if (systemSpace && t.partialBytes === 0 && t.spaceSize !== null) {
+    return `the file holds pages 0 to ${t.cutAt - 1} of the ${count(t.spaceSize, 'page')} its space header gives the system tablespace: the other ${count(t.missingPages, 'page')} are in its further data files (ibdata2 …, as innodb_data_file_path lists them), to be given after it, or missing`;
+  }
+  const partial = t.partialBytes > 0 ? ` (the file ends ${count(t.partialBytes, 'byte')} into it)` : '';
+  const header = t.spaceSize === null ? 'the space header, on page 0, is damaged' : `the space header says ${count(t.spaceSize, 'page')}`;
+  return `the file is cut at page ${t.cutAt}${partial}: ${t.spaceSize === null ? 'at least ' : ''}${count(t.missingPages, 'page')} missing past the end (${header})`;
 }
 
 /**

@@ -69,49 +69,25 @@ async function isRootOf(ts: Tablespace, no: number, indexId: bigint): Promise<bo
   return readIndexHeader(page.bytes).indexId === indexId && u32(page.bytes, FIL_PAGE_PREV) === FIL_NULL && u32(page.bytes, FIL_PAGE_NEXT) === FIL_NULL;
 }
 
-/** Where an index's rows are read from: the options that point openTable at it, and the source to open. */
-export interface IndexTarget {
-  target: Pick<OpenOptions, 'index' | 'raw'>;
-  source: ByteSource;
-}
+/** The OpenOptions that point openTable at an index of a system tablespace. */
+export type IndexTarget = Pick<OpenOptions, 'index' | 'raw'>;
 
 /**
  * Index `indexId` of a system tablespace: through the root the dictionary names when that page is
  * still one, else the one its file segment names (INODE); else, when its pages were freed (a dropped
  * table's), through the root a scan of the file finds. With no root left at all (its page reused),
- * its leaves are found by scanning a view of the file in which the extent descriptors, which mark
- * them free, are not seen (withoutDescriptors): read as a raw image, rows may then come out of key
- * order, and a leaf freed before the drop (a page merge) would show rows again.
+ * its leaves are found by scanning the file read as a raw image, whose extent descriptors (which mark
+ * them free) are not consulted: rows may then come out of key order, and the leaves a merge freed
+ * before the drop are told apart by their links (leaf-chain.ts).
  */
 export async function systemIndexTarget(source: ByteSource, indexId: bigint, rootPage: number | null): Promise<IndexTarget> {
   const ts = await Tablespace.open(source);
-  const through = (root: number): IndexTarget => ({ target: { index: { indexId, rootPage: root } }, source });
+  const through = (root: number): IndexTarget => ({ index: { indexId, rootPage: root } });
   if (rootPage !== null && (await isRootOf(ts, rootPage, indexId))) return through(rootPage);
   const inUse = (await findIndexRoots(ts).catch(() => [])).find((r) => r.header.indexId === indexId);
   if (inUse) return through(inUse.page);
   const found = (await scanOrphans(source)).groups.find((g) => g.spaceId === ts.fsp.spaceId && g.base === 0 && g.indexId === indexId);
   if (found !== undefined && found.root !== null) return through(found.root);
   const raw = { pageSize: ts.pageSize, fullCrc32: ts.fullCrc32, base: 0, spaceId: ts.fsp.spaceId };
-  return { target: { index: { indexId, rootPage: null }, raw }, source: withoutDescriptors(source, ts.pageSize) };
-}
-
-/**
- * The file with its extent descriptor pages (page 0 and every pageSize-th page: xdes.ts) read as
- * zeros, so that a scan for an index's leaves takes the pages they mark free too.
- */
-function withoutDescriptors(source: ByteSource, pageSize: number): ByteSource {
-  const span = pageSize * pageSize;
-  return {
-    name: source.name,
-    size: source.size,
-    async read(offset, length) {
-      const bytes = (await source.read(offset, length)).slice();
-      for (let d = Math.floor(offset / span) * span; d < offset + bytes.length; d += span) {
-        const from = Math.max(d, offset);
-        const to = Math.min(d + pageSize, offset + bytes.length);
-        if (from < to) bytes.fill(0, from - offset, to - offset);
-      }
-      return bytes;
-    },
-  };
+  return { index: { indexId, rootPage: null }, raw };
 }

@@ -304,9 +304,9 @@ export class LeafDecoder {
       addProblem(stats, page.no, origin, `the damaged page's record list leads here, where no record of this table fits (${misfit}); the list is not followed further`);
       break;
     }
-    const free: number[] = [];
-    freeListOrigins(bytes, compact, free);
-    const { records, carved } = carveRecords(this.carveTarget(bytes), listed, new Set(free));
+    // An intact page (one a merge took out of the index) whose list holds needs no carving: its
+    // records are all there, as the server wrote them.
+    const { records, carved } = page.checksum !== 'bad' && unreadable === 0 ? { records: listed, carved: 0 } : this.carve(bytes, listed);
     stats.carvedRecords += carved;
     let returned = 0;
     let withheld = 0;
@@ -343,6 +343,13 @@ export class LeafDecoder {
     const carvedText = carved > 0 ? ` (${carved} carved from the page body past the broken list)` : '';
     const withheldText = withheld > 0 ? `; ${withheld} withheld from this output (--rows damaged or all shows them)` : '';
     addProblem(stats, page.no, null, `the page is damaged (${reason}): ${found} records read back${carvedText}, of state damaged${withheldText}${lost > 0 ? `; ${lost} records unreadable` : ''}`);
+  }
+
+  /** Records carved from a damaged page's body, competing with those its list gave. */
+  private carve(bytes: Uint8Array, listed: Extent[]): { records: Extent[]; carved: number } {
+    const free: number[] = [];
+    freeListOrigins(bytes, this.ctx.compact, free);
+    return carveRecords(this.carveTarget(bytes), listed, new Set(free));
   }
 
   /**
