@@ -43,7 +43,7 @@ export interface ColumnInfo {
   sqlType: string;
   /** Integer, decimal or floating-point: right-aligned, compared as numbers. */
   numeric: boolean;
-  /** Shown as 0x hex (binary strings, BLOBs, BIT, geometry). */
+  /** Shown as 0x hex (binary strings, BLOBs, BIT). */
   binary: boolean;
   nullable: boolean;
 }

@@ -39,10 +39,7 @@ export function statsSince(before: DecodeStats, after: DecodeStats): DecodeStats
 }
 
 const NUMERIC = new Set(['tinyint', 'bool', 'smallint', 'mediumint', 'int', 'bigint', 'decimal', 'float', 'double']);
-const BINARY = new Set([
-  'bit', 'binary', 'varbinary', 'tinyblob', 'blob', 'mediumblob', 'longblob',
-  'geometry', 'point', 'linestring', 'polygon', 'multipoint', 'multilinestring', 'multipolygon', 'geometrycollection',
-]);
+const BINARY = new Set(['bit', 'binary', 'varbinary', 'tinyblob', 'blob', 'mediumblob', 'longblob']);
 
 function sqlType(c: Column): string {
   let t = c.type;

@@ -11,6 +11,7 @@ import { renderHex, zerofill, type Render } from './render.ts';
 import { textRenderer } from './string.ts';
 import { doubleRenderer, floatRenderer } from './float.ts';
 import { enumRenderer, enumSize, setRenderer, setSize } from './enum-set.ts';
+import { renderGeometry } from './geometry.ts';
 import { jsonRenderer } from './json-binary.ts';
 import { renderInet4, renderInet6, renderUuid } from './network.ts';
 import { datetimeRenderer, fracBytes, renderDate, renderYear, renderYear2, timeRenderer, timestampRenderer } from './temporal.ts';
@@ -40,7 +41,7 @@ export function columnStorage(c: Column, redundant: boolean): Storage {
     return fixed(intBytes, c.zerofill ? zerofill(render, c.length || INT_WIDTHS[c.type]) : render);
   }
   if (TEXT_BLOBS.has(c.type)) return variable(Infinity, stringRenderer(c, false));
-  if (GEOMETRIES.has(c.type)) return variable(Infinity, renderHex); // SELECT returns the stored SRID + WKB bytes
+  if (GEOMETRIES.has(c.type)) return variable(Infinity, renderGeometry);
   switch (c.type) {
     case 'decimal': return fixed(decimalSize(c.precision, c.scale), withZerofill(c, decimalRenderer(c.precision, c.scale), c.precision + (c.scale > 0 ? 1 : 0)));
     case 'float': return fixed(4, withZerofill(c, floatRenderer(c.scale, c.precision > 0), c.precision > 0 ? c.precision : 12));
