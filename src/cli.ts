@@ -37,6 +37,7 @@ import { writePageInspection } from './cli/page-inspect.ts';
 import { writePageMap } from './cli/page-map.ts';
 import { listTables } from './node/list-tables.ts';
 import { keyRange, writeLookup } from './cli/lookup.ts';
+import { checkedZone, cliTimeZone } from './cli/time-zone.ts';
 import { writePartitions } from './cli/partitions.ts';
 import { startPool, type NodePool } from './node/pool.ts';
 
@@ -62,6 +63,8 @@ const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [--table 
                      the guessed CREATE TABLE and a report per field go to stderr, rows are decoded with it
   --format F         csv (default; NULL as \\N) or ndjson (one JSON object per row)
   --threads N        decode with N worker threads (default: one per core)
+  --time-zone ZONE   show TIMESTAMP values in ZONE: an IANA name (Europe/Berlin) or an offset (+02:00);
+                     default: the server's zone when a .cnf in the file's datadir says it, else UTC
   --key-file FILE    MariaDB file_key_management key file, for an encrypted table
   --key-password PW  its password, when the key file is encrypted (file_key_management_filekey)
   --keyring FILE     MySQL keyring_file, for an encrypted table
@@ -121,10 +124,11 @@ interface Args {
   /** The files after the first: partitions of one table (with --partition-column, the first alone too). */
   more: string[];
   partitionColumn: boolean;
+  timeZone: string | null;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null; more: string[] } = { format: 'csv', schema: null, printDdl: false, count: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, listTables: false, dictionary: null, indexId: null, pageSize: null, pageMap: false, page: null, index: null, key: null, from: null, to: null, more: [], partitionColumn: false };
+  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null; more: string[] } = { format: 'csv', schema: null, printDdl: false, count: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, listTables: false, dictionary: null, indexId: null, pageSize: null, pageMap: false, page: null, index: null, key: null, from: null, to: null, more: [], partitionColumn: false, timeZone: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = (): string => {
@@ -139,6 +143,7 @@ function parseArgs(argv: string[]): Args {
     else if (a === '--output' || a === '-o') args.output = value();
     else if (a === '--key-file') args.keyFile = value();
     else if (a === '--key-password') args.keyPassword = value();
+    else if (a === '--time-zone') args.timeZone = checkedZone(value(), (why) => new UsageError(`--time-zone: ${why}`));
     else if (a === '--keyring') args.keyring = value();
     else if (a === '--list-indexes') args.listIndexes = true;
     else if (a === '--page-map') args.pageMap = true;
@@ -396,6 +401,7 @@ async function listFileIndexes(args: Args): Promise<number> {
 
 async function run(args: Args): Promise<number> {
   if (args.listIndexes) return listFileIndexes(args);
+  args.timeZone = await cliTimeZone(args.timeZone, args.ibd, (line) => process.stderr.write(`${line}\n`));
   if (args.more.length > 0 || args.partitionColumn) return readPartitions(args);
   const file = await openInnodb(args.ibd, { schema: args.schema ?? undefined, keys: await keysOf(args), dictionary: args.dictionary ?? undefined });
   let out: Writable | null = null;
@@ -425,7 +431,7 @@ async function run(args: Args): Promise<number> {
       await write(out, `${entry.definition.createSql.replace(/;?\s*$/, '')};\n`);
       return 0;
     }
-    const table = await file.table(entry, { rows: args.mode, indexId: args.indexId ?? undefined, pageSize: args.pageSize ?? undefined, index: args.index ?? undefined });
+    const table = await file.table(entry, { rows: args.mode, indexId: args.indexId ?? undefined, pageSize: args.pageSize ?? undefined, index: args.index ?? undefined, timeZone: args.timeZone ?? undefined });
     for (const w of table.warnings) warn(w);
     const spaceDamaged = await warnSpace(file, table);
     if (!(await definitionFits(table, file))) return 1;
@@ -456,7 +462,7 @@ async function readPartitions(args: Args): Promise<number> {
   const out = args.output !== null ? createWriteStream(args.output) : process.stdout;
   try {
     return await writePartitions({
-      paths: [args.ibd, ...args.more], schema: args.schema, table: args.table, keys: await keysOf(args), rows: args.mode, index: args.index, partitionColumn: args.partitionColumn,
+      paths: [args.ibd, ...args.more], schema: args.schema, table: args.table, keys: await keysOf(args), rows: args.mode, index: args.index, partitionColumn: args.partitionColumn, timeZone: args.timeZone ?? 'UTC',
       range: keyRange(args.key, args.from, args.to), format: args.format, count: args.count, write: (c) => write(out, c), say: (l) => process.stderr.write(`${l}\n`),
     });
   } finally {
