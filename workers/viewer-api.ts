@@ -60,6 +60,8 @@ export interface ViewSpec {
   index?: OpenOptions['index'];
   /** A raw image without a valid page 0 (from listIndexes): OpenOptions.raw. */
   raw?: RawTarget;
+  /** The zone TIMESTAMP values are shown in (OpenOptions.timeZone; default UTC). */
+  timeZone?: string;
 }
 
 /** What `openView` found. */

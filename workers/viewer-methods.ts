@@ -233,7 +233,7 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
     async openView(spec) {
       current = null;
       const source = sharedBlobSource(spec.ibd, spec.name);
-      const { reader } = await openDefinedTable(source, spec.table, { rows: spec.mode, keys: spec.keys, target: { index: spec.index, raw: spec.raw } });
+      const { reader } = await openDefinedTable(source, spec.table, { rows: spec.mode, keys: spec.keys, target: { index: spec.index, raw: spec.raw }, timeZone: spec.timeZone });
       const view: OpenedView = {
         table: spec.table.name,
         columns: reader.columns.slice(),
