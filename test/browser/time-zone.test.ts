@@ -29,7 +29,7 @@ describe('TIMESTAMP time zones and geometry in the built page', () => {
   let work: string;
   let files: { ibd: string; sql: string };
 
-  const { waitForTable, open, download } = pageSteps(() => page);
+  const { shot, waitForTable, open, download, clearAll } = pageSteps(() => page);
   const column = (col: number) => page.locator(`[data-row] [data-col="${col}"]`).allTextContents();
 
   beforeAll(async () => {
@@ -61,6 +61,7 @@ describe('TIMESTAMP time zones and geometry in the built page', () => {
     const choice = page.getByTestId('time-zone');
     expect(await choice.inputValue()).toBe('Europe/Berlin');
     expect(await choice.locator('option:checked').textContent()).toBe("Europe/Berlin (the server's)");
+    await shot('tz-01-server-zone');
     const berlin = (await db!.query(select('Europe/Berlin'))).rows;
     expect(await column(1)).toEqual(berlin.map((r) => r[1]));
     expect(await column(3)).toEqual(berlin.map((r) => r[3] ?? 'NULL'));
@@ -83,5 +84,13 @@ describe('TIMESTAMP time zones and geometry in the built page', () => {
     await db!.exec(sql.toString('utf8'), 'reloaded');
     const stored = (database: string) => db!.query("SET STATEMENT time_zone = '+00:00' FOR SELECT id, ts, dt, HEX(g) FROM tz ORDER BY id", database);
     expect((await stored('reloaded')).rows).toEqual((await stored('test')).rows);
+
+    // Closed and opened again without the my.cnf: the server's zone is forgotten, the zone picked kept.
+    await clearAll();
+    await open([files.ibd, files.sql]);
+    await waitForTable('tz', 'done');
+    expect(await page.getByTestId('time-zone').inputValue()).toBe('America/New_York');
+    expect(await page.getByTestId('time-zone').locator('option', { hasText: "(the server's)" }).count()).toBe(0);
+    expect(await column(1)).toEqual(ny.map((r) => r[1]));
   }, 180_000);
 });

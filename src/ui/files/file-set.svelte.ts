@@ -95,6 +95,7 @@ export class FileSet {
   reset(): void {
     this.#files = [];
     this.keyRing.reset();
+    this.timeZone.forgetServer();
     this.sqlFiles = [];
     this.ignored = [];
     this.orphans = [];

@@ -25,6 +25,13 @@ export class TimeZoneChoice {
     this.#picked = true;
   }
 
+  /** The files are gone: so is the server's zone (a zone the user picked stays). */
+  forgetServer(): void {
+    if (!this.#picked) this.zone = 'UTC';
+    this.server = null;
+    this.problem = null;
+  }
+
   /** Reads the .cnf files among `files`: the server's zone, when they give it, becomes the zone shown (unless one was picked); true when the zone changed. */
   async read(files: readonly InputFile[]): Promise<boolean> {
     const configs = files.filter((f) => isServerConfig(f.file.name) && f.file.size <= MAX_CONFIG_BYTES);
