@@ -56,6 +56,14 @@ describe('SQL export', () => {
     expect(sqlValue('abc', 'number')).toBe("'abc'");
   });
 
+  it('writes geometries as ST_GeomFromText of their WKT and SRID', () => {
+    expect(sqlValue('POINT(1 -0)', 'geometry')).toBe("ST_GeomFromText('POINT(1 -0)')");
+    expect(sqlValue('SRID=4326;GEOMETRYCOLLECTION EMPTY', 'geometry')).toBe("ST_GeomFromText('GEOMETRYCOLLECTION EMPTY', 4326)");
+    expect(sqlValue('SRID=3857;MULTIPOINT(1 2,3 4)', 'geometry')).toBe("ST_GeomFromText('MULTIPOINT(1 2,3 4)', 3857)");
+    expect(sqlValue("[unreadable: coordinate NaN at byte 9 is not a finite number]", 'geometry')).toBe("'[unreadable: coordinate NaN at byte 9 is not a finite number]'");
+    expect(sqlColumns(parseCreateTables('CREATE TABLE t (id INT, p POINT, g GEOMETRY)')[0], ['id', 'p', 'g']).map((c) => c.kind)).toEqual(['number', 'geometry', 'geometry']);
+  });
+
   it('batches rows into INSERT statements with a column list', () => {
     const rows = [
       ['1', '1.50', '0.1', "O'Brien", '0x01', '0x05', '{"a": 1}', '2', '2024-01-02 03:04:05', 'a'],

@@ -48,6 +48,8 @@ export interface ListItem {
    * resolveSchema, source 'sql'): taken from the parsed .sql by name, without resolving again.
    */
   fromSql?: { file: string; table: string } | null;
+  /** exportTables: the zone TIMESTAMP values are written in (default UTC, as the listing's CSVs are). */
+  timeZone?: string;
 }
 
 export interface ListedTable {
@@ -297,8 +299,8 @@ function resolvedResult(r: Awaited<ReturnType<typeof resolveSchema>>): ResolvedS
 }
 
 /** The table decoded whole into one CSV (header + rows), as "Export all tables" writes it. */
-async function tableCsv(ibd: ByteSource, table: TableDef): Promise<ExportedTable> {
-  const reader = await openTable(ibd, table);
+async function tableCsv(ibd: ByteSource, table: TableDef, timeZone = 'UTC'): Promise<ExportedTable> {
+  const reader = await openTable(ibd, table, { timeZone });
   // A definition that does not fit gives no CSV (its verdict is the problem), not rows of garbage.
   await reader.checkDefinition();
   const parts: Uint8Array[] = [new TextEncoder().encode(csvHeader(reader.columns))];
@@ -388,7 +390,7 @@ export function createListMethods(): ListMethods {
             if (item.chosen) table = r.candidates.find((c) => c.table.name === item.chosen)?.table ?? table;
             if (!table) throw new Error(r.error ?? `no table definition for ${item.name}`);
           }
-          row = await tableCsv(ibd, table);
+          row = await tableCsv(ibd, table, item.timeZone);
         } catch (err) {
           row = { table: null, bytes: null, rows: 0, problem: message(err) };
         }

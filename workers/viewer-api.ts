@@ -43,7 +43,7 @@ export interface ColumnInfo {
   sqlType: string;
   /** Integer, decimal or floating-point: right-aligned, compared as numbers. */
   numeric: boolean;
-  /** Shown as 0x hex (binary strings, BLOBs, BIT, geometry). */
+  /** Shown as 0x hex (binary strings, BLOBs, BIT). */
   binary: boolean;
   nullable: boolean;
 }
@@ -60,6 +60,8 @@ export interface ViewSpec {
   index?: OpenOptions['index'];
   /** A raw image without a valid page 0 (from listIndexes): OpenOptions.raw. */
   raw?: RawTarget;
+  /** The zone TIMESTAMP values are shown in (OpenOptions.timeZone; default UTC). */
+  timeZone?: string;
 }
 
 /** What `openView` found. */

@@ -39,10 +39,7 @@ export function statsSince(before: DecodeStats, after: DecodeStats): DecodeStats
 }
 
 const NUMERIC = new Set(['tinyint', 'bool', 'smallint', 'mediumint', 'int', 'bigint', 'decimal', 'float', 'double']);
-const BINARY = new Set([
-  'bit', 'binary', 'varbinary', 'tinyblob', 'blob', 'mediumblob', 'longblob',
-  'geometry', 'point', 'linestring', 'polygon', 'multipoint', 'multilinestring', 'multipolygon', 'geometrycollection',
-]);
+const BINARY = new Set(['bit', 'binary', 'varbinary', 'tinyblob', 'blob', 'mediumblob', 'longblob']);
 
 function sqlType(c: Column): string {
   let t = c.type;
@@ -236,7 +233,7 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
     async openView(spec) {
       current = null;
       const source = sharedBlobSource(spec.ibd, spec.name);
-      const { reader } = await openDefinedTable(source, spec.table, { rows: spec.mode, keys: spec.keys, target: { index: spec.index, raw: spec.raw } });
+      const { reader } = await openDefinedTable(source, spec.table, { rows: spec.mode, keys: spec.keys, target: { index: spec.index, raw: spec.raw }, timeZone: spec.timeZone });
       const view: OpenedView = {
         table: spec.table.name,
         columns: reader.columns.slice(),

@@ -26,6 +26,8 @@ export interface PartitionRun {
   rows: RowMode;
   index: string | null;
   partitionColumn: boolean;
+  /** The zone TIMESTAMP values are shown in. */
+  timeZone: string;
   range: KeyRange | null;
   format: 'csv' | 'ndjson';
   count: boolean;
@@ -37,7 +39,7 @@ export interface PartitionRun {
 /** Reads the partitions of `run.paths` as one table; the exit status. */
 export async function writePartitions(run: PartitionRun): Promise<number> {
   const opened = await openInnodbPartitions(run.paths, {
-    schema: run.schema ?? undefined, keys: run.keys, rows: run.rows, index: run.index ?? undefined, partitionColumn: run.partitionColumn, table: run.table ?? undefined,
+    schema: run.schema ?? undefined, keys: run.keys, rows: run.rows, index: run.index ?? undefined, partitionColumn: run.partitionColumn, table: run.table ?? undefined, timeZone: run.timeZone,
   });
   try {
     const { table } = opened;

@@ -39,6 +39,8 @@ export interface TableOptions {
    * dictionary): `indexId` and `pageSize` are then not looked at.
    */
   target?: Pick<OpenOptions, 'index' | 'raw'>;
+  /** The zone TIMESTAMP values are shown in: `UTC` (default), an IANA name (`Europe/Berlin`) or an offset (`+02:00`). */
+  timeZone?: string;
 }
 
 /** A row keyed by column name; SQL NULL is null; `_row_state` is the last key when the mode returns several states. */
@@ -160,7 +162,7 @@ export async function openDefinedTable(source: ByteSource, definition: TableDef,
   const request = { indexId: options.indexId ?? null, pageSize: options.pageSize ?? null };
   const target = options.target ?? await targetOptions(source, definition.name, request, (m) => warnings.push(m));
   const secondary = options.index === undefined ? null : secondaryIndexName(definition, options.index);
-  const open: OpenOptions = { mode: options.rows ?? 'live', keys: options.keys, ...target };
+  const open: OpenOptions = { mode: options.rows ?? 'live', keys: options.keys, timeZone: options.timeZone, ...target };
   if (secondary !== null) {
     open.indexName = secondary;
     // Its tree: the one given by id, else found by name (the target's is the table's clustered index).

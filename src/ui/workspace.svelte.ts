@@ -64,6 +64,7 @@ export class Workspace {
       return;
     }
     const keysChanged = await this.files.add(fresh);
+    const zoneChanged = await this.files.timeZone.read(fresh);
     if (keysChanged) this.#listing.summarizeAgain(this.tables);
     const schemaFilesChanged = fresh.some((f) => /\.(sql|frm)$/i.test(f.file.name));
     const firstNew = this.#repair(fresh, schemaFilesChanged);
@@ -72,6 +73,7 @@ export class Workspace {
     if (firstNew) this.select(firstNew.key);
     else if (selected && keysChanged && selected.state === 'error') this.retry(selected.key);
     else if (selected && schemaFilesChanged && !selected.busy && selected.state !== 'done') this.select(selected.key);
+    else if (selected && zoneChanged && this.screen.shows(selected)) this.#reopen(selected, () => {});
     this.files.describeLeftovers(this.tables.length);
   }
 
@@ -173,6 +175,13 @@ export class Workspace {
       entry.chosen = tableName;
       entry.custom = null;
     });
+  }
+
+  /** Shows TIMESTAMP values in another zone: the table on screen is opened again (its counts kept). */
+  setTimeZone(zone: string): void {
+    this.files.timeZone.pick(zone);
+    const entry = this.selected;
+    if (entry && this.screen.shows(entry)) this.#reopen(entry, () => {});
   }
 
   /** Shows the rows of another row mode (row-state.ts): the table is opened again. */

@@ -13,7 +13,9 @@ import { readInstantLayout } from '../records/instant-metadata.ts';
 import { fieldColumns } from '../records/record.ts';
 import type { TableDef } from '../schema.ts';
 import type { Tablespace } from '../tablespace/tablespace.ts';
+import { zonedRender } from '../values/column-storage.ts';
 import { writerFor } from '../values/text-writers.ts';
+import { UTC } from '../values/time-zone.ts';
 import { fastWriteOf, quoteCheckOf } from '../values/writer-traits.ts';
 import type { DecodeStats } from './decode-stats.ts';
 import type { LeafContext } from './leaf-decoder.ts';
@@ -36,10 +38,16 @@ export async function fileLayout(ts: Tablespace, table: TableDef, rootPage: numb
   return ts.fsp.flags.sdi ? (await mysqlLayoutFromFile(ts, layout)) ?? layout : readInstantLayout(ts, rootPage, layout, compact);
 }
 
-/** A LeafContext for `layout`, counting into `stats`; its columns are the table's, `_row_state` last where the mode has it. */
-export function leafContext(ts: Tablespace, layout: ClusteredLayout, compact: boolean, mode: RowMode, stats: DecodeStats): LeafContext {
+/**
+ * A LeafContext for `layout`, counting into `stats`; its columns are the table's, `_row_state` last
+ * where the mode has it; TIMESTAMP values shown in `zone`.
+ */
+export function leafContext(ts: Tablespace, layout: ClusteredLayout, compact: boolean, mode: RowMode, stats: DecodeStats, zone = UTC): LeafContext {
   const columns = layout.columns.length + (hasStateColumn(mode) ? 1 : 0);
-  const writers = layout.fields.map((f) => writerFor(f.out >= 0 ? layout.columns[f.out] : null, f.render));
+  const writers = layout.fields.map((f) => {
+    const column = f.out >= 0 ? layout.columns[f.out] : null;
+    return writerFor(column, zonedRender(column, f.render, zone));
+  });
   // Scan all (QUOTE_SCAN) but where the writer knows; not for an instantly altered table, whose
   // older records show defaults written from their text.
   const quoteChecks = new Uint8Array(columns);

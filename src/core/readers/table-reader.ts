@@ -21,6 +21,7 @@ import { secondaryIndexName, secondaryTree } from './index-choice.ts';
 import { planLookup, type KeyLookup, type KeyRange } from './key-lookup.ts';
 import type { ClusteredLayout } from '../records/clustered-index.ts';
 import { BatchBuilder, batchRows, batchView, releaseBatch, type RowBatch } from '../values/row-batch.ts';
+import { timeZone, type TimeZone } from '../values/time-zone.ts';
 import type { TableDef } from '../schema.ts';
 import type { ByteSource } from '../tablespace/source.ts';
 import { Tablespace, type Page, type PageRun } from '../tablespace/tablespace.ts';
@@ -84,6 +85,11 @@ export interface OpenOptions {
    * name (PRIMARY) reads the table as without it.
    */
   indexName?: string;
+  /**
+   * The zone TIMESTAMP values are shown in (time-zone.ts): `UTC` (the default), an IANA name
+   * (`Europe/Berlin`) or an offset (`+02:00`). DATETIME is zone-less.
+   */
+  timeZone?: string;
 }
 
 
@@ -173,6 +179,7 @@ function rowFormatOf(ts: Tablespace, compact: boolean, table: TableDef): TableIn
 }
 
 export async function openTable(source: ByteSource, table: TableDef, options: OpenOptions = {}): Promise<TableReader> {
+  const zone = await tableError(source, table, async () => timeZone(options.timeZone ?? 'UTC'));
   const ts = options.raw ? Tablespace.openRaw(rawView(source, options.raw.base), options.raw) : await Tablespace.open(source, { keys: options.keys });
   const secondary = await tableError(source, table, async () => (options.indexName === undefined ? null : secondaryIndexName(table, options.indexName)));
   const index = secondary !== null && !options.index ? await tableError(source, table, () => secondaryTree(ts, table, secondary)) : options.index;
@@ -194,7 +201,7 @@ export async function openTable(source: ByteSource, table: TableDef, options: Op
     clusteredOn: layout.keyKind,
     leafSource: root.page < 0 ? 'scan' : 'btree',
   };
-  return new ClusteredReader(ts, root, info, layout, compact, options.mode ?? 'live');
+  return new ClusteredReader(ts, root, info, layout, compact, options.mode ?? 'live', zone);
 }
 
 /** What `step` returns; what it throws, as an IbdError naming the file and the table. */
@@ -259,10 +266,11 @@ class ClusteredReader implements TableReader {
     private readonly layout: ClusteredLayout,
     private readonly compact: boolean,
     readonly mode: RowMode,
+    zone: TimeZone,
   ) {
     this.columns = layout.columns.map((c) => c.name);
     if (hasStateColumn(mode)) this.columns.push(ROW_STATE_COLUMN);
-    this.context = leafContext(ts, layout, compact, mode, this.stats);
+    this.context = leafContext(ts, layout, compact, mode, this.stats, zone);
     this.leaf = new LeafDecoder(this.context);
   }
 

@@ -1,7 +1,8 @@
 /**
  * How a column's value is stored in a record (dict0mem.cc dict_col_t, the lengths of
  * dict_col_get_fixed_size): fixed bytes or variable length, whether the length may take two bytes
- * (DATA_BIG_COL), and the renderer that turns the stored bytes into the text SELECT shows.
+ * (DATA_BIG_COL), and the renderer that turns the stored bytes into the text SELECT shows (TIMESTAMP
+ * in UTC; zonedRender gives it in another zone).
  */
 import { charsetInfo } from './charset.ts';
 import type { Column } from '../schema.ts';
@@ -11,10 +12,12 @@ import { renderHex, zerofill, type Render } from './render.ts';
 import { textRenderer } from './string.ts';
 import { doubleRenderer, floatRenderer } from './float.ts';
 import { enumRenderer, enumSize, setRenderer, setSize } from './enum-set.ts';
+import { renderGeometry } from './geometry.ts';
 import { jsonRenderer } from './json-binary.ts';
 import { renderInet4, renderInet6, renderUuid } from './network.ts';
 import { datetimeRenderer, fracBytes, renderDate, renderYear, renderYear2, timeRenderer, timestampRenderer } from './temporal.ts';
 import { legacyTemporalRenderer, legacyTemporalSize, renderDatetime55 } from './temporal-legacy.ts';
+import { UTC, type TimeZone } from './time-zone.ts';
 
 const INT_BYTES: Record<string, number> = { tinyint: 1, bool: 1, smallint: 2, mediumint: 3, int: 4, bigint: 8 };
 /** Display widths of ZEROFILL integers without an explicit one (they are unsigned). */
@@ -40,7 +43,7 @@ export function columnStorage(c: Column, redundant: boolean): Storage {
     return fixed(intBytes, c.zerofill ? zerofill(render, c.length || INT_WIDTHS[c.type]) : render);
   }
   if (TEXT_BLOBS.has(c.type)) return variable(Infinity, stringRenderer(c, false));
-  if (GEOMETRIES.has(c.type)) return variable(Infinity, renderHex); // SELECT returns the stored SRID + WKB bytes
+  if (GEOMETRIES.has(c.type)) return variable(Infinity, renderGeometry);
   switch (c.type) {
     case 'decimal': return fixed(decimalSize(c.precision, c.scale), withZerofill(c, decimalRenderer(c.precision, c.scale), c.precision + (c.scale > 0 ? 1 : 0)));
     case 'float': return fixed(4, withZerofill(c, floatRenderer(c.scale, c.precision > 0), c.precision > 0 ? c.precision : 12));
@@ -81,6 +84,15 @@ function charStorage(c: Column, redundant: boolean): Storage {
   // COMPACT stores CHAR in variable-width charsets as variable-length (at least `length` bytes).
   if (redundant || cs.mbmaxlen === cs.mbminlen) return fixed(c.length * cs.mbmaxlen, render);
   return variable(c.length * cs.mbmaxlen, render);
+}
+
+/**
+ * The renderer of column `c`'s values shown in `zone`: `render` (its storage's, in UTC) but for a
+ * TIMESTAMP in another zone. DATETIME and the rest are zone-less.
+ */
+export function zonedRender(c: Column | null, render: Render, zone: TimeZone): Render {
+  if (c === null || c.type !== 'timestamp' || zone === UTC) return render;
+  return c.legacyTemporal ? legacyTemporalRenderer('timestamp', c.fsp, zone) : timestampRenderer(c.fsp, zone);
 }
 
 function temporalStorage(c: Column): Storage {

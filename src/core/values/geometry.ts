@@ -1,12 +1,16 @@
 /**
- * Spatial values. The server stores a 4-byte little-endian SRID followed by the WKB of the geometry,
- * and a SELECT of the column returns exactly those bytes, so cells show them as hex like any binary
- * value: lossless, and an `INSERT ... VALUES (0x...)` puts the same geometry back. For reading, this
- * module turns the bytes into WKT the way MariaDB's ST_AsText() prints it (`POINT(1 2)`,
- * `POLYGON((0 0,1 0,1 1,0 0))`, `MULTIPOINT(1 2,3 4)`); MySQL 8.0 prints multipoints as
+ * Spatial values. The server stores a 4-byte little-endian SRID followed by the WKB of the geometry
+ * (what a SELECT of the column returns). Cells show it as text people read: the WKT the way MariaDB's
+ * ST_AsText() prints it (`POINT(1 2)`, `POLYGON((0 0,1 0,1 1,0 0))`, `MULTIPOINT(1 2,3 4)`,
+ * `GEOMETRYCOLLECTION EMPTY`), each coordinate in the shortest digits that read back as the same
+ * double, and, when the SRID is not 0, led by it as in PostGIS's EWKT: `SRID=4326;POINT(1 2)`. So the
+ * text goes back losslessly (`ST_GeomFromText('POINT(1 2)', 4326)`, output.ts), two differences from
+ * ST_AsText kept for that: -0 is `-0` (ST_AsText prints 0), and a coordinate that is not a finite
+ * number (which ST_AsText prints as 0) makes the value unreadable. MySQL 8.0 prints multipoints as
  * `MULTIPOINT((1 2),(3 4))` and swaps the axes of geographic SRIDs, which this does not do.
  */
 import { gcvt } from './float.ts';
+import type { Render } from './render.ts';
 
 const KINDS = ['', 'POINT', 'LINESTRING', 'POLYGON', 'MULTIPOINT', 'MULTILINESTRING', 'MULTIPOLYGON', 'GEOMETRYCOLLECTION'];
 const MAX_DEPTH = 32;
@@ -36,7 +40,8 @@ class WkbReader {
     this.need(8);
     const v = this.view.getFloat64(this.p, little);
     this.p += 8;
-    return gcvt(v, 17);
+    if (!Number.isFinite(v)) throw new Error(`coordinate ${v} at byte ${this.p - 8} is not a finite number`);
+    return Object.is(v, -0) ? '-0' : gcvt(v, 17);
   }
 
   header(): { little: boolean; kind: number } {
@@ -106,6 +111,20 @@ export function geometryToWkt(b: Uint8Array, o: number, len: number): string {
   if (!r.done()) throw new Error('bytes follow the end of the geometry');
   return text;
 }
+
+/**
+ * A stored geometry as its cell shows it: WKT, led by `SRID=n;` when n is not 0 (see above); bytes
+ * that are not a geometry are `[unreadable: …]`, never a WKT made of them.
+ */
+export const renderGeometry: Render = (b, o, len) => {
+  try {
+    const wkt = geometryToWkt(b, o, len);
+    const srid = geometrySrid(b, o);
+    return srid === 0 ? wkt : `SRID=${srid};${wkt}`;
+  } catch (e) {
+    return `[unreadable: ${(e as Error).message}]`;
+  }
+};
 
 /** The SRID of a stored geometry. */
 export function geometrySrid(b: Uint8Array, o: number): number {

@@ -15,6 +15,7 @@
 import { readUintBE } from './integer.ts';
 import { pad, type Render } from './render.ts';
 import { formatTimestamp, timestampRenderer } from './temporal.ts';
+import { UTC, type TimeZone } from './time-zone.ts';
 
 /** Bytes of MariaDB 5.3's TIME(fsp) and DATETIME(fsp) (time_hires_bytes, datetime_hires_bytes). */
 const TIME_HIRES_BYTES = [3, 4, 4, 5, 5, 5, 6];
@@ -87,14 +88,15 @@ function datetimeHires(fsp: number): Render {
 }
 
 /** MariaDB 5.3 TIMESTAMP(fsp): the fraction counts 10^-fsp seconds (MySQL 5.6 counts 10^-2k). */
-function timestampHires(fsp: number): Render {
+function timestampHires(fsp: number, zone: TimeZone): Render {
   const fracBytes = (fsp + 1) >> 1;
   const toMicros = 10 ** (6 - fsp);
-  return (b, o) => formatTimestamp(readUintBE(b, o, 4), readUintBE(b, o + 4, fracBytes) * toMicros, fsp);
+  return (b, o) => formatTimestamp(readUintBE(b, o, 4), readUintBE(b, o + 4, fracBytes) * toMicros, fsp, zone);
 }
 
-export function legacyTemporalRenderer(type: 'time' | 'datetime' | 'timestamp', fsp: number): Render {
-  if (type === 'timestamp') return fsp === 0 ? timestampRenderer(0) : timestampHires(fsp);
+/** The renderer of a pre-5.6 TIME, DATETIME or TIMESTAMP (shown in `zone`). */
+export function legacyTemporalRenderer(type: 'time' | 'datetime' | 'timestamp', fsp: number, zone = UTC): Render {
+  if (type === 'timestamp') return fsp === 0 ? timestampRenderer(0, zone) : timestampHires(fsp, zone);
   if (type === 'time') return fsp === 0 ? renderTime55 : timeHires(fsp);
   return fsp === 0 ? renderDatetime55 : datetimeHires(fsp);
 }

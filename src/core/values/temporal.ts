@@ -1,10 +1,11 @@
 /**
  * DATE, DATETIME(fsp) and TIMESTAMP(fsp) in the MySQL 5.6+ storage formats (my_time.cc:
  * my_datetime_packed_from_binary, my_timestamp_from_binary), rendered as the server prints them.
- * TIMESTAMP is seconds since the epoch and is shown in UTC.
+ * TIMESTAMP is seconds since the epoch, shown in UTC or in the zone asked for (time-zone.ts).
  */
 import { readUintBE } from './integer.ts';
 import { pad, type Render } from './render.ts';
+import { UTC } from './time-zone.ts';
 
 /** Bytes of the fractional-seconds part for a given fsp. */
 export function fracBytes(fsp: number): number {
@@ -63,13 +64,14 @@ function civilFromDays(days: number): [number, number, number] {
   return [yoe + era * 400 + (m <= 2 ? 1 : 0), m, d];
 }
 
-export function timestampRenderer(fsp: number): Render {
-  return (b, o) => formatTimestamp(readUintBE(b, o, 4), readMicros(b, o + 4, fsp), fsp);
+export function timestampRenderer(fsp: number, zone = UTC): Render {
+  return (b, o) => formatTimestamp(readUintBE(b, o, 4), readMicros(b, o + 4, fsp), fsp, zone);
 }
 
-/** Seconds since the epoch (UTC) and microseconds as the server prints them; 0 is the zero date. */
-export function formatTimestamp(secs: number, micros: number, fsp: number): string {
-  if (secs === 0 && micros === 0) return `0000-00-00 00:00:00${fraction(0, fsp)}`;
+/** Seconds since the epoch (UTC) and microseconds as the server prints them in `zone`; 0 is the zero date. */
+export function formatTimestamp(utc: number, micros: number, fsp: number, zone = UTC): string {
+  if (utc === 0 && micros === 0) return `0000-00-00 00:00:00${fraction(0, fsp)}`;
+  const secs = utc + zone.offsetAt(utc);
   const days = Math.floor(secs / 86400);
   const rem = secs - days * 86400;
   const [y, m, d] = civilFromDays(days);

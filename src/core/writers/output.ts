@@ -12,8 +12,9 @@
  * NDJSON: one JSON object per row keyed by column name, NULL as `null`, each line ending in `\n`.
  *
  * SQL: the CREATE TABLE, then batched `INSERT INTO … (columns) VALUES (…),(…);` statements that load
- * the rows back into MySQL or MariaDB: numbers bare, binary values as hex literals, other values as
- * quoted strings with mysqldump's escapes, in a session set up like mysqldump's (UTC time zone, no
+ * the rows back into MySQL or MariaDB: numbers bare, binary values as hex literals, geometries as
+ * `ST_GeomFromText('POINT(1 2)', 4326)` (from the cell's WKT, geometry.ts), other values as quoted
+ * strings with mysqldump's escapes, in a session set up like mysqldump's (UTC time zone, no
  * auto-increment on 0, no foreign key checks).
  *
  * The strings are JavaScript (UTF-16) strings; encode them as UTF-8 when writing (a Blob or
@@ -114,7 +115,7 @@ export function ndjsonRows(columns: readonly string[], rows: readonly Row[]): st
 // ---------------------------------------------------------------------------------------------
 
 /** How a column's rendered values become SQL literals. */
-export type SqlValueKind = 'number' | 'hex' | 'string';
+export type SqlValueKind = 'number' | 'hex' | 'geometry' | 'string';
 
 export interface SqlColumn {
   name: string;
@@ -124,10 +125,8 @@ export interface SqlColumn {
 }
 
 const NUMBER_TYPES = new Set(['tinyint', 'bool', 'smallint', 'mediumint', 'int', 'bigint', 'decimal', 'float', 'double']);
-const HEX_TYPES = new Set([
-  'bit', 'binary', 'varbinary', 'tinyblob', 'blob', 'mediumblob', 'longblob',
-  'geometry', 'point', 'linestring', 'polygon', 'multipoint', 'multilinestring', 'multipolygon', 'geometrycollection',
-]);
+const HEX_TYPES = new Set(['bit', 'binary', 'varbinary', 'tinyblob', 'blob', 'mediumblob', 'longblob']);
+const GEOMETRY_TYPES = new Set(['geometry', 'point', 'linestring', 'polygon', 'multipoint', 'multilinestring', 'multipolygon', 'geometrycollection']);
 const TEXT_TYPES = new Set(['char', 'varchar', 'tinytext', 'text', 'mediumtext', 'longtext']);
 
 /** The literal kind of each output column (matched to the table definition by name). */
@@ -139,6 +138,7 @@ export function sqlColumns(table: TableDef, outputColumns: readonly string[]): S
     let kind: SqlValueKind = 'string';
     if (NUMBER_TYPES.has(c.type)) kind = 'number';
     else if (HEX_TYPES.has(c.type)) kind = 'hex';
+    else if (GEOMETRY_TYPES.has(c.type)) kind = 'geometry';
     // text in the binary charset, or in a charset the decoder shows as hex
     else if (TEXT_TYPES.has(c.type) && (c.charset === 'binary' || decoderFor(c.charset) === null)) kind = 'hex';
     return { name: c.name, kind, insert: c.generated === null };
@@ -162,11 +162,21 @@ export function sqlString(value: string): string {
 
 const NUMBER_LITERAL = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
 const HEX_LITERAL = /^0x[0-9A-Fa-f]*$/;
+/** A geometry cell: WKT (a type name, then parentheses or EMPTY), led by `SRID=n;` when n is not 0. */
+const GEOMETRY_CELL = /^(?:SRID=(\d+);)?([A-Z]+ ?[(E][^']*)$/;
+
+/** A geometry cell as ST_GeomFromText() of its WKT and SRID; other text (an unreadable value) as a string. */
+function sqlGeometry(value: string): string {
+  const m = GEOMETRY_CELL.exec(value);
+  if (m === null) return sqlString(value);
+  return m[1] === undefined ? `ST_GeomFromText('${m[2]}')` : `ST_GeomFromText('${m[2]}', ${m[1]})`;
+}
 
 export function sqlValue(value: string | null, kind: SqlValueKind): string {
   if (value === null) return 'NULL';
   if (kind === 'number' && NUMBER_LITERAL.test(value)) return value;
   if (kind === 'hex' && HEX_LITERAL.test(value)) return value.length === 2 ? "''" : value;
+  if (kind === 'geometry') return sqlGeometry(value);
   return sqlString(value);
 }
 

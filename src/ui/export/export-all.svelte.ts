@@ -100,14 +100,15 @@ async function folderTarget(): Promise<AllTarget | null> {
   };
 }
 
-/** The CSV the listing made, if it was made with the definition the export would use. */
-function listedCsv(t: TableEntry): ExportedTable | null {
+/** The CSV the listing made, if it was made with the definition and the time zone (UTC) the export would use. */
+function listedCsv(t: TableEntry, timeZone: string): ExportedTable | null {
   const csv = t.listedCsv;
-  return csv && csv.table === (t.chosen ?? t.resolved?.picked ?? null) ? csv : null;
+  return csv && timeZone === 'UTC' && csv.table === (t.chosen ?? t.resolved?.picked ?? null) ? csv : null;
 }
 
-function itemOf(t: TableEntry): ListItem {
+function itemOf(t: TableEntry, timeZone: string): ListItem {
   return {
+    timeZone,
     ibd: t.file,
     name: t.file.name,
     frm: t.paired.frm ? { name: t.paired.frm.file.name, blob: t.paired.frm.file } : null,
@@ -184,9 +185,10 @@ export class ExportAll {
     const release = this.ws.exportHold.begin();
     const run: Run = { target, problems: [], writing: Promise.resolve() };
     try {
-      const rest = tables.filter((t) => listedCsv(t) === null);
+      const zone = this.ws.files.timeZone.zone;
+      const rest = tables.filter((t) => listedCsv(t, zone) === null);
       const lanes = Array.from({ length: Math.max(1, this.ws.poolSize) }, () => this.#lane(run, rest));
-      await Promise.all([this.#writeListed(run, tables.filter((t) => listedCsv(t) !== null)), ...lanes]);
+      await Promise.all([this.#writeListed(run, tables.filter((t) => listedCsv(t, zone) !== null)), ...lanes]);
       await run.writing;
       if (this.#stop) {
         this.error = target.kind === 'zip' ? 'Stopped: nothing was saved.' : `Stopped: the tables done so far are in ${target.where}.`;
@@ -229,7 +231,7 @@ export class ExportAll {
   async #writeListed(run: Run, listed: readonly TableEntry[]): Promise<void> {
     for (let i = 0; i < listed.length && !this.#stop; i += LISTED_CHUNK) {
       const chunk = listed.slice(i, i + LISTED_CHUNK);
-      await this.#write(run, chunk, chunk.map((t) => listedCsv(t)!));
+      await this.#write(run, chunk, chunk.map((t) => listedCsv(t, 'UTC')!));
       await new Promise((resolve) => setTimeout(resolve, 0));
     }
   }
@@ -238,7 +240,7 @@ export class ExportAll {
   async #lane(run: Run, rest: TableEntry[]): Promise<void> {
     const sqls = this.ws.files.sqlBlobs();
     for (let batch = rest.splice(0, BATCH_TABLES); batch.length > 0 && !this.#stop; ) {
-      const items = batch.map(itemOf);
+      const items = batch.map((t) => itemOf(t, this.ws.files.timeZone.zone));
       let results: ExportedTable[];
       try {
         results = await this.ws.runInPool((api: Api) => api.exportTables(items, sqls));

@@ -26,8 +26,10 @@ export async function startExport(hold: ExportHold, run: ExportRun, entry: Table
   const note = damaged === 0 || mode === 'damaged' ? null : `${plural(damaged, 'row')} of damaged pages ${includeDamaged ? 'included, tagged damaged' : 'left out'}`;
   const release = hold.begin();
   try {
-    // Another mode than the view's has another row count, which only its own count would tell.
-    await run.start({ spec: { ...view.spec, mode }, leaves: view.map.leaves, total: mode === entry.mode ? entry.rows : null, options, target, note });
+    // Another mode than the view's has another row count, which only its own count would tell. SQL
+    // keeps TIMESTAMP in UTC, the zone its preamble sets, so that it loads back exactly.
+    const timeZone = options.format === 'sql' ? 'UTC' : view.spec.timeZone;
+    await run.start({ spec: { ...view.spec, mode, timeZone }, leaves: view.map.leaves, total: mode === entry.mode ? entry.rows : null, options, target, note });
   } finally {
     release();
   }

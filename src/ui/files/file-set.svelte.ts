@@ -7,6 +7,8 @@
  */
 import type { NamedBlob } from '../../../workers/decoder-api.ts';
 import { describeError } from '../format.ts';
+import { isServerConfig } from '../../core/definitions/server-time-zone.ts';
+import { TimeZoneChoice } from '../tables/time-zone.svelte.ts';
 import { KeyRing } from './key-ring.svelte.ts';
 import { detectKeyFiles, pairFiles, type InputFile, type PairedTable } from './pairing.ts';
 
@@ -16,6 +18,8 @@ function sameFile(a: InputFile, b: InputFile): boolean {
 
 export class FileSet {
   readonly keyRing = new KeyRing();
+  /** The zone TIMESTAMP values are shown in, the server's when a .cnf among the files says it. */
+  readonly timeZone = new TimeZoneChoice();
   sqlFiles = $state.raw<InputFile[]>([]);
   /** Files that are not table files, schemas, key files or .cfg/.frm; and .frm/.cfg without an .ibd. */
   ignored = $state.raw<InputFile[]>([]);
@@ -59,9 +63,11 @@ export class FileSet {
   /** Says which files are not used (none of the `tables` found), if any. */
   describeLeftovers(tables: number): void {
     const parts: string[] = [];
-    if (this.ignored.length > 0) {
-      const names = this.ignored.slice(0, 3).map((f) => f.path).join(', ');
-      parts.push(`Ignored ${this.ignored.length} file${this.ignored.length === 1 ? '' : 's'} that ${this.ignored.length === 1 ? 'is' : 'are'} not .ibd, .frm, .sql, .cfg or key files (${names}${this.ignored.length > 3 ? ', …' : ''}).`);
+    // A .cnf that gave the server's time zone was used.
+    const ignored = this.timeZone.server ? this.ignored.filter((f) => !isServerConfig(f.file.name)) : this.ignored;
+    if (ignored.length > 0) {
+      const names = ignored.slice(0, 3).map((f) => f.path).join(', ');
+      parts.push(`Ignored ${ignored.length} file${ignored.length === 1 ? '' : 's'} that ${ignored.length === 1 ? 'is' : 'are'} not .ibd, .frm, .sql, .cfg or key files (${names}${ignored.length > 3 ? ', …' : ''}).`);
     }
     if (this.orphans.length > 0) {
       parts.push(`No .ibd for ${this.orphans.map((f) => f.path).slice(0, 3).join(', ')}${this.orphans.length > 3 ? ', …' : ''}.`);
@@ -89,6 +95,7 @@ export class FileSet {
   reset(): void {
     this.#files = [];
     this.keyRing.reset();
+    this.timeZone.forgetServer();
     this.sqlFiles = [];
     this.ignored = [];
     this.orphans = [];

@@ -137,7 +137,7 @@ export class OnScreen {
    */
   async #resolve(entry: TableEntry, run: number): Promise<{ table: TableDef; opened: Opened | null } | null> {
     const files = this.#files.schemaFiles(entry.paired);
-    const want = { mode: entry.mode, keys: this.#files.keyRing.keys, chosen: entry.chosen, index: entry.target?.index, raw: entry.target?.raw };
+    const want = { mode: entry.mode, keys: this.#files.keyRing.keys, chosen: entry.chosen, index: entry.target?.index, raw: entry.target?.raw, timeZone: this.#files.timeZone.zone };
     let opened: Opened | null = null;
     const found = await this.#pool.run(async (api, member) => {
       const r = await api.resolveAndOpen(entry.file, entry.file.name, files, want);
@@ -163,7 +163,7 @@ export class OnScreen {
     // A table of a general tablespace / mysql.ibd: its own B-tree (from the SDI); an index of a scan: that one.
     const choice = entry.custom ? undefined : resolved?.tables.find((t) => t.name === table.name);
     const index = entry.target?.index ?? choice?.clusteredIndex ?? undefined;
-    return { ibd: entry.file, name: entry.file.name, table, mode: entry.mode, keys: this.#files.keyRing.keys, index, raw: entry.target?.raw };
+    return { ibd: entry.file, name: entry.file.name, table, mode: entry.mode, keys: this.#files.keyRing.keys, index, raw: entry.target?.raw, timeZone: this.#files.timeZone.zone };
   }
 
   /** Opens the table in the pool, or takes the view a worker already opened (`opened`). */

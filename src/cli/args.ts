@@ -1,0 +1,175 @@
+/**
+ * The CLI's command line: its usage text, the options parsed into Args (a wrong one is a
+ * UsageError, exit 64), and the files sorted into a system tablespace's data files or a
+ * partitioned table's partitions.
+ */
+import { availableParallelism } from 'node:os';
+import { isRowMode, ROW_MODES } from '../core/readers/row-state.ts';
+import type { RowMode } from '../core/readers/table-reader.ts';
+import { PAGE_SIZES } from '../core/tablespace/orphan-scan.ts';
+import { dataFilePaths } from '../node/data-files.ts';
+import { checkedZone } from './time-zone.ts';
+
+export const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [--table NAME] [--format csv|ndjson] [-o OUT]
+       ibd-reader FILE.ibd [--schema FILE] --print-ddl
+       ibd-reader FILE.ibd [--schema FILE] --count
+       ibd-reader FILE.ibd --page-map | --page N [--schema FILE] [--format ndjson]
+       ibd-reader T#P#P0.ibd T#P#P1.ibd … [--partition-column] [options as above]
+
+  --schema FILE      the table definition: CREATE TABLE statement(s) (SHOW CREATE TABLE output or a
+                     mysqldump file) or the table's .frm. Not needed for MySQL 8 files, which carry
+                     their own, nor when FILE.frm lies beside FILE.ibd
+  --table NAME       which table of the schema (default: the one named like FILE.ibd); of a system
+                     tablespace (ibdata1), db/table as its data dictionary names it (see --list-tables)
+  --list-tables      list the tables the file holds (an ibdata1's from its InnoDB data dictionary, dropped
+                     ones too; a general tablespace's or mysql.ibd's from their SDI), each row counted
+  --dictionary FILE  the system tablespace (ibdata1) whose data dictionary defines FILE.ibd when no .frm
+                     is found (default: ../ibdata1 beside FILE.ibd's database folder, if there is one)
+  --print-ddl        print the table's CREATE TABLE (rebuilt from the .ibd or the .frm) and stop
+  --count            print the exact number of rows (of --rows) and stop: counted from each leaf
+                     page's record headers, no row is decoded
+  --guess            when no table definition is given or found, guess the columns from the records:
+                     the guessed CREATE TABLE and a report per field go to stderr, rows are decoded with it
+  --format F         csv (default; NULL as \\N) or ndjson (one JSON object per row)
+  --threads N        decode with N worker threads (default: one per core)
+  --time-zone ZONE   show TIMESTAMP values in ZONE: an IANA name (Europe/Berlin) or an offset (+02:00);
+                     default: the server's zone when a .cnf in the file's datadir says it, else UTC
+  --key-file FILE    MariaDB file_key_management key file, for an encrypted table
+  --key-password PW  its password, when the key file is encrypted (file_key_management_filekey)
+  --keyring FILE     MySQL keyring_file, for an encrypted table
+  --rows WHICH       live (default: the table as the server shows it, from pages that pass their
+                     checksum and structural checks), deleted (deleted rows still in the file:
+                     delete-marked and purged), both (live and deleted), damaged (rows read from
+                     damaged pages, each value checked, none vouched for) or all (every state);
+                     deleted, both and all add a last column _row_state: live, delete-marked,
+                     purged or damaged
+  -o, --output OUT   write rows to OUT instead of stdout
+  --list-indexes     list the indexes found in the file by reading every page (works on a damaged
+                     file and on a raw image without page 0: a disk image, a partial copy, an ibdata1,
+                     whose indexes are named by its data dictionary)
+  --index-id N       decode index N (see --list-indexes) instead of the table's clustered index; on a
+                     raw image, its leaves are found by scanning (give the table's DDL with --schema)
+  --page-size N      the page size in bytes, when guessing it from the content picks the wrong one
+  --index NAME       decode the table's index NAME (from its definition): its columns, then the primary
+                     key's, in the index's order (with --index-id N: tree N read as that index)
+  --key VALUE        only the rows of this key (of --index, else the primary key), looked up through the
+                     B-tree; a composite key as comma-separated parts (\\, for a comma), fewer parts
+                     matching every key that begins with them
+  --from A, --to B   only the rows whose key lies from A to B (inclusive, in the index's order; either
+                     may be left out), looked up the same way
+  --partition-column the files given are partitions of one table (T#P#P0.ibd, MySQL 8's T#p#p0.ibd),
+                     read as that table in partition order (from T.par, the files' data dictionary or
+                     the PARTITION BY clause): end each row with its partition's name (_partition);
+                     several files given are read so with or without it
+  --page-map         a line per page: number, state (valid, checksum-bad, all-zero, free, missing,
+                     unreadable), type, index id, level, records, fill, LSN (text; ndjson with --format)
+  --page N           page N described: FIL header and trailer, checksums, its structures, records
+                     (their values with a table definition), page directory, a labelled hex dump`;
+
+export interface Args {
+  ibd: string;
+  schema: string | null;
+  printDdl: boolean;
+  count: boolean;
+  table: string | null;
+  format: 'csv' | 'ndjson';
+  output: string | null;
+  threads: number;
+  mode: RowMode;
+  keyFile: string | null;
+  keyPassword: string | undefined;
+  keyring: string | null;
+  listIndexes: boolean;
+  listTables: boolean;
+  dictionary: string | null;
+  indexId: bigint | null;
+  pageSize: number | null;
+  pageMap: boolean;
+  page: number | null;
+  index: string | null;
+  key: string | null;
+  from: string | null;
+  to: string | null;
+  /** The files after the first: partitions of one table (with --partition-column, the first alone too), or a system tablespace's further data files. */
+  more: string[];
+  /** The data files of the tablespace: the first file, and the system tablespace's further ones (ibdata2 …). */
+  files: string[];
+  partitionColumn: boolean;
+  timeZone: string | null;
+}
+
+export function parseArgs(argv: string[]): Args {
+  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null; more: string[] } = { format: 'csv', schema: null, printDdl: false, count: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, listTables: false, dictionary: null, indexId: null, pageSize: null, pageMap: false, page: null, index: null, key: null, from: null, to: null, more: [], files: [], partitionColumn: false, timeZone: null };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = (): string => {
+      const v = argv[++i];
+      if (v === undefined) throw new UsageError(`${a} needs a value`);
+      return v;
+    };
+    if (a === '--schema' || a === '-s') args.schema = value();
+    else if (a === '--table' || a === '-t') args.table = value();
+    else if (a === '--print-ddl') args.printDdl = true;
+    else if (a === '--count') args.count = true;
+    else if (a === '--output' || a === '-o') args.output = value();
+    else if (a === '--key-file') args.keyFile = value();
+    else if (a === '--key-password') args.keyPassword = value();
+    else if (a === '--time-zone') args.timeZone = checkedZone(value(), (why) => new UsageError(`--time-zone: ${why}`));
+    else if (a === '--keyring') args.keyring = value();
+    else if (a === '--list-indexes') args.listIndexes = true;
+    else if (a === '--page-map') args.pageMap = true;
+    else if (a === '--index') args.index = value();
+    else if (a === '--key') args.key = value();
+    else if (a === '--from') args.from = value();
+    else if (a === '--to') args.to = value();
+    else if (a === '--partition-column') args.partitionColumn = true;
+    else if (a === '--page') {
+      const v = value();
+      if (!/^\d+$/.test(v)) throw new UsageError('--page takes a page number');
+      args.page = Number(v);
+    }
+    else if (a === '--list-tables') args.listTables = true;
+    else if (a === '--dictionary') args.dictionary = value();
+    else if (a === '--index-id') {
+      const v = value();
+      if (!/^\d+$/.test(v)) throw new UsageError('--index-id takes an index id (a whole number; see --list-indexes)');
+      args.indexId = BigInt(v);
+    } else if (a === '--page-size') {
+      const n = Number(value());
+      if (!PAGE_SIZES.some((size) => size === n)) throw new UsageError(`--page-size takes one of ${PAGE_SIZES.join(', ')}`);
+      args.pageSize = n;
+    }
+    else if (a === '--rows') {
+      const m = value();
+      if (!isRowMode(m)) throw new UsageError(`--rows takes ${ROW_MODES.join(', ')}, not '${m}'`);
+      args.mode = m;
+    } else if (a === '--threads') {
+      const n = Number(value());
+      if (!Number.isInteger(n) || n < 1) throw new UsageError('--threads takes a whole number, 1 or more');
+      args.threads = n;
+    }
+    else if (a === '--format' || a === '-f') {
+      const f = value();
+      if (f !== 'csv' && f !== 'ndjson') throw new UsageError(`unknown format '${f}' (csv or ndjson)`);
+      args.format = f;
+    } else if (a === '--help' || a === '-h') throw new UsageError('');
+    else if (a.startsWith('-')) throw new UsageError(`unknown option ${a}`);
+    else if (args.ibd === undefined) args.ibd = a;
+    else args.more.push(a);
+  }
+  if (args.ibd === undefined) throw new UsageError('no .ibd file given');
+  if (args.key !== null && (args.from !== null || args.to !== null)) throw new UsageError('--key looks up one key; --from and --to a range: not both');
+  return args as Args;
+}
+
+/**
+ * Several files: the data files of a system tablespace when the first is one (ibdata1 ibdata2 …),
+ * else the partitions of one table. One file that is an ibdata1: with the numbered ones beside it.
+ */
+export async function sortFiles(args: Args): Promise<void> {
+  args.files = await dataFilePaths(args.ibd, args.more);
+  if (args.files.length > 1) args.more = [];
+  if ((args.more.length > 0 || args.partitionColumn) && (args.listIndexes || args.pageMap || args.page !== null || args.printDdl)) throw new UsageError('--list-indexes, --page-map, --page and --print-ddl take one file, not a partitioned table\'s');
+}
+
+export class UsageError extends Error {}
