@@ -5,18 +5,19 @@
  * answers, never the per-page arrays (a transfer of 18 bytes a page each time the map is drawn would
  * grow with the file; the answers grow with the canvas). The summary worker (src/ui/summary/listing.ts) keeps the map
  * of its full scans in a PageMapStore (viewer-methods.ts `summarize`); a file whose summary ran
- * elsewhere (a small file, listed with its full summary by a pool worker) gets a scan of its own here
- * when its map is first asked for. The store keeps the maps of the last few files only.
+ * elsewhere (a small file, listed with its full summary by a pool worker: list-methods.ts) comes with
+ * the map that summary filled (`keepPageMap`, at most a few KiB); only a file with neither gets a
+ * scan of its own here. The store keeps the maps of the last few files only.
  */
 import { inspectPage } from '../src/core/readers/page-inspect.ts';
 import type { PageInspection } from '../src/core/readers/page-inspection.ts';
-import { PageMap, PageState, type IndexLevels, type PageBucket, type PageMapEntry } from '../src/core/readers/page-map.ts';
+import { PageMap, PageState, type IndexLevels, type PackedPageMap, type PageBucket, type PageMapEntry } from '../src/core/readers/page-map.ts';
 import { summarize } from '../src/core/readers/summary.ts';
 import type { TableDef } from '../src/core/schema.ts';
 import type { EncryptionKeys } from '../src/core/tablespace/encryption.ts';
 import { sharedBlobSource } from '../src/core/tablespace/source.ts';
 
-export type { PageBucket, PageInspection, PageMapEntry };
+export type { PackedPageMap, PageBucket, PageInspection, PageMapEntry };
 
 /** The map drawn in cells of `pagesPerCell` pages each. */
 export interface PageCells {
@@ -39,10 +40,18 @@ export interface BTreeLevels extends IndexLevels {
 export interface PageMapMethods {
   /** The whole map in at most `cells` cells (the file's pages spread evenly). */
   pageCells(ibd: Blob, name: string, cells: number, keys?: EncryptionKeys): Promise<PageCells>;
+  /** The map another worker's scan of `ibd` filled, kept unless this worker has one of its own. */
+  keepPageMap(ibd: Blob, name: string, map: PackedPageMap): Promise<void>;
   pageEntry(ibd: Blob, name: string, page: number, keys?: EncryptionKeys): Promise<PageMapEntry>;
   /** Pages [first, first + count) summed up. */
   pageRange(ibd: Blob, name: string, first: number, count: number, keys?: EncryptionKeys): Promise<PageBucket>;
   pageLevels(ibd: Blob, name: string, keys?: EncryptionKeys): Promise<BTreeLevels[]>;
+  /**
+   * A B-tree node of the B-tree view on the map: for each cell of `pagesPerCell` pages, how many of
+   * its pages in use belong to index `indexId` at `level` (every level when null); pageLevels' counts
+   * summed by cell.
+   */
+  pageMarks(ibd: Blob, name: string, pagesPerCell: number, indexId: string, level: number | null, keys?: EncryptionKeys): Promise<Uint32Array>;
   /** One page described whole; `table`: its clustered index's leaves are decoded with it. */
   inspectPage(ibd: Blob, name: string, page: number, keys?: EncryptionKeys, table?: TableDef | null): Promise<PageInspection>;
 }
@@ -58,6 +67,11 @@ function fileKey(ibd: Blob, name: string): string {
 /** The page maps of this worker's last files, each a promise while its scan runs. */
 export class PageMapStore {
   #maps = new Map<string, Promise<PageMap | null>>();
+
+  /** Whether a map of `ibd` is kept (or being filled). */
+  has(ibd: Blob, name: string): boolean {
+    return this.#maps.has(fileKey(ibd, name));
+  }
 
   /** The map `scan` is filling for `ibd`; null from it (the scan failed or was stopped) forgets it. */
   filling(ibd: Blob, name: string, scan: Promise<PageMap | null>): void {
@@ -109,6 +123,18 @@ function cellsOf(map: PageMap, wanted: number): PageCells {
   return { pages: map.pages, pageSize: map.pageSize, pagesPerCell, cells, levels, indexIds: map.indexIds.slice() };
 }
 
+function marksOf(map: PageMap, pagesPerCell: number, indexId: string, level: number | null): Uint32Array {
+  const per = Math.max(1, Math.floor(pagesPerCell));
+  const marks = new Uint32Array(Math.ceil(map.pages / per));
+  const slot = map.indexIds.indexOf(indexId) + 1;
+  if (slot === 0) return marks;
+  for (let no = 0; no < map.pageCount; no++) {
+    if (map.index[no] !== slot || !inUse(map.state[no]) || (level !== null && map.level[no] !== level)) continue;
+    marks[Math.floor(no / per)]++;
+  }
+  return marks;
+}
+
 function inRange(map: PageMap, page: number): number {
   if (!Number.isInteger(page) || page < 0 || page >= map.pages) throw new Error(`Page ${page} is not in the file (pages 0 to ${map.pages - 1}).`);
   return page;
@@ -118,6 +144,10 @@ export function createPageMapMethods(store: PageMapStore): PageMapMethods {
   return {
     async pageCells(ibd, name, cells, keys) {
       return cellsOf(await store.get(ibd, name, keys), cells);
+    },
+    keepPageMap(ibd, name, map) {
+      if (!store.has(ibd, name)) store.filling(ibd, name, Promise.resolve(PageMap.unpack(map)));
+      return Promise.resolve();
     },
     async pageEntry(ibd, name, page, keys) {
       const map = await store.get(ibd, name, keys);
@@ -130,6 +160,9 @@ export function createPageMapMethods(store: PageMapStore): PageMapMethods {
     },
     async pageLevels(ibd, name, keys) {
       return btrees(await store.get(ibd, name, keys));
+    },
+    async pageMarks(ibd, name, pagesPerCell, indexId, level, keys) {
+      return marksOf(await store.get(ibd, name, keys), pagesPerCell, indexId, level);
     },
     inspectPage(ibd, name, page, keys, table) {
       return inspectPage(sharedBlobSource(ibd, name), page, { keys, table: table ?? null });

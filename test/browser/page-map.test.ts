@@ -7,6 +7,8 @@
  *  - hovering a cell names its page as the core's map entry does;
  *  - a click opens the inspector on an INDEX leaf, whose first record's values are the grid's row of
  *    that key; an arrow key and Enter open the next page;
+ *  - the inspected leaf's level is marked in its B-tree; a click on that level outlines its pages on
+ *    the map (as many cells as the core's map has leaves of that index), a second click clears it;
  *  - on the damaged copy the damaged page is drawn in the damaged colour and named so, and its B-tree
  *    counts it; its inspector shows the stored checksum against the computed one;
  *  - screenshots of the map and the inspector, light and dark, in test-results/screenshots/.
@@ -110,6 +112,18 @@ describe('the page map panel', () => {
     const same = rows.find((cells) => cells[0] === values[0]);
     expect(same?.slice(0, 3)).toEqual(values.slice(0, 3));
     await page.getByTestId('hex-view').waitFor();
+    // The B-tree view marks where the inspected page sits; its level clicked marks its pages on the map.
+    const tree = page.locator(`[data-testid="btree"][data-index="${leaf.indexId}"]`);
+    const leaves = tree.locator('[data-testid="btree-level"][data-level="0"]');
+    await expect.poll(() => leaves.getAttribute('data-current')).toBe('true');
+    const wantLeaves = map.levels()[0].pages[0];
+    expect(Number(await leaves.getAttribute('data-pages'))).toBe(wantLeaves);
+    await leaves.click();
+    await expect.poll(() => canvas.getAttribute('data-marked')).toBe(String(wantLeaves));
+    expect(await page.getByTestId('page-map-marked').textContent()).toContain(`the ${wantLeaves} pages of index ${leaf.indexId} at level 0`);
+    await shots('page-map-btree-picked');
+    await leaves.click();
+    await expect.poll(() => canvas.getAttribute('data-marked')).toBe(null);
     // Keyboard: the focus cell moved by an arrow key, Enter opens its page.
     await canvas.focus();
     await page.keyboard.press('ArrowRight');
