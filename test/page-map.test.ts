@@ -182,6 +182,26 @@ describe.each([
     const { map } = await mapOf(damaged);
     for (let p = 0; p < map.pageCount; p++) expect(map.entry(p).state, `page ${p}`).toBe(p === leaf ? 'unreadable' : intactMap.entry(p).state);
     expect(map.entry(leaf).typeName).toBeNull();
+    // A segment's first page that does not decompress: the summary goes on, marks it and says so. The
+    // secondary index's root: that index goes unlisted, the rows are counted. The clustered index's:
+    // no index is taken for the rows.
+    const unreadRoot = async (root: number) => {
+      const copy = bytes.slice();
+      copy.fill(0xff, root * pageSize + (fullCrc32 ? FIL_PAGE_FILE_FLUSH_LSN : FIL_PAGE_DATA + 2), root * pageSize + FIL_PAGE_DATA + 18);
+      return mapOf(copy);
+    };
+    const [clustered, secondary] = summary.indexes;
+    const lost = await unreadRoot(secondary.rootPage);
+    expect(lost.summary.complete).toBe(true);
+    expect(lost.map.entry(secondary.rootPage).state).toBe('unreadable');
+    expect(lost.summary.indexes.map((i) => [i.indexId, i.clustered])).toEqual([[clustered.indexId, true]]);
+    expect(lost.summary.rows).toBe(summary.rows);
+    expect(lost.summary.problems[0]).toMatch(new RegExp(`^page ${secondary.rootPage}, the first page of a file segment .*cannot be read .*: an index rooted there, if any, is not listed$`));
+    const noRows = await unreadRoot(clustered.rootPage);
+    expect(noRows.map.entry(clustered.rootPage).state).toBe('unreadable');
+    expect(noRows.summary.indexes.map((i) => [i.indexId, i.clustered])).toEqual([[secondary.indexId, false]]);
+    expect(noRows.summary.rows).toBeNull();
+    expect(noRows.summary.problems[0]).toMatch(/it may be the clustered index's root, so no index is taken for the table's rows and they are not counted$/);
   });
 });
 
