@@ -75,7 +75,8 @@ function recordBytes(r: InspectedRecord): ByteSpan {
 /**
  * What the leaf decoder's reading of the page found (its problems), and the records of the list
  * whose values fail their checks when read one by one (a page whose checksum holds is decoded without
- * them, so only these show it), each with the record's refused bytes.
+ * them, so only these show it) up to the first record the decoder refused, each with the record's
+ * refused bytes.
  */
 export function recordProblems(records: readonly InspectedRecord[], decoded: readonly Problem[]): InspectProblem[] {
   const byOrigin = new Map(records.filter((r) => r.reached !== 'system').map((r) => [r.origin, r]));
@@ -85,7 +86,10 @@ export function recordProblems(records: readonly InspectedRecord[], decoded: rea
   });
   const named = new Set(decoded.map((p) => p.record));
   for (const r of records) {
-    if (r.reached === 'list' && r.errorField !== null && !named.has(r.origin)) out.push(problem(`record at ${r.origin}: ${r.error}`, r.errorField));
+    if (r.reached !== 'list') continue;
+    // Past a record the decoder refused, the list's pointers lead anywhere (it follows them no further).
+    if (named.has(r.origin)) break;
+    if (r.errorField !== null) out.push(problem(`record at ${r.origin}: ${r.error}`, r.errorField));
   }
   return out;
 }
