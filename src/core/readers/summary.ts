@@ -196,6 +196,9 @@ async function quick(ts: Tablespace): Promise<{ summary: TablespaceSummary; root
   const source = ts.source;
   const unread: UnreadSegmentPage[] = [];
   const roots = await findIndexRoots(ts, unread);
+  // In an encrypted file a page that cannot be read lacks its key (decryption itself cannot fail):
+  // every page does, and the answer is the key wanted, not a summary of unreadable pages.
+  if (unread.length > 0 && ts.encryption !== null) throw unread[0].error;
   // An unread page before every root may be the clustered index's: the lowest id found is then not known to be it.
   const clusteredKnown = !unread.some((u) => u.first);
   const rowFormat = rowFormatOf(ts, roots[0]);
