@@ -46,6 +46,45 @@ describe('page map worker methods', () => {
     expect(total).toEqual(want);
   });
 
+  it('waits for the summary scan to come, answers from its map as it fills, reading the file once', async () => {
+    const reads = (ibd: File) => {
+      const slice = ibd.slice.bind(ibd);
+      let n = 0;
+      ibd.slice = (...args) => (n++, slice(...args));
+      return () => n;
+    };
+    const alone = new File([sample], 'employees.ibd');
+    const once = reads(alone);
+    await createViewerMethods(() => table, new PageMapStore()).summarize(alone, alone.name);
+    const store = new PageMapStore();
+    const viewer = createViewerMethods(() => table, store);
+    const methods = createPageMapMethods(store);
+    const ibd = new File([sample], 'employees.ibd');
+    const count = reads(ibd);
+    // Asked before the scan starts: answered once it does, from the map it fills.
+    const early = methods.pageCells(ibd, ibd.name, 4, undefined, true);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(count()).toBe(0);
+    await viewer.summarize(ibd, ibd.name);
+    expect((await early).pages === 0 || (await early).pages === sample.length / PAGE).toBe(true);
+    const last = await methods.pageCells(ibd, ibd.name, 4);
+    expect(last.complete).toBe(true);
+    expect(await methods.pageRange(ibd, ibd.name, 0, last.pages)).toEqual(await coreTotals(sample));
+    expect(count()).toBe(once());
+  });
+
+  it('names the trees by the definition: PRIMARY, then each secondary index as --index finds it', async () => {
+    const methods = createPageMapMethods(new PageMapStore());
+    const ibd = new Blob([sample]);
+    const summary = await summarize(bytesSource(sample, 'employees.ibd'));
+    const names = await methods.indexNames(ibd, 'employees.ibd', table);
+    expect(names.map((n) => [n.indexId, n.name, n.clustered])).toEqual([
+      [summary.indexes[0].indexId, 'PRIMARY', true],
+      [summary.indexes[1].indexId, 'uq_email', false],
+      [summary.indexes[2].indexId, 'idx_department', false],
+    ]);
+  });
+
   it('answers a small file from the map its listing summary filled, reading it no more', async () => {
     const ibd = new File([sample], 'employees.ibd');
     const [listed] = await createListMethods().listTables([{ ibd, name: ibd.name, frm: null }], [], { fullBelow: 1 << 20, csvBelow: 0 });
