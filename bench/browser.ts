@@ -8,7 +8,10 @@
  *
  *  - first rows:  the grid's first row ([data-row="0"]);
  *  - exact count: the file summary's exact row count (summary-rows[data-rows]);
- *  - decoded:     every row in the grid (the app's data-phase is "done").
+ *  - decoded:     every row in the grid (the app's data-phase is "done");
+ *  - page map:    the page map drawn (page-map-canvas), its panel opened as soon as the page offers
+ *                 it, and every page of it read (no page pending: the summary's first pass, which
+ *                 fills it, has read them all; their checksums are checked by its second).
  *
  * The download is measured in fresh pages (DOWNLOAD_RUNS of them, the median reported), as a user who
  * wants the CSV gets it: the files set, "Download CSV" clicked as soon as the page offers it (the table
@@ -175,6 +178,9 @@ export interface PageResult {
   firstRowsS: number | null;
   exactCountS: number | null;
   decodedS: number | null;
+  /** The page map on screen, and with every page read (lineitem / sbtest1). */
+  mapS: number | null;
+  mapReadS: number | null;
   /**
    * Files set → CSV saved, "Download CSV" clicked as soon as the page offers it (a page of its own:
    * the times above come from a page where it is not clicked).
@@ -216,6 +222,8 @@ const MARKS = {
   rows: '[data-testid="grid"] [data-row="0"]',
   count: '[data-testid="summary-rows"]:not([data-rows=""])',
   done: '[data-testid="app"][data-phase="done"]',
+  map: '[data-testid="page-map-canvas"]',
+  mapRead: '[data-testid="page-map-scale"][data-pending="0"]',
 };
 
 /** Download runs per table (fresh pages; the median is reported): the machine is shared, one run is noisy. */
@@ -224,7 +232,7 @@ const DOWNLOAD_RUNS = 3;
 const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 
 function emptyResult(): PageResult {
-  return { firstRowsS: null, exactCountS: null, decodedS: null, totalS: null, clickS: null, handoverS: null, exportS: null, rowsShown: null, exactCount: null, jsHeapPeakMb: 0, rendererPeakMb: 0, rendererOwnPeakMb: 0, chromiumPeakMb: 0, csv: null, error: null };
+  return { firstRowsS: null, exactCountS: null, decodedS: null, mapS: null, mapReadS: null, totalS: null, clickS: null, handoverS: null, exportS: null, rowsShown: null, exactCount: null, jsHeapPeakMb: 0, rendererPeakMb: 0, rendererOwnPeakMb: 0, chromiumPeakMb: 0, csv: null, error: null };
 }
 
 /** Starts the static server; each measurement gets a fresh Chromium with a fresh profile. */
@@ -297,7 +305,7 @@ export async function openBrowserSession(siteDir: string, chromiumPath: string):
   async function marked(page: Page): Promise<Record<keyof typeof MARKS, number | null>> {
     const at = await page.evaluate(() => (window as unknown as { benchMarks: Record<string, number> }).benchMarks);
     const since = (name: keyof typeof MARKS) => (at[name] === undefined || at.files === undefined ? null : (at[name] - at.files) / 1000);
-    return { rows: since('rows'), count: since('count'), done: since('done') };
+    return { rows: since('rows'), count: since('count'), done: since('done'), map: since('map'), mapRead: since('mapRead') };
   }
 
   /** Resolves with seconds since `t0` when `selector` is in the DOM; null on timeout. */
@@ -339,12 +347,16 @@ export async function openBrowserSession(siteDir: string, chromiumPath: string):
         const firstRows = when(page, MARKS.rows, t0, timeoutMs);
         const exactCount = when(page, MARKS.count, t0, timeoutMs);
         const decoded = when(page, MARKS.done, t0, timeoutMs);
-        const [, e, d] = await Promise.race([Promise.all([firstRows, exactCount, decoded]), failure(page, timeoutMs)]);
+        await page.locator('[data-testid="page-map-panel"] > summary').click({ timeout: timeoutMs });
+        const drawn = when(page, MARKS.mapRead, t0, timeoutMs);
+        const [, e, d] = await Promise.race([Promise.all([firstRows, exactCount, decoded, drawn]), failure(page, timeoutMs)]);
         if (d === null) throw new Error(`the rows were not all decoded within ${timeoutMs / 1000} s`);
         const at = await marked(page);
         result.firstRowsS = at.rows;
         result.exactCountS = at.count;
         result.decodedS = at.done;
+        result.mapS = at.map;
+        result.mapReadS = at.mapRead;
         result.rowsShown = Number(await page.locator('[data-testid="row-count"]').getAttribute('data-count'));
         result.exactCount = e === null ? null : Number(await page.locator('[data-testid="summary-rows"]').getAttribute('data-rows'));
       });

@@ -24,7 +24,7 @@ interface PageJson {
   page: number;
   state: string;
   typeName: string;
-  problems: string[];
+  problems: { message: string; bytes: { start: number; end: number }[] }[];
   bytes: string;
   index: { header: { nRecs: number; indexId: string }; columns: string[] | null; records: { origin: number; reached: string; deleted: boolean; values: (string | null)[] | null }[] } | null;
 }

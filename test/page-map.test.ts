@@ -164,7 +164,10 @@ describe.each([
       INSERT INTO enc SELECT seq, REPEAT(CHAR(65 + seq % 26), 80) FROM seq_1_to_3000;
       CREATE TABLE pc (id INT PRIMARY KEY, v VARCHAR(100), KEY kv (v)) ENGINE=InnoDB PAGE_COMPRESSED=1;
       INSERT INTO pc SELECT seq, REPEAT(CHAR(65 + seq % 26), 80) FROM seq_1_to_3000;`);
-    const enc = await mapOf(new Uint8Array(readFileSync(await db.exportTable('enc'))), { mariadb: parseKeyFile(KEY_FILE) });
+    const encBytes = new Uint8Array(readFileSync(await db.exportTable('enc')));
+    // Without its keys no page but page 0 can be read: the summary says which key it wants.
+    await expect(mapOf(encBytes)).rejects.toThrow(/key id 2/);
+    const enc = await mapOf(encBytes, { mariadb: parseKeyFile(KEY_FILE) });
     expect(enc.map.totals().types).toEqual(enc.summary.pageTypes);
     expect(enc.map.totals().states[PageState.VALID]).toBe(Object.values(enc.summary.pageTypes).reduce((a, b) => a + b, 0));
     const bytes = new Uint8Array(readFileSync(await db.exportTable('pc')));
@@ -182,6 +185,26 @@ describe.each([
     const { map } = await mapOf(damaged);
     for (let p = 0; p < map.pageCount; p++) expect(map.entry(p).state, `page ${p}`).toBe(p === leaf ? 'unreadable' : intactMap.entry(p).state);
     expect(map.entry(leaf).typeName).toBeNull();
+    // A segment's first page that does not decompress: the summary goes on, marks it and says so. The
+    // secondary index's root: that index goes unlisted, the rows are counted. The clustered index's:
+    // no index is taken for the rows.
+    const unreadRoot = async (root: number) => {
+      const copy = bytes.slice();
+      copy.fill(0xff, root * pageSize + (fullCrc32 ? FIL_PAGE_FILE_FLUSH_LSN : FIL_PAGE_DATA + 2), root * pageSize + FIL_PAGE_DATA + 18);
+      return mapOf(copy);
+    };
+    const [clustered, secondary] = summary.indexes;
+    const lost = await unreadRoot(secondary.rootPage);
+    expect(lost.summary.complete).toBe(true);
+    expect(lost.map.entry(secondary.rootPage).state).toBe('unreadable');
+    expect(lost.summary.indexes.map((i) => [i.indexId, i.clustered])).toEqual([[clustered.indexId, true]]);
+    expect(lost.summary.rows).toBe(summary.rows);
+    expect(lost.summary.problems[0]).toMatch(new RegExp(`^page ${secondary.rootPage}, the first page of a file segment .*cannot be read .*: an index rooted there, if any, is not listed$`));
+    const noRows = await unreadRoot(clustered.rootPage);
+    expect(noRows.map.entry(clustered.rootPage).state).toBe('unreadable');
+    expect(noRows.summary.indexes.map((i) => [i.indexId, i.clustered])).toEqual([[secondary.indexId, false]]);
+    expect(noRows.summary.rows).toBeNull();
+    expect(noRows.summary.problems[0]).toMatch(/it may be the clustered index's root, so no index is taken for the table's rows and they are not counted$/);
   });
 });
 

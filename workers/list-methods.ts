@@ -27,6 +27,7 @@ import { parseCreateTables } from '../src/core/definitions/ddl/create-table.ts';
 import { tableNameOfFile } from '../src/core/definitions/frm/index.ts';
 import { fileKind, resolveSchema } from '../src/core/definitions/schema-source.ts';
 import { blobSource, bytesSource, type ByteSource } from '../src/core/tablespace/source.ts';
+import { PageMap, type PackedPageMap } from '../src/core/readers/page-map.ts';
 import { quickSummary, summarize, type TablespaceSummary } from '../src/core/readers/summary.ts';
 import { countLiveRows } from '../src/core/readers/leaf-counts.ts';
 import { openTable } from '../src/core/readers/table-reader.ts';
@@ -68,6 +69,8 @@ export interface ListedTable {
    * where the full summary saw a damaged page, whose records it counts; null otherwise.
    */
   live: { rows: number; damagedPages: number; unreadablePages: number } | null;
+  /** The page map the full summary filled (small files), for the summary worker's map of the file (page-map-methods.ts). */
+  pageMap: PackedPageMap | null;
 }
 
 export interface ExportedTable {
@@ -321,9 +324,13 @@ async function tableCsv(ibd: ByteSource, table: TableDef, timeZone = 'UTC'): Pro
 
 /** One file of listTables: summary, definition, and the CSV when `csv` (the file is tiny). */
 async function listOne(item: ListItem, ibd: ByteSource, sqls: readonly NamedBlob[], options: ListOptions, csv: boolean): Promise<ListedTable> {
-  const row: ListedTable = { summary: null, csv: null, summaryError: null, resolved: null, resolveError: null, live: null };
+  const row: ListedTable = { summary: null, csv: null, summaryError: null, resolved: null, resolveError: null, live: null, pageMap: null };
   try {
-    row.summary = item.ibd.size <= options.fullBelow ? await summarize(ibd, { keys: options.keys }) : await quickSummary(ibd, options.keys);
+    if (item.ibd.size <= options.fullBelow) {
+      const pageMap = new PageMap();
+      row.summary = await summarize(ibd, { keys: options.keys, pageMap });
+      row.pageMap = pageMap.pack();
+    } else row.summary = await quickSummary(ibd, options.keys);
   } catch (err) {
     row.summaryError = message(err);
     // No InnoDB page at all: that is the answer, not a missing table definition.
@@ -360,7 +367,7 @@ export function createListMethods(): ListMethods {
           ibd = await source(i);
         } catch (err) {
           const text = message(err);
-          out.push({ summary: null, csv: null, summaryError: text, resolved: null, resolveError: text, live: null });
+          out.push({ summary: null, csv: null, summaryError: text, resolved: null, resolveError: text, live: null, pageMap: null });
           continue;
         }
         const row = await listOne(items[i], ibd, sqls, options, csvBytesLeft > 0 && items[i].ibd.size <= options.csvBelow);

@@ -5,21 +5,27 @@
  * answers, never the per-page arrays (a transfer of 18 bytes a page each time the map is drawn would
  * grow with the file; the answers grow with the canvas). The summary worker (src/ui/summary/listing.ts) keeps the map
  * of its full scans in a PageMapStore (viewer-methods.ts `summarize`); a file whose summary ran
- * elsewhere (a small file, listed with its full summary by a pool worker) gets a scan of its own here
- * when its map is first asked for. The store keeps the maps of the last few files only.
+ * elsewhere (a small file, listed with its full summary by a pool worker: list-methods.ts) comes with
+ * the map that summary filled (`keepPageMap`, at most a few KiB); only a file with neither gets a
+ * scan of its own here. The store keeps the maps of the last few files only.
  */
+import { findIndexRoots } from '../src/core/btree/btree.ts';
+import { secondaryIndexName, secondaryTree, treeOrder } from '../src/core/readers/index-choice.ts';
 import { inspectPage } from '../src/core/readers/page-inspect.ts';
 import type { PageInspection } from '../src/core/readers/page-inspection.ts';
-import { PageMap, PageState, type IndexLevels, type PageBucket, type PageMapEntry } from '../src/core/readers/page-map.ts';
+import { PageMap, PageState, type IndexLevels, type PackedPageMap, type PageBucket, type PageMapEntry } from '../src/core/readers/page-map.ts';
 import { summarize } from '../src/core/readers/summary.ts';
 import type { TableDef } from '../src/core/schema.ts';
 import type { EncryptionKeys } from '../src/core/tablespace/encryption.ts';
-import { sharedBlobSource } from '../src/core/tablespace/source.ts';
+import { sharedBlobSource, type ByteSource } from '../src/core/tablespace/source.ts';
+import { Tablespace } from '../src/core/tablespace/tablespace.ts';
 
-export type { PageBucket, PageInspection, PageMapEntry };
+export type { PackedPageMap, PageBucket, PageInspection, PageMapEntry };
 
 /** The map drawn in cells of `pagesPerCell` pages each. */
 export interface PageCells {
+  /** The scan filling the map has ended; before, pages it has not reached are pending, those it has not checked unchecked. */
+  complete: boolean;
   pages: number;
   pageSize: number;
   pagesPerCell: number;
@@ -36,13 +42,36 @@ export interface BTreeLevels extends IndexLevels {
   damaged: number;
 }
 
+/** A B-tree's index by name, from the table definition; `doubt`: why the name may be wrong (index-choice.ts). */
+export interface IndexName {
+  indexId: string;
+  name: string;
+  /** The clustered index: the tree of the lowest index id, as the summary takes it. */
+  clustered: boolean;
+  doubt: string | null;
+}
+
 export interface PageMapMethods {
-  /** The whole map in at most `cells` cells (the file's pages spread evenly). */
-  pageCells(ibd: Blob, name: string, cells: number, keys?: EncryptionKeys): Promise<PageCells>;
+  /**
+   * The whole map in at most `cells` cells (the file's pages spread evenly), as the scan filling it
+   * has it so far. `coming`: a scan of the file is to run in this worker (the summary's): wait for it
+   * rather than scan the file once more.
+   */
+  pageCells(ibd: Blob, name: string, cells: number, keys?: EncryptionKeys, coming?: boolean): Promise<PageCells>;
+  /** The map another worker's scan of `ibd` filled, kept unless this worker has one of its own. */
+  keepPageMap(ibd: Blob, name: string, map: PackedPageMap): Promise<void>;
   pageEntry(ibd: Blob, name: string, page: number, keys?: EncryptionKeys): Promise<PageMapEntry>;
   /** Pages [first, first + count) summed up. */
   pageRange(ibd: Blob, name: string, first: number, count: number, keys?: EncryptionKeys): Promise<PageBucket>;
   pageLevels(ibd: Blob, name: string, keys?: EncryptionKeys): Promise<BTreeLevels[]>;
+  /**
+   * A B-tree node of the B-tree view on the map: for each cell of `pagesPerCell` pages, how many of
+   * its pages in use belong to index `indexId` at `level` (every level when null); pageLevels' counts
+   * summed by cell.
+   */
+  pageMarks(ibd: Blob, name: string, pagesPerCell: number, indexId: string, level: number | null, keys?: EncryptionKeys): Promise<Uint32Array>;
+  /** The names of the file's B-trees by the definition: the clustered index's (the lowest index id), each secondary index's tree as `--index` finds it. */
+  indexNames(ibd: Blob, name: string, table: TableDef, keys?: EncryptionKeys): Promise<IndexName[]>;
   /** One page described whole; `table`: its clustered index's leaves are decoded with it. */
   inspectPage(ibd: Blob, name: string, page: number, keys?: EncryptionKeys, table?: TableDef | null): Promise<PageInspection>;
 }
@@ -55,26 +84,64 @@ function fileKey(ibd: Blob, name: string): string {
   return `${name}\u0000${ibd.size}\u0000${ibd instanceof File ? ibd.lastModified : 0}`;
 }
 
-/** The page maps of this worker's last files, each a promise while its scan runs. */
-export class PageMapStore {
-  #maps = new Map<string, Promise<PageMap | null>>();
+/** A map kept: filled as its scan reads the pages (answered from at once), `complete` once the scan ended. */
+interface Kept {
+  map: PageMap;
+  complete: boolean;
+}
 
-  /** The map `scan` is filling for `ibd`; null from it (the scan failed or was stopped) forgets it. */
-  filling(ibd: Blob, name: string, scan: Promise<PageMap | null>): void {
+/**
+ * The page maps of this worker's last files, each answered from while its scan still fills it (pages
+ * not read yet are pending, pages not checked yet unchecked), so that the map is on screen as soon as
+ * the scan's first pass (the count's) has read the pages, not once it has checked every checksum.
+ */
+export class PageMapStore {
+  #maps = new Map<string, Kept>();
+  /** Requests waiting for a scan to come (see get). */
+  #waiting = new Map<string, (() => void)[]>();
+
+  /** The map `scan` fills for `ibd` as it reads; a scan that fails or is stopped forgets it. */
+  filling(ibd: Blob, name: string, map: PageMap, scan: Promise<unknown>): Kept {
     const key = fileKey(ibd, name);
+    const kept: Kept = { map, complete: false };
     this.#maps.delete(key);
-    this.#maps.set(key, scan.catch(() => null));
+    this.#maps.set(key, kept);
     for (const old of this.#maps.keys()) if (this.#maps.size > KEEP_MAPS) this.#maps.delete(old);
+    scan.then(() => (kept.complete = true), () => this.#maps.get(key) === kept && this.#maps.delete(key));
+    for (const wake of this.#waiting.get(key) ?? []) wake();
+    this.#waiting.delete(key);
+    return kept;
   }
 
-  /** The map of `ibd`, from the scan that filled it or a scan of its own. */
-  async get(ibd: Blob, name: string, keys?: EncryptionKeys): Promise<PageMap> {
-    const kept = await this.#maps.get(fileKey(ibd, name));
+  /** The map another worker's scan filled, kept unless this worker has one of its own. */
+  keep(ibd: Blob, name: string, map: PageMap): void {
+    if (!this.#maps.has(fileKey(ibd, name))) this.filling(ibd, name, map, Promise.resolve());
+  }
+
+  /**
+   * The map of `ibd`: the one a scan is filling or filled; else, with `coming` (the page knows a scan
+   * of it is to run here), the one that scan will fill, once it starts; else a scan of its own, once
+   * it ended.
+   */
+  async get(ibd: Blob, name: string, keys?: EncryptionKeys, coming = false): Promise<Kept> {
+    const key = fileKey(ibd, name);
+    const kept = this.#maps.get(key);
     if (kept) return kept;
+    if (coming) {
+      await new Promise<void>((wake) => this.#waiting.set(key, [...(this.#waiting.get(key) ?? []), wake]));
+      return this.get(ibd, name, keys);
+    }
     const map = new PageMap();
-    const scan = summarize(sharedBlobSource(ibd, name), { keys, pageMap: map }).then(() => map);
-    this.filling(ibd, name, scan);
-    return scan;
+    // A scan of its own is answered from once it is over (no summary shows it filling).
+    const scan = summarize(sharedBlobSource(ibd, name), { keys, pageMap: map });
+    const own = this.filling(ibd, name, map, scan);
+    await scan;
+    return own;
+  }
+
+  /** The map of `ibd` as it stands (see get). */
+  async map(ibd: Blob, name: string, keys?: EncryptionKeys): Promise<PageMap> {
+    return (await this.get(ibd, name, keys)).map;
   }
 }
 
@@ -102,11 +169,37 @@ function btrees(map: PageMap): BTreeLevels[] {
   return trees;
 }
 
-function cellsOf(map: PageMap, wanted: number): PageCells {
+function cellsOf({ map, complete }: Kept, wanted: number): PageCells {
   const pagesPerCell = Math.max(1, Math.ceil(map.pages / Math.max(1, Math.floor(wanted))));
   const cells = map.buckets(pagesPerCell);
   const levels = Int16Array.from(cells, (c) => topLevel(map, c.first, c.pages));
-  return { pages: map.pages, pageSize: map.pageSize, pagesPerCell, cells, levels, indexIds: map.indexIds.slice() };
+  return { complete, pages: map.pages, pageSize: map.pageSize, pagesPerCell, cells, levels, indexIds: map.indexIds.slice() };
+}
+
+function marksOf(map: PageMap, pagesPerCell: number, indexId: string, level: number | null): Uint32Array {
+  const per = Math.max(1, Math.floor(pagesPerCell));
+  const marks = new Uint32Array(Math.ceil(map.pages / per));
+  const slot = map.indexIds.indexOf(indexId) + 1;
+  if (slot === 0) return marks;
+  for (let no = 0; no < map.pageCount; no++) {
+    if (map.index[no] !== slot || !inUse(map.state[no]) || (level !== null && map.level[no] !== level)) continue;
+    marks[Math.floor(no / per)]++;
+  }
+  return marks;
+}
+
+async function namesOf(source: ByteSource, table: TableDef, keys: EncryptionKeys | undefined): Promise<IndexName[]> {
+  const ts = await Tablespace.open(source, { keys });
+  const [clustered] = await findIndexRoots(ts);
+  const names: IndexName[] = clustered ? [{ indexId: clustered.header.indexId.toString(), name: treeOrder(table)[0], clustered: true, doubt: null }] : [];
+  for (const index of table.indexes) {
+    const secondary = index.kind === 'fulltext' || index.kind === 'spatial' ? null : secondaryIndexName(table, index.name);
+    if (secondary === null) continue;
+    // A tree that cannot be told (secondaryTree says why) stays unnamed.
+    const tree = await secondaryTree(ts, table, secondary).catch(() => null);
+    if (tree) names.push({ indexId: tree.indexId.toString(), name: secondary, clustered: false, doubt: tree.doubt });
+  }
+  return names;
 }
 
 function inRange(map: PageMap, page: number): number {
@@ -116,20 +209,30 @@ function inRange(map: PageMap, page: number): number {
 
 export function createPageMapMethods(store: PageMapStore): PageMapMethods {
   return {
-    async pageCells(ibd, name, cells, keys) {
-      return cellsOf(await store.get(ibd, name, keys), cells);
+    async pageCells(ibd, name, cells, keys, coming) {
+      return cellsOf(await store.get(ibd, name, keys, coming), cells);
+    },
+    keepPageMap(ibd, name, map) {
+      store.keep(ibd, name, PageMap.unpack(map));
+      return Promise.resolve();
     },
     async pageEntry(ibd, name, page, keys) {
-      const map = await store.get(ibd, name, keys);
+      const map = await store.map(ibd, name, keys);
       return map.entry(inRange(map, page));
     },
     async pageRange(ibd, name, first, count, keys) {
-      const map = await store.get(ibd, name, keys);
+      const map = await store.map(ibd, name, keys);
       const start = inRange(map, first);
       return map.bucket(start, Math.max(1, Math.min(count, map.pages - start)));
     },
     async pageLevels(ibd, name, keys) {
-      return btrees(await store.get(ibd, name, keys));
+      return btrees(await store.map(ibd, name, keys));
+    },
+    async pageMarks(ibd, name, pagesPerCell, indexId, level, keys) {
+      return marksOf(await store.map(ibd, name, keys), pagesPerCell, indexId, level);
+    },
+    indexNames(ibd, name, table, keys) {
+      return namesOf(sharedBlobSource(ibd, name), table, keys);
     },
     inspectPage(ibd, name, page, keys, table) {
       return inspectPage(sharedBlobSource(ibd, name), page, { keys, table: table ?? null });

@@ -213,7 +213,7 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
             }
           },
         });
-        maps.filling(ibd, name, scan.then(() => pageMap));
+        maps.filling(ibd, name, pageMap, scan);
         return await scan;
       } finally {
         running.delete(controller);

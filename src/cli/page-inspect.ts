@@ -5,7 +5,7 @@
  * object (64-bit numbers as decimal text, the page's bytes as hex).
  */
 import { inspectPage, type InspectOptions } from '../core/readers/page-inspect.ts';
-import type { ChecksumReport, IndexPageInspection, InspectedRecord, PageInspection, Section } from '../core/readers/page-inspection.ts';
+import type { ChecksumReport, IndexPageInspection, InspectedRecord, InspectProblem, PageInspection, Section } from '../core/readers/page-inspection.ts';
 import type { ByteSource } from '../core/tablespace/source.ts';
 import { hexDump, legend } from './hex-dump.ts';
 import type { WriteText } from './page-map.ts';
@@ -59,9 +59,14 @@ function indexText(ix: IndexPageInspection): string {
   return `${out.join('\n')}\n`;
 }
 
+/** A problem, with the bytes it refused (first–last offsets, inclusive). */
+function problemText(x: InspectProblem): string {
+  return x.bytes.length === 0 ? x.message : `${x.message} [bytes ${x.bytes.map((b) => `${b.start}–${b.end - 1}`).join(', ')}]`;
+}
+
 export function inspectionText(p: PageInspection): string {
   const parts = [`${p.file}, page ${p.page}: ${p.typeName} (type ${p.type}), ${p.state}\n`];
-  if (p.problems.length > 0) parts.push(`problems:\n${p.problems.map((x) => `  - ${x}`).join('\n')}\n`);
+  if (p.problems.length > 0) parts.push(`problems:\n${p.problems.map((x) => `  - ${problemText(x)}`).join('\n')}\n`);
   if (p.checksum) parts.push(checksumText(p.checksum));
   parts.push(...p.sections.map(sectionText));
   if (p.index) parts.push(indexText(p.index));

@@ -7,8 +7,13 @@
  *  - hovering a cell names its page as the core's map entry does;
  *  - a click opens the inspector on an INDEX leaf, whose first record's values are the grid's row of
  *    that key; an arrow key and Enter open the next page;
+ *  - the inspected leaf's level is marked in its B-tree; a click on that level outlines its pages on
+ *    the map (as many cells as the core's map has leaves of that index), a second click clears it;
+ *  - the B-trees are named by the definition (PRIMARY, uq_email, idx_department);
  *  - on the damaged copy the damaged page is drawn in the damaged colour and named so, and its B-tree
- *    counts it; its inspector shows the stored checksum against the computed one;
+ *    counts it; its inspector shows the stored checksum against the computed one, and the bytes the
+ *    failed checksum refuses (the full_crc32 field, the page's last 4) are marked in the hex view, a
+ *    click on the problem's link scrolling there;
  *  - screenshots of the map and the inspector, light and dark, in test-results/screenshots/.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -110,6 +115,19 @@ describe('the page map panel', () => {
     const same = rows.find((cells) => cells[0] === values[0]);
     expect(same?.slice(0, 3)).toEqual(values.slice(0, 3));
     await page.getByTestId('hex-view').waitFor();
+    // The B-tree view marks where the inspected page sits; its level clicked marks its pages on the map.
+    await expect.poll(() => page.locator('[data-testid="btree"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-name')))).toEqual(['PRIMARY', 'uq_email', 'idx_department']);
+    const tree = page.locator(`[data-testid="btree"][data-index="${leaf.indexId}"]`);
+    const leaves = tree.locator('[data-testid="btree-level"][data-level="0"]');
+    await expect.poll(() => leaves.getAttribute('data-current')).toBe('true');
+    const wantLeaves = map.levels()[0].pages[0];
+    expect(Number(await leaves.getAttribute('data-pages'))).toBe(wantLeaves);
+    await leaves.click();
+    await expect.poll(() => canvas.getAttribute('data-marked')).toBe(String(wantLeaves));
+    expect(await page.getByTestId('page-map-marked').textContent()).toContain(`the ${wantLeaves} pages of index ${leaf.indexId} at level 0`);
+    await shots('page-map-btree-picked');
+    await leaves.click();
+    await expect.poll(() => canvas.getAttribute('data-marked')).toBe(null);
     // Keyboard: the focus cell moved by an arrow key, Enter opens its page.
     await canvas.focus();
     await page.keyboard.press('ArrowRight');
@@ -150,6 +168,23 @@ describe('the page map panel', () => {
     const inspector = page.locator('[data-testid="page-inspector"][data-page="7"][data-state="checksum-bad"]');
     await inspector.waitFor({ timeout: 30_000 });
     expect(await inspector.locator('[data-testid="inspector-checksum"] tr.bad').count()).toBeGreaterThan(0);
+    // The bytes the failed checksum refuses: a link in its problem, marked in the hex view.
+    const link = inspector.locator('[data-testid="problem-bytes"]').first();
+    expect([await link.getAttribute('data-start'), await link.getAttribute('data-end')]).toEqual([String(PAGE - 4), String(PAGE)]);
+    await link.click();
+    const chosen = inspector.locator('[data-testid="hex-view"] .refused.chosen');
+    await chosen.waitFor();
+    expect(await chosen.textContent()).toBe(Array.from(bytes.subarray(8 * PAGE - 4, 8 * PAGE), (b) => b.toString(16).padStart(2, '0')).join(' '));
+    await expect.poll(() => chosen.evaluate((el) => {
+      const view = el.closest('[data-testid="hex-view"]') as HTMLElement;
+      const a = el.getBoundingClientRect();
+      const b = view.getBoundingClientRect();
+      return a.top >= b.top && a.bottom <= b.bottom;
+    })).toBe(true);
+    await inspector.screenshot({ path: join(SHOTS, 'page-map-refused.png') });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await inspector.screenshot({ path: join(SHOTS, 'page-map-refused-dark.png') });
+    await page.emulateMedia({ colorScheme: 'light' });
     await shots('page-map-damaged');
   }, 120_000);
 });

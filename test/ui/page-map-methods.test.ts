@@ -1,7 +1,8 @@
 /**
  * The page map's worker methods (workers/page-map-methods.ts) on the bundled sample and a damaged
  * copy: the cells add up to the core's summarize of the same file, the map a summary filled is the
- * one answered from, and the inspector decodes a leaf with the table's definition.
+ * one answered from (the summary worker's own, or a small file's from the listing worker's full
+ * summary: no second scan), and the inspector decodes a leaf with the table's definition.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { parseCreateTables } from '../../src/core/definitions/ddl/create-table.t
 import { PageMap } from '../../src/core/readers/page-map.ts';
 import { summarize } from '../../src/core/readers/summary.ts';
 import { bytesSource } from '../../src/core/tablespace/source.ts';
+import { createListMethods } from '../../workers/list-methods.ts';
 import { createPageMapMethods, PageMapStore } from '../../workers/page-map-methods.ts';
 import { createViewerMethods } from '../../workers/viewer-methods.ts';
 import { damagedSample, PAGE, SAMPLE_DIR, SAMPLE_SQL } from './damaged-sample.ts';
@@ -44,6 +46,61 @@ describe('page map worker methods', () => {
     expect(total).toEqual(want);
   });
 
+  it('waits for the summary scan to come, answers from its map as it fills, reading the file once', async () => {
+    const reads = (ibd: File) => {
+      const slice = ibd.slice.bind(ibd);
+      let n = 0;
+      ibd.slice = (...args) => (n++, slice(...args));
+      return () => n;
+    };
+    const alone = new File([sample], 'employees.ibd');
+    const once = reads(alone);
+    await createViewerMethods(() => table, new PageMapStore()).summarize(alone, alone.name);
+    const store = new PageMapStore();
+    const viewer = createViewerMethods(() => table, store);
+    const methods = createPageMapMethods(store);
+    const ibd = new File([sample], 'employees.ibd');
+    const count = reads(ibd);
+    // Asked before the scan starts: answered once it does, from the map it fills.
+    const early = methods.pageCells(ibd, ibd.name, 4, undefined, true);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(count()).toBe(0);
+    await viewer.summarize(ibd, ibd.name);
+    expect((await early).pages === 0 || (await early).pages === sample.length / PAGE).toBe(true);
+    const last = await methods.pageCells(ibd, ibd.name, 4);
+    expect(last.complete).toBe(true);
+    expect(await methods.pageRange(ibd, ibd.name, 0, last.pages)).toEqual(await coreTotals(sample));
+    expect(count()).toBe(once());
+  });
+
+  it('names the trees by the definition: PRIMARY, then each secondary index as --index finds it', async () => {
+    const methods = createPageMapMethods(new PageMapStore());
+    const ibd = new Blob([sample]);
+    const summary = await summarize(bytesSource(sample, 'employees.ibd'));
+    const names = await methods.indexNames(ibd, 'employees.ibd', table);
+    expect(names.map((n) => [n.indexId, n.name, n.clustered])).toEqual([
+      [summary.indexes[0].indexId, 'PRIMARY', true],
+      [summary.indexes[1].indexId, 'uq_email', false],
+      [summary.indexes[2].indexId, 'idx_department', false],
+    ]);
+  });
+
+  it('answers a small file from the map its listing summary filled, reading it no more', async () => {
+    const ibd = new File([sample], 'employees.ibd');
+    const [listed] = await createListMethods().listTables([{ ibd, name: ibd.name, frm: null }], [], { fullBelow: 1 << 20, csvBelow: 0 });
+    expect(listed.summary?.complete).toBe(true);
+    expect(listed.pageMap?.pageCount).toBe(sample.length / PAGE);
+    const methods = createPageMapMethods(new PageMapStore());
+    await methods.keepPageMap(ibd, ibd.name, structuredClone(listed.pageMap!));
+    ibd.slice = () => {
+      throw new Error('read again');
+    };
+    const cells = await methods.pageCells(ibd, ibd.name, 1200);
+    expect(cells.indexIds).toEqual(listed.summary?.indexes.map((i) => i.indexId));
+    expect(await methods.pageRange(ibd, ibd.name, 0, cells.pages)).toEqual(await coreTotals(sample));
+    expect((await methods.pageLevels(ibd, ibd.name)).map((t) => t.pages.reduce((a, b) => a + b, 0))).toEqual(listed.summary?.indexes.map((i) => i.pages));
+  });
+
   it('marks a damaged page and inspects a leaf with the definition', async () => {
     const methods = createPageMapMethods(new PageMapStore());
     const ibd = new Blob([damagedSample(7 * PAGE + 4000, 4096, 12345)]);
@@ -52,6 +109,18 @@ describe('page map worker methods', () => {
     expect(clustered.damaged).toBe(1);
     expect(clustered.fill.length).toBe(clustered.pages.length);
     for (const f of clustered.fill) expect(f).toBeGreaterThan(0);
+    // A B-tree node's pages by cell: each level's marks add up to its page count, on the cells of its pages.
+    const cells = await methods.pageCells(ibd, 'employees.ibd', 5);
+    for (const [level, pages] of clustered.pages.entries()) {
+      const marks = await methods.pageMarks(ibd, 'employees.ibd', cells.pagesPerCell, clustered.indexId, level);
+      expect(marks.length).toBe(cells.cells.length);
+      expect(marks.reduce((n, m) => n + m, 0)).toBe(pages);
+      for (const [i, m] of marks.entries()) if (m > 0) expect(cells.cells[i].indexes[clustered.indexId]).toBeGreaterThanOrEqual(m);
+    }
+    const whole = await methods.pageMarks(ibd, 'employees.ibd', 1, clustered.indexId, null);
+    expect(whole.reduce((n, m) => n + m, 0)).toBe(clustered.pages.reduce((a, b) => a + b, 0));
+    expect((await methods.pageEntry(ibd, 'employees.ibd', 7)).indexId).toBe(clustered.indexId);
+    expect(whole[7]).toBe(1);
     const leaf = await methods.inspectPage(new Blob([sample]), 'employees.ibd', 6, undefined, table);
     expect(leaf.index?.decoded?.rows.length).toBeGreaterThan(0);
   });

@@ -18,19 +18,41 @@ function isIndexPage(bytes: Uint8Array): boolean {
   return u16(bytes, FIL_PAGE_TYPE) === PageType.INDEX;
 }
 
-/** Every B-tree root of the tablespace (excluding MySQL 8's SDI tree), lowest index id first. */
-export async function findIndexRoots(ts: Tablespace): Promise<IndexRoot[]> {
-  const readBytes = async (no: number) => (await ts.page(no)).bytes;
-  // A damaged page 0's lists of INODE pages are lost; page 2, always the first, still holds the table's.
-  const inodePages = ts.page0Damaged !== null ? [2] : await inodePageNumbers((await ts.page(0)).bytes, readBytes, ts.pageCount);
+/**
+ * A page findIndexRoots could not read (an INODE page, a file segment's first page). `first`: no
+ * B-tree root came before it in the INODE entries' order, so it may hold the clustered index's (whose
+ * segments, created with the table, take the first entries after the SDI's).
+ */
+export interface UnreadSegmentPage {
+  error: IbdError;
+  first: boolean;
+}
+
+/**
+ * Every B-tree root of the tablespace (excluding MySQL 8's SDI tree), lowest index id first. A page
+ * that cannot be read (decrypted, decompressed) throws its IbdError; with `unread`, it is put there
+ * instead and the others are read on (an index whose root that page is goes unlisted).
+ */
+export async function findIndexRoots(ts: Tablespace, unread?: UnreadSegmentPage[]): Promise<IndexRoot[]> {
   const roots = new Map<number, IndexRoot>();
+  const readBytes = async (no: number): Promise<Uint8Array | null> => {
+    try {
+      return (await ts.page(no)).bytes;
+    } catch (e) {
+      if (!unread || !(e instanceof IbdError)) throw e;
+      unread.push({ error: e, first: roots.size === 0 });
+      return null;
+    }
+  };
+  // A damaged page 0's lists of INODE pages are lost; page 2, always the first, still holds the table's.
+  const inodePages = ts.page0Damaged !== null ? [2] : await inodePageNumbers((await ts.page(0)).bytes, async (no) => (await ts.page(no)).bytes, ts.pageCount);
   for (const inodePage of inodePages) {
     if (inodePage >= ts.pageCount) continue;
-    const inodes = inodeEntries(await readBytes(inodePage), inodePage);
-    for (const entry of inodes) {
+    const inode = await readBytes(inodePage);
+    for (const entry of inode ? inodeEntries(inode, inodePage) : []) {
       if (entry.firstFrag === FIL_NULL || entry.firstFrag >= ts.pageCount || roots.has(entry.firstFrag)) continue;
       const bytes = await readBytes(entry.firstFrag);
-      if (!isIndexPage(bytes) || u32(bytes, FIL_PAGE_PREV) !== FIL_NULL || u32(bytes, FIL_PAGE_NEXT) !== FIL_NULL) continue;
+      if (bytes === null || !isIndexPage(bytes) || u32(bytes, FIL_PAGE_PREV) !== FIL_NULL || u32(bytes, FIL_PAGE_NEXT) !== FIL_NULL) continue;
       const top = readFsegHeader(bytes, PAGE_BTR_SEG_TOP);
       if (top.inodePage !== entry.page || top.inodeOffset !== entry.offset) continue;
       roots.set(entry.firstFrag, { page: entry.firstFrag, header: readIndexHeader(bytes) });

@@ -54,6 +54,12 @@ export interface LeafContext {
   stats: DecodeStats;
 }
 
+/** Why a record is no row of the table, and the bytes of the field whose value check refused it (null for another reason). */
+export interface RecordRefused {
+  why: string;
+  field: { start: number; end: number } | null;
+}
+
 interface PendingExtern {
   origin: number;
   field: ExternField;
@@ -117,12 +123,13 @@ export class LeafDecoder {
    * One record of a leaf page as a row of `out` (a `_row_state` cell left NULL), read as
    * decodeTrusted() reads each record, its values checked, and those stored off-page fetched: for a
    * caller that shows the records one by one (the page inspector). Returns where the record lies
-   * in the page, or why it is no row of this table (then nothing is written).
+   * in the page, or why it is no row of this table (then nothing is written), with the bytes of the
+   * field whose value check failed.
    */
-  async decodeRecord(page: Page, origin: number, out: BatchBuilder): Promise<Extent | string> {
+  async decodeRecord(page: Page, origin: number, out: BatchBuilder): Promise<Extent | RecordRefused> {
     const { compact, layout } = this.ctx;
     const bytes = page.bytes;
-    if (compact && !compactRecordReadable(bytes, origin, layout)) return 'the record is in a format the table\'s metadata does not describe';
+    if (compact && !compactRecordReadable(bytes, origin, layout)) return { why: 'the record is in a format the table\'s metadata does not describe', field: null };
     const row = out.mark();
     this.sink.out = out;
     this.sink.base = out.startRow();
@@ -133,7 +140,7 @@ export class LeafDecoder {
     } catch (e) {
       if (!(e instanceof RecordError)) throw e;
       out.rollback(row);
-      return e.message;
+      return { why: e.message, field: e instanceof ValueCheckError ? { start: e.offset, end: e.offset + e.length } : null };
     }
     out.endRow();
     const extent = { origin, start: lastRecord.start, end: lastRecord.end };

@@ -19,7 +19,8 @@ import type { Page } from '../tablespace/tablespace.ts';
 import { BatchBuilder, batchRows, batchView } from '../values/row-batch.ts';
 import type { DecodeStats } from './decode-stats.ts';
 import type { LeafDecoder } from './leaf-decoder.ts';
-import { fieldRanges, readField, type ByteRange, type DecodedPage, type Field, type IndexPageInspection, type InspectedRecord, type Section } from './page-inspection.ts';
+import { directoryProblems, listProblems, recordProblems } from './page-inspect-checks.ts';
+import { fieldRanges, readField, type ByteRange, type DecodedPage, type Field, type IndexPageInspection, type InspectedRecord, type InspectProblem, type Section } from './page-inspection.ts';
 
 /** The table the records are decoded as: its clustered index and a decoder set up for it (see page-inspect.ts). */
 export interface InspectTable {
@@ -35,7 +36,7 @@ export interface IndexPart {
   index: IndexPageInspection;
   sections: Section[];
   ranges: ByteRange[];
-  problems: string[];
+  problems: InspectProblem[];
 }
 
 const COMPACT_STATUS = ['ordinary', 'node pointer', 'infimum', 'supremum', 'instant (MariaDB)'];
@@ -76,7 +77,7 @@ function baseRecord(bytes: Uint8Array, origin: number, reached: InspectedRecord[
   const extent = !h.compact && !system ? redundantExtent(bytes, origin) : null;
   return {
     origin, reached, header, deleted: (header.infoBits & REC_INFO_DELETED) !== 0, minRec, kind,
-    start: extent?.start ?? null, end: extent?.end ?? null, childPage: null, values: null, error: null,
+    start: extent?.start ?? null, end: extent?.end ?? null, childPage: null, values: null, error: null, errorField: null,
   };
 }
 
@@ -117,8 +118,9 @@ async function decodeRecords(page: Page, records: InspectedRecord[], table: Insp
     if (r.reached === 'system' || r.minRec) continue;
     one.clear();
     const result = await decoder.decodeRecord(page, r.origin, one);
-    if (typeof result === 'string') {
-      r.error = result;
+    if ('why' in result) {
+      r.error = result.why;
+      r.errorField = result.field;
       continue;
     }
     r.values = batchRows(batchView(one))[0].slice(0, columns.length - 1);
@@ -154,13 +156,6 @@ function directoryOf(bytes: Uint8Array, h: IndexPageFields): IndexPageInspection
   }));
 }
 
-/** The structural checks the decoder makes of every INDEX page: its record list walks, and holds PAGE_N_RECS records. */
-function listProblems(records: readonly InspectedRecord[], listDamage: string | null, h: IndexPageFields): string[] {
-  if (listDamage !== null) return [`the record list is broken: ${listDamage}`];
-  const listed = records.filter((r) => r.reached === 'list').length;
-  return listed === h.nRecs ? [] : [`PAGE_N_RECS counts ${h.nRecs} records, the record list holds ${listed}`];
-}
-
 /**
  * An INDEX (or RTREE, SDI) page. `table`: the table to decode its records as, when the page is a
  * leaf of that table's clustered index; else null.
@@ -182,11 +177,15 @@ export async function inspectIndexPage(page: Page, table: InspectTable | null, c
   ];
   if (h.heapTop < dirStart) ranges.push({ start: h.heapTop, end: dirStart, kind: 'free-space', label: 'free space (between PAGE_HEAP_TOP and the page directory)' });
   if (dirStart >= PAGE_DATA) ranges.push({ start: dirStart, end: bytes.length - FIL_PAGE_END_LSN_OLD_CHKSUM, kind: 'directory', label: `page directory (${h.nDirSlots} slots)` });
-  const problems = listProblems(records, listDamage, h);
-  for (const p of decoded?.problems ?? []) problems.push(`${p.record !== null ? `record at ${p.record}: ` : ''}${p.message}`);
+  const directory = directoryOf(bytes, h);
+  const problems = [
+    ...listProblems(records, listDamage, h),
+    ...(listDamage === null ? directoryProblems(bytes.length, records, directory, h.compact) : []),
+    ...recordProblems(records, decoded?.problems ?? []),
+  ];
   return {
     index: {
-      header: h, clustered, records, heapOrder, listDamage, directory: directoryOf(bytes, h),
+      header: h, clustered, records, heapOrder, listDamage, directory,
       columns: leafTable ? leafTable.columns.slice(0, -1) : null, decoded,
     },
     sections: [section],

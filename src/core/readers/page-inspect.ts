@@ -24,7 +24,7 @@ import { fileLayout, leafContext } from './leaf-context.ts';
 import { LeafDecoder } from './leaf-decoder.ts';
 import { inspectIndexPage, type InspectTable } from './page-inspect-index.ts';
 import { inspectSpacePage } from './page-inspect-space.ts';
-import { fieldRanges, readField, type ChecksumCheck, type ChecksumReport, type PageInspection, type Section } from './page-inspection.ts';
+import { fieldRanges, problem, readField, type ByteSpan, type ChecksumCheck, type ChecksumReport, type InspectProblem, type PageInspection, type Section } from './page-inspection.ts';
 import { ROW_STATE_COLUMN } from './row-state.ts';
 
 export interface InspectOptions {
@@ -104,17 +104,24 @@ function checksumReport(stored: Uint8Array, ts: Tablespace, result: ChecksumResu
   return { result, checks, lsnMatches: u32(stored, end - 4) === lsnLow };
 }
 
+/** The checksum fields whose stored value no algorithm computes: the bytes a failed checksum refuses. */
+function checksumFields(report: ChecksumReport): ByteSpan[] {
+  const places = report.checks.flatMap((c) => c.places);
+  const offsets = new Set(places.map((p) => p.offset).filter((o) => places.every((p) => p.offset !== o || p.stored !== p.computed)));
+  return [...offsets].map((offset) => ({ start: offset, end: offset + 4 }));
+}
+
 /** A page past the end of a file cut short. */
 function missingPage(ts: Tablespace, no: number): PageInspection {
   const cut = truncationOf(ts);
   return {
     file: ts.source.name, page: no, state: 'missing', type: 0, typeName: pageTypeName(0), bytes: new Uint8Array(0), stored: null,
-    sections: [], checksum: null, index: null, ranges: [], problems: [cut?.message ?? `the file ends before page ${no}`],
+    sections: [], checksum: null, index: null, ranges: [], problems: [problem(cut?.message ?? `the file ends before page ${no}`)],
   };
 }
 
 /** The table's clustered index (the root with the lowest index id) and a decoder set up for it; null when it cannot be had. */
-async function inspectTable(ts: Tablespace, table: TableDef, root: IndexRoot, problems: string[]): Promise<InspectTable | null> {
+async function inspectTable(ts: Tablespace, table: TableDef, root: IndexRoot, problems: InspectProblem[]): Promise<InspectTable | null> {
   try {
     const layout = await fileLayout(ts, table, root.page, root.header.compact);
     const stats = emptyStats();
@@ -122,19 +129,19 @@ async function inspectTable(ts: Tablespace, table: TableDef, root: IndexRoot, pr
     return { indexId: root.header.indexId, layout, decoder, stats, columns: [...layout.columns.map((c) => c.name), ROW_STATE_COLUMN] };
   } catch (e) {
     if (!(e instanceof IbdError)) throw e;
-    problems.push(`the table definition cannot be used: ${e.detail}`);
+    problems.push(problem(`the table definition cannot be used: ${e.detail}`));
     return null;
   }
 }
 
 /** Reads page `no` as stored and as its image; the image is null when it cannot be made (the reason in `problems`). */
-async function readPage(ts: Tablespace, no: number, problems: string[]): Promise<{ stored: Uint8Array; page: Page | null }> {
+async function readPage(ts: Tablespace, no: number, problems: InspectProblem[]): Promise<{ stored: Uint8Array; page: Page | null }> {
   const stored = (await ts.source.read(no * ts.physicalSize, ts.physicalSize)).slice();
   try {
     return { stored, page: await ts.page(no) };
   } catch (e) {
     if (!(e instanceof IbdError)) throw e;
-    problems.push(e.detail);
+    problems.push(problem(e.detail));
     return { stored, page: null };
   }
 }
@@ -160,19 +167,20 @@ export async function inspectPage(source: ByteSource, no: number, options: Inspe
     throw new IbdError(source.name, `there is no page ${no}: the file has ${ts.pageCount} pages${missing > 0 ? ` and ${missing} missing past its end` : ''}`);
   }
   if (no >= ts.pageCount) return missingPage(ts, no);
-  const problems: string[] = [];
+  const problems: InspectProblem[] = [];
   const { stored, page } = await readPage(ts, no, problems);
   const bytes = page?.bytes ?? stored;
+  const shown = bytes === stored || isSame(bytes, stored);
   const type = u16(bytes, FIL_PAGE_TYPE);
   const state = stateOf(page, await pageIsFree(ts, no));
-  if (state === 'checksum-bad') problems.unshift('the page fails its checksum: its bytes are not as the server wrote them');
+  const checksum = page && checksumReport(stored, ts, page.checksum);
+  if (state === 'checksum-bad' && checksum) problems.unshift(problem('the page fails its checksum: its bytes are not as the server wrote them', ...(shown ? checksumFields(checksum) : [])));
   const header = filHeader(stored, no, ts.fullCrc32);
-  if (u32(stored, FIL_PAGE_OFFSET) !== no && state !== 'all-zero') problems.push(`its FIL header says it is page ${u32(stored, FIL_PAGE_OFFSET)}`);
+  if (u32(stored, FIL_PAGE_OFFSET) !== no && state !== 'all-zero') problems.push(problem(`its FIL header says it is page ${u32(stored, FIL_PAGE_OFFSET)}`, { start: FIL_PAGE_OFFSET, end: FIL_PAGE_OFFSET + 4 }));
   const trailer = filTrailer(stored, ts);
   const inspection: PageInspection = {
-    file: source.name, page: no, state, type, typeName: pageTypeName(type), bytes, stored: bytes === stored || isSame(bytes, stored) ? null : stored,
-    sections: [header], checksum: page && checksumReport(stored, ts, page.checksum), index: null,
-    ranges: fieldRanges(header, 'fil-header'), problems,
+    file: source.name, page: no, state, type, typeName: pageTypeName(type), bytes, stored: shown ? null : stored,
+    sections: [header], checksum, index: null, ranges: fieldRanges(header, 'fil-header'), problems,
   };
   if (page !== null && state !== 'all-zero') await typeParts(inspection, page, ts, options.table ?? null);
   if (trailer) {

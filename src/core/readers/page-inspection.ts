@@ -14,12 +14,27 @@ export type RangeKind =
   | 'fil-header' | 'fil-trailer' | 'page-header' | 'fseg-header' | 'system-record' | 'record-header' | 'record'
   | 'free-record-header' | 'free-record' | 'free-space' | 'directory' | 'fsp-header' | 'inode-entry' | 'blob-header';
 
-/** Bytes [start, end) of the page image, what they are and a label (a field's name, a record's heap number). */
-export interface ByteRange {
+/** Bytes [start, end) of the page image. */
+export interface ByteSpan {
   start: number;
   end: number;
+}
+
+/** Bytes of the page image, what they are and a label (a field's name, a record's heap number). */
+export interface ByteRange extends ByteSpan {
   kind: RangeKind;
   label: string;
+}
+
+/**
+ * A check the page fails: what it says, and the bytes of the page image it refused (a checksum
+ * field, a record's next pointer, a directory slot, a field's value); none when no byte is to blame
+ * alone (a page that cannot be decrypted) or the bytes shown are not those checked (the stored bytes
+ * of an encrypted page).
+ */
+export interface InspectProblem {
+  message: string;
+  bytes: ByteSpan[];
 }
 
 /** One field of an on-disk structure: its name as InnoDB's headers call it, where it is, its value. */
@@ -72,8 +87,9 @@ export interface InspectedRecord {
   childPage: number | null;
   /** On a leaf of the clustered index, with a table definition: its values as the decoder writes them, in column order. */
   values: (string | null)[] | null;
-  /** Why its values could not be decoded. */
+  /** Why its values could not be decoded, and the field whose value check refused it. */
   error: string | null;
+  errorField: ByteSpan | null;
 }
 
 /** The rows the decoder reads from this leaf page (every state), with what it found wrong. */
@@ -117,7 +133,7 @@ export interface PageInspection {
   checksum: ChecksumReport | null;
   index: IndexPageInspection | null;
   ranges: ByteRange[];
-  problems: string[];
+  problems: InspectProblem[];
 }
 
 /** A field of `size` bytes (1, 2, 4 or 8) read from `bytes` at `offset`. */
@@ -125,6 +141,9 @@ export function readField(bytes: Uint8Array, name: string, offset: number, size:
   const value = size === 8 ? u64(bytes, offset).toString() : size === 4 ? u32(bytes, offset) : size === 2 ? u16(bytes, offset) : bytes[offset];
   return note === undefined ? { name, offset, size, value } : { name, offset, size, value, note };
 }
+
+/** A problem and the bytes it refused. */
+export const problem = (message: string, ...bytes: ByteSpan[]): InspectProblem => ({ message, bytes });
 
 /** The byte ranges of a section's fields. */
 export function fieldRanges(section: Section, kind: RangeKind): ByteRange[] {

@@ -74,6 +74,24 @@ export interface IndexLevels {
   pages: number[];
 }
 
+/**
+ * A PageMap as plain data (its typed arrays and index ids), to cross from the worker whose scan
+ * filled it to another (a small file's, summarized by a listing worker) instead of a second scan.
+ */
+export interface PackedPageMap {
+  pageSize: number;
+  pageCount: number;
+  missing: number;
+  indexIds: string[];
+  state: Uint8Array;
+  type: Uint16Array;
+  index: Uint16Array;
+  level: Uint8Array;
+  records: Uint16Array;
+  used: Uint16Array;
+  lsn: Float64Array;
+}
+
 const isBtreeType = (type: number) => type === PageType.INDEX || type === PageType.RTREE || type === PageType.SDI;
 /** States of pages in use whose contents were read. */
 const inUse = (state: number) => state === PageState.UNCHECKED || state === PageState.VALID || state === PageState.CHECKSUM_BAD;
@@ -117,7 +135,28 @@ export class PageMap {
     this.used = new Uint16Array(pageCount);
     this.lsn = new Float64Array(pageCount);
     this.slots.clear();
-    for (const id of rootIds) this.slotOf(Number(id >> 32n), Number(id & 0xffffffffn));
+    for (const id of rootIds) this.slotOfId(id);
+  }
+
+  /** The map as plain data (copies of its arrays). */
+  pack(): PackedPageMap {
+    const { pageSize, pageCount, missing, state, type, index, level, records, used, lsn } = this;
+    return {
+      pageSize, pageCount, missing, indexIds: this.indexIds.slice(),
+      state: state.slice(), type: type.slice(), index: index.slice(), level: level.slice(), records: records.slice(), used: used.slice(), lsn: lsn.slice(),
+    };
+  }
+
+  /** The map pack() made. */
+  static unpack(p: PackedPageMap): PageMap {
+    const map = new PageMap();
+    Object.assign(map, { pageSize: p.pageSize, pageCount: p.pageCount, missing: p.missing, state: p.state, type: p.type, index: p.index, level: p.level, records: p.records, used: p.used, lsn: p.lsn });
+    for (const id of p.indexIds) map.slotOfId(BigInt(id));
+    return map;
+  }
+
+  private slotOfId(id: bigint): number {
+    return this.slotOf(Number(id >> 32n), Number(id & 0xffffffffn));
   }
 
   private slotOf(hi: number, lo: number): number {

@@ -17,7 +17,7 @@
  *
  * Plain TypeScript, no DOM: runs in the page's worker, in Node and in tests.
  */
-import { findIndexRoots, type IndexRoot } from '../btree/btree.ts';
+import { findIndexRoots, type IndexRoot, type UnreadSegmentPage } from '../btree/btree.ts';
 import { verifyPage, type ChecksumResult } from '../pages/checksum.ts';
 import { FIL_NULL, FIL_PAGE_PREV, FIL_PAGE_TYPE, isAllZero, PageType, pageTypeName, u16, u32 } from '../pages/fil-header.ts';
 import { readIndexHeader, tallyRecords, type RecordTally } from '../pages/index-page.ts';
@@ -161,12 +161,19 @@ function damagedHints(f: Tablespace['fsp']['flags']): string[] {
   return hints;
 }
 
-function indexSummaries(roots: IndexRoot[]): IndexSummary[] {
+/** What the summary says of a page findIndexRoots could not read. */
+function unreadProblem({ error, first }: UnreadSegmentPage): string {
+  const what = `page ${error.page}, the first page of a file segment (an index's root or first leaf), cannot be read (${error.detail})`;
+  return first ? `${what}: it may be the clustered index's root, so no index is taken for the table's rows and they are not counted` : `${what}: an index rooted there, if any, is not listed`;
+}
+
+/** `clusteredKnown`: the lowest index id is the clustered index (see quick()). */
+function indexSummaries(roots: IndexRoot[], clusteredKnown: boolean): IndexSummary[] {
   return roots.map((r, i) => ({
     indexId: r.header.indexId.toString(),
     rootPage: r.page,
     height: r.header.level + 1,
-    clustered: i === 0,
+    clustered: clusteredKnown && i === 0,
     pages: 0,
     leafPages: 0,
     leafRecords: 0,
@@ -187,7 +194,13 @@ function snapshot(s: TablespaceSummary): TablespaceSummary {
 
 async function quick(ts: Tablespace): Promise<{ summary: TablespaceSummary; roots: IndexRoot[] }> {
   const source = ts.source;
-  const roots = await findIndexRoots(ts);
+  const unread: UnreadSegmentPage[] = [];
+  const roots = await findIndexRoots(ts, unread);
+  // In an encrypted file a page that cannot be read lacks its key (decryption itself cannot fail):
+  // every page does, and the answer is the key wanted, not a summary of unreadable pages.
+  if (unread.length > 0 && ts.encryption !== null) throw unread[0].error;
+  // An unread page before every root may be the clustered index's: the lowest id found is then not known to be it.
+  const clusteredKnown = !unread.some((u) => u.first);
   const rowFormat = rowFormatOf(ts, roots[0]);
   const f = ts.fsp.flags;
   const summary: TablespaceSummary = {
@@ -203,7 +216,7 @@ async function quick(ts: Tablespace): Promise<{ summary: TablespaceSummary; root
     encrypted: f.encrypted,
     pageCompressed: f.pageCompression !== 0,
     serverHints: serverHints(ts, rowFormat),
-    indexes: indexSummaries(roots),
+    indexes: indexSummaries(roots, clusteredKnown),
     rows: null,
     rowsSoFar: 0,
     deletedRecords: 0,
@@ -212,7 +225,7 @@ async function quick(ts: Tablespace): Promise<{ summary: TablespaceSummary; root
     checksums: { checked: 0, bad: 0, empty: 0, badPages: [], kinds: {} },
     pageTypes: {},
     complete: false,
-    problems: [],
+    problems: unread.slice(0, MAX_PROBLEMS).map(unreadProblem),
     spaceHeader: ts.headerNote,
     truncation: truncationOf(ts),
   };
@@ -271,7 +284,7 @@ export async function summarize(source: ByteSource, options: SummarizeOptions = 
 
   const byId = new Map<bigint, IndexSummary>();
   roots.forEach((r, i) => byId.set(r.header.indexId, s.indexes[i]));
-  const clusteredId = roots[0]?.header.indexId ?? null;
+  const clusteredId = s.indexes[0]?.clustered ? roots[0].header.indexId : null;
   const compact = roots[0]?.header.compact ?? true;
   const freeLimit = ts.fsp.freeLimit;
   const problem = (text: string) => {

@@ -40,7 +40,8 @@ export const lastRecord = { start: 0, end: 0 };
  * returns), so that the caller can still count its bytes against the page's heap.
  */
 export class ValueCheckError extends RecordError {
-  constructor(readonly field: string, readonly reason: string, readonly recordBytes: number) {
+  /** `offset`, `length`: the field's bytes in the page, which the check refused. */
+  constructor(readonly field: string, readonly reason: string, readonly recordBytes: number, readonly offset: number, readonly length: number) {
     super(`field \`${field}\`: ${reason}`);
   }
 }
@@ -86,7 +87,7 @@ function spansFor(nFields: number): Int32Array {
 /** Runs the checks of the record's fields (record-checks.ts); throws ValueCheckError for the first that fails. */
 function checkRecord(fields: readonly FieldSpec[], checked: FieldChecks, page: Uint8Array, at: Int32Array, recordBytes: number): void {
   const failed = failingField(fields, checked, page, at);
-  if (failed >= 0) throw new ValueCheckError(fields[failed].name, checkFailure.reason, recordBytes);
+  if (failed >= 0) throw new ValueCheckError(fields[failed].name, checkFailure.reason, recordBytes, at[2 * failed], at[2 * failed + 1]);
 }
 
 /**

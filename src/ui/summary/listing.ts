@@ -205,7 +205,7 @@ export class Listing {
     } catch (err) {
       if (err instanceof PoolStopped || gen !== this.#gen) return null;
       const text = describeError(err);
-      return batch.map(() => ({ summary: null, csv: null, summaryError: text, resolved: null, resolveError: text, live: null }));
+      return batch.map(() => ({ summary: null, csv: null, summaryError: text, resolved: null, resolveError: text, live: null, pageMap: null }));
     }
   }
 
@@ -216,6 +216,7 @@ export class Listing {
       entry.listed = r.live;
       if (r.summary) {
         entry.summary = r.summary;
+        entry.pageMap = r.pageMap;
         if (r.summary.complete) entry.summaryState = 'done';
         else this.#fullQueue.push(entry);
       } else {

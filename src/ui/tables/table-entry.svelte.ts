@@ -78,6 +78,8 @@ export class TableEntry {
   summaryState = $state<SummaryState>('waiting');
   summary = $state.raw<TablespaceSummary | null>(null);
   summaryError = $state<string | null>(null);
+  /** The page map the listing's full summary filled (a small file's): the page map panel's, no second scan. */
+  pageMap: ListedTable['pageMap'] = null;
 
   state = $state<TableState>('resolving');
   error = $state<string | null>(null);
