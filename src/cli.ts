@@ -39,8 +39,9 @@ import { listTables } from './node/list-tables.ts';
 import { keyRange, writeLookup } from './cli/lookup.ts';
 import { writePartitions } from './cli/partitions.ts';
 import { startPool, type NodePool } from './node/pool.ts';
+import { ParquetOutput, type Decoded } from './cli/parquet-output.ts';
 
-const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [--table NAME] [--format csv|ndjson] [-o OUT]
+const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [--table NAME] [--format csv|ndjson|parquet] [-o OUT]
        ibd-reader FILE.ibd [--schema FILE] --print-ddl
        ibd-reader FILE.ibd [--schema FILE] --count
        ibd-reader FILE.ibd --page-map | --page N [--schema FILE] [--format ndjson]
@@ -60,7 +61,8 @@ const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [--table 
                      page's record headers, no row is decoded
   --guess            when no table definition is given or found, guess the columns from the records:
                      the guessed CREATE TABLE and a report per field go to stderr, rows are decoded with it
-  --format F         csv (default; NULL as \\N) or ndjson (one JSON object per row)
+  --format F         csv (default; NULL as \\N), ndjson (one JSON object per row) or parquet (typed
+                     columns, into -o OUT; a value its type cannot hold, a zero date, is null and warned)
   --threads N        decode with N worker threads (default: one per core)
   --key-file FILE    MariaDB file_key_management key file, for an encrypted table
   --key-password PW  its password, when the key file is encrypted (file_key_management_filekey)
@@ -100,7 +102,7 @@ interface Args {
   printDdl: boolean;
   count: boolean;
   table: string | null;
-  format: 'csv' | 'ndjson';
+  format: 'csv' | 'ndjson' | 'parquet';
   output: string | null;
   threads: number;
   mode: RowMode;
@@ -174,7 +176,7 @@ function parseArgs(argv: string[]): Args {
     }
     else if (a === '--format' || a === '-f') {
       const f = value();
-      if (f !== 'csv' && f !== 'ndjson') throw new UsageError(`unknown format '${f}' (csv or ndjson)`);
+      if (f !== 'csv' && f !== 'ndjson' && f !== 'parquet') throw new UsageError(`unknown format '${f}' (csv, ndjson or parquet)`);
       args.format = f;
     } else if (a === '--help' || a === '-h') throw new UsageError('');
     else if (a.startsWith('-')) throw new UsageError(`unknown option ${a}`);
@@ -184,10 +186,15 @@ function parseArgs(argv: string[]): Args {
   if (args.ibd === undefined) throw new UsageError('no .ibd file given');
   if (args.key !== null && (args.from !== null || args.to !== null)) throw new UsageError('--key looks up one key; --from and --to a range: not both');
   if ((args.more.length > 0 || args.partitionColumn) && (args.listIndexes || args.pageMap || args.page !== null || args.printDdl)) throw new UsageError('--list-indexes, --page-map, --page and --print-ddl take one file, not a partitioned table\'s');
+  if (args.format === 'parquet' && args.output === null) throw new UsageError('--format parquet writes a binary file: name it with -o FILE');
+  if (args.format === 'parquet' && (args.key !== null || args.from !== null || args.to !== null || args.more.length > 0 || args.partitionColumn || args.count || args.printDdl || args.listTables || args.listIndexes || args.pageMap || args.page !== null)) throw new UsageError('--format parquet writes the rows of one file\'s table: not with --key, --from, --to, partitions, --count, --print-ddl, --list-*, --page-map or --page');
   return args as Args;
 }
 
 class UsageError extends Error {}
+
+/** The format of listings, lookups and partitions: csv or ndjson (parseArgs refuses parquet there). */
+const textFormat = (args: Args): 'csv' | 'ndjson' => (args.format === 'ndjson' ? 'ndjson' : 'csv');
 
 /** Writes with backpressure, so a multi-GB export never piles up in memory. */
 function write(out: Writable, text: string | Uint8Array): Promise<void> | undefined {
@@ -201,13 +208,19 @@ const PARALLEL_MIN_PAGES = 256;
 /** Output text of rows: CSV bytes or NDJSON lines. */
 type Chunk = Uint8Array | string;
 
+/** The rows as output chunks, in key order; Parquet's from the batches in that order (cli/parquet-output.ts). */
+async function decodeAll(table: InnodbTable, args: Args): Promise<Decoded<Chunk>> {
+  const parquet = args.format === 'parquet' ? new ParquetOutput(table.definition, table.reader.columns) : null;
+  const decoded = await decodeChunks(table, args, parquet?.chunk ?? ((batch) => (args.format === 'csv' ? csvBytes(batch) : ndjsonRows(table.reader.columns, batchRows(batch)))));
+  return parquet?.decoded(decoded, warn) ?? decoded;
+}
+
 /**
- * The rows as output chunks, in key order. With worker threads, CSV is made in the workers (the
- * main thread only writes); NDJSON is made here from their batches.
+ * The rows as `format` makes them, in key order. With worker threads, CSV is made in the workers (the
+ * main thread only writes); other formats are made here from their batches.
  */
-async function decodeAll(table: InnodbTable, args: Args): Promise<{ chunks: AsyncIterable<Chunk>; stats: () => Promise<DecodeStats> }> {
+async function decodeChunks(table: InnodbTable, args: Args, format: (batch: RowBatch) => Chunk): Promise<Decoded<Chunk>> {
   const { reader } = table;
-  const format = (batch: RowBatch): Chunk => (args.format === 'csv' ? csvBytes(batch) : ndjsonRows(reader.columns, batchRows(batch)));
   const leaves = await reader.leafPages();
   if (args.threads === 1 || leaves.length < PARALLEL_MIN_PAGES) {
     async function* chunks(): AsyncGenerator<Chunk> {
@@ -404,7 +417,7 @@ async function run(args: Args): Promise<number> {
     if (args.listTables) {
       const to = args.output !== null ? createWriteStream(args.output) : process.stdout;
       out = to;
-      await listTables(file, args.format, (text) => write(to, text));
+      await listTables(file, textFormat(args), (text) => write(to, text));
       return 0;
     }
     if (args.pageMap || args.page !== null) {
@@ -431,7 +444,7 @@ async function run(args: Args): Promise<number> {
     if (!(await definitionFits(table, file))) return 1;
     const range = keyRange(args.key, args.from, args.to);
     const stream = out;
-    if (range !== null) return Math.max(await writeLookup(table, range, { format: args.format, count: args.count, write: (c) => write(stream, c), say: (l) => process.stderr.write(`${l}\n`) }), spaceDamaged ? 2 : 0);
+    if (range !== null) return Math.max(await writeLookup(table, range, { format: textFormat(args), count: args.count, write: (c) => write(stream, c), say: (l) => process.stderr.write(`${l}\n`) }), spaceDamaged ? 2 : 0);
     if (args.count) return Math.max(await countRows(table, out, args), spaceDamaged ? 2 : 0);
     if (args.format === 'csv') await write(out, csvHeader(table.columns));
     const decoded = await decodeAll(table, args);
@@ -443,7 +456,7 @@ async function run(args: Args): Promise<number> {
     process.stderr.write(recoveryReport(file.name, s));
     warnWithheld(file.name, s);
     // Leaves found by scanning: the B-tree above them is damaged, even where every row came back.
-    return anythingAmiss(s) || info.leafSource === 'scan' || spaceDamaged ? 2 : 0;
+    return anythingAmiss(s) || info.leafSource === 'scan' || spaceDamaged || decoded.amiss?.() === true ? 2 : 0;
   } finally {
     await file.close();
     const stream = out;
@@ -457,7 +470,7 @@ async function readPartitions(args: Args): Promise<number> {
   try {
     return await writePartitions({
       paths: [args.ibd, ...args.more], schema: args.schema, table: args.table, keys: await keysOf(args), rows: args.mode, index: args.index, partitionColumn: args.partitionColumn,
-      range: keyRange(args.key, args.from, args.to), format: args.format, count: args.count, write: (c) => write(out, c), say: (l) => process.stderr.write(`${l}\n`),
+      range: keyRange(args.key, args.from, args.to), format: textFormat(args), count: args.count, write: (c) => write(out, c), say: (l) => process.stderr.write(`${l}\n`),
     });
   } finally {
     if (out !== process.stdout) await new Promise<void>((resolve) => out.end(resolve));

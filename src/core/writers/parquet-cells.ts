@@ -33,10 +33,9 @@ const latin1 = new TextDecoder('latin1');
 /** The reader of a column's cells; `scale`: a DECIMAL's digits after the point. */
 export function cellReader(kind: CellKind, scale: number): CellReader {
   switch (kind) {
-    case 'int32':
-    case 'decimal32': return (t, s, e) => unscaled(t, s, e, scale, false);
+    case 'int32': return (t, s, e) => unscaled(t, s, e, 0, false);
     case 'int64':
-    case 'decimal-big': return (t, s, e) => unscaled(t, s, e, scale, true);
+    case 'decimal': return (t, s, e) => unscaled(t, s, e, scale, true);
     case 'float':
     case 'double': return floating;
     case 'date': return (t, s, e) => (e - s === 10 ? civilDays(t, s) : undefined);

@@ -32,12 +32,13 @@ import type { Column, TableDef } from '../schema.ts';
 
 /**
  * How a column's cell text becomes its Parquet value (parquet-cells.ts): `int32` a whole number as a
- * number, `int64` as a bigint; `decimal32` / `decimal-big` the unscaled DECIMAL as a number / bigint;
+ * number, `int64` as a bigint; `decimal` the unscaled DECIMAL as a bigint (whatever its physical type:
+ * hyparquet-writer takes a number as the value itself, to be scaled through a double);
  * `float`, `double`; `date` days since 1970-01-01; `timestamp` microseconds since 1970-01-01 00:00:00
  * (a bigint); `bits32` / `bits64` 0x + hex as an unsigned number / bigint; `bytes` 0x + hex as the
  * bytes; `text` the string; `json` the text's UTF-8 bytes.
  */
-export type CellKind = 'int32' | 'int64' | 'decimal32' | 'decimal-big' | 'float' | 'double' | 'date' | 'timestamp' | 'bits32' | 'bits64' | 'bytes' | 'text' | 'json';
+export type CellKind = 'int32' | 'int64' | 'decimal' | 'float' | 'double' | 'date' | 'timestamp' | 'bits32' | 'bits64' | 'bytes' | 'text' | 'json';
 
 export interface ParquetColumn {
   name: string;
@@ -114,9 +115,9 @@ export function decimalBytes(precision: number): number {
 function decimal(precision: number, scale: number): Typed {
   const logical = { type: 'DECIMAL', precision, scale } as const;
   const base = { ...OPTIONAL, converted_type: 'DECIMAL', precision, scale, logical_type: logical } as const;
-  if (precision <= 9) return { element: { ...base, type: 'INT32' }, kind: 'decimal32', statistics: true };
-  if (precision <= 18) return { element: { ...base, type: 'INT64' }, kind: 'decimal-big', statistics: true };
-  return { element: { ...base, type: 'FIXED_LEN_BYTE_ARRAY', type_length: decimalBytes(precision) }, kind: 'decimal-big', statistics: true };
+  if (precision <= 9) return { element: { ...base, type: 'INT32' }, kind: 'decimal', statistics: true };
+  if (precision <= 18) return { element: { ...base, type: 'INT64' }, kind: 'decimal', statistics: true };
+  return { element: { ...base, type: 'FIXED_LEN_BYTE_ARRAY', type_length: decimalBytes(precision) }, kind: 'decimal', statistics: true };
 }
 
 function timestamp(utc: boolean): Typed {

@@ -127,6 +127,12 @@ export class ParquetRows {
   }
 }
 
+/** A note of values not held, for a warning: the column, how many, the first one and its rows. */
+export function describeNotHeld(n: NotHeld): string {
+  const rows = `${n.count === 1 ? 'row' : 'rows'} ${n.rows.join(', ')}${n.count > n.rows.length ? ', …' : ''}`;
+  return `column \`${n.column}\`: ${n.count} ${n.count === 1 ? 'value' : 'values'} its Parquet type cannot hold, written as null (${JSON.stringify(n.example)}; ${rows}, counted from 0)`;
+}
+
 function joined(parts: Uint8Array<ArrayBuffer>[]): Uint8Array<ArrayBuffer> {
   if (parts.length === 1) return parts[0];
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
