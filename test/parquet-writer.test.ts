@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { parseCreateTables } from '../src/core/definitions/ddl/create-table.ts';
 import { BatchBuilder, releaseBatch, type RowBatch } from '../src/core/values/row-batch.ts';
+import { batchText } from '../src/core/values/batch-strings.ts';
 import { decimalBytes, parquetColumns } from '../src/core/writers/parquet-columns.ts';
 import { cellReader, civilDays, timestampMicros, unscaled } from '../src/core/writers/parquet-cells.ts';
 import { ParquetRows } from '../src/core/writers/parquet-rows.ts';
@@ -78,7 +79,7 @@ describe('parquetColumns', () => {
 });
 
 describe('parquet cells', () => {
-  const read = (kind: Parameters<typeof cellReader>[0], s: string, scale = 0) => cellReader(kind, scale)(bytes(s), 0, bytes(s).length);
+  const read = (kind: Parameters<typeof cellReader>[0], s: string, scale = 0) => cellReader(kind, scale)(bytes(s), 0, bytes(s).length, batchText(batchOf([[s]])));
 
   it('reads numbers exactly, scaled', () => {
     expect(unscaled(bytes('-1.5'), 0, 4, 2, false)).toBe(-150);
@@ -91,6 +92,11 @@ describe('parquet cells', () => {
     expect(read('double', '1e20')).toBe(1e20);
     expect(read('bits32', '0x1F')).toBe(31);
     expect(read('bits64', '0xFFFFFFFFFF')).toBe(0xffffffffffn);
+    expect(read('bits64', '0xFFFFFFFFFFFFFFFF')).toBe(18446744073709551615n);
+    expect(read('bits64', '0x01')).toBe(1n);
+    expect(read('decimal', '1234567890123456789.5', 3)).toBe(1234567890123456789500n);
+    expect(read('decimal', '-0.000000000000000000000000000001', 30)).toBe(-1n);
+    expect(read('text', 'ü😀x')).toBe('ü😀x');
     expect(read('bytes', '0x00FF')).toEqual(new Uint8Array([0, 255]));
     expect(read('bytes', '0x')).toEqual(new Uint8Array(0));
   });

@@ -10,10 +10,12 @@
  *    or JSON's cell), which is no hex and no JSON document. In a text column such a cell keeps its
  *    text, as the CSV does: the decoder counts it and names it on stderr.
  */
+import { textSlice, type BatchText } from '../values/batch-strings.ts';
 import type { CellKind } from './parquet-columns.ts';
 
 export type CellValue = number | bigint | string | Uint8Array;
-export type CellReader = (t: Uint8Array, start: number, end: number) => CellValue | undefined;
+/** A cell's value from its bytes t[start, end) (`bt`: the batch's text as a string, for text and floats). */
+export type CellReader = (t: Uint8Array, start: number, end: number, bt: BatchText) => CellValue | undefined;
 
 const MINUS = 45;
 const PLUS = 43;
@@ -25,10 +27,8 @@ const Z = 90;
 const OPEN_BRACKET = 91;
 /** Digits that a double holds exactly (any 15-digit number is below 2^53). */
 const EXACT_DIGITS = 15;
-
-// ignoreBOM: a value that starts with U+FEFF keeps it (as row-batch.ts's cellText does).
-const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
-const latin1 = new TextDecoder('latin1');
+/** 10^n as bigints, n up to EXACT_DIGITS. */
+const POW10 = Array.from({ length: EXACT_DIGITS + 1 }, (_, n) => 10n ** BigInt(n));
 
 /** The reader of a column's cells; `scale`: a DECIMAL's digits after the point. */
 export function cellReader(kind: CellKind, scale: number): CellReader {
@@ -37,13 +37,13 @@ export function cellReader(kind: CellKind, scale: number): CellReader {
     case 'int64':
     case 'decimal': return (t, s, e) => unscaled(t, s, e, scale, true);
     case 'float':
-    case 'double': return floating;
+    case 'double': return (_t, s, e, bt) => floating(s, e, bt);
     case 'date': return (t, s, e) => (e - s === 10 ? civilDays(t, s) : undefined);
     case 'timestamp': return timestampMicros;
-    case 'bits32': return (t, s, e) => (bitDigits(t, s, e) <= 8 ? Number(latin1.decode(t.subarray(s, e))) : undefined);
-    case 'bits64': return (t, s, e) => (bitDigits(t, s, e) <= 16 ? BigInt(latin1.decode(t.subarray(s, e))) : undefined);
+    case 'bits32': return (t, s, e) => (bitDigits(t, s, e) <= 8 ? hexNumber(t, s + 2, e) : undefined);
+    case 'bits64': return (t, s, e) => (bitDigits(t, s, e) <= 16 ? (BigInt(hexNumber(t, s + 2, e - 8)) << 32n) + BigInt(hexNumber(t, Math.max(s + 2, e - 8), e)) : undefined);
     case 'bytes': return hexBytes;
-    case 'text': return (t, s, e) => utf8.decode(t.subarray(s, e));
+    case 'text': return (_t, s, e, bt) => textSlice(bt, s, e);
     case 'json': return (t, s, e) => (t[s] === OPEN_BRACKET && unreadable(t, s, e) ? undefined : t.slice(s, e));
   }
 }
@@ -65,12 +65,7 @@ export function unscaled(t: Uint8Array, start: number, end: number, scale: numbe
   const fraction = point < 0 ? 0 : end - point - 1;
   if (fraction > scale) return undefined;
   const digits = end - first - (point < 0 ? 0 : 1) + scale - fraction;
-  if (digits > EXACT_DIGITS) {
-    if (!big) return undefined;
-    const text = latin1.decode(t.subarray(first, end)).replace('.', '');
-    const v = BigInt(text) * 10n ** BigInt(scale - fraction);
-    return neg ? -v : v;
-  }
+  if (digits > EXACT_DIGITS) return big ? longUnscaled(t, first, end, point, scale - fraction, neg) : undefined;
   let v = 0;
   for (let i = first; i < end; i++) if (i !== point) v = v * 10 + t[i] - ZERO;
   v *= 10 ** (scale - fraction);
@@ -78,9 +73,29 @@ export function unscaled(t: Uint8Array, start: number, end: number, scale: numbe
   return big ? BigInt(v) : v;
 }
 
-function floating(t: Uint8Array, start: number, end: number): number | undefined {
+/** The digits of t[first, end) but the point's, times 10^pad, as a bigint: in runs of up to 15 digits. */
+function longUnscaled(t: Uint8Array, first: number, end: number, point: number, pad: number, neg: boolean): bigint {
+  let v = 0n;
+  let run = 0;
+  let n = 0;
+  for (let i = first; i <= end; i++) {
+    if (i === end || n === EXACT_DIGITS) {
+      v = v * POW10[n] + BigInt(run);
+      run = 0;
+      n = 0;
+    }
+    if (i === end) break;
+    if (i === point) continue;
+    run = run * 10 + t[i] - ZERO;
+    n++;
+  }
+  for (; pad > 0; pad -= Math.min(pad, EXACT_DIGITS)) v *= POW10[Math.min(pad, EXACT_DIGITS)];
+  return neg ? -v : v;
+}
+
+function floating(start: number, end: number, bt: BatchText): number | undefined {
   if (end === start) return undefined;
-  const v = Number(latin1.decode(t.subarray(start, end)));
+  const v = Number(textSlice(bt, start, end));
   return Number.isNaN(v) ? undefined : v;
 }
 
@@ -169,6 +184,13 @@ function hexDigits(t: Uint8Array, start: number, end: number): number | undefine
 function bitDigits(t: Uint8Array, start: number, end: number): number {
   const n = hexDigits(t, start, end) ?? 0;
   return n > 0 ? n : Infinity;
+}
+
+/** Hex digits t[start, end) (at most 8) as a number. */
+function hexNumber(t: Uint8Array, start: number, end: number): number {
+  let v = 0;
+  for (let i = start; i < end; i++) v = v * 16 + hexValue(t[i]);
+  return v;
 }
 
 function hexValue(b: number): number {

@@ -13,6 +13,7 @@
 import { ParquetWriter } from 'hyparquet-writer/src/parquet-writer.js';
 import { ByteWriter } from 'hyparquet-writer/src/bytewriter.js';
 import type { RowBatch } from '../values/row-batch.ts';
+import { batchText, type BatchText } from '../values/batch-strings.ts';
 import type { TableDef } from '../schema.ts';
 import { cellReader, type CellReader, type CellValue } from './parquet-cells.ts';
 import { parquetColumns, parquetSchema, type ParquetColumn } from './parquet-columns.ts';
@@ -49,6 +50,7 @@ class ChunkWriter extends ByteWriter {
 }
 
 const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+const NO_TEXT: BatchText = { str: '', map: null };
 
 export class ParquetRows {
   readonly columns: ParquetColumn[];
@@ -59,6 +61,8 @@ export class ParquetRows {
   readonly #writer: ParquetWriter;
   readonly #groupRows: number;
   readonly #groupBytes: number;
+  /** Whether a column's values are read from the batch's text as a string. */
+  readonly #strings: boolean;
   #rows = 0;
   #bytes = 0;
   #written = 0;
@@ -66,6 +70,7 @@ export class ParquetRows {
   constructor(readonly table: TableDef, outputColumns: readonly string[], options: ParquetRowsOptions = {}) {
     this.columns = parquetColumns(table, outputColumns);
     this.#readers = this.columns.map((c) => cellReader(c.kind, c.scale));
+    this.#strings = this.columns.some((c) => c.kind === 'text' || c.kind === 'float' || c.kind === 'double');
     this.#values = this.columns.map(() => []);
     this.#notHeld = this.columns.map((c) => ({ column: c.name, count: 0, rows: [], example: '' }));
     this.#groupRows = options.rowGroupRows ?? ROW_GROUP_ROWS;
@@ -77,10 +82,12 @@ export class ParquetRows {
   add(batch: RowBatch): Uint8Array<ArrayBuffer> {
     const parts: Uint8Array<ArrayBuffer>[] = [];
     const { cols, text, cells, nulls } = batch;
+    // Text and floats are sliced out of the batch's text decoded at once (batch-strings.ts).
+    const bt = this.#strings ? batchText(batch) : NO_TEXT;
     for (let r = 0; r < batch.rows; r++) {
       for (let c = 0; c < cols; c++) {
         const cell = r * cols + c;
-        this.#values[c].push(nulls[cell] ? null : this.#value(c, text, cells[2 * cell], cells[2 * cell + 1]));
+        this.#values[c].push(nulls[cell] ? null : this.#value(c, text, cells[2 * cell], cells[2 * cell + 1], bt));
       }
       this.#bytes += cols === 0 ? 0 : cells[2 * (r * cols + cols - 1) + 1] - cells[2 * r * cols];
       if (++this.#rows >= this.#groupRows || this.#bytes >= this.#groupBytes) parts.push(this.#writeGroup());
@@ -106,8 +113,8 @@ export class ParquetRows {
     return this.#notHeld.filter((n) => n.count > 0);
   }
 
-  #value(c: number, text: Uint8Array, start: number, end: number): CellValue | null {
-    const v = this.#readers[c](text, start, end);
+  #value(c: number, text: Uint8Array, start: number, end: number, bt: BatchText): CellValue | null {
+    const v = this.#readers[c](text, start, end, bt);
     if (v !== undefined) return v;
     const note = this.#notHeld[c];
     if (note.count++ === 0) note.example = utf8.decode(text.subarray(start, end));
