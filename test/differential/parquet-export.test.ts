@@ -5,8 +5,8 @@
  * to Parquet by the CLI, read back with hyparquet and compared value by value with the server's
  * SELECT, each type by its physical value read as the Parquet spec says (parquet-values.ts), and by
  * hyparquet's own conversion where that is exact; the schema's logical types; zero dates as nulls,
- * warned (exit status 2) and noted in the footer. Then 200,000 rows through the worker threads,
- * read back equal in more than one row group.
+ * warned (exit status 2) and noted in the footer; `_row_state` a string column (`--rows all`). Then
+ * 200,000 rows through the worker threads, read back equal in more than one row group.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -95,10 +95,10 @@ describe('Parquet export (CLI) against MariaDB', () => {
   });
 
   /** The table's .ibd (its .frm beside) written to Parquet by the CLI; the file's bytes, stderr and status. */
-  async function exportParquet(table: string, threads: number): Promise<{ file: ArrayBuffer; stderr: string; status: number | null }> {
+  async function exportParquet(table: string, threads: number, more: string[] = []): Promise<{ file: ArrayBuffer; stderr: string; status: number | null }> {
     const ibd = await server.exportTable(table);
     const out = join(dirname(ibd), `${table}.parquet`);
-    const run = spawnSync(process.execPath, [CLI, ibd, '--format', 'parquet', '-o', out, '--threads', String(threads)], { encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [CLI, ibd, '--format', 'parquet', '-o', out, '--threads', String(threads), ...more], { encoding: 'utf8' });
     const bytes = readFileSync(out);
     return { file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length), stderr: run.stderr, status: run.status };
   }
@@ -138,6 +138,11 @@ describe('Parquet export (CLI) against MariaDB', () => {
     for (const name of zero) expect(stderr).toContain(`column \`${name}\`: 1 value its Parquet type cannot hold, written as null`);
     const notes = JSON.parse(meta.key_value_metadata?.find((k) => k.key === 'ibd-reader.values-not-held')?.value ?? '[]') as { column: string; rows: number[] }[];
     expect(notes.map((n) => [n.column, n.rows])).toEqual([...zero].map((n) => [n, [4]]));
+    // Modes with deleted rows end each row with its state, a string column.
+    const all = await exportParquet('every', 1, ['--rows', 'all']);
+    const states = await parquetReadObjects({ file: all.file, columns: ['_row_state'] });
+    expect(states.map((o) => o._row_state)).toEqual(expected.rows.map(() => 'live'));
+    expect(parquetMetadata(all.file).schema.at(-1)).toMatchObject({ name: '_row_state', type: 'BYTE_ARRAY', logical_type: { type: 'STRING' } });
     // Binary: never to stdout.
     const bare = spawnSync(process.execPath, [CLI, await server.exportTable('every'), '--format', 'parquet'], { encoding: 'utf8' });
     expect([bare.status, bare.stdout]).toEqual([64, '']);
