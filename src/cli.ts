@@ -38,8 +38,8 @@ import { keyRange, writeLookup } from './cli/lookup.ts';
 import { cliTimeZone } from './cli/time-zone.ts';
 import { writePartitions } from './cli/partitions.ts';
 import { startPool, type NodePool } from './node/pool.ts';
-import { parseArgs, sortFiles, UsageError, USAGE, type Args } from './cli/args.ts';
-
+import { parseArgs, sortFiles, textFormat, UsageError, USAGE, type Args } from './cli/args.ts';
+import { ParquetOutput, type Decoded } from './cli/parquet-output.ts';
 
 /** Writes with backpressure, so a multi-GB export never piles up in memory. */
 function write(out: Writable, text: string | Uint8Array): Promise<void> | undefined {
@@ -53,13 +53,19 @@ const PARALLEL_MIN_PAGES = 256;
 /** Output text of rows: CSV bytes or NDJSON lines. */
 type Chunk = Uint8Array | string;
 
+/** The rows as output chunks, in key order; Parquet's from the batches in that order (cli/parquet-output.ts). */
+async function decodeAll(table: InnodbTable, args: Args): Promise<Decoded<Chunk>> {
+  const parquet = args.format === 'parquet' ? new ParquetOutput(table.definition, table.reader.columns) : null;
+  const decoded = await decodeChunks(table, args, parquet?.chunk ?? ((batch) => (args.format === 'csv' ? csvBytes(batch) : ndjsonRows(table.reader.columns, batchRows(batch)))));
+  return parquet?.decoded(decoded, warn) ?? decoded;
+}
+
 /**
- * The rows as output chunks, in key order. With worker threads, CSV is made in the workers (the
- * main thread only writes); NDJSON is made here from their batches.
+ * The rows as `format` makes them, in key order. With worker threads, CSV is made in the workers (the
+ * main thread only writes); other formats are made here from their batches.
  */
-async function decodeAll(table: InnodbTable, args: Args): Promise<{ chunks: AsyncIterable<Chunk>; stats: () => Promise<DecodeStats> }> {
+async function decodeChunks(table: InnodbTable, args: Args, format: (batch: RowBatch) => Chunk): Promise<Decoded<Chunk>> {
   const { reader } = table;
-  const format = (batch: RowBatch): Chunk => (args.format === 'csv' ? csvBytes(batch) : ndjsonRows(reader.columns, batchRows(batch)));
   const leaves = await reader.leafPages();
   if (args.threads === 1 || leaves.length < PARALLEL_MIN_PAGES) {
     async function* chunks(): AsyncGenerator<Chunk> {
@@ -249,7 +255,9 @@ async function listFileIndexes(args: Args): Promise<number> {
 async function run(args: Args): Promise<number> {
   await sortFiles(args);
   if (args.listIndexes) return listFileIndexes(args);
-  args.timeZone = await cliTimeZone(args.timeZone, args.ibd, (line) => process.stderr.write(`${line}\n`));
+  // Parquet's TIMESTAMP is an instant (UTC-adjusted): a zone only changes how text shows it.
+  if (args.format === 'parquet' && args.timeZone !== null) warn('--time-zone does not apply to --format parquet: its TIMESTAMP columns are instants, read in any zone');
+  args.timeZone = args.format === 'parquet' ? null : await cliTimeZone(args.timeZone, args.ibd, (line) => process.stderr.write(`${line}\n`));
   if (args.more.length > 0 || args.partitionColumn) return readPartitions(args);
   const file = await openInnodb(args.ibd, { schema: args.schema ?? undefined, keys: await keysOf(args), dictionary: args.dictionary ?? undefined, dataFiles: args.files.slice(1) });
   let out: Writable | null = null;
@@ -258,7 +266,7 @@ async function run(args: Args): Promise<number> {
     if (args.listTables) {
       const to = args.output !== null ? createWriteStream(args.output) : process.stdout;
       out = to;
-      await listTables(file, args.format, (text) => write(to, text), warn);
+      await listTables(file, textFormat(args), (text) => write(to, text), warn);
       return 0;
     }
     if (args.pageMap || args.page !== null) {
@@ -285,7 +293,7 @@ async function run(args: Args): Promise<number> {
     if (!(await definitionFits(table, file))) return 1;
     const range = keyRange(args.key, args.from, args.to);
     const stream = out;
-    if (range !== null) return Math.max(await writeLookup(table, range, { format: args.format, count: args.count, write: (c) => write(stream, c), say: (l) => process.stderr.write(`${l}\n`) }), spaceDamaged ? 2 : 0);
+    if (range !== null) return Math.max(await writeLookup(table, range, { format: textFormat(args), count: args.count, write: (c) => write(stream, c), say: (l) => process.stderr.write(`${l}\n`) }), spaceDamaged ? 2 : 0);
     if (args.count) return Math.max(await countRows(table, out, args), spaceDamaged ? 2 : 0);
     if (args.format === 'csv') await write(out, csvHeader(table.columns));
     const decoded = await decodeAll(table, args);
@@ -297,7 +305,7 @@ async function run(args: Args): Promise<number> {
     process.stderr.write(recoveryReport(file.name, s));
     warnWithheld(file.name, s);
     // Leaves found by scanning: the B-tree above them is damaged, even where every row came back.
-    return anythingAmiss(s) || info.leafSource === 'scan' || spaceDamaged ? 2 : 0;
+    return anythingAmiss(s) || info.leafSource === 'scan' || spaceDamaged || decoded.amiss?.() === true ? 2 : 0;
   } finally {
     await file.close();
     const stream = out;
@@ -311,7 +319,7 @@ async function readPartitions(args: Args): Promise<number> {
   try {
     return await writePartitions({
       paths: [args.ibd, ...args.more], schema: args.schema, table: args.table, keys: await keysOf(args), rows: args.mode, index: args.index, partitionColumn: args.partitionColumn, timeZone: args.timeZone ?? 'UTC',
-      range: keyRange(args.key, args.from, args.to), format: args.format, count: args.count, write: (c) => write(out, c), say: (l) => process.stderr.write(`${l}\n`),
+      range: keyRange(args.key, args.from, args.to), format: textFormat(args), count: args.count, write: (c) => write(out, c), say: (l) => process.stderr.write(`${l}\n`),
     });
   } finally {
     if (out !== process.stdout) await new Promise<void>((resolve) => out.end(resolve));

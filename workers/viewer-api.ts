@@ -136,7 +136,7 @@ export interface FirstLeaf {
   stats: DecodeStats;
 }
 
-export type ExportFormat = 'csv' | 'ndjson' | 'sql';
+export type ExportFormat = 'csv' | 'ndjson' | 'sql' | 'parquet';
 
 export interface ExportOptions {
   format: ExportFormat;
@@ -152,6 +152,8 @@ export interface ExportedRun {
   data: Blob | Uint8Array<ArrayBuffer>;
   rows: number;
   stats: DecodeStats;
+  /** Parquet: the columns so far some of whose values their type could not hold (written as nulls), said. */
+  notHeld?: string[];
 }
 
 export interface ViewerApi {

@@ -15,6 +15,7 @@ import { PageMap } from '../src/core/readers/page-map.ts';
 import { quickSummary, summarize } from '../src/core/readers/summary.ts';
 import { DefinitionMismatch, ROW_STATE_COLUMN, type DecodeStats, type Row, type TableReader } from '../src/core/readers/table-reader.ts';
 import { csvBuffers, csvPages, type CsvBuffers } from '../src/core/writers/csv-pages.ts';
+import { describeNotHeld, ParquetRows } from '../src/core/writers/parquet-rows.ts';
 import { openDefinedTable } from '../src/lib/innodb-table.ts';
 import type { ByteSource } from '../src/core/tablespace/source.ts';
 import { batchToRows } from '../src/ui/grid/batch-text.ts';
@@ -109,6 +110,11 @@ interface OpenView {
   exportBuffers: CsvBuffers[];
   /** Builders searchLeaves decodes each page into (one per task running in this worker). */
   searchBuilders: BatchBuilder[];
+  /**
+   * A Parquet export's file, from its head edge to its tail: its runs come to this one worker in
+   * key order (export-run.svelte.ts), each adding its rows, the row groups they fill handed out.
+   */
+  parquet: ParquetRows | null;
 }
 
 /** Decodes each page on its own (so the page's row count is known), in order. */
@@ -145,6 +151,11 @@ async function formatRun(open: OpenView, pages: number[], first: boolean, option
       return { data: as === 'bytes' ? handedOver(bytes, spare) : new Blob([bytes]), rows };
     }
     const batch = await open.reader.decodePages(pages, { first, into: buffers.into });
+    if (options.format === 'parquet') {
+      if (open.parquet === null) throw new Error('A Parquet export\'s runs came before its start.');
+      const bytes = open.parquet.add(batch);
+      return { data: as === 'bytes' ? handedOver(bytes, spare) : new Blob([bytes]), rows: batch.rows };
+    }
     return { data: formatRows(open, batchToRows(batch), options, as), rows: batch.rows };
   } finally {
     open.exportBuffers.push(buffers);
@@ -178,6 +189,18 @@ function formatRows(open: OpenView, rows: Row[], options: ExportOptions, as: 'bl
 }
 
 const encoder = new TextEncoder();
+
+/** A Parquet export's start (its file made) or its end (the last row group and the footer). */
+function parquetEdge(open: OpenView, edge: 'head' | 'tail'): Blob {
+  if (edge === 'head') {
+    open.parquet = new ParquetRows(open.spec.table, open.reader.columns);
+    return new Blob([]);
+  }
+  const end = open.parquet?.finish();
+  open.parquet = null;
+  if (end === undefined) throw new Error('A Parquet export ended before its start.');
+  return new Blob([end]);
+}
 
 /** `maps`: the page map each full summary fills is kept there (page-map-methods.ts). */
 export function createViewerMethods(lookup: (tableName: string) => TableDef | undefined, maps = new PageMapStore()): ViewerApi {
@@ -244,7 +267,7 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
         info: { ...reader.info },
         createSql: spec.table.createSql,
       };
-      current = { spec, source, reader, counter: null, view, exportBuffers: [], searchBuilders: [] };
+      current = { spec, source, reader, counter: null, view, exportBuffers: [], searchBuilders: [], parquet: null };
       return view;
     },
 
@@ -332,12 +355,14 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
     async exportLeaves(pages, first, options, as = 'blob', spare) {
       const open = opened();
       const { data, rows } = await formatRun(open, Array.from(pages), first, options, as, spare);
-      const run = { data, rows, stats: snapshot(open.reader.stats) };
+      const run = { data, rows, stats: snapshot(open.reader.stats), notHeld: open.parquet?.notHeld().map(describeNotHeld) };
       return data instanceof Blob ? run : Comlink.transfer(run, [data.buffer]);
     },
 
     async exportEdge(options, edge) {
-      const { reader, spec } = opened();
+      const open = opened();
+      const { reader, spec } = open;
+      if (options.format === 'parquet') return parquetEdge(open, edge);
       let text = '';
       if (edge === 'head' && options.format === 'csv' && options.csvHeader !== false) text = csvHeader(reader.columns, options.csv ?? {});
       if (edge === 'head' && options.format === 'sql') text = sqlPreamble(spec.table, spec.name);

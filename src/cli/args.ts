@@ -10,7 +10,7 @@ import { PAGE_SIZES } from '../core/tablespace/orphan-scan.ts';
 import { dataFilePaths } from '../node/data-files.ts';
 import { checkedZone } from './time-zone.ts';
 
-export const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [--table NAME] [--format csv|ndjson] [-o OUT]
+export const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [--table NAME] [--format csv|ndjson|parquet] [-o OUT]
        ibd-reader FILE.ibd [--schema FILE] --print-ddl
        ibd-reader FILE.ibd [--schema FILE] --count
        ibd-reader FILE.ibd --page-map | --page N [--schema FILE] [--format ndjson]
@@ -30,7 +30,8 @@ export const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [-
                      page's record headers, no row is decoded
   --guess            when no table definition is given or found, guess the columns from the records:
                      the guessed CREATE TABLE and a report per field go to stderr, rows are decoded with it
-  --format F         csv (default; NULL as \\N) or ndjson (one JSON object per row)
+  --format F         csv (default; NULL as \\N), ndjson (one JSON object per row) or parquet (typed
+                     columns, into -o OUT; a value its type cannot hold, a zero date, is null and warned)
   --threads N        decode with N worker threads (default: one per core)
   --time-zone ZONE   show TIMESTAMP values in ZONE: an IANA name (Europe/Berlin) or an offset (+02:00);
                      default: the server's zone when a .cnf in the file's datadir says it, else UTC
@@ -72,7 +73,7 @@ export interface Args {
   printDdl: boolean;
   count: boolean;
   table: string | null;
-  format: 'csv' | 'ndjson';
+  format: 'csv' | 'ndjson' | 'parquet';
   output: string | null;
   threads: number;
   mode: RowMode;
@@ -150,7 +151,7 @@ export function parseArgs(argv: string[]): Args {
     }
     else if (a === '--format' || a === '-f') {
       const f = value();
-      if (f !== 'csv' && f !== 'ndjson') throw new UsageError(`unknown format '${f}' (csv or ndjson)`);
+      if (f !== 'csv' && f !== 'ndjson' && f !== 'parquet') throw new UsageError(`unknown format '${f}' (csv, ndjson or parquet)`);
       args.format = f;
     } else if (a === '--help' || a === '-h') throw new UsageError('');
     else if (a.startsWith('-')) throw new UsageError(`unknown option ${a}`);
@@ -159,6 +160,7 @@ export function parseArgs(argv: string[]): Args {
   }
   if (args.ibd === undefined) throw new UsageError('no .ibd file given');
   if (args.key !== null && (args.from !== null || args.to !== null)) throw new UsageError('--key looks up one key; --from and --to a range: not both');
+  if (args.format === 'parquet' && args.output === null) throw new UsageError('--format parquet writes a binary file: name it with -o FILE');
   return args as Args;
 }
 
@@ -170,6 +172,10 @@ export async function sortFiles(args: Args): Promise<void> {
   args.files = await dataFilePaths(args.ibd, args.more);
   if (args.files.length > 1) args.more = [];
   if ((args.more.length > 0 || args.partitionColumn) && (args.listIndexes || args.pageMap || args.page !== null || args.printDdl)) throw new UsageError('--list-indexes, --page-map, --page and --print-ddl take one file, not a partitioned table\'s');
+  if (args.format === 'parquet' && (args.key !== null || args.from !== null || args.to !== null || args.more.length > 0 || args.partitionColumn || args.count || args.printDdl || args.listTables || args.listIndexes || args.pageMap || args.page !== null)) throw new UsageError('--format parquet writes the rows of one file\'s table: not with --key, --from, --to, partitions, --count, --print-ddl, --list-*, --page-map or --page');
 }
+
+/** The format of listings, lookups and partitions: csv or ndjson (parquet is refused there). */
+export const textFormat = (args: Args): 'csv' | 'ndjson' => (args.format === 'ndjson' ? 'ndjson' : 'csv');
 
 export class UsageError extends Error {}

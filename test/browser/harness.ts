@@ -11,7 +11,7 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The built site; IBD_READER_DIST points elsewhere (e.g. a trial build). */
@@ -169,7 +169,8 @@ export function pageSteps(page: () => Page) {
      * Clicks Download and returns the saved file's bytes. The service worker controls the page (each
      * suite waits for it first: loadPage), so the download is streamed through it (src/sw/download-stream.ts).
      */
-    async download(format: 'CSV' | 'NDJSON' | 'SQL', expectName: string): Promise<Buffer> {
+    /** `done`: looks at the finished export before it is dismissed. */
+    async download(format: 'CSV' | 'NDJSON' | 'SQL' | 'Parquet', expectName: string, done?: (progress: Locator) => Promise<void>): Promise<Buffer> {
       const p = page();
       await p.getByRole('radio', { name: format, exact: true }).check();
       const [dl] = await Promise.all([
@@ -177,8 +178,9 @@ export function pageSteps(page: () => Page) {
         p.getByTestId('download').click(),
       ]);
       expect(dl.suggestedFilename()).toBe(expectName);
-      await p.locator('[data-testid="export-progress"][data-state="done"][data-target="stream"]').waitFor({ timeout: 30_000 });
+      await p.locator('[data-testid="export-progress"][data-state="done"][data-target="stream"]').waitFor({ timeout: 120_000 });
       const bytes = readFileSync(await dl.path());
+      await done?.(p.getByTestId('export-progress'));
       await p.getByRole('button', { name: 'OK', exact: true }).click();
       return bytes;
     },

@@ -87,10 +87,12 @@ export class ExportRun {
     };
     this.progress = base;
     this.#target = job.target;
-    const pool = new WorkerPool(poolSize(), 2);
+    // A Parquet file has one writer: its runs go to one worker, one at a time, in key order.
+    const pool = job.options.format === 'parquet' ? new WorkerPool(1, 1) : new WorkerPool(poolSize(), 2);
     this.#pool = pool;
     const gen = pool.setSpec(job.spec);
     let bytes = 0;
+    let notHeld: string[] = [];
     let lastShown = 0;
     const update = (rows: number, force = false) => {
       // A chunk that was on its way when the export was cancelled must not bring it back to life.
@@ -131,6 +133,7 @@ export class ExportRun {
           async (run) => {
             await write(run.data);
             rows += run.rows;
+            notHeld = run.notHeld ?? notHeld;
             update(rows);
           },
           { ahead: pool.size * pool.slots + 2 },
@@ -142,7 +145,7 @@ export class ExportRun {
       this.progress = { ...this.progress, state: 'finishing' };
       await job.target.finish();
       update(rows, true);
-      this.progress = { ...this.progress, state: 'done', rows, bytes };
+      this.progress = { ...this.progress, state: 'done', rows, bytes, note: [job.note, ...notHeld].filter((n) => n !== null).join('; ') || null };
     } catch (err) {
       if (err instanceof Cancelled || err instanceof PoolStopped) {
         this.progress = { ...(this.progress ?? base), state: 'cancelled' };

@@ -27,8 +27,9 @@ export async function startExport(hold: ExportHold, run: ExportRun, entry: Table
   const release = hold.begin();
   try {
     // Another mode than the view's has another row count, which only its own count would tell. SQL
-    // keeps TIMESTAMP in UTC, the zone its preamble sets, so that it loads back exactly.
-    const timeZone = options.format === 'sql' ? 'UTC' : view.spec.timeZone;
+    // keeps TIMESTAMP in UTC, the zone its preamble sets, so that it loads back exactly; Parquet's
+    // TIMESTAMP is an instant (UTC-adjusted). The zone is the text formats' only.
+    const timeZone = options.format === 'sql' || options.format === 'parquet' ? 'UTC' : view.spec.timeZone;
     await run.start({ spec: { ...view.spec, mode, timeZone }, leaves: view.map.leaves, total: mode === entry.mode ? entry.rows : null, options, target, note });
   } finally {
     release();

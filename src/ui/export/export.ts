@@ -38,6 +38,7 @@ export const FORMAT_INFO: Record<ExportFormat, { label: string; extension: strin
   csv: { label: 'CSV', extension: 'csv', mime: 'text/csv', description: 'CSV file' },
   ndjson: { label: 'NDJSON', extension: 'ndjson', mime: 'application/x-ndjson', description: 'Newline-delimited JSON' },
   sql: { label: 'SQL', extension: 'sql', mime: 'application/sql', description: 'SQL script' },
+  parquet: { label: 'Parquet', extension: 'parquet', mime: 'application/vnd.apache.parquet', description: 'Apache Parquet file' },
 };
 
 /** A file-name-safe stem from a table name. */
