@@ -21,6 +21,7 @@ import { batchToRows } from '../src/ui/grid/batch-text.ts';
 import { keyRows, textRows } from '../src/ui/search/search.ts';
 import { LeafCounter } from './leaf-damage.ts';
 import { PageMapStore } from './page-map-methods.ts';
+import { createSortMethods, type SortMethods } from './sort-methods.ts';
 import {
   DEFINITION_MISMATCH, type ColumnInfo, type ExportOptions, type OpenedView, type RowQuery, type SearchResult, type ViewerApi, type ViewSpec,
 } from './viewer-api.ts';
@@ -183,7 +184,7 @@ function formatRows(open: OpenView, rows: Row[], options: ExportOptions, as: 'bl
 const encoder = new TextEncoder();
 
 /** `maps`: the page map each full summary fills is kept there (page-map-methods.ts). */
-export function createViewerMethods(lookup: (tableName: string) => TableDef | undefined, maps = new PageMapStore()): ViewerApi {
+export function createViewerMethods(lookup: (tableName: string) => TableDef | undefined, maps = new PageMapStore()): ViewerApi & SortMethods {
   const running = new Set<AbortController>();
   let current: OpenView | null = null;
 
@@ -193,6 +194,12 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
   }
 
   return {
+    // Sorts decode into the search's builders (a worker runs one task of either at a time per slot).
+    ...createSortMethods(() => {
+      const open = opened();
+      return { reader: open.reader, table: open.spec.table, builders: open.searchBuilders };
+    }),
+
     async summarize(ibd, name, progress, keys) {
       const controller = new AbortController();
       running.add(controller);
