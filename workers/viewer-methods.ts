@@ -143,16 +143,29 @@ async function formatRun(open: OpenView, pages: number[], first: boolean, option
   // Sized for the pieces CSV is made in (see csvPages); it grows for a whole run of other formats.
   const buffers = open.exportBuffers.pop() ?? csvBuffers(open.reader.columns.length);
   try {
-    if (plainCsv(options)) {
+    if (plainCsv(options) && !options.filter && !options.reverse) {
       const { csv: bytes, rows } = await csvPages(open.reader, pages, first, buffers);
       // A copy of its own: it is held until written, with others in flight.
       return { data: as === 'bytes' ? handedOver(bytes, spare) : new Blob([bytes]), rows };
     }
-    const batch = await open.reader.decodePages(pages, { first, into: buffers.into });
-    return { data: formatRows(open, batchToRows(batch), options, as), rows: batch.rows };
+    const rows = exportedRows(await open.reader.decodePages(pages, { first, into: buffers.into }), options);
+    return { data: formatRows(open, rows, options, as), rows: rows.length };
   } finally {
     open.exportBuffers.push(buffers);
   }
+}
+
+/** The rows of a decoded run an export writes: those its filter matches, last first for `reverse`. */
+function exportedRows(batch: RowBatch, options: ExportOptions): Row[] {
+  let rows = batchToRows(batch);
+  const { filter } = options;
+  if (filter) {
+    const matched: number[] = [];
+    if (filter.kind === 'text') textRows(batch, filter, matched);
+    else keyRows(batch, filter, matched);
+    rows = matched.map((r) => rows[r]);
+  }
+  return options.reverse ? rows.reverse() : rows;
 }
 
 /** Rounding of a new hand-over buffer's size, so that it can carry a later run's bytes too. */
@@ -198,7 +211,7 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
     ...createSortMethods(() => {
       const open = opened();
       return { reader: open.reader, table: open.spec.table, builders: open.searchBuilders };
-    }),
+    }, (batch, options, as) => formatRows(opened(), batchToRows(batch), options, as)),
 
     async summarize(ibd, name, progress, keys) {
       const controller = new AbortController();

@@ -10,7 +10,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { parseCreateTables } from '../../src/core/definitions/ddl/create-table.ts';
+import { alignedBounds } from '../../src/core/readers/parallel.ts';
+import type { TableDef } from '../../src/core/schema.ts';
+import { runOptions, runOrder, writeSorted, type ExportOrder } from '../../src/ui/export/export-order.ts';
 import { TableView } from '../../src/ui/grid/table-view.ts';
+import type { ViewSpec } from '../../workers/viewer-api.ts';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
 import { inThreadPool } from '../ui/in-thread-pool.ts';
 
@@ -39,12 +43,16 @@ function rowValues(i: number, rnd: () => number): string {
     ${maybe(pick(["b'0'", "b'1'", "b'101'", "b'11111111'"]))})`;
 }
 
+const lookup = (table: TableDef) => (name: string) => (name === table.name ? table : undefined);
+
 const SORTED = ['g', 'bn', 'lat', 'n', 'u', 'd', 'f', 'dd', 'dt', 'tm', 'yr', 'ts', 'e', 'vb', 'bt'];
 
 describe('sorting by a column, as MariaDB orders it', () => {
   let server: MariadbServer;
   let view: TableView;
   let ids: number[];
+  let serverRows: (string | null)[][];
+  let spec: ViewSpec;
   const serverOrder = new Map<string, number[]>();
 
   beforeAll(async () => {
@@ -63,10 +71,14 @@ describe('sorting by a column, as MariaDB orders it', () => {
     ids = (await server.query('SELECT id FROM t ORDER BY id')).rows.map((r) => Number(r[0]));
     for (const col of SORTED) serverOrder.set(col, (await server.query(`SELECT id FROM t ORDER BY \`${col}\`, id`)).rows.map((r) => Number(r[0])));
     serverOrder.set('filtered', (await server.query("SELECT id FROM t WHERE bn LIKE BINARY '%a%' ORDER BY g, id")).rows.map((r) => Number(r[0])));
+    serverOrder.set('filtered desc', (await server.query("SELECT id FROM t WHERE bn LIKE BINARY '%a%' ORDER BY g DESC, id DESC")).rows.map((r) => Number(r[0])));
+    serverOrder.set('filtered id desc', (await server.query("SELECT id FROM t WHERE bn LIKE BINARY '%a%' ORDER BY id DESC")).rows.map((r) => Number(r[0])));
+    serverRows = (await server.query("SELECT id, g, n, d FROM t WHERE bn LIKE BINARY '%a%' ORDER BY g DESC, id DESC")).rows as (string | null)[][];
     const ddl = (await server.query('SHOW CREATE TABLE t')).rows[0][1] as string;
     const table = parseCreateTables(ddl)[0];
     const ibd = new Blob([readFileSync(await server.exportTable('t'))]);
-    view = await TableView.open(inThreadPool((name) => (name === table.name ? table : undefined)), { ibd, name: 't.ibd', table, mode: 'live' }, () => undefined);
+    spec = { ibd, name: 't.ibd', table, mode: 'live' };
+    view = await TableView.open(inThreadPool(lookup(table)), spec, () => undefined);
     await view.count(new AbortController().signal, () => Promise.resolve(), () => undefined);
   }, 180_000);
   afterAll(async () => {
@@ -94,5 +106,41 @@ describe('sorting by a column, as MariaDB orders it', () => {
 
   it('refuses a column whose order is not modelled, saying why', async () => {
     await expect(sortedIds('s')).rejects.toThrow(/Cannot sort by s: .*SET/);
+  });
+
+  /** A pool of its own with the table open, as an export's. */
+  function exportPool() {
+    const pool = inThreadPool(lookup(spec.table));
+    return { pool, gen: pool.setSpec(spec) };
+  }
+  const bnFilter = () => ({ kind: 'text' as const, text: 'a', column: view.view.columns.indexOf('bn'), matchCase: true });
+  const ndjsonIds = async (parts: (Blob | Uint8Array<ArrayBuffer>)[]) => (await new Blob(parts).text()).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+
+  it('a filtered export sorted by a non-key column, descending: the server\'s WHERE … ORDER BY g DESC, id DESC, row for row', async () => {
+    const { pool, gen } = exportPool();
+    const parts: (Blob | Uint8Array<ArrayBuffer>)[] = [];
+    const order = { filter: bnFilter(), sort: { column: view.view.columns.indexOf('g'), descending: true, key: false } };
+    const written = await writeSorted({
+      pool, gen, leaves: view.map.leaves, order, options: { format: 'ndjson' }, as: 'blob', write: async (c) => void parts.push(c), onRows: () => undefined, partRows: 40, runPages: 2,
+    });
+    const lines = await ndjsonIds(parts);
+    expect(written).toBe(serverRows.length);
+    expect(parts.length).toBeGreaterThan(3);
+    expect(lines.map((l) => Number(l.id))).toEqual(serverOrder.get('filtered desc'));
+    expect(lines.map((l) => [String(l.id), l.g, l.n === null ? null : String(l.n), l.d === null ? null : String(l.d)])).toEqual(serverRows);
+  });
+
+  it('a filtered export in descending key order: the runs last first, each run\'s rows last first', async () => {
+    const { pool, gen } = exportPool();
+    const order: ExportOrder = { filter: bnFilter(), sort: { column: 0, descending: true, key: true } };
+    const runs = alignedBounds(view.map.leaves, 3);
+    const nth = runOrder(order, runs.length);
+    const parts: (Blob | Uint8Array<ArrayBuffer>)[] = [];
+    for (let i = 0; i < runs.length; i++) {
+      const [from, to] = runs[nth(i)];
+      const run = await pool.run((api) => api.exportLeaves(view.map.leaves.slice(from, to), from === 0, runOptions({ format: 'ndjson' }, order), 'blob'), 'low', gen);
+      parts.push(run.data);
+    }
+    expect((await ndjsonIds(parts)).map((l) => Number(l.id))).toEqual(serverOrder.get('filtered id desc'));
   });
 });

@@ -8,6 +8,7 @@
  * were all). A sort by the clustered key needs none of this: the leaves are in its order
  * (`keyOrder`).
  */
+import type { RunSort } from '../../../workers/sort-methods.ts';
 import type { RowQuery } from '../../../workers/viewer-api.ts';
 import { alignedBounds } from '../../core/readers/parallel.ts';
 import { formatBytes, formatCount } from '../format.ts';
@@ -26,13 +27,13 @@ export interface SortProgress {
   merging: boolean;
 }
 
-/** What a sort needs of the table on screen (TableView). */
+/** What a sort needs: a pool with the table open, its leaves, and who hears each page's row count. */
 export interface SortSource {
   pool: WorkerPool;
   gen: number;
-  map: RowMap;
-  /** Row numbers changed (a page decoded to another count than counted). */
-  onRenumber: () => void;
+  leaves: Int32Array;
+  /** Rows leaf `leaf` decoded to (the grid's RowMap takes them: they are final). */
+  onCount?: (leaf: number, rows: number) => void;
 }
 
 /** The sort passed its bound: what it had sorted when it stopped. */
@@ -40,47 +41,69 @@ export class SortBoundError extends Error {
   override name = 'SortBoundError';
 }
 
-/**
- * Row numbers of the rows (those `filter` matches, or all) in ascending order of output column
- * `column`, ties in key order: `ORDER BY col, pk` (read from the end for `DESC`).
- */
-export async function sortRows(
-  src: SortSource, column: number, filter: RowQuery | null, signal: AbortSignal, onProgress: (p: SortProgress) => void, runPages: number,
-): Promise<Float64Array> {
-  const { pool, gen, map } = src;
-  const runs = alignedBounds(map.leaves, runPages);
-  const blobs: Blob[] = [];
+export interface SortedRuns {
+  runs: Blob[];
+  /** Rows in the runs (a filter's matches, or all). */
+  rows: number;
+}
+
+/** Sorts the leaves in runs in the pool's workers (those `filter` matches), as `sort` says. */
+export async function sortRuns(
+  src: SortSource, sort: RunSort, filter: RowQuery | null, signal: AbortSignal, onProgress: (p: SortProgress) => void, runPages: number,
+): Promise<SortedRuns> {
+  const { pool, gen, leaves } = src;
+  const bounds = alignedBounds(leaves, runPages);
+  const runs: Blob[] = [];
   let searched = 0;
   let sorted = 0;
   let bytes = 0;
   await runOrdered(
-    runs.length,
+    bounds.length,
     (i) => pool.run(async (api, member) => {
-      const [from, to] = runs[i];
-      const r = await api.sortLeaves(map.leaves.slice(from, to), from, from === 0, column, filter);
+      const [from, to] = bounds[i];
+      const r = await api.sortLeaves(leaves.slice(from, to), from, from === 0, sort, filter);
       pool.noteStats(member, r.stats);
       return r;
     }, 'low', gen),
     (r, i) => {
-      let renumbered = false;
       r.counts.forEach((n, k) => {
-        renumbered = map.setDecoded(runs[i][0] + k, n) || renumbered;
+        src.onCount?.(bounds[i][0] + k, n);
         searched += n;
       });
-      if (renumbered) src.onRenumber();
-      blobs.push(r.run);
+      runs.push(r.run);
       sorted += r.rows;
       bytes += r.run.size;
       if (bytes > SORT_BOUND_BYTES) {
-        throw new SortBoundError(`The sort stopped after ${formatCount(searched)} rows: its runs passed ${formatBytes(SORT_BOUND_BYTES)}, the bound on what a sort keeps. Nothing is shown sorted; filter the rows first.`);
+        throw new SortBoundError(`The sort stopped after ${formatCount(searched)} rows: its runs passed ${formatBytes(SORT_BOUND_BYTES)}, the bound on what a sort keeps. Nothing was sorted; filter the rows first.`);
       }
       onProgress({ searched, sorted, merging: false });
     },
     { ahead: pool.size * 2, signal },
   );
-  onProgress({ searched, sorted, merging: true });
-  // Every leaf was decoded: the starts are final.
-  return pool.run((api) => api.mergeSorted(blobs, column, map.starts, sorted), 'low', gen);
+  return { runs, rows: sorted };
+}
+
+/**
+ * Row numbers of the rows (those `filter` matches, or all) in ascending order of output column
+ * `column`, ties in key order: `ORDER BY col, pk` (read from the end for `DESC`). Every leaf's count
+ * goes to `map` as it is decoded, so that its starts are final for the merge.
+ */
+export async function sortRows(
+  src: Omit<SortSource, 'leaves' | 'onCount'>, map: RowMap, onRenumber: () => void, column: number, filter: RowQuery | null,
+  signal: AbortSignal, onProgress: (p: SortProgress) => void, runPages: number,
+): Promise<Float64Array> {
+  let renumbered = false;
+  const onCount = (leaf: number, rows: number) => {
+    renumbered = map.setDecoded(leaf, rows) || renumbered;
+  };
+  const progress = (p: SortProgress) => {
+    if (renumbered) onRenumber();
+    renumbered = false;
+    onProgress(p);
+  };
+  const sorted = await sortRuns({ ...src, leaves: map.leaves, onCount }, { column, descending: false, payload: false }, filter, signal, progress, runPages);
+  onProgress({ searched: map.rows, sorted: sorted.rows, merging: true });
+  return src.pool.run((api) => api.mergeSorted(sorted.runs, column, map.starts, sorted.rows), 'low', src.gen);
 }
 
 /** Row numbers in the clustered key's order, or the reverse: the view's rows (a filter's matches, or all). */

@@ -242,7 +242,7 @@ export class TableView {
    * `column`, ties in key order (sort-rows.ts); `runPages`: leaves per sorted run.
    */
   sortBy(column: number, filter: RowQuery | null, signal: AbortSignal, onProgress: (p: SortProgress) => void, runPages = SEARCH_RUN): Promise<Float64Array> {
-    return sortRows({ pool: this.pool, gen: this.gen, map: this.map, onRenumber: this.#onChange }, column, filter, signal, onProgress, runPages);
+    return sortRows({ pool: this.pool, gen: this.gen }, this.map, this.#onChange, column, filter, signal, onProgress, runPages);
   }
 
   /**
