@@ -101,13 +101,14 @@ function addPage(batch: RowBatch, rows: readonly number[] | null, sort: RunSort,
   for (let k = 0; k < n; k++) {
     const r = rows ? rows[k] : k;
     const cell = r * batch.cols + column;
-    if (batch.nulls[cell]) {
-      out.add(null, leaf, r);
-    } else {
+    const isNull = batch.nulls[cell] === 1;
+    out.begin(isNull, leaf, r);
+    if (!isNull) {
       const s = map ? map[batch.cells[2 * cell]] : batch.cells[2 * cell];
       const e = map ? map[batch.cells[2 * cell + 1]] : batch.cells[2 * cell + 1];
-      out.add(order.key(str.slice(s, e)), leaf, r);
+      order.key(str.slice(s, e), out.data);
     }
+    out.keyDone();
     if (payload) writePayload(batch, r, out.data);
   }
 }

@@ -55,17 +55,23 @@ export class RunWriter {
 
   constructor(readonly kind: OrderKind, readonly descending = false) {}
 
-  /** Adds a row by its key (null: NULL); its payload, if any, is pushed into `data` right after. */
-  add(key: Uint8Array | null, leaf: number, row: number): void {
+  /** Starts a row (NULL or not): its key is written into `data` next, then `keyDone`, then its payload if any. */
+  begin(isNull: boolean, leaf: number, row: number): void {
     this.#close();
-    this.#at.push(key ? this.data.length : -1);
-    this.#len.push(key ? key.length : 0);
-    if (key) this.data.push(key);
+    this.#at.push(isNull ? -1 : this.data.length);
+    this.#len.push(0);
     this.#leaf.push(leaf);
     this.#row.push(row);
     this.#pay.push(this.data.length);
     this.#payLen.push(-1);
     this.rows++;
+  }
+
+  /** The key of the row begun is written: what follows in `data` is its payload. */
+  keyDone(): void {
+    const last = this.rows - 1;
+    if (this.#at[last] >= 0) this.#len[last] = this.data.length - this.#at[last];
+    this.#pay[last] = this.data.length;
   }
 
   /** Ends the payload of the last row added. */
@@ -74,35 +80,39 @@ export class RunWriter {
     if (last >= 0 && this.#payLen[last] < 0) this.#payLen[last] = this.data.length - this.#pay[last];
   }
 
-  #compare(i: number, j: number): number {
-    const a = this.#at[i];
-    const b = this.#at[j];
-    let c = 0;
-    if ((a < 0) !== (b < 0)) c = a < 0 ? -1 : 1;
-    else if (a >= 0) c = compareOrderKeys(this.kind, this.data.bytes, a, this.#len[i], this.data.bytes, b, this.#len[j]);
-    if (c === 0) c = this.#leaf[i] - this.#leaf[j] || this.#row[i] - this.#row[j];
-    return this.descending ? -c : c;
-  }
-
   /** The rows sorted, as a Blob of records. */
   finish(): Blob {
     this.#close();
-    const order = Array.from({ length: this.rows }, (_, i) => i).sort((i, j) => this.#compare(i, j));
+    // Locals, not fields, in the comparator: it runs ~n log n times.
+    const keys = this.data.bytes;
+    const { kind } = this;
+    const at = this.#at;
+    const len = this.#len;
+    const leaf = this.#leaf;
+    const row = this.#row;
+    const sign = this.descending ? -1 : 1;
+    const order = Array.from({ length: this.rows }, (_, i) => i).sort((i, j) => {
+      const a = at[i];
+      const b = at[j];
+      let c = 0;
+      if ((a < 0) !== (b < 0)) c = a < 0 ? -1 : 1;
+      else if (a >= 0) c = compareOrderKeys(kind, keys, a, len[i], keys, b, len[j]);
+      return sign * (c || leaf[i] - leaf[j] || row[i] - row[j]);
+    });
     const out = new Uint8Array(this.rows * (HEAD + TAIL) + this.data.length);
     const view = new DataView(out.buffer);
-    const bytes = this.data.bytes;
     let p = 0;
     for (const i of order) {
-      const len = this.#len[i];
+      const n = len[i];
       const payLen = this.#payLen[i];
-      out[p] = this.#at[i] < 0 ? 0 : 1;
-      view.setUint32(p + 1, len, true);
-      if (len > 0) out.set(bytes.subarray(this.#at[i], this.#at[i] + len), p + HEAD);
-      p += HEAD + len;
-      view.setInt32(p, this.#leaf[i], true);
-      view.setInt32(p + 4, this.#row[i], true);
+      out[p] = at[i] < 0 ? 0 : 1;
+      view.setUint32(p + 1, n, true);
+      if (n > 0) out.set(keys.subarray(at[i], at[i] + n), p + HEAD);
+      p += HEAD + n;
+      view.setInt32(p, leaf[i], true);
+      view.setInt32(p + 4, row[i], true);
       view.setUint32(p + 8, payLen, true);
-      out.set(bytes.subarray(this.#pay[i], this.#pay[i] + payLen), p + TAIL);
+      if (payLen > 0) out.set(keys.subarray(this.#pay[i], this.#pay[i] + payLen), p + TAIL);
       p += TAIL + payLen;
     }
     return new Blob([out]);

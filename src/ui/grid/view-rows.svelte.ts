@@ -56,15 +56,16 @@ export class ViewRows {
 
   /** The sort of a column, or none (`descending` null). */
   setSort(column: number, descending: boolean | null): void {
-    this.#stop();
-    if (descending === null) {
-      this.sort = null;
+    const key = this.view.view.keyColumns[0] === column;
+    // The other direction of the sort made: the same rows, read from the other end.
+    const made = this.sort !== null && !this.sort.key && this.sort.column === column && this.sorted !== null;
+    if (descending !== null && made) {
+      this.sort = { column, descending, key };
       return;
     }
-    const key = this.view.view.keyColumns[0] === column;
-    const same = this.sort && !this.sort.key && this.sort.column === column && this.sorted;
-    this.sort = { column, descending, key };
-    if (!key && !same) void this.#run();
+    this.#stop();
+    this.sort = descending === null ? null : { column, descending, key };
+    if (descending !== null && !key) void this.#run();
   }
 
   /** A new filter (null: none): a sort by a non-key column is made again over its matches. */
