@@ -21,6 +21,7 @@ import type { RecoveryMethods } from './recovery-methods.ts';
 import type { GuessMethods } from './guess-methods.ts';
 import type { ListMethods } from './list-methods.ts';
 import type { PageMapMethods } from './page-map-methods.ts';
+import type { SortMethods } from './sort-methods.ts';
 import type { NamedBlob, ResolvedSchemaResult, SchemaResult } from './schema-api.ts';
 
 export type { DecodeStats, TableInfo };
@@ -36,7 +37,7 @@ export type { BTreeLevels, IndexName, PackedPageMap, PageBucket, PageCells, Page
  * in recovery-methods.ts; guessing the columns of a file with no definition in guess-methods.ts; the
  * page map and the page inspector in page-map-methods.ts.
  */
-export interface DecoderApi extends ViewerApi, RecoveryMethods, GuessMethods, ListMethods, PageMapMethods {
+export interface DecoderApi extends ViewerApi, SortMethods, RecoveryMethods, GuessMethods, ListMethods, PageMapMethods {
   /** Parses the .sql (File, Blob or text) and picks the table matching `ibdName`. */
   readSchema(sql: Blob | string, ibdName: string): Promise<SchemaResult>;
   /**

@@ -145,6 +145,10 @@ export interface ExportOptions {
   csvHeader?: boolean;
   /** SQL: rows per INSERT statement (default 1000). */
   sqlRowsPerInsert?: number;
+  /** Only the rows this filter matches (the grid's filter). */
+  filter?: RowQuery;
+  /** Each run's rows last first (an export in descending key order, whose runs go last first too). */
+  reverse?: boolean;
 }
 
 export interface ExportedRun {

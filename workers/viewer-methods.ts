@@ -22,6 +22,7 @@ import { batchToRows } from '../src/ui/grid/batch-text.ts';
 import { keyRows, textRows } from '../src/ui/search/search.ts';
 import { LeafCounter } from './leaf-damage.ts';
 import { PageMapStore } from './page-map-methods.ts';
+import { createSortMethods, type SortMethods } from './sort-methods.ts';
 import {
   DEFINITION_MISMATCH, type ColumnInfo, type ExportOptions, type OpenedView, type RowQuery, type SearchResult, type ViewerApi, type ViewSpec,
 } from './viewer-api.ts';
@@ -145,7 +146,7 @@ async function formatRun(open: OpenView, pages: number[], first: boolean, option
   // Sized for the pieces CSV is made in (see csvPages); it grows for a whole run of other formats.
   const buffers = open.exportBuffers.pop() ?? csvBuffers(open.reader.columns.length);
   try {
-    if (plainCsv(options)) {
+    if (plainCsv(options) && !options.filter && !options.reverse) {
       const { csv: bytes, rows } = await csvPages(open.reader, pages, first, buffers);
       // A copy of its own: it is held until written, with others in flight.
       return { data: as === 'bytes' ? handedOver(bytes, spare) : new Blob([bytes]), rows };
@@ -153,13 +154,28 @@ async function formatRun(open: OpenView, pages: number[], first: boolean, option
     const batch = await open.reader.decodePages(pages, { first, into: buffers.into });
     if (options.format === 'parquet') {
       if (open.parquet === null) throw new Error('A Parquet export\'s runs came before its start.');
-      const bytes = open.parquet.add(batch);
-      return { data: as === 'bytes' ? handedOver(bytes, spare) : new Blob([bytes]), rows: batch.rows };
+      const shown = options.filter || options.reverse ? packRows(exportedRows(batch, options), open.reader.columns.length) : batch;
+      const bytes = open.parquet.add(shown);
+      return { data: as === 'bytes' ? handedOver(bytes, spare) : new Blob([bytes]), rows: shown.rows };
     }
-    return { data: formatRows(open, batchToRows(batch), options, as), rows: batch.rows };
+    const rows = exportedRows(batch, options);
+    return { data: formatRows(open, rows, options, as), rows: rows.length };
   } finally {
     open.exportBuffers.push(buffers);
   }
+}
+
+/** The rows of a decoded run an export writes: those its filter matches, last first for `reverse`. */
+function exportedRows(batch: RowBatch, options: ExportOptions): Row[] {
+  let rows = batchToRows(batch);
+  const { filter } = options;
+  if (filter) {
+    const matched: number[] = [];
+    if (filter.kind === 'text') textRows(batch, filter, matched);
+    else keyRows(batch, filter, matched);
+    rows = matched.map((r) => rows[r]);
+  }
+  return options.reverse ? rows.reverse() : rows;
 }
 
 /** Rounding of a new hand-over buffer's size, so that it can carry a later run's bytes too. */
@@ -179,6 +195,8 @@ function handedOver(bytes: Uint8Array, spare: ArrayBuffer | undefined): Uint8Arr
 
 /** Rows in a format other than plain CSV (papaparse's CSV with other options, NDJSON, SQL). */
 function formatRows(open: OpenView, rows: Row[], options: ExportOptions, as: 'blob' | 'bytes'): Blob | Uint8Array<ArrayBuffer> {
+  // Parquet takes whole batches in key order (formatRun); a sort by a column merges rows one by one.
+  if (options.format === 'parquet') throw new Error('a Parquet export is written in primary-key order: export the rows sorted by a column as CSV, NDJSON or SQL');
   const { reader, spec } = open;
   const text = options.format === 'csv'
     ? csvRows(rows, options.csv ?? {})
@@ -203,7 +221,7 @@ function parquetEdge(open: OpenView, edge: 'head' | 'tail'): Blob {
 }
 
 /** `maps`: the page map each full summary fills is kept there (page-map-methods.ts). */
-export function createViewerMethods(lookup: (tableName: string) => TableDef | undefined, maps = new PageMapStore()): ViewerApi {
+export function createViewerMethods(lookup: (tableName: string) => TableDef | undefined, maps = new PageMapStore()): ViewerApi & SortMethods {
   const running = new Set<AbortController>();
   let current: OpenView | null = null;
 
@@ -213,6 +231,12 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
   }
 
   return {
+    // Sorts decode into the search's builders (a worker runs one task of either at a time per slot).
+    ...createSortMethods(() => {
+      const open = opened();
+      return { reader: open.reader, table: open.spec.table, builders: open.searchBuilders, timeZone: open.spec.timeZone ?? 'UTC' };
+    }, (batch, options, as) => formatRows(opened(), batchToRows(batch), options, as)),
+
     async summarize(ibd, name, progress, keys) {
       const controller = new AbortController();
       running.add(controller);

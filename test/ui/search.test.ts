@@ -2,16 +2,17 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import type { OpenedView, RowQuery, ViewSpec } from '../../workers/viewer-api.ts';
-import { createViewerMethods, packRows } from '../../workers/viewer-methods.ts';
+import type { RowQuery } from '../../workers/viewer-api.ts';
+import { packRows } from '../../workers/viewer-methods.ts';
 import { parseCreateTables } from '../../src/core/definitions/ddl/create-table.ts';
 import { bytesSource } from '../../src/core/tablespace/source.ts';
-import { emptyStats, openTable } from '../../src/core/readers/table-reader.ts';
+import { openTable } from '../../src/core/readers/table-reader.ts';
 import { batchText, batchToRows, cellString, unitOffsets } from '../../src/ui/grid/batch-text.ts';
-import { PoolStopped, type Api, type WorkerPool } from '../../src/ui/pool.ts';
+import { PoolStopped } from '../../src/ui/pool.ts';
 import { keyComparer, keyRows, parseKeyInput, textRows } from '../../src/ui/search/search.ts';
 import { TableView } from '../../src/ui/grid/table-view.ts';
 import { damagedSample, PAGE } from './damaged-sample.ts';
+import { inThreadPool } from './in-thread-pool.ts';
 
 type Cell = string | null;
 
@@ -121,37 +122,7 @@ describe('TableView over the sample (on-demand rows, search, key jump)', () => {
   const ids = csv.map((row) => row[0]);
   const ibd = new Blob([readFileSync(join(dir, 'employees.ibd'))]);
 
-  function inThread(): WorkerPool {
-    const api = createViewerMethods((name) => (name === table.name ? table : undefined)) as unknown as Api;
-    let gen = 0;
-    let spec: ViewSpec | null = null;
-    let opened: Promise<OpenedView> | null = null;
-    let tasks = 0;
-    const pool = {
-      size: 2,
-      slots: 1,
-      get generation() {
-        return gen;
-      },
-      get tasks() {
-        return tasks;
-      },
-      setSpec(s: ViewSpec) {
-        spec = s;
-        opened = null;
-        return ++gen;
-      },
-      async run<T>(task: (api: Api, member: number, view: OpenedView | null) => Promise<T>, _p: string, g: number | null): Promise<T> {
-        if (g !== null && g !== gen) throw new PoolStopped();
-        tasks++;
-        const view = g === null ? null : await (opened ??= api.openView(spec as ViewSpec));
-        return task(api, 0, view);
-      },
-      stats: () => emptyStats(),
-      noteStats: () => undefined,
-    };
-    return pool as unknown as WorkerPool;
-  }
+  const inThread = () => inThreadPool((name) => (name === table.name ? table : undefined));
 
   async function open(): Promise<TableView> {
     const view = await TableView.open(inThread(), { ibd, name: 'employees.ibd', table, mode: 'live' }, () => undefined);

@@ -14,6 +14,8 @@ import { alignedBounds } from '../../core/readers/parallel.ts';
 import { runOrdered } from '../ordered.ts';
 import { PoolStopped, poolSize, WorkerPool } from '../pool.ts';
 import { describeError } from '../format.ts';
+import type { SortProgress } from '../grid/sort-rows.ts';
+import { runOptions, runOrder, writeSorted, type ExportOrder } from './export-order.ts';
 
 /**
  * Leaf pages per run: 4 MiB of 16K pages, read at once (TableReader.decodePages reads a run with one
@@ -42,6 +44,8 @@ export interface ExportProgress {
   error: string | null;
   /** What the rows are besides the view's (the rows of damaged pages left out or in), for the end. */
   note: string | null;
+  /** An export of sorted rows sorts them first: how far that got (null when not sorting). */
+  sorting: SortProgress | null;
 }
 
 export interface ExportJob {
@@ -53,6 +57,8 @@ export interface ExportJob {
   options: ExportOptions;
   target: SaveTarget;
   note: string | null;
+  /** The grid's rows only (a filter's matches, a sort), when not all rows in key order. */
+  order?: ExportOrder;
 }
 
 class Cancelled extends Error {}
@@ -84,6 +90,7 @@ export class ExportRun {
       etaMs: null,
       error: null,
       note: job.note,
+      sorting: null,
     };
     this.progress = base;
     this.#target = job.target;
@@ -94,7 +101,7 @@ export class ExportRun {
     let bytes = 0;
     let notHeld: string[] = [];
     let lastShown = 0;
-    const update = (rows: number, force = false) => {
+    const update = (rows: number, force = false, sorting: SortProgress | null = null) => {
       // A chunk that was on its way when the export was cancelled must not bring it back to life.
       if (this.progress?.state !== 'running' && this.progress?.state !== 'finishing') return;
       const now = performance.now();
@@ -103,7 +110,7 @@ export class ExportRun {
       const elapsedMs = now - started;
       const rate = elapsedMs > 0 ? (rows / elapsedMs) * 1000 : 0;
       const etaMs = job.total !== null && rate > 0 ? Math.max(0, ((job.total - rows) / rate) * 1000) : null;
-      this.progress = { ...this.progress, rows, bytes, elapsedMs, rate, etaMs };
+      this.progress = { ...this.progress, rows, bytes, elapsedMs, rate, etaMs, sorting };
     };
     const cancelled = new Promise<never>((_, reject) => {
       this.#reject = reject;
@@ -119,16 +126,26 @@ export class ExportRun {
       const as = job.target.kind === 'stream' ? 'bytes' : 'blob';
       const work = (async (): Promise<number> => {
         const { options } = job;
+        const order = job.order ?? null;
         await write(await pool.run((api) => api.exportEdge(options, 'head'), 'low', gen));
+        let rows = 0;
+        if (order?.sort && !order.sort.key) {
+          const sorted = { ...order, sort: order.sort };
+          rows = await writeSorted({ pool, gen, leaves: job.leaves, order: sorted, options, as, write, onRows: (n, sorting) => update(n, false, sorting) });
+          await write(await pool.run((api) => api.exportEdge(options, 'tail'), 'low', gen));
+          return rows;
+        }
         // Aligned with the runs' reads: no two workers read the same part of the file.
         const runs = alignedBounds(job.leaves, RUN_PAGES);
-        let rows = 0;
+        const nth = runOrder(order, runs.length);
+        const each = runOptions(options, order);
         await runOrdered(
           runs.length,
           (i) => pool.run((api) => {
             // The run's bytes go into a buffer the stream gave back, if there is one (no new memory).
             const spare = job.target.spare?.();
-            return api.exportLeaves(job.leaves.slice(runs[i][0], runs[i][1]), i === 0, options, as, spare && Comlink.transfer(spare, [spare]));
+            const [from, to] = runs[nth(i)];
+            return api.exportLeaves(job.leaves.slice(from, to), from === 0, each, as, spare && Comlink.transfer(spare, [spare]));
           }, 'low', gen),
           async (run) => {
             await write(run.data);

@@ -2,18 +2,26 @@
  * An export of the table on screen, started from ExportPanel: where it goes (a file the user picks,
  * else a download streamed through the service worker, else one collected as a Blob; export.ts), and
  * which rows: the view's row mode with the rows of damaged pages left out (the default) or included,
- * each tagged in `_row_state` (damage.ts exportMode). Runs in an ExportRun of its own pool, while
+ * each tagged in `_row_state` (damage.ts exportMode); all of them, or the grid's (`shown`: a filter's
+ * matches, a sort; export-order.ts). Runs in an ExportRun of its own pool, while
  * the page's background work steps aside (export-hold.ts).
  */
 import type { ExportOptions } from '../../../workers/viewer-api.ts';
 import { damagedRowsOf, exportMode } from '../recovery/damage.ts';
 import type { ExportHold } from './export-hold.ts';
+import type { ExportOrder } from './export-order.ts';
 import type { ExportRun } from './export-run.svelte.ts';
 import { downloadTarget, exportFileName, pickSaveFile, streamTarget } from './export.ts';
 import { plural } from '../format.ts';
 import type { TableEntry } from '../tables/table-entry.svelte.ts';
 
-export async function startExport(hold: ExportHold, run: ExportRun, entry: TableEntry, options: ExportOptions, how: 'pick' | 'download', includeDamaged: boolean): Promise<void> {
+/** The rows the grid shows, and how many. */
+export interface ShownRows {
+  order: ExportOrder;
+  rows: number;
+}
+
+export async function startExport(hold: ExportHold, run: ExportRun, entry: TableEntry, options: ExportOptions, how: 'pick' | 'download', includeDamaged: boolean, shown: ShownRows | null = null): Promise<void> {
   const view = entry.view;
   if (!view) return;
   const fileName = exportFileName(view.spec.table.name, options.format);
@@ -30,7 +38,8 @@ export async function startExport(hold: ExportHold, run: ExportRun, entry: Table
     // keeps TIMESTAMP in UTC, the zone its preamble sets, so that it loads back exactly; Parquet's
     // TIMESTAMP is an instant (UTC-adjusted). The zone is the text formats' only.
     const timeZone = options.format === 'sql' || options.format === 'parquet' ? 'UTC' : view.spec.timeZone;
-    await run.start({ spec: { ...view.spec, mode, timeZone }, leaves: view.map.leaves, total: mode === entry.mode ? entry.rows : null, options, target, note });
+    const total = mode !== entry.mode ? null : shown ? shown.rows : entry.rows;
+    await run.start({ spec: { ...view.spec, mode, timeZone }, leaves: view.map.leaves, total, options, target, note, ...(shown ? { order: shown.order } : {}) });
   } finally {
     release();
   }

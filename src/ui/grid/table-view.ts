@@ -14,6 +14,7 @@
  *    orders like its values (numbers, dates), then a look through the damaged ones (their rows are
  *    not in key order, and their keys are not vouched for); else a search for the exact value,
  *    stopping at the first;
+ *  - `sortBy`: the rows (a filter's matches) by a non-key column, sorted in the workers (sort-rows.ts);
  *  - `damage`: the damaged and unreadable leaves the count found (damage.ts).
  */
 import type { FirstLeaf, LeafCounts, OpenedView, RowQuery, ViewSpec } from '../../../workers/viewer-api.ts';
@@ -26,6 +27,7 @@ import { RowMap } from './row-map.ts';
 import { RowStore } from './row-store.ts';
 import { findOrderedKey, type KeyFound } from '../search/key-search.ts';
 import { keyComparer } from '../search/search.ts';
+import { sortRows, type SortProgress } from './sort-rows.ts';
 import { alignedBounds, mergeStats } from '../../core/readers/parallel.ts';
 
 /**
@@ -233,6 +235,14 @@ export class TableView {
       this.#noteStats();
       this.#onChange();
     }
+  }
+
+  /**
+   * Row numbers of the rows (those `filter` matches, or all) in ascending order of output column
+   * `column`, ties in key order (sort-rows.ts); `runPages`: leaves per sorted run.
+   */
+  sortBy(column: number, filter: RowQuery | null, signal: AbortSignal, onProgress: (p: SortProgress) => void, runPages = SEARCH_RUN): Promise<Float64Array> {
+    return sortRows({ pool: this.pool, gen: this.gen }, this.map, this.#onChange, column, filter, signal, onProgress, runPages);
   }
 
   /**

@@ -1,0 +1,137 @@
+/**
+ * Which rows of the table on screen the grid shows, and in what order: all, or a filter's matches
+ * (SearchBar), in key order or sorted by a column. The grid (TableRows) and the export
+ * (TableExport) share one per TableView (`viewRows`), so that an export can write what is shown.
+ *
+ * A sort by the clustered key's first column needs no work: the leaves are in its order, and the
+ * reverse is read from the end. A sort by another column runs in the workers (TableView.sortBy,
+ * sort-rows.ts) over the filter's matches, and gives their row numbers in order (8 bytes a row);
+ * `DESC` reads them from the end: `ORDER BY col DESC, pk DESC`. A new filter sorts again.
+ */
+import type { RowQuery } from '../../../workers/viewer-api.ts';
+import { describeError, formatCount, plural } from '../format.ts';
+import type { SortProgress } from './sort-rows.ts';
+import type { TableView } from './table-view.ts';
+
+export interface RowsFilter {
+  query: RowQuery;
+  /** Row numbers of the matches, ascending. */
+  matches: Float64Array;
+}
+
+export interface RowsSort {
+  column: number;
+  descending: boolean;
+  /** By the clustered key's (first) column: the leaves' own order. */
+  key: boolean;
+}
+
+export class ViewRows {
+  filter = $state.raw<RowsFilter | null>(null);
+  sort = $state.raw<RowsSort | null>(null);
+  /** A non-key sort's row numbers in ascending order, once sorted (null while it runs). */
+  sorted = $state.raw<Float64Array | null>(null);
+  /** The sort running: how far it got. */
+  progress = $state.raw<SortProgress | null>(null);
+  error = $state<string | null>(null);
+  #controller: AbortController | null = null;
+
+  constructor(readonly view: TableView) {}
+
+  /** Rows shown, out of `rowCount` in the table. */
+  count(rowCount: number): number {
+    if (this.sort && !this.sort.key && this.sorted) return this.sorted.length;
+    return this.filter ? this.filter.matches.length : rowCount;
+  }
+
+  /** View position → row number. */
+  rowAt(rowCount: number): (i: number) => number {
+    const n = this.count(rowCount);
+    const desc = this.sort?.descending ?? false;
+    const sorted = this.sort && !this.sort.key ? this.sorted : null;
+    const base = sorted ?? this.filter?.matches ?? null;
+    if (base) return desc && (sorted || this.sort?.key) ? (i) => base[n - 1 - i] : (i) => base[i];
+    return desc && this.sort?.key ? (i) => n - 1 - i : (i) => i;
+  }
+
+  /** The sort of a column, or none (`descending` null). */
+  setSort(column: number, descending: boolean | null): void {
+    const key = this.view.view.keyColumns[0] === column;
+    // The other direction of the sort made: the same rows, read from the other end.
+    const made = this.sort !== null && !this.sort.key && this.sort.column === column && this.sorted !== null;
+    if (descending !== null && made) {
+      this.sort = { column, descending, key };
+      return;
+    }
+    this.#stop();
+    this.sort = descending === null ? null : { column, descending, key };
+    if (descending !== null && !key) void this.#run();
+  }
+
+  /** A new filter (null: none): a sort by a non-key column is made again over its matches. */
+  setFilter(filter: RowsFilter | null): void {
+    this.filter = filter;
+    if (this.sort && !this.sort.key) {
+      this.#stop();
+      void this.#run();
+    }
+  }
+
+  cancelSort(): void {
+    this.#stop();
+    this.sort = null;
+  }
+
+  /** What an export of these rows writes, for its choice: "all 300 rows", "the 24 filtered rows, sorted by x". */
+  describe(rowCount: number): string {
+    const n = this.count(rowCount);
+    const rows = this.filter ? `the ${plural(n, 'filtered row')}` : `all ${formatCount(n)} rows`;
+    const s = this.sort;
+    if (!s || (!s.key && !this.sorted)) return rows;
+    return `${rows}, sorted by ${this.view.view.columns[s.column]}${s.descending ? ' descending' : ''}`;
+  }
+
+  #stop(): void {
+    this.#controller?.abort();
+    this.#controller = null;
+    this.progress = null;
+    this.error = null;
+    this.sorted = null;
+  }
+
+  async #run(): Promise<void> {
+    const sort = this.sort;
+    if (!sort) return;
+    const mine = new AbortController();
+    this.#controller = mine;
+    this.progress = { searched: 0, sorted: 0, merging: false };
+    try {
+      const rows = await this.view.sortBy(sort.column, this.filter?.query ?? null, mine.signal, (p) => {
+        if (this.#controller === mine) this.progress = p;
+      });
+      if (this.#controller !== mine) return;
+      this.sorted = rows;
+    } catch (err) {
+      if (this.#controller !== mine || mine.signal.aborted || (err instanceof Error && err.name === 'PoolStopped')) return;
+      this.error = describeError(err);
+      this.sort = null;
+    } finally {
+      if (this.#controller === mine) {
+        this.progress = null;
+        this.#controller = null;
+      }
+    }
+  }
+}
+
+const shared = new WeakMap<TableView, ViewRows>();
+
+/** The rows shown of `view` (made on first use). */
+export function viewRows(view: TableView): ViewRows {
+  let rows = shared.get(view);
+  if (!rows) {
+    rows = new ViewRows(view);
+    shared.set(view, rows);
+  }
+  return rows;
+}

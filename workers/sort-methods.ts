@@ -1,0 +1,168 @@
+/**
+ * Sorting the rows by a column other than the clustered key, as an external sort in the workers
+ * (mixed into ViewerApi by viewer-methods.ts): the page never holds the values.
+ *
+ *  - `sortLeaves(pages, …)`: decodes a run of leaf pages (as searchLeaves does, one reused builder),
+ *    keeps the rows a filter matches, and makes each row's sort key (src/core/values/order-key.ts);
+ *    sorts the run and writes it as a Blob of records (sort-run.ts), made in the worker: its bytes go
+ *    to the browser's blob store, not into the page.
+ *  - `mergeSorted(runs, …)`: merges those Blobs, reading each 1 MiB at a time (RunReader), into
+ *    the sorted rows' row numbers: 8 bytes a row, transferred to the page (what the grid maps
+ *    positions through, as it does a filter's matches).
+ *  - `exportSorted(runs, …)`: for an export, whose runs carry each row's cells (row-payload.ts):
+ *    the next rows of the merge, from a cursor, formatted as the export's other runs are; the page
+ *    keeps the cursor (an offset per run) between calls, so any worker can take the next part.
+ *
+ * Ties are broken by the row's place in the clustered index (leaf, then row on it): the primary key
+ * order, so the order is `ORDER BY col, pk`, and deterministic.
+ */
+import * as Comlink from 'comlink';
+import { BatchBuilder, type RowBatch } from '../src/core/values/row-batch.ts';
+import { columnOrder, type ColumnOrder } from '../src/core/values/order-key.ts';
+import type { DecodeStats, TableReader } from '../src/core/readers/table-reader.ts';
+import type { TableDef } from '../src/core/schema.ts';
+import { batchText } from '../src/ui/grid/batch-text.ts';
+import { keyRows, textRows } from '../src/ui/search/search.ts';
+import { Merger, mergeRuns, RunWriter } from './sort-run.ts';
+import { readPayload, writePayload } from './row-payload.ts';
+import type { ExportOptions, RowQuery } from './viewer-api.ts';
+
+export interface SortedRun {
+  /** The run's rows in order, as records (sort-run.ts). */
+  run: Blob;
+  /** Rows in the run (matching the filter, if any). */
+  rows: number;
+  /** Rows each page decoded to (corrects the page's RowMap, as a search does). */
+  counts: Int32Array;
+  stats: DecodeStats;
+}
+
+/** How a run is sorted: by output column `column`, descending or not, with the rows' cells (`payload`) or not. */
+export interface RunSort {
+  column: number;
+  descending: boolean;
+  payload: boolean;
+}
+
+/** A part of a sorted export, and where the merge goes on from. */
+export interface SortedPart {
+  data: Blob | Uint8Array<ArrayBuffer>;
+  rows: number;
+  cursor: Float64Array;
+}
+
+/** Formats decoded rows for an export (viewer-methods.ts's formatters, whatever the format). */
+export type FormatBatch = (batch: RowBatch, options: ExportOptions, as: 'blob' | 'bytes') => Blob | Uint8Array<ArrayBuffer>;
+
+export interface SortMethods {
+  /**
+   * Sorts the rows of a run of leaves (`firstLeaf`: the index of `pages[0]` among the table's leaves;
+   * `first`: the run starts the table) as `sort` says, only those `filter` matches when given.
+   * Rejects, naming the reason, when the column's order is not modelled.
+   */
+  sortLeaves(pages: Int32Array, firstLeaf: number, first: boolean, sort: RunSort, filter: RowQuery | null): Promise<SortedRun>;
+  /**
+   * Merges the sorted runs of `column` (`total` rows in all) into row numbers (`starts`:
+   * RowMap.starts, each leaf's first row).
+   */
+  mergeSorted(runs: Blob[], column: number, starts: Float64Array, total: number): Promise<Float64Array>;
+  /**
+   * The next rows (at most `limit`, and about 8 MiB) of the merge of runs sorted with their payload,
+   * from `cursor` (null: the start), formatted.
+   */
+  exportSorted(runs: Blob[], sort: RunSort, cursor: Float64Array | null, limit: number, options: ExportOptions, as: 'blob' | 'bytes'): Promise<SortedPart>;
+}
+
+/** Text bytes of rows an exportSorted call formats at most. */
+const PART_BYTES = 8 << 20;
+
+export interface SortTable {
+  reader: TableReader;
+  table: TableDef;
+  /** Builders a run is decoded into (one per task running in this worker). */
+  builders: BatchBuilder[];
+  /** The zone TIMESTAMP text is shown in. */
+  timeZone: string;
+}
+
+/** The order of output column `column`, or an Error that says why there is none. */
+export function outputColumnOrder(open: SortTable, column: number): ColumnOrder {
+  const name = open.reader.columns[column]?.toLowerCase();
+  const def = open.table.columns.find((c) => c.name.toLowerCase() === name);
+  if (!def) throw new Error(`Column ${open.reader.columns[column] ?? column} is not a column of the table: it cannot be sorted by.`);
+  // TIMESTAMP is ordered by its text, which in a zone with summer time repeats an hour each autumn.
+  if (def.type === 'timestamp' && open.timeZone !== 'UTC' && !/^[+-]\d\d:\d\d$/.test(open.timeZone)) throw new Error(`Cannot sort by ${def.name} while TIMESTAMP is shown in ${open.timeZone}: its text repeats an hour where the clocks go back. Show it in UTC to sort by it.`);
+  const order = columnOrder(def);
+  if ('why' in order) throw new Error(`Cannot sort by ${def.name}: ${order.why}.`);
+  return order;
+}
+
+/** Appends the keys (and cells, with `payload`) of `rows` (all rows when null) of one decoded page to the run. */
+function addPage(batch: RowBatch, rows: readonly number[] | null, sort: RunSort, leaf: number, order: ColumnOrder, out: RunWriter): void {
+  const { column, payload } = sort;
+  const { str, map } = batchText(batch);
+  const n = rows ? rows.length : batch.rows;
+  for (let k = 0; k < n; k++) {
+    const r = rows ? rows[k] : k;
+    const cell = r * batch.cols + column;
+    const isNull = batch.nulls[cell] === 1;
+    out.begin(isNull, leaf, r);
+    if (!isNull) {
+      const s = map ? map[batch.cells[2 * cell]] : batch.cells[2 * cell];
+      const e = map ? map[batch.cells[2 * cell + 1]] : batch.cells[2 * cell + 1];
+      order.key(str.slice(s, e), out.data);
+    }
+    out.keyDone();
+    if (payload) writePayload(batch, r, out.data);
+  }
+}
+
+export function createSortMethods(opened: () => SortTable, format: FormatBatch): SortMethods {
+  return {
+    async sortLeaves(pages, firstLeaf, first, sort, filter) {
+      const open = opened();
+      const { reader } = open;
+      const order = outputColumnOrder(open, sort.column);
+      const builder = open.builders.pop() ?? new BatchBuilder(reader.columns.length, 64, reader.info.pageSize);
+      const counts = new Int32Array(pages.length);
+      const writer = new RunWriter(order.kind, sort.descending);
+      const matched: number[] = [];
+      const run = await reader.readRun(pages);
+      try {
+        for (let i = 0; i < pages.length; i++) {
+          const batch = await reader.decodePages([pages[i]], { first: first && i === 0, into: builder, run });
+          counts[i] = batch.rows;
+          matched.length = 0;
+          if (filter?.kind === 'text') textRows(batch, filter, matched);
+          else if (filter) keyRows(batch, filter, matched);
+          addPage(batch, filter ? matched : null, sort, firstLeaf + i, order, writer);
+        }
+      } finally {
+        reader.releaseRun(run);
+        open.builders.push(builder);
+      }
+      const result: SortedRun = { run: writer.finish(), rows: writer.rows, counts, stats: { ...reader.stats, problems: reader.stats.problems.slice() } };
+      return Comlink.transfer(result, [counts.buffer]);
+    },
+
+    async mergeSorted(runs, column, starts, total) {
+      const order = outputColumnOrder(opened(), column);
+      const rows = await mergeRuns(runs, order.kind, starts, total);
+      return Comlink.transfer(rows, [rows.buffer]);
+    },
+
+    async exportSorted(runs, sort, cursor, limit, options, as) {
+      const open = opened();
+      const merger = new Merger(runs, outputColumnOrder(open, sort.column).kind, sort.descending, cursor ?? undefined);
+      const builder = new BatchBuilder(open.reader.columns.length, 256, PART_BYTES);
+      while (builder.rows < limit && builder.pos < PART_BYTES) {
+        const r = await merger.next();
+        if (!r) break;
+        readPayload(r.buf, r.payAt, r.payLen, builder);
+      }
+      const batch = builder.take();
+      const part: SortedPart = { data: format(batch, options, as), rows: batch.rows, cursor: merger.cursor() };
+      return part.data instanceof Blob ? part : Comlink.transfer(part, [part.data.buffer]);
+    },
+  };
+}
