@@ -21,6 +21,7 @@ import type { RecoveryMethods } from './recovery-methods.ts';
 import type { GuessMethods } from './guess-methods.ts';
 import type { ListMethods } from './list-methods.ts';
 import type { PageMapMethods } from './page-map-methods.ts';
+import type { SystemMethods } from './system-methods.ts';
 import type { NamedBlob, ResolvedSchemaResult, SchemaResult } from './schema-api.ts';
 
 export type { DecodeStats, TableInfo };
@@ -29,6 +30,7 @@ export type * from './schema-api.ts';
 export type { IndexList, IndexListEntry } from './recovery-methods.ts';
 export type { ColumnEdit, GuessResult, GuessedTableInfo } from './guess-methods.ts';
 export type { ExportedTable, ListedTable, ListItem } from './list-methods.ts';
+export type { SystemListing, SystemTable } from './system-methods.ts';
 export type { BTreeLevels, PageBucket, PageCells, PageInspection, PageMapEntry } from './page-map-methods.ts';
 
 /**
@@ -36,7 +38,7 @@ export type { BTreeLevels, PageBucket, PageCells, PageInspection, PageMapEntry }
  * in recovery-methods.ts; guessing the columns of a file with no definition in guess-methods.ts; the
  * page map and the page inspector in page-map-methods.ts.
  */
-export interface DecoderApi extends ViewerApi, RecoveryMethods, GuessMethods, ListMethods, PageMapMethods {
+export interface DecoderApi extends ViewerApi, RecoveryMethods, GuessMethods, ListMethods, PageMapMethods, SystemMethods {
   /** Parses the .sql (File, Blob or text) and picks the table matching `ibdName`. */
   readSchema(sql: Blob | string, ibdName: string): Promise<SchemaResult>;
   /**

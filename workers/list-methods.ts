@@ -29,10 +29,11 @@ import { fileKind, resolveSchema } from '../src/core/definitions/schema-source.t
 import { blobSource, bytesSource, type ByteSource } from '../src/core/tablespace/source.ts';
 import { quickSummary, summarize, type TablespaceSummary } from '../src/core/readers/summary.ts';
 import { countLiveRows } from '../src/core/readers/leaf-counts.ts';
-import { openTable } from '../src/core/readers/table-reader.ts';
+import { openTable, type OpenOptions } from '../src/core/readers/table-reader.ts';
 import { Tablespace } from '../src/core/tablespace/tablespace.ts';
 import { readProblems } from '../src/ui/recovery/damage.ts';
 import type { NamedBlob, ResolvedSchemaResult, TableChoice } from './schema-api.ts';
+import { candidateName, resolveSystem, type Resolved } from './system-methods.ts';
 import type { EncryptionKeys } from '../src/core/tablespace/encryption.ts';
 import { NotInnodbError } from '../src/core/errors.ts';
 
@@ -48,6 +49,8 @@ export interface ListItem {
    * resolveSchema, source 'sql'): taken from the parsed .sql by name, without resolving again.
    */
   fromSql?: { file: string; table: string } | null;
+  /** exportTables: the B-tree holding the rows, when page 0 does not lead to it (a table of a system tablespace). */
+  index?: OpenOptions['index'];
 }
 
 export interface ListedTable {
@@ -247,7 +250,7 @@ function parsedSql(f: NamedBlob): ParsedSql {
  * those: it picks the same table (an exact or case-blind name match comes first), without looking
  * through and copying the 10,000 others for every table (that made listing quadratic).
  */
-export async function resolveCached(ibd: ByteSource, files: readonly NamedBlob[]): Promise<Awaited<ReturnType<typeof resolveSchema>>> {
+export async function resolveCached(ibd: ByteSource, files: readonly NamedBlob[]): Promise<Resolved> {
   const own = tableNameOfFile(ibd.name).toLowerCase();
   const stand: ByteSource[] = [];
   const others = await Promise.all(files.map(async (f) => {
@@ -261,7 +264,9 @@ export async function resolveCached(ibd: ByteSource, files: readonly NamedBlob[]
     return s;
   }));
   try {
-    return await resolveSchema(ibd, others, sqlCache);
+    // A system tablespace (ibdata1, no .ibd name): the tables of its data dictionary.
+    const system = fileKind(ibd.name) === 'other' ? await resolveSystem(ibd, others, sqlCache) : null;
+    return system ?? await resolveSchema(ibd, others, sqlCache);
   } finally {
     for (const s of stand) sqlCache.delete(s);
   }
@@ -277,14 +282,14 @@ async function knownTable(item: ListItem, sqls: readonly NamedBlob[]): Promise<T
   return named.length === 1 ? named[0] : null;
 }
 
-function resolvedResult(r: Awaited<ReturnType<typeof resolveSchema>>): ResolvedSchemaResult {
+function resolvedResult(r: Resolved): ResolvedSchemaResult {
   const picked = r.table ? r.candidates.find((c) => c.table === r.table) : undefined;
   // A dump's candidates are every CREATE TABLE in it; a file's own dictionary (several tables in a
-  // general tablespace) stays whole, with the index of each (as the worker's resolveSchema gives it).
+  // general tablespace, an ibdata1's) stays whole, with the index of each (as the worker's resolveSchema gives it).
   const several = r.candidates.filter((c) => c.source === 'sdi').length > 1;
   const choice = (c: (typeof r.candidates)[number]): TableChoice => ({
-    name: c.table.name, columnCount: c.table.columns.length, source: c.source,
-    ...(c.clusteredIndex && several ? { clusteredIndex: c.clusteredIndex } : {}),
+    name: candidateName(c), columnCount: c.table.columns.length, source: c.source,
+    ...(c.clusteredIndex && (several || c.source !== 'sdi') ? { clusteredIndex: c.clusteredIndex } : {}),
   });
   return {
     tables: picked && picked.source === 'sql' ? [choice(picked)] : r.candidates.map(choice),
@@ -297,8 +302,8 @@ function resolvedResult(r: Awaited<ReturnType<typeof resolveSchema>>): ResolvedS
 }
 
 /** The table decoded whole into one CSV (header + rows), as "Export all tables" writes it. */
-async function tableCsv(ibd: ByteSource, table: TableDef): Promise<ExportedTable> {
-  const reader = await openTable(ibd, table);
+async function tableCsv(ibd: ByteSource, table: TableDef, index?: OpenOptions['index']): Promise<ExportedTable> {
+  const reader = await openTable(ibd, table, { index });
   // A definition that does not fit gives no CSV (its verdict is the problem), not rows of garbage.
   await reader.checkDefinition();
   const parts: Uint8Array[] = [new TextEncoder().encode(csvHeader(reader.columns))];
@@ -385,10 +390,10 @@ export function createListMethods(): ListMethods {
           if (!table) {
             const r = await resolveCached(ibd, item.frm ? [item.frm, ...sqls] : sqls);
             table = r.table;
-            if (item.chosen) table = r.candidates.find((c) => c.table.name === item.chosen)?.table ?? table;
+            if (item.chosen) table = r.candidates.find((c) => candidateName(c) === item.chosen)?.table ?? table;
             if (!table) throw new Error(r.error ?? `no table definition for ${item.name}`);
           }
-          row = await tableCsv(ibd, table);
+          row = await tableCsv(ibd, table, item.index);
         } catch (err) {
           row = { table: null, bytes: null, rows: 0, problem: message(err) };
         }

@@ -11,9 +11,14 @@
  * for characters outside the 2-character table (`my@002dtable` is `my-table`), `@` + 2 characters
  * for accented and other letters (not decoded here). Partitions are `t#P#p0.ibd` (`t#p#p0.ibd` in
  * MySQL 8.0), sub-partitions `t#P#p0#SP#sp0.ibd`.
+ *
+ * A system tablespace (`ibdata1`) holds tables of its own: once a worker has read its data
+ * dictionary (`SystemTable`, workers/system-methods.ts), each is a table here too, named `db/table`,
+ * with its `.frm` from the datadir's database folder beside ibdata1 (`db/table.frm`) where there is one.
  */
+import type { SystemTable } from '../../../workers/decoder-api.ts';
 
-export type FileKind = 'ibd' | 'frm' | 'sql' | 'cfg' | 'other';
+export type FileKind = 'ibd' | 'frm' | 'sql' | 'cfg' | 'system' | 'other';
 
 /** A file and where it was in a dropped or picked folder ('' for loose files). */
 export interface InputFile {
@@ -53,6 +58,7 @@ export async function detectKeyFiles(files: readonly InputFile[]): Promise<Input
 }
 
 export function kindOf(name: string): FileKind {
+  if (/^ibdata\d+$/i.test(baseName(name))) return 'system';
   const m = /\.([a-z0-9]+)$/i.exec(name);
   const ext = m ? m[1].toLowerCase() : '';
   return ext === 'ibd' || ext === 'frm' || ext === 'sql' || ext === 'cfg' ? ext : 'other';
@@ -101,11 +107,15 @@ export interface PairedTable {
   name: TableFileName;
   frm: InputFile | null;
   cfg: InputFile | null;
+  /** A table inside a system tablespace (`ibd` is the ibdata1): what its data dictionary says of it. */
+  system?: SystemTable;
 }
 
 export interface Pairing {
   tables: PairedTable[];
   sqls: InputFile[];
+  /** System tablespaces (ibdata1): their tables are paired once their dictionaries are read (`systems` of pairFiles). */
+  systemFiles: InputFile[];
   /** Encryption key files (InputFile.key set). */
   keys: InputFile[];
   /** Files that are none of .ibd / .frm / .sql / .cfg, nor key files. */
@@ -114,10 +124,14 @@ export interface Pairing {
   orphans: InputFile[];
 }
 
-/** Groups the files: each .ibd with its .frm and .cfg; the .sql files; the key files; the rest. */
-export function pairFiles(files: readonly InputFile[]): Pairing {
+/**
+ * Groups the files: each .ibd with its .frm and .cfg; each table of a system tablespace whose
+ * dictionary was read (`systems`, by the ibdata1's path) with its .frm; the .sql files; the key files; the rest.
+ */
+export function pairFiles(files: readonly InputFile[], systems: ReadonlyMap<string, readonly SystemTable[]> = new Map()): Pairing {
   const ibds: InputFile[] = [];
   const sqls: InputFile[] = [];
+  const systemFiles: InputFile[] = [];
   const side: InputFile[] = [];
   const ignored: InputFile[] = [];
   const keys: InputFile[] = [];
@@ -127,6 +141,7 @@ export function pairFiles(files: readonly InputFile[]): Pairing {
     else if (kind === 'ibd') ibds.push(f);
     else if (kind === 'sql') sqls.push(f);
     else if (kind === 'frm' || kind === 'cfg') side.push(f);
+    else if (kind === 'system') systemFiles.push(f);
     else ignored.push(f);
   }
   const used = new Set<InputFile>();
@@ -137,8 +152,8 @@ export function pairFiles(files: readonly InputFile[]): Pairing {
     const key = sideKey(kindOf(f.file.name), f.path, f.file.name);
     if (!byKey.has(key)) byKey.set(key, f);
   }
-  const sideFile = (ibd: InputFile, kind: FileKind): InputFile | null => {
-    const found = byKey.get(sideKey(kind, ibd.path, ibd.file.name)) ?? null;
+  const sideFile = (ibd: InputFile, kind: FileKind, path = ibd.path): InputFile | null => {
+    const found = byKey.get(sideKey(kind, path, path)) ?? null;
     if (found) used.add(found);
     return found;
   };
@@ -151,6 +166,16 @@ export function pairFiles(files: readonly InputFile[]): Pairing {
       cfg: sideFile(ibd, 'cfg'),
     }))
     .sort((a, b) => a.ibd.path.localeCompare(b.ibd.path));
+  for (const ibdata of systemFiles) {
+    for (const t of systems.get(ibdata.path) ?? []) tables.push(systemTable(ibdata, t, sideFile));
+  }
   const orphans = side.filter((f) => !used.has(f));
-  return { tables, sqls, keys, ignored, orphans };
+  return { tables, sqls, systemFiles, keys, ignored, orphans };
+}
+
+/** A table of system tablespace `ibdata`, with its .frm (a partition's is its table's: `db/t.frm` for `db/t#P#p0`). */
+function systemTable(ibdata: InputFile, t: SystemTable, sideFile: (ibd: InputFile, kind: FileKind, path: string) => InputFile | null): PairedTable {
+  const folder = folderOf(ibdata.path);
+  const frm = t.storedName === null ? null : sideFile(ibdata, 'frm', `${folder ? `${folder}/` : ''}${t.storedName.replace(/#p#.*$/i, '')}.frm`);
+  return { key: `${ibdata.path}#${t.name}`, ibd: ibdata, name: { table: t.name, partition: null }, frm, cfg: null, system: t };
 }
