@@ -29,7 +29,8 @@ import { fileKind, resolveSchema } from '../src/core/definitions/schema-source.t
 import { blobSource, bytesSource, type ByteSource } from '../src/core/tablespace/source.ts';
 import { quickSummary, summarize, type TablespaceSummary } from '../src/core/readers/summary.ts';
 import { countLiveRows } from '../src/core/readers/leaf-counts.ts';
-import { openTable, type OpenOptions } from '../src/core/readers/table-reader.ts';
+import { openTable, type OpenOptions, type TableReader } from '../src/core/readers/table-reader.ts';
+import { openPartitionSources } from '../src/lib/partitioned-table.ts';
 import { Tablespace } from '../src/core/tablespace/tablespace.ts';
 import { readProblems } from '../src/ui/recovery/damage.ts';
 import type { NamedBlob, ResolvedSchemaResult, TableChoice } from './schema-api.ts';
@@ -51,6 +52,9 @@ export interface ListItem {
   fromSql?: { file: string; table: string } | null;
   /** exportTables: the B-tree holding the rows, when page 0 does not lead to it (a table of a system tablespace). */
   index?: OpenOptions['index'];
+  /** exportTables: a partitioned table's partitions (`ibd` is the first) and its .par, read as one table. */
+  partitions?: NamedBlob[];
+  companions?: NamedBlob[];
 }
 
 export interface ListedTable {
@@ -306,6 +310,18 @@ async function tableCsv(ibd: ByteSource, table: TableDef, index?: OpenOptions['i
   const reader = await openTable(ibd, table, { index });
   // A definition that does not fit gives no CSV (its verdict is the problem), not rows of garbage.
   await reader.checkDefinition();
+  return rowsCsv(reader, table);
+}
+
+/** A partitioned table's partitions (`item.partitions`, in the order of its .par or definition) into one CSV, each row ending with its partition. */
+async function partitionedCsv(item: ListItem, table: TableDef): Promise<ExportedTable> {
+  const named = (f: NamedBlob) => blobSource(f.blob, f.name);
+  const opened = await openPartitionSources((item.partitions ?? []).map(named), (item.companions ?? []).map(named), { definition: table, partitionColumn: true });
+  return rowsCsv(opened, table);
+}
+
+/** Every row of `reader` (a table, or a partitioned table's partitions) into one CSV. */
+async function rowsCsv(reader: Pick<TableReader, 'batches' | 'stats'> & { columns: readonly string[] }, table: TableDef): Promise<ExportedTable> {
   const parts: Uint8Array[] = [new TextEncoder().encode(csvHeader(reader.columns))];
   let size = parts[0].length;
   for await (const batch of reader.batches({ batchSize: 5000, separated: true })) {
@@ -393,7 +409,7 @@ export function createListMethods(): ListMethods {
             if (item.chosen) table = r.candidates.find((c) => candidateName(c) === item.chosen)?.table ?? table;
             if (!table) throw new Error(r.error ?? `no table definition for ${item.name}`);
           }
-          row = await tableCsv(ibd, table, item.index);
+          row = item.partitions ? await partitionedCsv(item, table) : await tableCsv(ibd, table, item.index);
         } catch (err) {
           row = { table: null, bytes: null, rows: 0, problem: message(err) };
         }

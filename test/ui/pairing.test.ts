@@ -46,6 +46,23 @@ describe('pairFiles', () => {
   });
 });
 
+describe('partitioned tables', () => {
+  it('groups the partition files of a table in a folder into one table, with its .frm and .par', () => {
+    const files = [
+      f('d/s#P#p1#SP#p1sp0.ibd'), f('d/s#P#p0#SP#p0sp1.ibd'), f('d/s#P#p0#SP#p0sp0.ibd'), f('d/s.frm'), f('d/s.par'),
+      f('d/m8#p#p1.ibd'), f('d/M8#p#p0.ibd'), f('e/s#P#p0.ibd'), f('d/plain.ibd'),
+    ];
+    const p = pairFiles(files);
+    expect(p.tables.map((t) => [t.key, t.name.table, t.partitions?.map((x) => x.path) ?? null, t.frm?.path ?? null, t.par?.path ?? null])).toEqual([
+      ['d/M8.ibd', 'M8', ['d/M8#p#p0.ibd', 'd/m8#p#p1.ibd'], null, null],
+      ['d/plain.ibd', 'plain', null, null, null],
+      ['d/s.ibd', 's', ['d/s#P#p0#SP#p0sp0.ibd', 'd/s#P#p0#SP#p0sp1.ibd', 'd/s#P#p1#SP#p1sp0.ibd'], 'd/s.frm', 'd/s.par'],
+      ['e/s.ibd', 's', ['e/s#P#p0.ibd'], null, null],
+    ]);
+    expect(p.orphans).toEqual([]);
+  });
+});
+
 describe('the tables of a system tablespace', () => {
   const table = (name: string, storedName: string | null): SystemTable => ({
     name, storedName, state: storedName === null ? 'dropped' : 'live', rowFormat: 'DYNAMIC', indexes: [], rows: 1, source: storedName === null ? null : 'dictionary',

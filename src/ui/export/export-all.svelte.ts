@@ -19,7 +19,7 @@
  * are, without reading their files again.
  */
 import type { ExportedTable, ListItem } from '../../../workers/decoder-api.ts';
-import { frmBlob } from '../files/file-set.svelte.ts';
+import { frmBlob, partitionFiles } from '../files/file-set.svelte.ts';
 import type { Api } from '../pool.ts';
 import { PoolStopped } from '../pool.ts';
 import type { TableEntry } from '../tables/table-entry.svelte.ts';
@@ -114,6 +114,7 @@ function itemOf(t: TableEntry): ListItem {
     frm: frmBlob(t.paired),
     chosen: t.chosen,
     index: t.index,
+    ...partitionFiles(t.paired),
     fromSql: t.resolved?.source === 'sql' && t.resolved.file && t.resolved.picked ? { file: t.resolved.file, table: t.resolved.picked } : null,
   };
 }

@@ -139,3 +139,10 @@ export function frmBlob(paired: PairedTable): NamedBlob | null {
   const frm = paired.frm;
   return frm ? { name: paired.system ? datadirName(frm) : frm.file.name, blob: frm.file } : null;
 }
+
+/** A partitioned table's files as a view opens them (ViewSpec.partitions, .companions); nothing for another table. */
+export function partitionFiles(paired: PairedTable): { partitions?: NamedBlob[]; companions?: NamedBlob[] } {
+  if (!paired.partitions) return {};
+  const named = (f: InputFile) => ({ name: f.file.name, blob: f.file });
+  return { partitions: paired.partitions.map(named), companions: paired.par ? [named(paired.par)] : [] };
+}

@@ -18,7 +18,7 @@
  */
 import type { SystemTable } from '../../../workers/decoder-api.ts';
 
-export type FileKind = 'ibd' | 'frm' | 'sql' | 'cfg' | 'system' | 'other';
+export type FileKind = 'ibd' | 'frm' | 'sql' | 'cfg' | 'par' | 'system' | 'other';
 
 /** A file and where it was in a dropped or picked folder ('' for loose files). */
 export interface InputFile {
@@ -61,7 +61,7 @@ export function kindOf(name: string): FileKind {
   if (/^ibdata\d+$/i.test(baseName(name))) return 'system';
   const m = /\.([a-z0-9]+)$/i.exec(name);
   const ext = m ? m[1].toLowerCase() : '';
-  return ext === 'ibd' || ext === 'frm' || ext === 'sql' || ext === 'cfg' ? ext : 'other';
+  return ext === 'ibd' || ext === 'frm' || ext === 'sql' || ext === 'cfg' || ext === 'par' ? ext : 'other';
 }
 
 export function folderOf(path: string): string {
@@ -109,6 +109,9 @@ export interface PairedTable {
   cfg: InputFile | null;
   /** A table inside a system tablespace (`ibd` is the ibdata1): what its data dictionary says of it. */
   system?: SystemTable;
+  /** A partitioned table: the files of its partitions (`ibd` is the first), and its .par (their order) if given. */
+  partitions?: InputFile[];
+  par?: InputFile | null;
 }
 
 export interface Pairing {
@@ -140,7 +143,7 @@ export function pairFiles(files: readonly InputFile[], systems: ReadonlyMap<stri
     if (f.key) keys.push(f);
     else if (kind === 'ibd') ibds.push(f);
     else if (kind === 'sql') sqls.push(f);
-    else if (kind === 'frm' || kind === 'cfg') side.push(f);
+    else if (kind === 'frm' || kind === 'cfg' || kind === 'par') side.push(f);
     else if (kind === 'system') systemFiles.push(f);
     else ignored.push(f);
   }
@@ -158,14 +161,16 @@ export function pairFiles(files: readonly InputFile[], systems: ReadonlyMap<stri
     return found;
   };
   const tables = ibds
+    .filter((ibd) => parseTableFileName(ibd.file.name).partition === null)
     .map((ibd): PairedTable => ({
       key: ibd.path,
       ibd,
       name: parseTableFileName(ibd.file.name),
       frm: sideFile(ibd, 'frm'),
       cfg: sideFile(ibd, 'cfg'),
-    }))
-    .sort((a, b) => a.ibd.path.localeCompare(b.ibd.path));
+    }));
+  tables.push(...partitionedTables(ibds, sideFile));
+  tables.sort((a, b) => a.key.localeCompare(b.key));
   for (const ibdata of systemFiles) {
     for (const t of systems.get(ibdata.path) ?? []) tables.push(systemTable(ibdata, t, sideFile));
   }
@@ -178,4 +183,28 @@ function systemTable(ibdata: InputFile, t: SystemTable, sideFile: (ibd: InputFil
   const folder = folderOf(ibdata.path);
   const frm = t.storedName === null ? null : sideFile(ibdata, 'frm', `${folder ? `${folder}/` : ''}${t.storedName.replace(/#p#.*$/i, '')}.frm`);
   return { key: `${ibdata.path}#${t.name}`, ibd: ibdata, name: { table: t.name, partition: null }, frm, cfg: null, system: t };
+}
+
+/**
+ * The partitioned tables among `ibds`: the partition files of one table in one folder (`t#P#p0.ibd`,
+ * `t#p#p1.ibd`, `t#P#p0#SP#p0sp0.ibd`, the table's name compared without case) as one table, with
+ * the table's .frm and .par (`t.frm`, `t.par`). Keyed by the folder and the table's file name.
+ */
+function partitionedTables(ibds: readonly InputFile[], sideFile: (ibd: InputFile, kind: FileKind, path: string) => InputFile | null): PairedTable[] {
+  const groups = new Map<string, InputFile[]>();
+  for (const ibd of ibds) {
+    const stem = stemOf(ibd.file.name);
+    const cut = stem.search(/#p#/i);
+    if (cut < 0) continue;
+    const key = `${folderOf(ibd.path)}\u0000${stem.slice(0, cut).toLowerCase()}`;
+    groups.set(key, [...(groups.get(key) ?? []), ibd]);
+  }
+  return [...groups.values()].map((files) => {
+    files.sort((a, b) => a.path.localeCompare(b.path));
+    const first = files[0];
+    const folder = folderOf(first.path);
+    const base = `${folder ? `${folder}/` : ''}${stemOf(first.file.name).replace(/#p#.*$/i, '')}`;
+    const name = { table: parseTableFileName(first.file.name).table, partition: null };
+    return { key: `${base}.ibd`, ibd: first, name, frm: sideFile(first, 'frm', `${base}.frm`), cfg: null, partitions: files, par: sideFile(first, 'par', `${base}.par`) };
+  });
 }

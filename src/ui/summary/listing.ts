@@ -211,7 +211,8 @@ export class Listing {
 
   /** What the listing found of one entry; its CSV is kept when made with today's definitions (`csvCurrent`). */
   #take({ entry, summary }: Job, r: ListedTable, csvCurrent: boolean): void {
-    if (csvCurrent) this.#keepCsv(entry, r.csv);
+    // (a partitioned table's CSV is of all its partitions: the export makes it)
+    if (csvCurrent && !entry.paired.partitions) this.#keepCsv(entry, r.csv);
     if (summary) {
       entry.listed = r.live;
       if (r.summary) {

@@ -14,7 +14,7 @@
 import type { FirstLeaf, OpenedView, ResolvedSchemaResult, TableDef, ViewSpec } from '../../../workers/decoder-api.ts';
 import { DEFINITION_MISMATCH } from '../../../workers/viewer-api.ts';
 import type { ExportHold } from '../export/export-hold.ts';
-import type { FileSet } from '../files/file-set.svelte.ts';
+import { partitionFiles, type FileSet } from '../files/file-set.svelte.ts';
 import { describeError } from '../format.ts';
 import { TableView } from '../grid/table-view.ts';
 import { PoolStopped, type WorkerPool } from '../pool.ts';
@@ -137,7 +137,7 @@ export class OnScreen {
    */
   async #resolve(entry: TableEntry, run: number): Promise<{ table: TableDef; opened: Opened | null } | null> {
     const files = this.#files.schemaFiles(entry.paired);
-    const want = { mode: entry.mode, keys: this.#files.keyRing.keys, chosen: entry.chosen, index: entry.index, raw: entry.target?.raw };
+    const want = { mode: entry.mode, keys: this.#files.keyRing.keys, chosen: entry.chosen, index: entry.index, raw: entry.target?.raw, ...partitionFiles(entry.paired) };
     let opened: Opened | null = null;
     const found = await this.#pool.run(async (api, member) => {
       const r = await api.resolveAndOpen(entry.file, entry.file.name, files, want);
@@ -165,7 +165,7 @@ export class OnScreen {
     // a table of a system tablespace: that one.
     const choice = entry.custom ? undefined : resolved?.tables.find((t) => t.name === table.name);
     const index = entry.index ?? choice?.clusteredIndex ?? undefined;
-    return { ibd: entry.file, name: entry.file.name, table, mode: entry.mode, keys: this.#files.keyRing.keys, index, raw: entry.target?.raw };
+    return { ibd: entry.file, name: entry.file.name, table, mode: entry.mode, keys: this.#files.keyRing.keys, index, raw: entry.target?.raw, ...partitionFiles(entry.paired) };
   }
 
   /** Opens the table in the pool, or takes the view a worker already opened (`opened`). */

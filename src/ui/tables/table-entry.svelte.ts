@@ -153,6 +153,8 @@ export class TableEntry {
   /** Table name for display (with the partition). */
   get label(): string {
     const n = this.paired.name;
+    const parts = this.paired.partitions?.length ?? 0;
+    if (parts > 0) return `${n.table} (${parts} partition${parts === 1 ? '' : 's'})`;
     return n.partition ? `${n.table} (partition ${n.partition})` : n.table;
   }
 
@@ -179,7 +181,8 @@ export class TableEntry {
    */
   get rows(): number | null {
     if (this.counted !== null) return this.counted;
-    if (this.mode !== 'live') return null;
+    // (a partitioned table's listing read its first partition only)
+    if (this.mode !== 'live' || this.paired.partitions) return null;
     if (this.listed) return this.listed.rows;
     const s = this.summary;
     return s && s.checksums.bad === 0 && s.problems.length === 0 ? s.rows : null;
