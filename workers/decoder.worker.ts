@@ -13,6 +13,7 @@ import { createViewerMethods } from './viewer-methods.ts';
 import { createRecoveryMethods } from './recovery-methods.ts';
 import { createGuessMethods } from './guess-methods.ts';
 import { createListMethods, resolveCached } from './list-methods.ts';
+import { candidateName, createSystemMethods } from './system-methods.ts';
 import { createPageMapMethods, PageMapStore } from './page-map-methods.ts';
 
 let tables: TableDef[] = [];
@@ -23,6 +24,7 @@ const api: DecoderApi = {
   ...createPageMapMethods(pageMaps),
   ...createRecoveryMethods(),
   ...createListMethods(),
+  ...createSystemMethods(),
   // A guessed table joins (or replaces, by name) the tables the viewer methods look up.
   ...createGuessMethods((table) => {
     tables = [...tables.filter((t) => t.name !== table.name), table];
@@ -46,10 +48,12 @@ const api: DecoderApi = {
     const candidates = resolved.candidates.slice().sort((a, b) => Number(b.table === resolved.table) - Number(a.table === resolved.table));
     tables = candidates.map((c) => c.table);
     const result: ResolvedSchemaResult = {
+      // (a system tablespace's tables are chosen by `db/table`)
       tables: candidates.map((c) => ({
-        name: c.table.name, columnCount: c.table.columns.length, source: c.source,
-        // Only a file holding several tables needs its index named (one table: found through page 0).
-        ...(c.clusteredIndex && candidates.filter((o) => o.source === 'sdi').length > 1 ? { clusteredIndex: c.clusteredIndex } : {}),
+        name: candidateName(c), columnCount: c.table.columns.length, source: c.source,
+        // Only a file holding several tables needs its index named (one table: found through page 0);
+        // only a system tablespace's candidates that are not SDI have one.
+        ...(c.clusteredIndex && (c.source !== 'sdi' || candidates.filter((o) => o.source === 'sdi').length > 1) ? { clusteredIndex: c.clusteredIndex } : {}),
       })),
       picked: resolved.table?.name ?? null,
       source: resolved.source,
@@ -63,7 +67,8 @@ const api: DecoderApi = {
   async resolveAndOpen(ibd, ibdName, files, want) {
     const resolved = await api.resolveSchema(ibd, ibdName, files);
     const name = want.chosen && resolved.tables.some((t) => t.name === want.chosen) ? want.chosen : resolved.picked;
-    const table = name ? tables.find((t) => t.name === name) ?? null : null;
+    // resolveSchema's tables are `tables`, in its order
+    const table = name ? tables[resolved.tables.findIndex((t) => t.name === name)] ?? null : null;
     const out: ResolvedOpen = { resolved, table, opened: null };
     if (!table) return out;
     const { chosen: _, ...how } = want;

@@ -36,7 +36,7 @@ export class LeafCounter {
   ) {}
 
   /** For the table `reader` opened from `source` with `spec`: the Tablespace open over `source` is its own. */
-  static async open(source: ByteSource, spec: ViewSpec, reader: TableReader): Promise<LeafCounter> {
+  static async open(source: ByteSource, spec: ViewSpec, reader: Pick<TableReader, 'info'>): Promise<LeafCounter> {
     const ts = spec.raw ? Tablespace.openRaw(rawView(source, spec.raw.base), spec.raw) : await Tablespace.open(source, { keys: spec.keys });
     return new LeafCounter(source, spec, ts, reader.info.indexId, reader.info.rowFormat !== 'REDUNDANT');
   }

@@ -30,10 +30,12 @@ import { blobSource, bytesSource, type ByteSource } from '../src/core/tablespace
 import { PageMap, type PackedPageMap } from '../src/core/readers/page-map.ts';
 import { quickSummary, summarize, type TablespaceSummary } from '../src/core/readers/summary.ts';
 import { countLiveRows } from '../src/core/readers/leaf-counts.ts';
-import { openTable } from '../src/core/readers/table-reader.ts';
+import { openTable, type OpenOptions, type TableReader } from '../src/core/readers/table-reader.ts';
+import { openPartitionSources } from '../src/lib/partitioned-table.ts';
 import { Tablespace } from '../src/core/tablespace/tablespace.ts';
 import { readProblems } from '../src/ui/recovery/damage.ts';
 import type { NamedBlob, ResolvedSchemaResult, TableChoice } from './schema-api.ts';
+import { candidateName, resolveSystem, type Resolved } from './system-methods.ts';
 import type { EncryptionKeys } from '../src/core/tablespace/encryption.ts';
 import { NotInnodbError } from '../src/core/errors.ts';
 
@@ -51,6 +53,11 @@ export interface ListItem {
   fromSql?: { file: string; table: string } | null;
   /** exportTables: the zone TIMESTAMP values are written in (default UTC, as the listing's CSVs are). */
   timeZone?: string;
+  /** exportTables: the B-tree holding the rows, when page 0 does not lead to it (a table of a system tablespace). */
+  index?: OpenOptions['index'];
+  /** exportTables: a partitioned table's partitions (`ibd` is the first) and its .par, read as one table. */
+  partitions?: NamedBlob[];
+  companions?: NamedBlob[];
 }
 
 export interface ListedTable {
@@ -252,7 +259,7 @@ function parsedSql(f: NamedBlob): ParsedSql {
  * those: it picks the same table (an exact or case-blind name match comes first), without looking
  * through and copying the 10,000 others for every table (that made listing quadratic).
  */
-export async function resolveCached(ibd: ByteSource, files: readonly NamedBlob[]): Promise<Awaited<ReturnType<typeof resolveSchema>>> {
+export async function resolveCached(ibd: ByteSource, files: readonly NamedBlob[]): Promise<Resolved> {
   const own = tableNameOfFile(ibd.name).toLowerCase();
   const stand: ByteSource[] = [];
   const others = await Promise.all(files.map(async (f) => {
@@ -266,7 +273,9 @@ export async function resolveCached(ibd: ByteSource, files: readonly NamedBlob[]
     return s;
   }));
   try {
-    return await resolveSchema(ibd, others, sqlCache);
+    // A system tablespace (ibdata1, no .ibd name): the tables of its data dictionary.
+    const system = fileKind(ibd.name) === 'other' ? await resolveSystem(ibd, others, sqlCache) : null;
+    return system ?? await resolveSchema(ibd, others, sqlCache);
   } finally {
     for (const s of stand) sqlCache.delete(s);
   }
@@ -282,14 +291,14 @@ async function knownTable(item: ListItem, sqls: readonly NamedBlob[]): Promise<T
   return named.length === 1 ? named[0] : null;
 }
 
-function resolvedResult(r: Awaited<ReturnType<typeof resolveSchema>>): ResolvedSchemaResult {
+function resolvedResult(r: Resolved): ResolvedSchemaResult {
   const picked = r.table ? r.candidates.find((c) => c.table === r.table) : undefined;
   // A dump's candidates are every CREATE TABLE in it; a file's own dictionary (several tables in a
-  // general tablespace) stays whole, with the index of each (as the worker's resolveSchema gives it).
+  // general tablespace, an ibdata1's) stays whole, with the index of each (as the worker's resolveSchema gives it).
   const several = r.candidates.filter((c) => c.source === 'sdi').length > 1;
   const choice = (c: (typeof r.candidates)[number]): TableChoice => ({
-    name: c.table.name, columnCount: c.table.columns.length, source: c.source,
-    ...(c.clusteredIndex && several ? { clusteredIndex: c.clusteredIndex } : {}),
+    name: candidateName(c), columnCount: c.table.columns.length, source: c.source,
+    ...(c.clusteredIndex && (several || c.source !== 'sdi') ? { clusteredIndex: c.clusteredIndex } : {}),
   });
   return {
     tables: picked && picked.source === 'sql' ? [choice(picked)] : r.candidates.map(choice),
@@ -302,10 +311,22 @@ function resolvedResult(r: Awaited<ReturnType<typeof resolveSchema>>): ResolvedS
 }
 
 /** The table decoded whole into one CSV (header + rows), as "Export all tables" writes it. */
-async function tableCsv(ibd: ByteSource, table: TableDef, timeZone = 'UTC'): Promise<ExportedTable> {
-  const reader = await openTable(ibd, table, { timeZone });
+async function tableCsv(ibd: ByteSource, table: TableDef, index: OpenOptions['index'] | undefined, timeZone = 'UTC'): Promise<ExportedTable> {
+  const reader = await openTable(ibd, table, { index, timeZone });
   // A definition that does not fit gives no CSV (its verdict is the problem), not rows of garbage.
   await reader.checkDefinition();
+  return rowsCsv(reader, table);
+}
+
+/** A partitioned table's partitions (`item.partitions`, in the order of its .par or definition) into one CSV, each row ending with its partition. */
+async function partitionedCsv(item: ListItem, table: TableDef): Promise<ExportedTable> {
+  const named = (f: NamedBlob) => blobSource(f.blob, f.name);
+  const opened = await openPartitionSources((item.partitions ?? []).map(named), (item.companions ?? []).map(named), { definition: table, partitionColumn: true, timeZone: item.timeZone });
+  return rowsCsv(opened, table);
+}
+
+/** Every row of `reader` (a table, or a partitioned table's partitions) into one CSV. */
+async function rowsCsv(reader: Pick<TableReader, 'batches' | 'stats'> & { columns: readonly string[] }, table: TableDef): Promise<ExportedTable> {
   const parts: Uint8Array[] = [new TextEncoder().encode(csvHeader(reader.columns))];
   let size = parts[0].length;
   for await (const batch of reader.batches({ batchSize: 5000, separated: true })) {
@@ -350,7 +371,7 @@ async function listOne(item: ListItem, ibd: ByteSource, sqls: readonly NamedBlob
     row.resolveError = message(err);
   }
   // Only a CSV made whole is kept: a failure is left to the export, which reports it.
-  if (csv && table) row.csv = await tableCsv(ibd, table).catch(() => null);
+  if (csv && table) row.csv = await tableCsv(ibd, table, undefined).catch(() => null);
   return row;
 }
 
@@ -394,10 +415,10 @@ export function createListMethods(): ListMethods {
           if (!table) {
             const r = await resolveCached(ibd, item.frm ? [item.frm, ...sqls] : sqls);
             table = r.table;
-            if (item.chosen) table = r.candidates.find((c) => c.table.name === item.chosen)?.table ?? table;
+            if (item.chosen) table = r.candidates.find((c) => candidateName(c) === item.chosen)?.table ?? table;
             if (!table) throw new Error(r.error ?? `no table definition for ${item.name}`);
           }
-          row = await tableCsv(ibd, table, item.timeZone);
+          row = item.partitions ? await partitionedCsv(item, table) : await tableCsv(ibd, table, item.index, item.timeZone);
         } catch (err) {
           row = { table: null, bytes: null, rows: 0, problem: message(err) };
         }

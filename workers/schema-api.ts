@@ -4,21 +4,22 @@
  * which one matches the .ibd, and where it comes from. Its own module because both the worker's API
  * and the listing methods it is made of speak of them.
  */
-import type { SchemaSourceKind } from '../src/core/definitions/schema-source.ts';
+import type { DefinitionSourceKind, SchemaSourceKind } from '../src/core/definitions/schema-source.ts';
 
-export type { SchemaSourceKind };
+export type { DefinitionSourceKind, SchemaSourceKind };
 
 /** One table definition found (a CREATE TABLE of the .sql file, or one from resolveSchema). */
 export interface TableChoice {
   name: string;
   columnCount: number;
-  /** Set by resolveSchema. */
-  source?: SchemaSourceKind;
+  /** Set by resolveSchema ('dictionary': a table of a system tablespace, from its InnoDB data dictionary). */
+  source?: DefinitionSourceKind;
   /**
-   * From the SDI of a file holding several tables (general tablespace, mysql.ibd): the table's
-   * clustered index, to decode with (ViewSpec.index).
+   * From the SDI of a file holding several tables (general tablespace, mysql.ibd), or the data
+   * dictionary of a system tablespace: the table's clustered index, to decode with (ViewSpec.index;
+   * a root of null: looked for).
    */
-  clusteredIndex?: { rootPage: number; indexId: bigint } | null;
+  clusteredIndex?: { rootPage: number | null; indexId: bigint } | null;
 }
 
 /** A file the user gave besides the .ibd (.frm, .sql…), with its name (a Blob has none). */
@@ -37,7 +38,7 @@ export interface SchemaResult {
 /** What resolveSchema found. */
 export interface ResolvedSchemaResult extends SchemaResult {
   /** Where `picked` comes from; null when nothing describes the .ibd (see `error`). */
-  source: SchemaSourceKind | null;
+  source: DefinitionSourceKind | null;
   /** The file `picked` was read from (the .ibd itself for its data dictionary). */
   file: string | null;
   /** Sources that disagree with the chosen one, files that could not be read: to show the user. */

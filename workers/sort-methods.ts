@@ -19,7 +19,8 @@
 import * as Comlink from 'comlink';
 import { BatchBuilder, type RowBatch } from '../src/core/values/row-batch.ts';
 import { columnOrder, type ColumnOrder } from '../src/core/values/order-key.ts';
-import type { DecodeStats, TableReader } from '../src/core/readers/table-reader.ts';
+import type { DecodeStats } from '../src/core/readers/table-reader.ts';
+import type { ViewReader } from './partition-view.ts';
 import type { TableDef } from '../src/core/schema.ts';
 import { batchText } from '../src/ui/grid/batch-text.ts';
 import { keyRows, textRows } from '../src/ui/search/search.ts';
@@ -77,7 +78,7 @@ export interface SortMethods {
 const PART_BYTES = 8 << 20;
 
 export interface SortTable {
-  reader: TableReader;
+  reader: ViewReader;
   table: TableDef;
   /** Builders a run is decoded into (one per task running in this worker). */
   builders: BatchBuilder[];

@@ -30,6 +30,7 @@ import type { TableDef } from '../src/core/schema.ts';
 import type { TablespaceSummary } from '../src/core/readers/summary.ts';
 import type { DecodeStats, OpenOptions, RowMode, TableInfo } from '../src/core/readers/table-reader.ts';
 import type { RawTarget } from '../src/core/tablespace/orphan-scan.ts';
+import type { NamedBlob } from './schema-api.ts';
 
 export type { CsvOptions, EncryptionKeys, RawTarget, RowBatch, RowMode, TableDef, TablespaceSummary };
 
@@ -62,6 +63,10 @@ export interface ViewSpec {
   raw?: RawTarget;
   /** The zone TIMESTAMP values are shown in (OpenOptions.timeZone; default UTC). */
   timeZone?: string;
+  /** A partitioned table: the files of its partitions (`ibd` is the first of them), read as one table (partition-view.ts). */
+  partitions?: NamedBlob[];
+  /** Beside them: the table's .par, which orders its partitions. */
+  companions?: NamedBlob[];
 }
 
 /** What `openView` found. */
@@ -77,6 +82,11 @@ export interface OpenedView {
   info: TableInfo;
   /** The CREATE TABLE statement the table was read with. */
   createSql: string;
+  /**
+   * A partitioned table: its partitions in order, each with the table's leaf its leaves begin at (its
+   * rows end with `_partition`), and what the partitions' reading said (a partition not given).
+   */
+  partitions: { parts: { name: string; start: number }[]; warnings: string[] } | null;
 }
 
 /** A text filter, or an exact key match (`columns` / `values`: every one must equal). */

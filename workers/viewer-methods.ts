@@ -13,7 +13,7 @@ import type { Column, TableDef } from '../src/core/schema.ts';
 import { blobSource, sharedBlobSource } from '../src/core/tablespace/source.ts';
 import { PageMap } from '../src/core/readers/page-map.ts';
 import { quickSummary, summarize } from '../src/core/readers/summary.ts';
-import { DefinitionMismatch, ROW_STATE_COLUMN, type DecodeStats, type Row, type TableReader } from '../src/core/readers/table-reader.ts';
+import { DefinitionMismatch, ROW_STATE_COLUMN, type DecodeStats, type Row } from '../src/core/readers/table-reader.ts';
 import { csvBuffers, csvPages, type CsvBuffers } from '../src/core/writers/csv-pages.ts';
 import { describeNotHeld, ParquetRows } from '../src/core/writers/parquet-rows.ts';
 import { openDefinedTable } from '../src/lib/innodb-table.ts';
@@ -21,6 +21,7 @@ import type { ByteSource } from '../src/core/tablespace/source.ts';
 import { batchToRows } from '../src/ui/grid/batch-text.ts';
 import { keyRows, textRows } from '../src/ui/search/search.ts';
 import { LeafCounter } from './leaf-damage.ts';
+import { PartitionView, type ViewCounter, type ViewReader } from './partition-view.ts';
 import { PageMapStore } from './page-map-methods.ts';
 import { createSortMethods, type SortMethods } from './sort-methods.ts';
 import {
@@ -100,9 +101,10 @@ export function packRows(rows: readonly Row[], cols: number, builder = new Batch
 interface OpenView {
   spec: ViewSpec;
   source: ByteSource;
-  reader: TableReader;
-  /** What counts its leaves (made on the first count). */
-  counter: Promise<LeafCounter> | null;
+  /** Its reader; a partitioned table's partitions behind one (partition-view.ts). */
+  reader: ViewReader;
+  /** What counts its leaves (made on the first count; a partitioned table's is its view). */
+  counter: Promise<ViewCounter> | null;
   view: OpenedView;
   /**
    * An export's buffers, reused run after run: nothing is allocated per run. One set per run in
@@ -119,7 +121,7 @@ interface OpenView {
 }
 
 /** Decodes each page on its own (so the page's row count is known), in order. */
-async function decodeEach(reader: TableReader, pages: Int32Array, first: boolean): Promise<RowBatch[]> {
+async function decodeEach(reader: ViewReader, pages: Int32Array, first: boolean): Promise<RowBatch[]> {
   const out: RowBatch[] = [];
   const run = await reader.readRun(pages);
   try {
@@ -280,7 +282,9 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
     async openView(spec) {
       current = null;
       const source = sharedBlobSource(spec.ibd, spec.name);
-      const { reader } = await openDefinedTable(source, spec.table, { rows: spec.mode, keys: spec.keys, target: { index: spec.index, raw: spec.raw }, timeZone: spec.timeZone });
+      const partitioned = spec.partitions?.length ? await PartitionView.open(spec) : null;
+      if (partitioned) await partitioned.leafPages();
+      const reader = partitioned ?? (await openDefinedTable(source, spec.table, { rows: spec.mode, keys: spec.keys, target: { index: spec.index, raw: spec.raw }, timeZone: spec.timeZone })).reader;
       const view: OpenedView = {
         table: spec.table.name,
         columns: reader.columns.slice(),
@@ -290,8 +294,9 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
         mode: spec.mode,
         info: { ...reader.info },
         createSql: spec.table.createSql,
+        partitions: partitioned ? { parts: partitioned.partitions, warnings: partitioned.warnings.slice() } : null,
       };
-      current = { spec, source, reader, counter: null, view, exportBuffers: [], searchBuilders: [], parquet: null };
+      current = { spec, source, reader, counter: partitioned ? Promise.resolve(partitioned) : null, view, exportBuffers: [], searchBuilders: [], parquet: null };
       return view;
     },
 

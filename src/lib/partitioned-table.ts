@@ -140,6 +140,8 @@ export function partitionedTableName(files: readonly { name: string }[]): string
 export interface PartitionSourceOptions extends PartitionedOptions {
   /** The definition given outright (a .frm or CREATE TABLE); else each file's own or its companion's. */
   schema?: ByteSource;
+  /** The definition already found (the page's, for every worker of its pool): neither `schema` nor the files' are looked at. */
+  definition?: TableDef;
   keys?: EncryptionKeys;
 }
 
@@ -152,7 +154,7 @@ export async function openPartitionSources(ibds: readonly ByteSource[], companio
   const warnings: string[] = [];
   const table = partitionedTableName(ibds);
   const files = await Promise.all(ibds.map((source) => openSource(source, { schema: options.schema, files: companions, keys: options.keys })));
-  const definition = files[0].definition(options.table ?? null).definition;
+  const definition = options.definition ?? files[0].definition(options.table ?? null).definition;
   // Said once, and not that the table is partitioned: it is read so.
   for (const w of new Set(files.flatMap((f) => f.warnings))) if (!w.endsWith(PARTITIONED_NOTE)) warnings.push(w);
   const order = await partitionOrder(table, files, companions, definition);

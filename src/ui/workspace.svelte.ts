@@ -68,12 +68,22 @@ export class Workspace {
     if (keysChanged) this.#listing.summarizeAgain(this.tables);
     const schemaFilesChanged = fresh.some((f) => /\.(sql|frm)$/i.test(f.file.name));
     const firstNew = this.#repair(fresh, schemaFilesChanged);
+    void this.#readSystems(fresh);
     const selected = this.selected;
     // Show the first table just added; else the table on screen may have just got its definition or key.
     if (firstNew) this.select(firstNew.key);
     else if (selected && keysChanged && selected.state === 'error') this.retry(selected.key);
     else if (selected && schemaFilesChanged && !selected.busy && selected.state !== 'done') this.select(selected.key);
     else if (selected && zoneChanged && this.screen.shows(selected)) this.#reopen(selected, () => {});
+    this.files.describeLeftovers(this.tables.length);
+  }
+
+  /** The tables inside the system tablespaces among `fresh`, listed once their dictionaries are read (in the pool). */
+  async #readSystems(fresh: InputFile[]): Promise<void> {
+    const read = await this.files.readSystems(fresh, (ibdata, frms) => this.runInPool((api) => api.listSystemTables(ibdata.file, ibdata.file.name, frms)));
+    if (read.length === 0) return;
+    const firstNew = this.#repair(read, false);
+    if (firstNew && !this.selected) this.select(firstNew.key);
     this.files.describeLeftovers(this.tables.length);
   }
 
@@ -104,7 +114,8 @@ export class Workspace {
         prev.paired = p;
         // made with the definitions of before (an entry listed again gets a new one)
         if (schemaFilesChanged) this.#listing.forgetCsv(prev);
-        if (schemaFilesChanged && !prev.busy && prev.state !== 'done' && prev.state !== 'cancelled') {
+        // (a table of a system tablespace has its definition from the dictionary's listing, unless it lost it)
+        if (schemaFilesChanged && !prev.paired.system?.source && !prev.busy && prev.state !== 'done' && prev.state !== 'cancelled') {
           prev.state = 'resolving';
           prev.error = null;
           this.#listing.queue(prev, false);
@@ -113,8 +124,9 @@ export class Workspace {
       }
       if (prev) this.#drop(prev);
       const entry = new TableEntry(p);
-      this.#listing.queue(entry, true);
-      if (!firstNew && freshPaths.has(p.key)) firstNew = entry;
+      if (p.system) entry.takeSystem(p.system);
+      else this.#listing.queue(entry, true);
+      if (!firstNew && freshPaths.has(p.ibd.path)) firstNew = entry;
       return entry;
     });
     // eslint-disable-next-line svelte/prefer-svelte-reactivity -- not rendered

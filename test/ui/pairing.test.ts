@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { SystemTable } from '../../workers/decoder-api.ts';
 import { detectKeyFiles, folderOf, keyFileKind, kindOf, pairFiles, parseTableFileName, stemOf, type InputFile } from '../../src/ui/files/pairing.ts';
 
 const f = (path: string): InputFile => ({ file: new File(['x'], path.slice(path.lastIndexOf('/') + 1)), path });
@@ -42,6 +43,49 @@ describe('pairFiles', () => {
   it('matches the side files without regard to case (case-folding file systems)', () => {
     const p = pairFiles([f('T1.ibd'), f('t1.frm')]);
     expect(p.tables[0].frm?.path).toBe('t1.frm');
+  });
+});
+
+describe('partitioned tables', () => {
+  it('groups the partition files of a table in a folder into one table, with its .frm and .par', () => {
+    const files = [
+      f('d/s#P#p1#SP#p1sp0.ibd'), f('d/s#P#p0#SP#p0sp1.ibd'), f('d/s#P#p0#SP#p0sp0.ibd'), f('d/s.frm'), f('d/s.par'),
+      f('d/m8#p#p1.ibd'), f('d/M8#p#p0.ibd'), f('e/s#P#p0.ibd'), f('d/plain.ibd'),
+    ];
+    const p = pairFiles(files);
+    expect(p.tables.map((t) => [t.key, t.name.table, t.partitions?.map((x) => x.path) ?? null, t.frm?.path ?? null, t.par?.path ?? null])).toEqual([
+      ['d/M8.ibd', 'M8', ['d/M8#p#p0.ibd', 'd/m8#p#p1.ibd'], null, null],
+      ['d/plain.ibd', 'plain', null, null, null],
+      ['d/s.ibd', 's', ['d/s#P#p0#SP#p0sp0.ibd', 'd/s#P#p0#SP#p0sp1.ibd', 'd/s#P#p1#SP#p1sp0.ibd'], 'd/s.frm', 'd/s.par'],
+      ['e/s.ibd', 's', ['e/s#P#p0.ibd'], null, null],
+    ]);
+    expect(p.orphans).toEqual([]);
+  });
+});
+
+describe('the tables of a system tablespace', () => {
+  const table = (name: string, storedName: string | null): SystemTable => ({
+    name, storedName, state: storedName === null ? 'dropped' : 'live', rowFormat: 'DYNAMIC', indexes: [], rows: 1, source: storedName === null ? null : 'dictionary',
+    file: 'ibdata1', columnCount: 1, index: { indexId: 30n, rootPage: 3 }, found: null, notes: [],
+  });
+
+  it('pairs each with the .frm of its database folder beside ibdata1 (a partition with its table\'s)', () => {
+    const files = [f('dd/ibdata1'), f('dd/shop/a.frm'), f('dd/shop/my@002dt.frm'), f('dd/shop/p.frm'), f('dd/shop/fpt.ibd'), f('dd/shop/fpt.frm'), f('dd/ib_logfile0')];
+    expect(kindOf('dd/ibdata1')).toBe('system');
+    const before = pairFiles(files);
+    expect(before.systemFiles.map((s) => s.path)).toEqual(['dd/ibdata1']);
+    expect(before.ignored.map((s) => s.path)).toEqual(['dd/ib_logfile0']);
+    const tables = [table('shop/a', 'shop/a'), table('shop/my-t', 'shop/my@002dt'), table('shop/p#P#p0', 'shop/p#P#p0'), table('shop/b', 'shop/b'), table('dropped index 40', null)];
+    const p = pairFiles(files, new Map([['dd/ibdata1', tables]]));
+    expect(p.tables.map((t) => [t.key, t.name.table, t.frm?.path ?? null, t.system?.name ?? null])).toEqual([
+      ['dd/shop/fpt.ibd', 'fpt', 'dd/shop/fpt.frm', null],
+      ['dd/ibdata1#shop/a', 'shop/a', 'dd/shop/a.frm', 'shop/a'],
+      ['dd/ibdata1#shop/my-t', 'shop/my-t', 'dd/shop/my@002dt.frm', 'shop/my-t'],
+      ['dd/ibdata1#shop/p#P#p0', 'shop/p#P#p0', 'dd/shop/p.frm', 'shop/p#P#p0'],
+      ['dd/ibdata1#shop/b', 'shop/b', null, 'shop/b'],
+      ['dd/ibdata1#dropped index 40', 'dropped index 40', null, 'dropped index 40'],
+    ]);
+    expect(p.orphans).toEqual([]);
   });
 });
 

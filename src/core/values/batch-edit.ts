@@ -43,3 +43,24 @@ export function appendColumn(batch: RowBatch, value: string): RowBatch {
   }
   return { rows, cols: wide, text, cells, nulls };
 }
+
+/** The rows of `batches` (of the same columns) one after the other, in one batch (their lines dropped, as appendColumn's). */
+export function concatBatches(batches: readonly RowBatch[]): RowBatch {
+  if (batches.length === 1) return batches[0];
+  const cols = batches[0]?.cols ?? 0;
+  const rows = batches.reduce((n, b) => n + b.rows, 0);
+  const text = new Uint8Array(batches.reduce((n, b) => n + b.text.length, 0));
+  const cells = new Uint32Array(2 * cols * rows);
+  const nulls = new Uint8Array(cols * rows);
+  let at = 0;
+  let row = 0;
+  for (const b of batches) {
+    text.set(b.text, at);
+    const cellAt = 2 * cols * row;
+    for (let i = 0; i < 2 * cols * b.rows; i++) cells[cellAt + i] = b.cells[i] + at;
+    nulls.set(b.nulls.subarray(0, cols * b.rows), cols * row);
+    at += b.text.length;
+    row += b.rows;
+  }
+  return { rows, cols, text, cells, nulls };
+}

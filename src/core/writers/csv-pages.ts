@@ -33,7 +33,7 @@ const CSV_PIECE_BYTES = 128 << 10;
  * result is a view of buffers.csv, valid until its next use, with how many rows they hold.
  * `first`: as DecodePagesOptions.first.
  */
-export async function csvPages(reader: TableReader, pageNos: readonly number[], first: boolean, buffers: CsvBuffers): Promise<{ csv: Uint8Array<ArrayBuffer>; rows: number }> {
+export async function csvPages(reader: Pick<TableReader, 'info' | 'readRun' | 'releaseRun' | 'decodePages'>, pageNos: readonly number[], first: boolean, buffers: CsvBuffers): Promise<{ csv: Uint8Array<ArrayBuffer>; rows: number }> {
   const step = Math.max(1, Math.floor(CSV_PIECE_BYTES / reader.info.pageSize));
   // Pieces read on their own (each where its pages lie close together) when the run is not read at once.
   const run = (await reader.readRun(pageNos)) ?? undefined;

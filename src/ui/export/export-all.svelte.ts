@@ -19,6 +19,7 @@
  * are, without reading their files again.
  */
 import type { ExportedTable, ListItem } from '../../../workers/decoder-api.ts';
+import { frmBlob, partitionFiles } from '../files/file-set.svelte.ts';
 import type { Api } from '../pool.ts';
 import { PoolStopped } from '../pool.ts';
 import type { TableEntry } from '../tables/table-entry.svelte.ts';
@@ -111,8 +112,10 @@ function itemOf(t: TableEntry, timeZone: string): ListItem {
     timeZone,
     ibd: t.file,
     name: t.file.name,
-    frm: t.paired.frm ? { name: t.paired.frm.file.name, blob: t.paired.frm.file } : null,
+    frm: frmBlob(t.paired),
     chosen: t.chosen,
+    index: t.index,
+    ...partitionFiles(t.paired),
     fromSql: t.resolved?.source === 'sql' && t.resolved.file && t.resolved.picked ? { file: t.resolved.file, table: t.resolved.picked } : null,
   };
 }
@@ -213,7 +216,7 @@ export class ExportAll {
       let rows = 0;
       for (let i = 0; i < entries.length; i++) {
         const r = results[i];
-        const path = entries[i].paired.ibd.path;
+        const path = entries[i].path;
         if (r.bytes) await run.target.add(csvPathOf(path), r.bytes);
         else failed++;
         if (r.problem && run.problems.length < 50) run.problems.push(`${path}: ${r.problem}`);

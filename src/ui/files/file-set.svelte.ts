@@ -1,16 +1,17 @@
 /**
  * The files the user gave, as a whole: every file by its path (given again, with the same path, a
- * file replaces the one before), paired into tables (pairing.ts) with the .sql files beside them;
+ * file replaces the one before), paired into tables (pairing.ts) with the .sql files beside them,
+ * the tables of each system tablespace (ibdata1) among them once a worker has read its dictionary;
  * the encryption keys of the key files among them (key-ring.svelte.ts); and what the page says of
  * them: files it does not use, a .frm or .cfg without its .ibd, files that could not be read. The
  * tables found are the Workspace's (workspace.svelte.ts).
  */
-import type { NamedBlob } from '../../../workers/decoder-api.ts';
+import type { NamedBlob, SystemListing, SystemTable } from '../../../workers/decoder-api.ts';
 import { describeError } from '../format.ts';
 import { isServerConfig } from '../../core/definitions/server-time-zone.ts';
 import { TimeZoneChoice } from '../tables/time-zone.svelte.ts';
 import { KeyRing } from './key-ring.svelte.ts';
-import { detectKeyFiles, pairFiles, type InputFile, type PairedTable } from './pairing.ts';
+import { detectKeyFiles, folderOf, kindOf, pairFiles, type InputFile, type PairedTable } from './pairing.ts';
 
 function sameFile(a: InputFile, b: InputFile): boolean {
   return a.path === b.path && a.file.size === b.file.size && a.file.lastModified === b.file.lastModified;
@@ -28,6 +29,9 @@ export class FileSet {
   errors = $state.raw<string[]>([]);
   notice = $state<string | null>(null);
   #files: InputFile[] = [];
+  /** The tables of each system tablespace by its path, as its dictionary lists them (readSystems). */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- not rendered: pair() reads it
+  #systems = new Map<string, SystemTable[]>();
 
   /** Of `inputs`, those not given before (same path, size and time), their key files recognised. */
   fresh(inputs: readonly InputFile[]): Promise<InputFile[]> {
@@ -53,7 +57,7 @@ export class FileSet {
 
   /** Pairs every file given: the tables, in order; the .sql files and the leftovers are kept here. */
   pair(): PairedTable[] {
-    const pairing = pairFiles(this.#files);
+    const pairing = pairFiles(this.#files, this.#systems);
     this.sqlFiles = pairing.sqls;
     this.ignored = pairing.ignored;
     this.orphans = pairing.orphans;
@@ -88,12 +92,40 @@ export class FileSet {
 
   /** The files that may define a table: its .frm (same folder) and every .sql. */
   schemaFiles(paired: PairedTable): NamedBlob[] {
-    const frm = paired.frm ? [{ name: paired.frm.file.name, blob: paired.frm.file }] : [];
-    return [...frm, ...this.sqlBlobs()];
+    const frm = frmBlob(paired);
+    return [...(frm ? [frm] : []), ...this.sqlBlobs()];
+  }
+
+  /**
+   * Reads the data dictionary of each system tablespace among `fresh` with `list` (a worker's
+   * listSystemTables, given the .frm files of its datadir); what it cannot list is said. Returns the
+   * system tablespaces whose tables are now known (pair() pairs them).
+   */
+  async readSystems(fresh: readonly InputFile[], list: (ibdata: InputFile, frms: NamedBlob[]) => Promise<SystemListing>): Promise<InputFile[]> {
+    const read: InputFile[] = [];
+    for (const ibdata of fresh.filter((f) => kindOf(f.file.name) === 'system')) {
+      this.notice = `Reading the data dictionary of ${ibdata.path}…`;
+      const folder = folderOf(ibdata.path);
+      const frms = this.#files
+        .filter((f) => kindOf(f.file.name) === 'frm' && folderOf(folderOf(f.path)) === folder)
+        .map((f) => ({ name: datadirName(f), blob: f.file }));
+      try {
+        const listing = await list(ibdata, frms);
+        if (listing.error) this.errors = [...this.errors, `${ibdata.path}: ${listing.error}`];
+        this.#systems.set(ibdata.path, listing.tables);
+        read.push(ibdata);
+      } catch (err) {
+        this.errors = [...this.errors, `${ibdata.path}: ${describeError(err)}`];
+      }
+    }
+    this.notice = null;
+    return read;
   }
 
   reset(): void {
     this.#files = [];
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- not rendered
+    this.#systems = new Map();
     this.keyRing.reset();
     this.timeZone.forgetServer();
     this.sqlFiles = [];
@@ -102,4 +134,22 @@ export class FileSet {
     this.errors = [];
     this.notice = null;
   }
+}
+
+/** A datadir file's name with its database folder (`shop/t.frm`): how a system tablespace's dictionary names its tables. */
+function datadirName(f: InputFile): string {
+  return f.path.split('/').slice(-2).join('/');
+}
+
+/** A table's .frm as the workers take it (a system tablespace's table's named with its database). */
+export function frmBlob(paired: PairedTable): NamedBlob | null {
+  const frm = paired.frm;
+  return frm ? { name: paired.system ? datadirName(frm) : frm.file.name, blob: frm.file } : null;
+}
+
+/** A partitioned table's files as a view opens them (ViewSpec.partitions, .companions); nothing for another table. */
+export function partitionFiles(paired: PairedTable): { partitions?: NamedBlob[]; companions?: NamedBlob[] } {
+  if (!paired.partitions) return {};
+  const named = (f: InputFile) => ({ name: f.file.name, blob: f.file });
+  return { partitions: paired.partitions.map(named), companions: paired.par ? [named(paired.par)] : [] };
 }

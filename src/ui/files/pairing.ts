@@ -11,9 +11,14 @@
  * for characters outside the 2-character table (`my@002dtable` is `my-table`), `@` + 2 characters
  * for accented and other letters (not decoded here). Partitions are `t#P#p0.ibd` (`t#p#p0.ibd` in
  * MySQL 8.0), sub-partitions `t#P#p0#SP#sp0.ibd`.
+ *
+ * A system tablespace (`ibdata1`) holds tables of its own: once a worker has read its data
+ * dictionary (`SystemTable`, workers/system-methods.ts), each is a table here too, named `db/table`,
+ * with its `.frm` from the datadir's database folder beside ibdata1 (`db/table.frm`) where there is one.
  */
+import type { SystemTable } from '../../../workers/decoder-api.ts';
 
-export type FileKind = 'ibd' | 'frm' | 'sql' | 'cfg' | 'other';
+export type FileKind = 'ibd' | 'frm' | 'sql' | 'cfg' | 'par' | 'system' | 'other';
 
 /** A file and where it was in a dropped or picked folder ('' for loose files). */
 export interface InputFile {
@@ -53,9 +58,10 @@ export async function detectKeyFiles(files: readonly InputFile[]): Promise<Input
 }
 
 export function kindOf(name: string): FileKind {
+  if (/^ibdata\d+$/i.test(baseName(name))) return 'system';
   const m = /\.([a-z0-9]+)$/i.exec(name);
   const ext = m ? m[1].toLowerCase() : '';
-  return ext === 'ibd' || ext === 'frm' || ext === 'sql' || ext === 'cfg' ? ext : 'other';
+  return ext === 'ibd' || ext === 'frm' || ext === 'sql' || ext === 'cfg' || ext === 'par' ? ext : 'other';
 }
 
 export function folderOf(path: string): string {
@@ -101,11 +107,18 @@ export interface PairedTable {
   name: TableFileName;
   frm: InputFile | null;
   cfg: InputFile | null;
+  /** A table inside a system tablespace (`ibd` is the ibdata1): what its data dictionary says of it. */
+  system?: SystemTable;
+  /** A partitioned table: the files of its partitions (`ibd` is the first), and its .par (their order) if given. */
+  partitions?: InputFile[];
+  par?: InputFile | null;
 }
 
 export interface Pairing {
   tables: PairedTable[];
   sqls: InputFile[];
+  /** System tablespaces (ibdata1): their tables are paired once their dictionaries are read (`systems` of pairFiles). */
+  systemFiles: InputFile[];
   /** Encryption key files (InputFile.key set). */
   keys: InputFile[];
   /** Files that are none of .ibd / .frm / .sql / .cfg, nor key files. */
@@ -114,10 +127,14 @@ export interface Pairing {
   orphans: InputFile[];
 }
 
-/** Groups the files: each .ibd with its .frm and .cfg; the .sql files; the key files; the rest. */
-export function pairFiles(files: readonly InputFile[]): Pairing {
+/**
+ * Groups the files: each .ibd with its .frm and .cfg; each table of a system tablespace whose
+ * dictionary was read (`systems`, by the ibdata1's path) with its .frm; the .sql files; the key files; the rest.
+ */
+export function pairFiles(files: readonly InputFile[], systems: ReadonlyMap<string, readonly SystemTable[]> = new Map()): Pairing {
   const ibds: InputFile[] = [];
   const sqls: InputFile[] = [];
+  const systemFiles: InputFile[] = [];
   const side: InputFile[] = [];
   const ignored: InputFile[] = [];
   const keys: InputFile[] = [];
@@ -126,7 +143,8 @@ export function pairFiles(files: readonly InputFile[]): Pairing {
     if (f.key) keys.push(f);
     else if (kind === 'ibd') ibds.push(f);
     else if (kind === 'sql') sqls.push(f);
-    else if (kind === 'frm' || kind === 'cfg') side.push(f);
+    else if (kind === 'frm' || kind === 'cfg' || kind === 'par') side.push(f);
+    else if (kind === 'system') systemFiles.push(f);
     else ignored.push(f);
   }
   const used = new Set<InputFile>();
@@ -137,20 +155,56 @@ export function pairFiles(files: readonly InputFile[]): Pairing {
     const key = sideKey(kindOf(f.file.name), f.path, f.file.name);
     if (!byKey.has(key)) byKey.set(key, f);
   }
-  const sideFile = (ibd: InputFile, kind: FileKind): InputFile | null => {
-    const found = byKey.get(sideKey(kind, ibd.path, ibd.file.name)) ?? null;
+  const sideFile = (ibd: InputFile, kind: FileKind, path = ibd.path): InputFile | null => {
+    const found = byKey.get(sideKey(kind, path, path)) ?? null;
     if (found) used.add(found);
     return found;
   };
   const tables = ibds
+    .filter((ibd) => parseTableFileName(ibd.file.name).partition === null)
     .map((ibd): PairedTable => ({
       key: ibd.path,
       ibd,
       name: parseTableFileName(ibd.file.name),
       frm: sideFile(ibd, 'frm'),
       cfg: sideFile(ibd, 'cfg'),
-    }))
-    .sort((a, b) => a.ibd.path.localeCompare(b.ibd.path));
+    }));
+  tables.push(...partitionedTables(ibds, sideFile));
+  tables.sort((a, b) => a.key.localeCompare(b.key));
+  for (const ibdata of systemFiles) {
+    for (const t of systems.get(ibdata.path) ?? []) tables.push(systemTable(ibdata, t, sideFile));
+  }
   const orphans = side.filter((f) => !used.has(f));
-  return { tables, sqls, keys, ignored, orphans };
+  return { tables, sqls, systemFiles, keys, ignored, orphans };
+}
+
+/** A table of system tablespace `ibdata`, with its .frm (a partition's is its table's: `db/t.frm` for `db/t#P#p0`). */
+function systemTable(ibdata: InputFile, t: SystemTable, sideFile: (ibd: InputFile, kind: FileKind, path: string) => InputFile | null): PairedTable {
+  const folder = folderOf(ibdata.path);
+  const frm = t.storedName === null ? null : sideFile(ibdata, 'frm', `${folder ? `${folder}/` : ''}${t.storedName.replace(/#p#.*$/i, '')}.frm`);
+  return { key: `${ibdata.path}#${t.name}`, ibd: ibdata, name: { table: t.name, partition: null }, frm, cfg: null, system: t };
+}
+
+/**
+ * The partitioned tables among `ibds`: the partition files of one table in one folder (`t#P#p0.ibd`,
+ * `t#p#p1.ibd`, `t#P#p0#SP#p0sp0.ibd`, the table's name compared without case) as one table, with
+ * the table's .frm and .par (`t.frm`, `t.par`). Keyed by the folder and the table's file name.
+ */
+function partitionedTables(ibds: readonly InputFile[], sideFile: (ibd: InputFile, kind: FileKind, path: string) => InputFile | null): PairedTable[] {
+  const groups = new Map<string, InputFile[]>();
+  for (const ibd of ibds) {
+    const stem = stemOf(ibd.file.name);
+    const cut = stem.search(/#p#/i);
+    if (cut < 0) continue;
+    const key = `${folderOf(ibd.path)}\u0000${stem.slice(0, cut).toLowerCase()}`;
+    groups.set(key, [...(groups.get(key) ?? []), ibd]);
+  }
+  return [...groups.values()].map((files) => {
+    files.sort((a, b) => a.path.localeCompare(b.path));
+    const first = files[0];
+    const folder = folderOf(first.path);
+    const base = `${folder ? `${folder}/` : ''}${stemOf(first.file.name).replace(/#p#.*$/i, '')}`;
+    const name = { table: parseTableFileName(first.file.name).table, partition: null };
+    return { key: `${base}.ibd`, ibd: first, name, frm: sideFile(first, 'frm', `${base}.frm`), cfg: null, partitions: files, par: sideFile(first, 'par', `${base}.par`) };
+  });
 }

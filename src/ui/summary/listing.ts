@@ -16,7 +16,7 @@ import * as Comlink from 'comlink';
 import type { ExportedTable, ListedTable, ListItem, TablespaceSummary } from '../../../workers/decoder-api.ts';
 import { connectDecoder, type DecoderConnection } from '../../../workers/decoder-connection.ts';
 import type { ExportHold } from '../export/export-hold.ts';
-import type { FileSet } from '../files/file-set.svelte.ts';
+import { frmBlob, type FileSet } from '../files/file-set.svelte.ts';
 import { describeError } from '../format.ts';
 import { PoolStopped, type WorkerPool } from '../pool.ts';
 import type { TableEntry } from '../tables/table-entry.svelte.ts';
@@ -196,7 +196,7 @@ export class Listing {
     const items: ListItem[] = batch.map(({ entry }) => ({
       ibd: entry.file,
       name: entry.file.name,
-      frm: entry.paired.frm ? { name: entry.paired.frm.file.name, blob: entry.paired.frm.file } : null,
+      frm: frmBlob(entry.paired),
     }));
     const sqls = this.#files.sqlBlobs();
     try {
@@ -211,7 +211,8 @@ export class Listing {
 
   /** What the listing found of one entry; its CSV is kept when made with today's definitions (`csvCurrent`). */
   #take({ entry, summary }: Job, r: ListedTable, csvCurrent: boolean): void {
-    if (csvCurrent) this.#keepCsv(entry, r.csv);
+    // (a partitioned table's CSV is of all its partitions: the export makes it)
+    if (csvCurrent && !entry.paired.partitions) this.#keepCsv(entry, r.csv);
     if (summary) {
       entry.listed = r.live;
       if (r.summary) {

@@ -14,7 +14,7 @@
 import type { FirstLeaf, OpenedView, ResolvedSchemaResult, TableDef, ViewSpec } from '../../../workers/decoder-api.ts';
 import { DEFINITION_MISMATCH } from '../../../workers/viewer-api.ts';
 import type { ExportHold } from '../export/export-hold.ts';
-import type { FileSet } from '../files/file-set.svelte.ts';
+import { partitionFiles, type FileSet } from '../files/file-set.svelte.ts';
 import { describeError } from '../format.ts';
 import { TableView } from '../grid/table-view.ts';
 import { PoolStopped, type WorkerPool } from '../pool.ts';
@@ -137,7 +137,7 @@ export class OnScreen {
    */
   async #resolve(entry: TableEntry, run: number): Promise<{ table: TableDef; opened: Opened | null } | null> {
     const files = this.#files.schemaFiles(entry.paired);
-    const want = { mode: entry.mode, keys: this.#files.keyRing.keys, chosen: entry.chosen, index: entry.target?.index, raw: entry.target?.raw, timeZone: this.#files.timeZone.zone };
+    const want = { mode: entry.mode, keys: this.#files.keyRing.keys, chosen: entry.chosen, index: entry.index, raw: entry.target?.raw, timeZone: this.#files.timeZone.zone, ...partitionFiles(entry.paired) };
     let opened: Opened | null = null;
     const found = await this.#pool.run(async (api, member) => {
       const r = await api.resolveAndOpen(entry.file, entry.file.name, files, want);
@@ -150,7 +150,8 @@ export class OnScreen {
       return r;
     }, 'high', null);
     if (run !== this.#run) return null;
-    entry.setResolved(found.resolved);
+    // A table of a system tablespace keeps what its dictionary listing said (its definition, what it lacks).
+    if (!entry.paired.system?.source) entry.setResolved(found.resolved);
     if (!found.table) {
       entry.state = found.resolved.tables.length > 0 ? 'choose' : 'needs-schema';
       return null;
@@ -160,10 +161,11 @@ export class OnScreen {
 
   /** What the pool's workers open for `entry` with `table` (as resolveAndOpen does in its worker). */
   #viewSpec(entry: TableEntry, table: TableDef, resolved: ResolvedSchemaResult | null): ViewSpec {
-    // A table of a general tablespace / mysql.ibd: its own B-tree (from the SDI); an index of a scan: that one.
+    // A table of a general tablespace / mysql.ibd: its own B-tree (from the SDI); an index of a scan,
+    // a table of a system tablespace: that one.
     const choice = entry.custom ? undefined : resolved?.tables.find((t) => t.name === table.name);
-    const index = entry.target?.index ?? choice?.clusteredIndex ?? undefined;
-    return { ibd: entry.file, name: entry.file.name, table, mode: entry.mode, keys: this.#files.keyRing.keys, index, raw: entry.target?.raw, timeZone: this.#files.timeZone.zone };
+    const index = entry.index ?? choice?.clusteredIndex ?? undefined;
+    return { ibd: entry.file, name: entry.file.name, table, mode: entry.mode, keys: this.#files.keyRing.keys, index, raw: entry.target?.raw, timeZone: this.#files.timeZone.zone, ...partitionFiles(entry.paired) };
   }
 
   /** Opens the table in the pool, or takes the view a worker already opened (`opened`). */

@@ -7,8 +7,8 @@
  *                       └──▶ needs-schema (nothing describes it) · choose (no definition named like it)
  */
 import type {
-  DecodeStats, ExportedTable, GuessResult, IndexList, IndexListEntry, ListedTable, OpenedView, RawTarget, ResolvedSchemaResult, RowMode, TableDef,
-  TablespaceSummary,
+  DecodeStats, ExportedTable, GuessResult, IndexList, IndexListEntry, ListedTable, OpenedView, RawTarget, ResolvedSchemaResult, RowMode, SystemTable,
+  TableDef, TablespaceSummary, ViewSpec,
 } from '../../../workers/decoder-api.ts';
 import type { DamageFigures, DamageTally } from '../recovery/damage.ts';
 import type { PairedTable } from '../files/pairing.ts';
@@ -120,9 +120,43 @@ export class TableEntry {
     return this.paired.ibd.file;
   }
 
+  /** The B-tree to read instead of the one page 0 leads to: an index chosen from a scan, or a system tablespace table's own. */
+  get index(): ViewSpec['index'] {
+    return this.target?.index ?? this.paired.system?.index ?? undefined;
+  }
+
+  /**
+   * A table inside a system tablespace, as its dictionary listing found it: no summary of its own (the
+   * file is the whole ibdata1's), its rows counted, its definition the dictionary's or its .frm's; a
+   * dropped index whose table's dictionary rows are lost waits for a definition.
+   */
+  takeSystem(t: SystemTable): void {
+    this.summaryState = 'done';
+    if (t.rows !== null) this.listed = { rows: t.rows, damagedPages: 0, unreadablePages: 0 };
+    if (t.source !== null) {
+      this.chosen = t.name;
+      const choice = { name: t.name, columnCount: t.columnCount, source: t.source, clusteredIndex: t.index };
+      this.setResolved({ tables: [choice], picked: t.name, source: t.source, file: t.file, warnings: t.notes, error: null });
+    } else {
+      const error = `the data dictionary no longer lists the table of index ${t.index?.indexId ?? '?'}: give its CREATE TABLE (a .sql or its .frm), or guess the columns`;
+      this.setResolved({ tables: [], picked: null, source: null, file: null, warnings: [], error });
+    }
+    this.settle();
+  }
+
+  /** The table's path in the files given: its .ibd's; a system tablespace's table's beside the ibdata1, as `db/table`. */
+  get path(): string {
+    const { ibd, system } = this.paired;
+    if (!system) return ibd.path;
+    const cut = ibd.path.lastIndexOf('/');
+    return cut < 0 ? system.name : `${ibd.path.slice(0, cut)}/${system.name}`;
+  }
+
   /** Table name for display (with the partition). */
   get label(): string {
     const n = this.paired.name;
+    const parts = this.paired.partitions?.length ?? 0;
+    if (parts > 0) return `${n.table} (${parts} partition${parts === 1 ? '' : 's'})`;
     return n.partition ? `${n.table} (partition ${n.partition})` : n.table;
   }
 
@@ -149,7 +183,8 @@ export class TableEntry {
    */
   get rows(): number | null {
     if (this.counted !== null) return this.counted;
-    if (this.mode !== 'live') return null;
+    // (a partitioned table's listing read its first partition only)
+    if (this.mode !== 'live' || this.paired.partitions) return null;
     if (this.listed) return this.listed.rows;
     const s = this.summary;
     return s && s.checksums.bad === 0 && s.problems.length === 0 ? s.rows : null;

@@ -1,0 +1,101 @@
+/**
+ * A whole datadir dropped on the BUILT page (dist/), in the machine's headless Chromium: a MariaDB
+ * 10.11 server run with --innodb-file-per-table=OFF (test/differential/system-tablespace-setup.ts),
+ * every table inside ibdata1 but one:
+ *  - copied while the server ran, with no .frm: the tables of ibdata1's data dictionary listed by
+ *    name with the server's row counts, read with the dictionary's definition, equal to the server's
+ *    SELECT; the table dropped under a held read view (its dictionary rows delete-marked) marked
+ *    dropped, and its rows those it had;
+ *  - after a slow shutdown, with the .frm files and a file-per-table .ibd: the tables read with their
+ *    .frm (every value, DECIMAL too); the tables purged away listed as dropped indexes (id, pages,
+ *    records), read once their CREATE TABLE is given.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { csvHeader, csvRows } from '../../src/core/writers/output.ts';
+import { plural } from '../../src/ui/format.ts';
+import { makeDatadir, type Datadir, type TableCase } from '../differential/system-tablespace-setup.ts';
+import { checkSetup, expectOwnOriginOnly, loadPage, pageSteps, startSession, type Session } from './harness.ts';
+
+describe('a datadir whose tables are inside ibdata1, in the built page', () => {
+  let dd: Datadir & { fpt: TableCase };
+  let session: Session;
+  let page: Page;
+  let work: string;
+
+  const { shot, waitForTable, rowCount, clearAll, download } = pageSteps(() => page);
+  const item = (name: string) => page.locator(`[data-testid="table-item"][data-table="${name}"]`);
+  const byName = (name: string) => dd.tables.find((t) => t.name === name) as TableCase;
+  const csvOf = (t: TableCase) => csvHeader(t.columns) + csvRows(t.rows);
+
+  /** Opens table `name` (db/table), waits for its rows, and exports them as CSV. */
+  async function exported(name: string, file: string): Promise<string> {
+    await item(name).click();
+    await waitForTable(name, 'done', 120_000);
+    return (await download('CSV', file)).toString('utf8');
+  }
+
+  beforeAll(async () => {
+    checkSetup();
+    work = mkdtempSync(join(tmpdir(), 'ibd-datadir-test-'));
+    dd = await makeDatadir();
+    session = await startSession(join(work, 'chromium-profile'));
+    page = session.page;
+    await loadPage(session);
+  }, 600_000);
+
+  afterAll(async () => {
+    await session?.close();
+    for (const dir of [work, dd?.live, dd?.shut, dd?.bare]) if (dir) rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('lists the tables of ibdata1 by name with the server\'s row counts; rows from the dictionary\'s definition; the dropped one marked', async () => {
+    await clearAll();
+    await page.locator('[data-testid="folder-input"]').setInputFiles(dd.live);
+    await item('shop/customers').waitFor({ timeout: 120_000 });
+    for (const t of dd.tables) {
+      // dropped_purged is still there in this copy; dropped_live was dropped, its pages kept
+      await expect.poll(() => item(`shop/${t.name}`).locator('[data-testid="table-rows"]').textContent(), { timeout: 30_000 }).toBe(plural(t.rows.length, 'row'));
+    }
+    expect(await item('shop/dropped_live').locator('[data-testid="table-dropped"]').count()).toBe(1);
+    expect(await item('shop/customers').locator('[data-testid="table-dropped"]').count()).toBe(0);
+    // no .frm: the dictionary's definition, whose types here it keeps whole
+    expect(await exported('shop/uniq_dyn', 'uniq_dyn.csv')).toBe(csvOf(byName('uniq_dyn')));
+    expect(await page.getByTestId('definition').textContent()).toMatch(/InnoDB data dictionary of/);
+    expect(await exported('shop/dropped_live', 'dropped_live.csv')).toBe(csvOf(byName('dropped_live')));
+    expect(await page.getByTestId('system-table').getAttribute('data-state')).toBe('dropped');
+    await shot('datadir-dropped-live');
+  }, 300_000);
+
+  it('after a slow shutdown: the .frm files read, a file-per-table .ibd beside, the purged tables as dropped indexes read with their CREATE TABLE', async () => {
+    await clearAll();
+    await page.locator('[data-testid="folder-input"]').setInputFiles(dd.shut);
+    await item('shop/orders_red').waitFor({ timeout: 120_000 });
+    expect(await item('fpt').count()).toBe(1);
+    for (const name of ['customers', 'orders_red', 'log_compact', 'uniq_dyn', 'gen_v', 'ft']) {
+      await expect.poll(() => item(`shop/${name}`).locator('[data-testid="table-rows"]').textContent(), { timeout: 30_000 }).toBe(plural(byName(name).rows.length, 'row'));
+    }
+    const purged = `dropped index ${dd.removed.purgedIndex}`;
+    expect(await item(purged).locator('[data-testid="table-dropped"]').count()).toBe(1);
+    expect(await item(`dropped index ${dd.removed.liveIndex}`).locator('[data-testid="table-dropped"]').count()).toBe(1);
+    expect(await exported('shop/orders_red', 'orders_red.csv')).toBe(csvOf(byName('orders_red')));
+    expect(await page.getByTestId('definition').textContent()).toMatch(/the \.frm file/);
+
+    await item(purged).click();
+    await waitForTable(purged, 'needs-schema');
+    await shot('datadir-dropped-index');
+    const sql = join(work, 'dropped_purged.sql');
+    writeFileSync(sql, `${byName('dropped_purged').ddl};\n`);
+    await page.locator('[data-testid="file-input"]').setInputFiles([sql]);
+    await waitForTable(purged, 'choose');
+    await page.getByTestId('choose').locator('select').selectOption('dropped_purged');
+    await page.getByTestId('choose').locator('button[type="submit"]').click();
+    await waitForTable(purged, 'done', 120_000);
+    expect(await rowCount()).toBe(byName('dropped_purged').rows.length);
+    expect((await download('CSV', 'dropped_purged.csv')).toString('utf8')).toBe(csvOf(byName('dropped_purged')));
+    expectOwnOriginOnly(session);
+  }, 300_000);
+});

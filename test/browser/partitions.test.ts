@@ -1,0 +1,93 @@
+/**
+ * Partitioned tables dropped as a folder on the BUILT page (dist/), in the machine's headless
+ * Chromium, against a real MariaDB (test/harness/mariadb.ts): RANGE with HASH subpartitions and LIST
+ * partitions, their files (`t#P#p0.ibd`, `t#P#p0#SP#p0sp0.ibd`) with the .frm and .par beside them,
+ * shown as one table each with its partitions in order and the rows of each (INFORMATION_SCHEMA's
+ * order, `SELECT … PARTITION (p)`'s counts); the CSV export of all of them, each row ending with its
+ * partition (`_partition`), equal to the server's rows partition by partition.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createConnection } from 'mariadb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { csvHeader, csvRows } from '../../src/core/writers/output.ts';
+import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
+import { checkSetup, expectOwnOriginOnly, loadPage, pageSteps, startSession, type Session } from './harness.ts';
+
+describe('partitioned tables, in the built page', () => {
+  let db: MariadbServer | undefined;
+  let session: Session;
+  let page: Page;
+  let work: string;
+  let folder: string;
+
+  const { shot, waitForTable, rowCount, download } = pageSteps(() => page);
+
+  /** The table's (sub)partitions in order, with the server's rows of each in key order. */
+  async function serverPartitions(server: MariadbServer, table: string, order: string): Promise<{ name: string; rows: (string | null)[][] }[]> {
+    const listed = await server.query(`SELECT PARTITION_NAME, SUBPARTITION_NAME FROM information_schema.PARTITIONS WHERE TABLE_SCHEMA = 'test' AND TABLE_NAME = '${table}' ORDER BY PARTITION_ORDINAL_POSITION, SUBPARTITION_ORDINAL_POSITION`);
+    const parts = [];
+    for (const [p, s] of listed.rows) {
+      parts.push({ name: s ? `${p}#SP#${s}` : (p as string), rows: (await server.query(`SELECT * FROM ${table} PARTITION (\`${s ?? p}\`) ORDER BY ${order}`)).rows });
+    }
+    return parts;
+  }
+
+  beforeAll(async () => {
+    checkSetup();
+    work = mkdtempSync(join(tmpdir(), 'ibd-partitions-test-'));
+    db = await startMariadb();
+    await db.exec(`
+      CREATE TABLE sales (id INT NOT NULL, yr INT NOT NULL, amt DECIMAL(8,2), note VARCHAR(30), PRIMARY KEY (id, yr))
+        PARTITION BY RANGE (yr) SUBPARTITION BY HASH (id) SUBPARTITIONS 2
+        (PARTITION p2019 VALUES LESS THAN (2020), PARTITION p2020 VALUES LESS THAN (2021), PARTITION pmax VALUES LESS THAN MAXVALUE);
+      INSERT INTO sales SELECT seq, 2018 + seq % 5, seq / 7, CONCAT('sale ', seq) FROM seq_1_to_6000;
+      CREATE TABLE regions (id INT NOT NULL PRIMARY KEY, region INT NOT NULL, name VARCHAR(20)) ROW_FORMAT=COMPACT
+        PARTITION BY LIST (id % 4) (PARTITION east VALUES IN (0, 1), PARTITION west VALUES IN (2), PARTITION \`mid\` VALUES IN (3));
+      INSERT INTO regions SELECT seq, seq % 4, CONCAT('r', seq) FROM seq_1_to_3000;`);
+    // The database folder as the server has it: each table's partition files, its .frm and .par.
+    folder = join(work, 'datadir', 'test');
+    mkdirSync(folder, { recursive: true });
+    const c = await createConnection({ socketPath: db.socket, user: 'root', database: 'test' });
+    try {
+      await c.query('FLUSH TABLES sales, regions FOR EXPORT');
+      const from = join(db.datadir, 'test');
+      for (const f of readdirSync(from)) if (/^(sales|regions)(#P#.*\.ibd|\.frm|\.par)$/.test(f)) copyFileSync(join(from, f), join(folder, f));
+    } finally {
+      await c.query('UNLOCK TABLES');
+      await c.end();
+    }
+    session = await startSession(join(work, 'chromium-profile'));
+    page = session.page;
+    await loadPage(session);
+  }, 240_000);
+
+  afterAll(async () => {
+    await session?.close();
+    await db?.stop();
+    if (work) rmSync(work, { recursive: true, force: true });
+  }, 60_000);
+
+  it('shows each table once with its partitions and their rows; its rows and CSV are every partition\'s, each with its partition', async () => {
+    const server = db as MariadbServer;
+    await page.locator('[data-testid="folder-input"]').setInputFiles(join(work, 'datadir'));
+    await page.locator('[data-testid="table-item"][data-table="sales"]').waitFor({ timeout: 60_000 });
+    const names = await page.locator('[data-testid="table-item"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-table')));
+    expect(names.sort()).toEqual(['regions', 'sales']);
+    for (const [table, order] of [['sales', 'id, yr'], ['regions', 'id']] as const) {
+      const want = await serverPartitions(server, table, order);
+      await page.locator(`[data-testid="table-item"][data-table="${table}"]`).click();
+      await waitForTable(table, 'done', 120_000);
+      expect(await rowCount()).toBe(want.reduce((n, p) => n + p.rows.length, 0));
+      const shown = await page.locator('[data-testid="partition"]').evaluateAll((els) => els.map((e) => [e.getAttribute('data-name'), e.getAttribute('data-rows')]));
+      expect(shown).toEqual(want.map((p) => [p.name, String(p.rows.length)]));
+      const columns = (await server.query(`SELECT * FROM ${table} LIMIT 0`)).columns;
+      const rows = want.flatMap((p) => p.rows.map((r) => [...r, p.name]));
+      expect((await download('CSV', `${table}.csv`)).toString('utf8')).toBe(csvHeader([...columns, '_partition']) + csvRows(rows));
+    }
+    await shot('partitions');
+    expectOwnOriginOnly(session);
+  }, 300_000);
+});

@@ -1,0 +1,161 @@
+/**
+ * The tables inside a system tablespace (ibdata1), as the page lists them when a datadir is dropped:
+ * each table of its InnoDB data dictionary whose rows are in the file (space 0), live or dropped,
+ * with what the dictionary says of it (row format, indexes), its exact row count from its leaf pages,
+ * and where its rows are (its clustered index: id, root page); then the indexes no live table owns
+ * whose table is not listed (a dropped table whose dictionary rows are lost), with their pages and
+ * records, to be read with a definition the user gives. Through the library (src/lib/: openSource,
+ * droppedIndexes), as the CLI's --list-tables does.
+ *
+ * `resolveSystem`: the definitions a table of it is opened with by the page's workers (the
+ * dictionary's or its .frm's, and the CREATE TABLEs of the .sql files given, for a dropped index).
+ *
+ * Plain TypeScript over the decoder core, mixed into the decoder worker's API.
+ */
+import { INDEX_TYPE, type DictTable } from '../src/core/definitions/dictionary/dict-tables.ts';
+import { fileKind, resolveSchema, type DefinitionSourceKind, type ResolvedSchema } from '../src/core/definitions/schema-source.ts';
+import type { DroppedIndex } from '../src/core/readers/dropped-indexes.ts';
+import type { TableDef } from '../src/core/schema.ts';
+import { blobSource, sharedBlobSource, type ByteSource } from '../src/core/tablespace/source.ts';
+import { foundDefinitions } from '../src/lib/definitions.ts';
+import { openSource, type InnodbFile } from '../src/lib/innodb-file.ts';
+import type { TableEntry } from '../src/lib/table-entry.ts';
+import type { NamedBlob } from './schema-api.ts';
+
+/** Where a table's rows are: the B-tree of its clustered index (a root of null: looked for by scanning). */
+export interface SystemIndex {
+  indexId: bigint;
+  rootPage: number | null;
+}
+
+/** One table of a system tablespace, or an index of a dropped table whose dictionary rows are lost. */
+export interface SystemTable {
+  /** `db/table` as the dictionary names it; `dropped index N` for an index whose table is unknown. */
+  name: string;
+  /** As SYS_TABLES holds it (the file-name encoding: its .frm is `<storedName>.frm`); null for an unknown table. */
+  storedName: string | null;
+  state: 'live' | 'dropped';
+  rowFormat: string | null;
+  indexes: { name: string; id: bigint; clustered: boolean }[];
+  /** Exact, from its leaf pages; null when it could not be counted (see `notes`) or has no definition. */
+  rows: number | null;
+  /** Where its definition comes from; null: none is left (give one). */
+  source: 'frm' | 'dictionary' | null;
+  /** The .frm, or the system tablespace the dictionary is in. */
+  file: string | null;
+  columnCount: number;
+  index: SystemIndex | null;
+  /** A dropped index's pages, leaf pages and records, as a scan of every page finds them. */
+  found: { pages: number; leafPages: number; records: number } | null;
+  /** What to know: what the dictionary does not keep of the columns, disagreements with the .frm, why it was not counted. */
+  notes: string[];
+}
+
+export interface SystemListing {
+  tables: SystemTable[];
+  /** Why no table is listed: not a system tablespace, or one that keeps no dictionary (MySQL 8: it is in mysql.ibd). */
+  error: string | null;
+}
+
+export interface SystemMethods {
+  /** The tables of system tablespace `ibd` (`frms`: the .frm files of its datadir, named `db/table.frm`). */
+  listSystemTables(ibd: Blob, name: string, frms: NamedBlob[]): Promise<SystemListing>;
+}
+
+/** InnoDB's own tables (SYS_*, no database) and a FULLTEXT index's helper tables are not the user's. */
+function usersTable(name: string): boolean {
+  return name.includes('/') && !/\/FTS_[0-9a-f]{16}_/i.test(name);
+}
+
+function indexesOf(t: DictTable): SystemTable['indexes'] {
+  return t.indexes.map((i) => ({ name: i.name, id: i.id, clustered: (i.type & INDEX_TYPE.CLUSTERED) !== 0 }));
+}
+
+/** The table of `entry`, counted; a dropped one through the root the scan found (`dropped`). */
+async function listedTable(file: InnodbFile, entry: TableEntry, dropped: readonly DroppedIndex[]): Promise<SystemTable> {
+  const t = entry.dictionary?.table as DictTable;
+  const live = t.state === 'live';
+  const clustered = entry.clusteredIndex;
+  const scanned = clustered === null ? undefined : dropped.find((d) => d.indexId === clustered.indexId);
+  const index = clustered === null ? null : { indexId: clustered.indexId, rootPage: live ? clustered.rootPage : scanned?.rootPage ?? null };
+  const row: SystemTable = {
+    name: entry.name, storedName: t.storedName, state: live ? 'live' : 'dropped', rowFormat: t.rowFormat, indexes: indexesOf(t), rows: null,
+    source: entry.source === 'frm' ? 'frm' : 'dictionary', file: entry.file, columnCount: entry.definition.columns.length, index,
+    found: scanned ? { pages: scanned.pages, leafPages: scanned.leafPages, records: scanned.records } : null,
+    notes: [...(entry.dictionary?.notes ?? []), ...entry.disagreements],
+  };
+  if (index === null) return { ...row, notes: [...row.notes, 'the data dictionary names no index holding its rows'] };
+  try {
+    row.rows = (await (await file.table(entry, { target: { index } })).count()).rows;
+  } catch (e) {
+    row.notes.push(`not counted: ${(e as Error).message}`);
+  }
+  return row;
+}
+
+/** An index no live table owns and no listed table claims: its table's dictionary rows are lost. */
+function unknownTable(d: DroppedIndex): SystemTable {
+  return {
+    name: `dropped index ${d.indexId}`, storedName: null, state: 'dropped', rowFormat: d.compact ? 'COMPACT or newer' : 'REDUNDANT',
+    indexes: [], rows: null, source: null, file: null, columnCount: 0, index: { indexId: d.indexId, rootPage: d.rootPage },
+    found: { pages: d.pages, leafPages: d.leafPages, records: d.records }, notes: [],
+  };
+}
+
+function sources(files: readonly NamedBlob[]): ByteSource[] {
+  return files.map((f) => blobSource(f.blob, f.name));
+}
+
+async function listSystem(ibd: Blob, name: string, frms: readonly NamedBlob[]): Promise<SystemListing> {
+  const file = await openSource(sharedBlobSource(ibd, name), { files: sources(frms) });
+  const dictionary = file.dictionary;
+  if (dictionary === null) return { tables: [], error: `${name} is not a system tablespace with an InnoDB data dictionary` };
+  if (dictionary.tables.length === 0) return { tables: [], error: file.error };
+  const dropped = await file.droppedIndexes();
+  const tables: SystemTable[] = [];
+  for (const entry of file.tables()) {
+    const t = entry.dictionary?.table;
+    if (t && t.spaceId === 0 && usersTable(t.name)) tables.push(await listedTable(file, entry, dropped));
+  }
+  const claimed = new Set(dictionary.tables.flatMap((t) => t.indexes.map((i) => i.id)));
+  for (const d of dropped) if (!claimed.has(d.indexId) && d.leafPages > 0) tables.push(unknownTable(d));
+  return { tables, error: null };
+}
+
+/** A definition a table of a system tablespace can be opened with (a SchemaCandidate, of any source). */
+export interface SystemCandidate {
+  /** What it is chosen by, when not its definition's name: `db/table`, as the dictionary names it. */
+  name?: string;
+  table: TableDef;
+  source: DefinitionSourceKind;
+  file: string;
+  clusteredIndex?: SystemIndex | null;
+}
+
+/** What resolveSchema finds, for a system tablespace too (its candidates may come from its dictionary, named `db/table`). */
+export type Resolved = Omit<ResolvedSchema, 'candidates' | 'source'> & { candidates: SystemCandidate[]; source: DefinitionSourceKind | null };
+
+/**
+ * The definitions of the tables of system tablespace `ibd` (the dictionary's, or a .frm's among
+ * `files`), then the CREATE TABLEs of the .sql files among them (parsed once: `cache`); none picked
+ * (the page names the table). Null when `ibd` is not a system tablespace.
+ */
+export async function resolveSystem(ibd: ByteSource, files: readonly ByteSource[], cache: Parameters<typeof resolveSchema>[2]): Promise<Resolved | null> {
+  const defs = await foundDefinitions(ibd, files);
+  if (!defs.dictionary) return null;
+  const sqls = files.filter((f) => fileKind(f.name) === 'sql');
+  const given = sqls.length > 0 ? await resolveSchema(ibd, sqls, cache) : { candidates: [], warnings: [] };
+  const own = defs.entries.filter((e) => usersTable(e.name)).map((e): SystemCandidate => ({ name: e.name, table: e.definition, source: e.source as DefinitionSourceKind, file: e.file, clusteredIndex: e.clusteredIndex }));
+  return { ibd, table: null, source: null, file: null, candidates: [...own, ...given.candidates], warnings: [...defs.warnings, ...given.warnings], error: defs.error };
+}
+
+export function createSystemMethods(): SystemMethods {
+  return {
+    listSystemTables: listSystem,
+  };
+}
+
+/** The name a candidate is chosen by. */
+export function candidateName(c: SystemCandidate): string {
+  return c.name ?? c.table.name;
+}
