@@ -27,6 +27,8 @@ const RUN_PAGES = 256;
 export interface ExportProgress {
   format: ExportFormat;
   table: string;
+  /** The table it was started from (TableEntry.key). */
+  owner: string;
   fileName: string;
   target: SaveTarget['kind'];
   state: 'running' | 'finishing' | 'done' | 'cancelled' | 'error';
@@ -53,6 +55,8 @@ export interface ExportJob {
   options: ExportOptions;
   target: SaveTarget;
   note: string | null;
+  /** The table it is started from (TableEntry.key). */
+  owner: string;
 }
 
 class Cancelled extends Error {}
@@ -73,6 +77,7 @@ export class ExportRun {
     const base: ExportProgress = {
       format: job.options.format,
       table: job.spec.table.name,
+      owner: job.owner,
       fileName: job.target.fileName,
       target: job.target.kind,
       state: 'running',

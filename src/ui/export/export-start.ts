@@ -27,7 +27,7 @@ export async function startExport(hold: ExportHold, run: ExportRun, entry: Table
   const release = hold.begin();
   try {
     // Another mode than the view's has another row count, which only its own count would tell.
-    await run.start({ spec: { ...view.spec, mode }, leaves: view.map.leaves, total: mode === entry.mode ? entry.rows : null, options, target, note });
+    await run.start({ spec: { ...view.spec, mode }, leaves: view.map.leaves, total: mode === entry.mode ? entry.rows : null, options, target, note, owner: entry.key });
   } finally {
     release();
   }
