@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { checkSetup, DIST, launch, ROOT, serveDist } from './harness.ts';
+import { checkSetup, DIST, launch, pageSteps, ROOT, serveDist } from './harness.ts';
 
 /** Another origin (a closed loopback port): the probe the policy must refuse before any connection. */
 const FOREIGN_PROBE = 'http://127.0.0.1:9/csp-probe';
@@ -138,6 +138,7 @@ describe('the Content-Security-Policy of the built page', () => {
     await page.locator('[data-row="0"]').waitFor();
 
     // CSV, streamed through the service worker (a same-origin frame carries the download's request).
+    await pageSteps(() => page).panel('export');
     await page.getByRole('radio', { name: 'CSV', exact: true }).check();
     const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByTestId('download').click()]);
     expect(dl.suggestedFilename()).toBe('employees.csv');

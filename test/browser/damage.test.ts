@@ -84,7 +84,7 @@ describe('rows of damaged pages in the page: marked, withheld and counted as the
   let work: string;
   let damaged: string;
   const consoleErrors: string[] = [];
-  const { shot, waitForTable, rowCount, clearAll, open, download } = pageSteps(() => page);
+  const { shot, waitForTable, rowCount, clearAll, open, download, panel } = pageSteps(() => page);
 
   /** The CLI on the damaged copy: its default (live) output, and --rows all. */
   let live: { csv: string; rows: Json[]; withheld: number };
@@ -165,6 +165,7 @@ describe('rows of damaged pages in the page: marked, withheld and counted as the
   }, 120_000);
 
   it('exports leave the damaged rows out by default (the CLI\'s output), and put them in when asked (--rows all)', async () => {
+    await panel('export');
     const choice = page.getByTestId('export-damage');
     await choice.waitFor();
     expect(Number(await choice.getAttribute('data-rows'))).toBe(live.withheld);

@@ -141,6 +141,17 @@ export function shown(v: string | null): string {
 
 /** The steps a test takes on the page (`page()`: the page as it is now). */
 export function pageSteps(page: () => Page) {
+  /**
+   * Opens the table view's panel `name` (definition, pages, recovery, export): a tab once the table
+   * shows rows (the grid comes first); before, every panel is shown and there is nothing to open.
+   */
+  async function panel(name: 'definition' | 'pages' | 'recovery' | 'export'): Promise<void> {
+    const tab = page().locator(`[data-testid="panel-tab"][data-panel="${name}"]`);
+    if ((await tab.count()) === 0 || (await tab.getAttribute('aria-expanded')) === 'true') return;
+    await tab.click();
+    await page().locator(`[data-testid="view-panel"][data-panel="${name}"]`).waitFor();
+  }
+
   return {
     async shot(name: string): Promise<void> {
       await page().screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
@@ -161,6 +172,8 @@ export function pageSteps(page: () => Page) {
       await page().locator('[data-testid="table-item"]').first().waitFor({ state: 'detached' });
     },
 
+    panel,
+
     async open(paths: string[]): Promise<void> {
       await page().locator('[data-testid="file-input"]').setInputFiles(paths);
     },
@@ -172,6 +185,7 @@ export function pageSteps(page: () => Page) {
     /** `done`: looks at the finished export before it is dismissed. */
     async download(format: 'CSV' | 'NDJSON' | 'SQL' | 'Parquet', expectName: string, done?: (progress: Locator) => Promise<void>): Promise<Buffer> {
       const p = page();
+      await panel('export');
       await p.getByRole('radio', { name: format, exact: true }).check();
       const [dl] = await Promise.all([
         p.waitForEvent('download', { timeout: 120_000 }),

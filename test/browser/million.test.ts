@@ -35,7 +35,7 @@ describe('1,000,000 rows of a real MariaDB table in the built page', () => {
   let millionCsvHash = '';
   let millionCsvBytes = 0;
 
-  const { shot, waitForTable, rowCount, clearAll, open } = pageSteps(() => page);
+  const { shot, waitForTable, rowCount, clearAll, open, panel } = pageSteps(() => page);
 
   /** The page's heap after a full garbage collection: what it holds, not what it has yet to free. */
   async function retainedHeap(): Promise<number> {
@@ -167,6 +167,7 @@ describe('1,000,000 rows of a real MariaDB table in the built page', () => {
         };
       });
       const t1 = Date.now();
+      await panel('export');
       await page.getByRole('radio', { name: 'CSV', exact: true }).check();
       await page.getByRole('button', { name: 'Save CSV as…' }).click();
       await page.locator('[data-testid="export-progress"][data-state="running"]').waitFor({ timeout: 10_000 });
@@ -203,6 +204,7 @@ describe('1,000,000 rows of a real MariaDB table in the built page', () => {
     const downloads: Download[] = [];
     const onDownload = (d: Download) => downloads.push(d);
     page.on('download', onDownload);
+    await panel('export');
     await page.getByRole('radio', { name: 'NDJSON', exact: true }).check();
     await page.getByTestId('download').click();
     // Cancelled while it runs: its runs are 4 MiB of pages, so the 1,000,000 rows are a few runs and
@@ -225,6 +227,8 @@ describe('1,000,000 rows of a real MariaDB table in the built page', () => {
     await open([files['m.ibd'], files['m.sql']]);
     // What a user who only wants the CSV does: Download as soon as it is offered. The count steps
     // aside while the export runs (its workers recycled once idle) and ends after it.
+    await page.locator('[data-testid="panel-tab"][data-panel="export"]').waitFor({ timeout: 10_000 });
+    await panel('export');
     await page.getByRole('radio', { name: 'CSV', exact: true }).check();
     const button = page.locator('[data-testid="download"]:enabled');
     await button.waitFor({ timeout: 10_000 });

@@ -38,7 +38,7 @@ describe('the page map panel', () => {
   let session: Session;
   let page: Page;
   let work: string;
-  const { waitForTable, clearAll, open } = pageSteps(() => page);
+  const { waitForTable, clearAll, open, panel } = pageSteps(() => page);
 
   beforeAll(async () => {
     checkSetup();
@@ -55,6 +55,7 @@ describe('the page map panel', () => {
   }, 60_000);
 
   async function openPanel(): Promise<void> {
+    await panel('pages');
     await page.getByTestId('page-map-panel').locator('summary').first().click();
     await page.getByTestId('page-map-canvas').waitFor({ timeout: 30_000 });
   }

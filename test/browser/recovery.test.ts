@@ -47,7 +47,7 @@ describe('damaged files, raw images and tables with no definition, in the built 
   const files: Record<string, string> = {};
   let expected: QueryResult;
 
-  const { shot, waitForTable, rowCount, clearAll, open, download } = pageSteps(() => page);
+  const { shot, waitForTable, rowCount, clearAll, open, download, panel } = pageSteps(() => page);
 
   beforeAll(async () => {
     checkSetup();
@@ -101,6 +101,7 @@ describe('damaged files, raw images and tables with no definition, in the built 
       await page.getByTestId('filter-text').press('Enter');
       await expect.poll(() => page.getByTestId('filter-result').textContent(), { timeout: 30_000 }).toMatch(/^0 of/);
     }
+    await panel('recovery');
     const problems = page.getByTestId('problems');
     const error = page.getByTestId('error');
     expect((await problems.count()) + (await error.count())).toBeGreaterThan(0);
@@ -170,6 +171,7 @@ describe('damaged files, raw images and tables with no definition, in the built 
     await expect.poll(() => alert.textContent(), { timeout: 30_000 }).toMatch(/the B-tree expects [\d,]+ leaf pages there \(about [\d,]+ rows, estimated/);
     await waitForTable('t', 'done');
     expect(await page.getByText('All rows in this copy counted (the file is cut short: see above)').count()).toBe(1);
+    await panel('recovery');
     const report = page.getByTestId('recovery-report');
     if (!(await report.evaluate((d) => (d as HTMLDetailsElement).open))) await report.locator('summary').click();
     await page.getByTestId('report-full').click();
@@ -206,9 +208,11 @@ describe('damaged files, raw images and tables with no definition, in the built 
     await first.getByTestId('decode-index').click();
     await waitForTable('t_cut', 'done', 60_000);
     expect(await rowCount()).toBe(ROWS);
+    await panel('definition');
     expect(await page.getByTestId('target').textContent()).toMatch(/raw image/);
 
     // The report: complete after a pass over every leaf, naming what was cut off and the missing root.
+    await panel('recovery');
     const report = page.getByTestId('recovery-report');
     await page.locator('[data-testid="recovery-report"][data-complete="true"]').waitFor({ timeout: 60_000 });
     const text = (await report.textContent()) ?? '';
@@ -261,6 +265,7 @@ describe('damaged files, raw images and tables with no definition, in the built 
     await editor.getByRole('button', { name: 'Decode with these columns' }).click();
     await waitForTable('g', 'done', 60_000);
     expect(await rowCount()).toBe(want.rows.length);
+    await panel('definition');
     expect(await page.getByTestId('definition-guessed').textContent()).toMatch(/guessed/);
     expect(await page.locator('[data-row="0"] [role="gridcell"]').allTextContents()).toEqual(want.rows[0].map(shown));
     // The CREATE TABLE it was read with can be seen (and copied).
@@ -271,6 +276,7 @@ describe('damaged files, raw images and tables with no definition, in the built 
     await page.getByTestId('filter-text').fill('item 1499');
     await page.getByTestId('filter-text').press('Enter');
     await expect.poll(() => page.getByTestId('filter-result').textContent(), { timeout: 30_000 }).toMatch(/^1 of 1,500 rows/);
+    await panel('recovery');
     const report = page.locator('[data-testid="recovery-report"][data-complete="true"]');
     await report.waitFor({ timeout: 30_000 });
     expect(await report.locator('[data-testid="report-figure"][data-label="Rows read (live)"]').getAttribute('data-value')).toBe(String(want.rows.length));

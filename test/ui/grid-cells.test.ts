@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { shown } from '../../src/ui/grid/cell-text.ts';
-import { autoWidths, handWidth, MAX_COL_CH, MIN_COL_CH } from '../../src/ui/grid/column-widths.ts';
+import { autoWidths, handWidth, headWidth, MAX_COL_CH, MIN_COL_CH } from '../../src/ui/grid/column-widths.ts';
 import { keyTarget } from '../../src/ui/grid/grid-keys.ts';
 
 describe('the grid', () => {
@@ -17,12 +17,24 @@ describe('the grid', () => {
     expect(long.text).toBe(`${'x'.repeat(240)}…`);
   });
 
-  it('sizes columns from their names and the values seen, growing only, within the limits', () => {
-    expect(autoWidths(['id', 'name'], [null], null)).toEqual([MIN_COL_CH, 5]);
-    const first = autoWidths(['id', 'name'], [['1', 'a much longer name'], ['22', null]], null);
+  it('sizes columns from their headers and the values seen, growing only, within the limits', () => {
+    expect(autoWidths([2, 5], [null], null)).toEqual([MIN_COL_CH, 5]);
+    const first = autoWidths([2, 5], [['1', 'a much longer name'], ['22', null]], null);
     expect(first).toEqual([MIN_COL_CH, 18]);
-    expect(autoWidths(['id', 'name'], [['3', 'b']], first)).toEqual(first);
-    expect(autoWidths(['v'], [['y'.repeat(100)]], null)).toEqual([42]);
+    expect(autoWidths([2, 5], [['3', 'b']], first)).toEqual(first);
+    expect(autoWidths([1], [['y'.repeat(100)]], null)).toEqual([42]);
+    // A header wider than any value sets the width, even past the limit of values.
+    expect(autoWidths([50], [['y'.repeat(100)]], null)).toEqual([50]);
+  });
+
+  it('gives a header the room of its name (in the wider bold font, with its tools spot), type and keys', () => {
+    // badge_code: 10 letters, 12% wider than ch, and 3 ch for the sort spot: never cut at 11 ch.
+    expect(headWidth('badge_code', 'int', [])).toBe(15);
+    expect(headWidth('id', 'decimal(12,2) unsigned', [])).toBe(20);
+    expect(headWidth('id', 'int', ['idx_customer_created 1/2'])).toBe(23);
+  });
+
+  it('keeps hand-set widths within the limits', () => {
     expect(handWidth(1)).toBe(MIN_COL_CH);
     expect(handWidth(10.3)).toBe(10.5);
     expect(handWidth(1e6)).toBe(MAX_COL_CH);

@@ -29,6 +29,8 @@ const RUN_PAGES = 256;
 export interface ExportProgress {
   format: ExportFormat;
   table: string;
+  /** The table it was started from (TableEntry.key). */
+  owner: string;
   fileName: string;
   target: SaveTarget['kind'];
   state: 'running' | 'finishing' | 'done' | 'cancelled' | 'error';
@@ -59,6 +61,8 @@ export interface ExportJob {
   note: string | null;
   /** The grid's rows only (a filter's matches, a sort), when not all rows in key order. */
   order?: ExportOrder;
+  /** The table it is started from (TableEntry.key). */
+  owner: string;
 }
 
 class Cancelled extends Error {}
@@ -79,6 +83,7 @@ export class ExportRun {
     const base: ExportProgress = {
       format: job.options.format,
       table: job.spec.table.name,
+      owner: job.owner,
       fileName: job.target.fileName,
       target: job.target.kind,
       state: 'running',

@@ -39,7 +39,7 @@ export async function startExport(hold: ExportHold, run: ExportRun, entry: Table
     // TIMESTAMP is an instant (UTC-adjusted). The zone is the text formats' only.
     const timeZone = options.format === 'sql' || options.format === 'parquet' ? 'UTC' : view.spec.timeZone;
     const total = mode !== entry.mode ? null : shown ? shown.rows : entry.rows;
-    await run.start({ spec: { ...view.spec, mode, timeZone }, leaves: view.map.leaves, total, options, target, note, ...(shown ? { order: shown.order } : {}) });
+    await run.start({ spec: { ...view.spec, mode, timeZone }, leaves: view.map.leaves, total, options, target, note, owner: entry.key, ...(shown ? { order: shown.order } : {}) });
   } finally {
     release();
   }
