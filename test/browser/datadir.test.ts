@@ -26,7 +26,7 @@ describe('a datadir whose tables are inside ibdata1, in the built page', () => {
   let page: Page;
   let work: string;
 
-  const { shot, waitForTable, rowCount, clearAll, download } = pageSteps(() => page);
+  const { shot, waitForTable, rowCount, clearAll, download, panel } = pageSteps(() => page);
   const item = (name: string) => page.locator(`[data-testid="table-item"][data-table="${name}"]`);
   const byName = (name: string) => dd.tables.find((t) => t.name === name) as TableCase;
   const csvOf = (t: TableCase) => csvHeader(t.columns) + csvRows(t.rows);
@@ -64,6 +64,7 @@ describe('a datadir whose tables are inside ibdata1, in the built page', () => {
     expect(await item('shop/customers').locator('[data-testid="table-dropped"]').count()).toBe(0);
     // no .frm: the dictionary's definition, whose types here it keeps whole
     expect(await exported('shop/uniq_dyn', 'uniq_dyn.csv')).toBe(csvOf(byName('uniq_dyn')));
+    await panel('definition');
     expect(await page.getByTestId('definition').textContent()).toMatch(/InnoDB data dictionary of/);
     expect(await exported('shop/dropped_live', 'dropped_live.csv')).toBe(csvOf(byName('dropped_live')));
     expect(await page.getByTestId('system-table').getAttribute('data-state')).toBe('dropped');
@@ -82,6 +83,7 @@ describe('a datadir whose tables are inside ibdata1, in the built page', () => {
     expect(await item(purged).locator('[data-testid="table-dropped"]').count()).toBe(1);
     expect(await item(`dropped index ${dd.removed.liveIndex}`).locator('[data-testid="table-dropped"]').count()).toBe(1);
     expect(await exported('shop/orders_red', 'orders_red.csv')).toBe(csvOf(byName('orders_red')));
+    await panel('definition');
     expect(await page.getByTestId('definition').textContent()).toMatch(/the \.frm file/);
 
     await item(purged).click();

@@ -33,10 +33,11 @@ describe('sorting and filtered exports of 1,000,000 rows in the built page', () 
   let work: string;
   let files: { ibd: string; sql: string };
 
-  const { shot, waitForTable, clearAll, open } = pageSteps(() => page);
+  const { shot, waitForTable, clearAll, open, panel } = pageSteps(() => page);
 
   /** Downloads a CSV of the rows chosen (streamed through the service worker) and returns its text. */
   async function downloadCsv(): Promise<string> {
+    await panel('export');
     await page.getByRole('radio', { name: 'CSV', exact: true }).check();
     const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 180_000 }), page.getByTestId('download').click()]);
     expect(dl.suggestedFilename()).toBe('m.csv');
@@ -156,11 +157,13 @@ describe('sorting and filtered exports of 1,000,000 rows in the built page', () 
     await page.getByTestId('filter-text').fill('banana');
     await page.getByTestId('filter-text').press('Enter');
     await expect.poll(() => page.getByTestId('filter-result').textContent(), { timeout: 60_000 }).toMatch(new RegExp(`^${count.toLocaleString('en-US')} of 1,000,000 rows`));
+    await panel('export');
     await expect.poll(() => page.getByTestId('export-shown').evaluate((el) => el.parentElement?.textContent ?? '')).toContain(`the ${count.toLocaleString('en-US')} filtered rows`);
     expect(await downloadCsv()).toBe(await serverCsv('id'));
 
     await sortBy('w', 'asc');
     await expect.poll(() => page.getByTestId('sort-status').textContent(), { timeout: 120_000 }).toMatch(/Sorted by w, ties/);
+    await panel('export');
     await expect.poll(() => page.getByTestId('export-shown').evaluate((el) => el.parentElement?.textContent ?? '')).toContain('filtered rows, sorted by w');
     await shot('export-filtered-sorted');
     expect(await downloadCsv()).toBe(await serverCsv('w, id'));
