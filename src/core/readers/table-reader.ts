@@ -413,7 +413,8 @@ class ClusteredReader implements TableReader {
     const page = await this.readLeaf(pageNo, run);
     if (page === null) return first;
     // Only pages with off-page columns have anything to wait for.
-    const pending = this.leaf.decode(page, out, first, await this.disowned(page));
+    // Only a scan's leaves are questioned (and awaited): a B-tree's page costs no extra turn.
+    const pending = this.leaf.decode(page, out, first, this.root.page < 0 ? await this.disowned(page) : null);
     if (pending !== null) await pending;
     return first && !this.leaf.lastTrusted;
   }
@@ -423,7 +424,7 @@ class ClusteredReader implements TableReader {
    * records are an old copy (leaf-chain.ts): why `page` is one, or null. A B-tree's leaves are its own.
    */
   private async disowned(page: Page): Promise<string | null> {
-    if (this.root.page >= 0 || page.checksum === 'bad') return null;
+    if (page.checksum === 'bad') return null;
     return (await this.leafScan()).disowned.get(page.no) ?? null;
   }
 
