@@ -108,7 +108,7 @@ export class LeafDecoder {
       Object.assign(stats, { deletedSkipped: saved.deletedSkipped, deletedRecovered: saved.deletedRecovered, recordsFailed: saved.recordsFailed });
       stats.problems.length = Math.min(stats.problems.length, saved.problems);
       externs = [];
-      this.decodeDamaged(page, out, reason, externs);
+      this.decodeDamaged(page, out, reason, externs, disowned !== null && page.checksum !== 'bad');
     } else if (modeIncludes(this.ctx.mode, 'purged')) {
       this.recoverPurged(page, out, externs);
     }
@@ -287,7 +287,7 @@ export class LeafDecoder {
    * A damaged page: the records of its list as far as it goes, then those carved from the rest of
    * its body, each measured and value-checked first; rows of state `damaged` where the mode has it.
    */
-  private decodeDamaged(page: Page, out: BatchBuilder, reason: string, externs: PendingExtern[]): void {
+  private decodeDamaged(page: Page, out: BatchBuilder, reason: string, externs: PendingExtern[], intact = false): void {
     const { compact, layout, mode, stats } = this.ctx;
     const bytes = page.bytes;
     stats.damagedPages++;
@@ -311,9 +311,9 @@ export class LeafDecoder {
       addProblem(stats, page.no, origin, `the damaged page's record list leads here, where no record of this table fits (${misfit}); the list is not followed further`);
       break;
     }
-    // An intact page (one a merge took out of the index) whose list holds needs no carving: its
-    // records are all there, as the server wrote them.
-    const { records, carved } = page.checksum !== 'bad' && unreadable === 0 ? { records: listed, carved: 0 } : this.carve(bytes, listed);
+    // An intact page a merge took out of the index (`intact`), whose list holds, needs no carving:
+    // its records are all there, as the server wrote them. Any other damaged page is carved.
+    const { records, carved } = intact && unreadable === 0 ? { records: listed, carved: 0 } : this.carve(bytes, listed);
     stats.carvedRecords += carved;
     let returned = 0;
     let withheld = 0;
