@@ -292,7 +292,7 @@ export class LeafDecoder {
     const bytes = page.bytes;
     stats.damagedPages++;
     const list = this.origins;
-    recordOrigins(bytes, compact, list);
+    const listBroken = recordOrigins(bytes, compact, list) !== null;
     const listed: Extent[] = [];
     const heap = heapArea(bytes, compact);
     let unreadable = 0;
@@ -311,9 +311,13 @@ export class LeafDecoder {
       addProblem(stats, page.no, origin, `the damaged page's record list leads here, where no record of this table fits (${misfit}); the list is not followed further`);
       break;
     }
-    // An intact page a merge took out of the index (`intact`), whose list holds, needs no carving:
-    // its records are all there, as the server wrote them. Any other damaged page is carved.
-    const { records, carved } = intact && unreadable === 0 ? { records: listed, carved: 0 } : this.carve(bytes, listed);
+    // A list that holds (every record fits, and it reaches the supremum with as many records as
+    // PAGE_N_RECS says) is the page's records as the server wrote them: every other heap record is
+    // garbage or free, old versions, so carving would only add rows that are not the page's. The
+    // same for an intact page a merge took out of the index (`intact`). Any other page is carved.
+    const nRecs = u16(bytes, PAGE_HEADER + PAGE_N_RECS);
+    const trusted = unreadable === 0 && (intact || (!listBroken && list.length === nRecs));
+    const { records, carved } = trusted ? { records: listed, carved: 0 } : this.carve(bytes, listed);
     stats.carvedRecords += carved;
     let returned = 0;
     let withheld = 0;
@@ -341,7 +345,6 @@ export class LeafDecoder {
       for (const field of this.fields) externs.push({ origin: e.origin, field });
     }
     const found = records.length;
-    const nRecs = u16(bytes, PAGE_HEADER + PAGE_N_RECS);
     // PAGE_N_RECS may itself be damaged: past what a page can hold it says nothing.
     const lost = nRecs <= bytes.length / 5 ? Math.max(0, nRecs - found) : unreadable;
     stats.recordsFailed += lost;
