@@ -206,12 +206,27 @@ export function decodeCompact(page: Uint8Array, origin: number, layout: Clustere
   if (layout.instant) return decodeCompactInstant(page, origin, layout.instant, sink, externs, check);
   const fields = layout.fields;
   const at = spansFor(fields.length);
-  let nullPtr = origin - 6;
+  walkCompactFields(page, origin, fields, null, origin - 6, origin - 6 - ((layout.nNullable + 7) >> 3), at, sink, externs);
+  const recordBytes = lastRecord.end - lastRecord.start;
+  if (check) checkRecord(fields, layout.checked, page, at, recordBytes);
+  if (sink !== null) writeFields(sink, page, at, lastRecord.end - origin);
+  return recordBytes;
+}
+
+/**
+ * The field walk of a COMPACT record: the null bitmap read down from `nullPtr`, the variable
+ * lengths down from `lenPtr`, the data up from `origin`, each field's span (or NULL_FIELD /
+ * OFF_PAGE) put in `at` at its index. `stored`: the indexes of the fields the record stores, in
+ * order (an instantly altered table's record), or null for all of them. Leaves the record's extent
+ * in lastRecord: from just after the last length byte read up to the end of its last field.
+ */
+function walkCompactFields(page: Uint8Array, origin: number, fields: readonly FieldSpec[], stored: Int32Array | null, nullPtr: number, lenPtr: number, at: Int32Array, sink: RecordSink | null, externs: ExternField[]): void {
   let nullBit = 1;
-  let lenPtr = origin - 6 - ((layout.nNullable + 7) >> 3);
   let p = origin;
   const end = page.length - 8;
-  for (let i = 0; i < fields.length; i++) {
+  const n = stored === null ? fields.length : stored.length;
+  for (let k = 0; k < n; k++) {
+    const i = stored === null ? k : stored[k];
     const f = fields[i];
     if (f.nullable) {
       const isNull = (page[nullPtr] & nullBit) !== 0;
@@ -241,13 +256,8 @@ export function decodeCompact(page: Uint8Array, origin: number, layout: Clustere
     }
     p += len;
   }
-  // The header runs from just after the last length byte read up to the origin.
-  const recordBytes = p - (lenPtr + 1);
-  if (check) checkRecord(fields, layout.checked, page, at, recordBytes);
-  if (sink !== null) writeFields(sink, page, at, p - origin);
   lastRecord.start = lenPtr + 1;
   lastRecord.end = p;
-  return recordBytes;
 }
 
 /** Info bits and status of the records that instant ALTER TABLE introduced. */
@@ -298,48 +308,10 @@ function decodeCompactInstant(page: Uint8Array, origin: number, instant: Instant
   const fields = instant.fields;
   const { shape, nullStart } = instantShape(page, origin, instant);
   const at = spansFor(fields.length);
-  let nullPtr = nullStart;
-  let nullBit = 1;
-  let lenPtr = nullStart - shape.nullBytes;
-  let p = origin;
-  const end = page.length - 8;
-  const stored = shape.fields;
-  for (let k = 0; k < stored.length; k++) {
-    const i = stored[k];
-    const f = fields[i];
-    if (f.nullable) {
-      const isNull = (page[nullPtr] & nullBit) !== 0;
-      nullBit <<= 1;
-      if (nullBit === 0x100) { nullBit = 1; nullPtr--; }
-      if (isNull) {
-        at[2 * i] = NULL_FIELD;
-        continue;
-      }
-    }
-    let len = f.fixedLen;
-    let external = false;
-    if (len === 0) {
-      len = page[lenPtr--];
-      if (f.bigCol && len & 0x80) {
-        external = (len & 0x40) !== 0;
-        len = ((len & 0x3f) << 8) | page[lenPtr--];
-      }
-    }
-    if (p + len > end || lenPtr < 0) throw new RecordError(`field \`${f.name}\` (${len} bytes) runs past the end of the page`);
-    if (external) {
-      at[2 * i] = OFF_PAGE;
-      if (sink !== null && f.out >= 0) externs.push(externOf(page, p, len, sink.base + f.out, i, f.name));
-    } else {
-      at[2 * i] = p;
-      at[2 * i + 1] = len;
-    }
-    p += len;
-  }
-  const recordBytes = p - (lenPtr + 1);
+  walkCompactFields(page, origin, fields, shape.fields, nullStart, nullStart - shape.nullBytes, at, sink, externs);
+  const recordBytes = lastRecord.end - lastRecord.start;
   if (check) checkRecord(fields, shape.checked, page, at, recordBytes);
   if (sink !== null) writeStored(sink, instant, shape, page, at);
-  lastRecord.start = lenPtr + 1;
-  lastRecord.end = p;
   return recordBytes;
 }
 
