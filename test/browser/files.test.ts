@@ -14,15 +14,15 @@
  *  - no request leaves the page's origin.
  */
 import { createCipheriv, createHash, randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { unzipSync } from 'fflate';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
 import { csvHeader, csvRows } from '../../src/core/writers/output.ts';
-import { checkSetup, expectOwnOriginOnly, loadPage, pageSteps, ROOT, shown, startSession, type Session } from './harness.ts';
+import { expectOwnOriginOnly, pageSteps, ROOT, shown, type Session } from './harness.ts';
+import { pageTest } from './page-test.ts';
 import { createAwkwardTable, ROWS, sha256, sqlString, tableFiles, TEXTS } from './test-tables.ts';
 
 /** A file written by MySQL 8.0.18 (shared fixtures beside the repository). */
@@ -35,12 +35,11 @@ describe('the files a user brings, in the built page', () => {
   let work: string;
   const files: Record<string, string> = {};
 
+  const env = pageTest('files', { mariadb: {} });
   const { shot, waitForTable, rowCount, clearAll, open, download, panel } = pageSteps(() => page);
 
   beforeAll(async () => {
-    checkSetup();
-    work = mkdtempSync(join(tmpdir(), 'ibd-files-test-'));
-    db = await startMariadb();
+    ({ db, session, page, work } = env);
     await createAwkwardTable(db);
     await db.exec(`CREATE TABLE other (id INT PRIMARY KEY, label VARCHAR(20) NOT NULL) ENGINE=InnoDB;
       INSERT INTO other SELECT seq, CONCAT('other ', seq) FROM seq_1_to_50;`);
@@ -60,16 +59,7 @@ describe('the files a user brings, in the built page', () => {
     writeFileSync(join(folder, 'README.txt'), 'not a table file');
     files.folder = dirname(folder);
 
-    session = await startSession(join(work, 'chromium-profile'));
-    page = session.page;
-    await loadPage(session);
   }, 240_000);
-
-  afterAll(async () => {
-    await session?.close();
-    await db?.stop();
-    if (work) rmSync(work, { recursive: true, force: true });
-  }, 60_000);
 
   it('reads an encrypted table once its key file is dropped (asking for the key file\'s password)', async () => {
     await clearAll();

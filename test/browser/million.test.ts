@@ -12,14 +12,13 @@
  *  - no request leaves the page's origin.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { CDPSession, Download, Page } from 'playwright-core';
-import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
+import type { MariadbServer } from '../harness/mariadb.ts';
 import { csvHeader, csvRows } from '../../src/core/writers/output.ts';
-import { checkSetup, expectOwnOriginOnly, loadPage, pageSteps, startSession, type Session } from './harness.ts';
+import { expectOwnOriginOnly, pageSteps, type Session } from './harness.ts';
+import { pageTest } from './page-test.ts';
 import { tableFiles } from './test-tables.ts';
 
 const MILLION = 1_000_000;
@@ -35,6 +34,7 @@ describe('1,000,000 rows of a real MariaDB table in the built page', () => {
   let millionCsvHash = '';
   let millionCsvBytes = 0;
 
+  const env = pageTest('million', { mariadb: {} });
   const { shot, waitForTable, rowCount, clearAll, open, panel } = pageSteps(() => page);
 
   /** The page's heap after a full garbage collection: what it holds, not what it has yet to free. */
@@ -50,9 +50,7 @@ describe('1,000,000 rows of a real MariaDB table in the built page', () => {
   }
 
   beforeAll(async () => {
-    checkSetup();
-    work = mkdtempSync(join(tmpdir(), 'ibd-million-test-'));
-    db = await startMariadb();
+    ({ db, session, page, work } = env);
     await db.exec(`CREATE TABLE m (id INT NOT NULL PRIMARY KEY, k INT NOT NULL, name VARCHAR(40) NOT NULL, note VARCHAR(30) NULL) ENGINE=InnoDB;
       INSERT INTO m SELECT seq, (seq * 7919) % 1000003, CONCAT('name ', seq), IF(seq % 10 = 0, NULL, IF(seq % 7 = 0, '', CONCAT('n', seq % 997))) FROM seq_1_to_${MILLION};`);
     const m = await tableFiles(db, 'm', work);
@@ -73,17 +71,8 @@ describe('1,000,000 rows of a real MariaDB table in the built page', () => {
     }
     millionCsvHash = hash.digest('hex');
 
-    session = await startSession(join(work, 'chromium-profile'));
-    page = session.page;
     cdp = await session.context.newCDPSession(page);
-    await loadPage(session);
   }, 240_000);
-
-  afterAll(async () => {
-    await session?.close();
-    await db?.stop();
-    if (work) rmSync(work, { recursive: true, force: true });
-  }, 60_000);
 
   it('reads 1,000,000 rows: count in 2 s, last row, filter, key jump, streamed CSV = server, heap < 300 MB', async () => {
     await clearAll();

@@ -11,14 +11,14 @@
  *    in (rows = SELECT);
  *  - no request leaves the page's origin.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { startMariadb, type MariadbServer, type QueryResult } from '../harness/mariadb.ts';
+import type { MariadbServer, QueryResult } from '../harness/mariadb.ts';
 import { ndjsonRows } from '../../src/core/writers/output.ts';
-import { checkSetup, expectOwnOriginOnly, loadPage, pageSteps, shown, startSession, type Session } from './harness.ts';
+import { expectOwnOriginOnly, pageSteps, shown, type Session } from './harness.ts';
+import { pageTest } from './page-test.ts';
 import { createAwkwardTable, ROWS, tableFiles } from './test-tables.ts';
 
 /** Deterministic non-InnoDB bytes. */
@@ -47,26 +47,16 @@ describe('damaged files, raw images and tables with no definition, in the built 
   const files: Record<string, string> = {};
   let expected: QueryResult;
 
+  const env = pageTest('recovery', { mariadb: {} });
   const { shot, waitForTable, rowCount, clearAll, open, download, panel } = pageSteps(() => page);
 
   beforeAll(async () => {
-    checkSetup();
-    work = mkdtempSync(join(tmpdir(), 'ibd-recovery-test-'));
-    db = await startMariadb();
+    ({ db, session, page, work } = env);
     expected = await createAwkwardTable(db);
     const t = await tableFiles(db, 't', work);
     files['t.ibd'] = t.ibd;
     files['t.sql'] = t.sql;
-    session = await startSession(join(work, 'chromium-profile'));
-    page = session.page;
-    await loadPage(session);
   }, 240_000);
-
-  afterAll(async () => {
-    await session?.close();
-    await db?.stop();
-    if (work) rmSync(work, { recursive: true, force: true });
-  }, 60_000);
 
   /** NDJSON lines, sorted: rows compared as a set (a table read without its B-tree root is in page order). */
   function sortedLines(text: string): string[] {

@@ -11,15 +11,15 @@
  *    and exports them with their `_row_state`;
  *  - no request leaves the page's origin.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createConnection } from 'mariadb';
-import { startMariadb, type MariadbServer, type QueryResult } from '../harness/mariadb.ts';
+import type { MariadbServer, QueryResult } from '../harness/mariadb.ts';
 import { csvHeader, csvRows, ndjsonRows, type CsvOptions } from '../../src/core/writers/output.ts';
-import { checkSetup, expectOwnOriginOnly, loadPage, pageSteps, shown, startSession, type Session } from './harness.ts';
+import { expectOwnOriginOnly, pageSteps, shown, type Session } from './harness.ts';
+import { pageTest } from './page-test.ts';
 import { createAwkwardTable, ROWS, sha256, tableFiles } from './test-tables.ts';
 
 describe('the rows of a real MariaDB table in the built page', () => {
@@ -30,27 +30,17 @@ describe('the rows of a real MariaDB table in the built page', () => {
   const files: Record<string, string> = {};
   let expected: QueryResult;
 
+  const env = pageTest('rows', { mariadb: {} });
   const { shot, waitForTable, rowCount, clearAll, open, download } = pageSteps(() => page);
 
   beforeAll(async () => {
-    checkSetup();
-    work = mkdtempSync(join(tmpdir(), 'ibd-rows-test-'));
-    db = await startMariadb();
+    ({ db, session, page, work } = env);
     expected = await createAwkwardTable(db);
     expect(expected.rows).toHaveLength(ROWS);
     const t = await tableFiles(db, 't', work);
     files['t.ibd'] = t.ibd;
     files['t.sql'] = t.sql;
-    session = await startSession(join(work, 'chromium-profile'));
-    page = session.page;
-    await loadPage(session);
   }, 240_000);
-
-  afterAll(async () => {
-    await session?.close();
-    await db?.stop();
-    if (work) rmSync(work, { recursive: true, force: true });
-  }, 60_000);
 
   it('decodes a table of awkward values: grid, NULL vs empty, value viewer, dark theme', async () => {
     await clearAll();

@@ -13,14 +13,14 @@
  *    INSERT re-imported equal; the record view; the value viewer keeps its row after a filter;
  *  - an export's message stays under its own table, and is gone after Close all files.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMariadb, type MariadbServer, type QueryResult } from '../harness/mariadb.ts';
-import { checkSetup, expectOwnOriginOnly, loadPage, pageSteps, ROOT, startSession, type Session } from './harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { MariadbServer, QueryResult } from '../harness/mariadb.ts';
+import { expectOwnOriginOnly, pageSteps, ROOT, type Session } from './harness.ts';
+import { pageTest } from './page-test.ts';
 import { createAwkwardTable, ROWS, tableFiles } from './test-tables.ts';
 
 const WIDTH = 1366;
@@ -45,29 +45,19 @@ describe('the workspace: rows first, typed headers, selection and copy', () => {
   let expected: QueryResult;
   let types: string[];
 
+  const env = pageTest('workspace', { mariadb: {} });
   const { shot, waitForTable, clearAll, open, panel } = pageSteps(() => page);
 
   beforeAll(async () => {
-    checkSetup();
-    work = mkdtempSync(join(tmpdir(), 'ibd-workspace-test-'));
-    db = await startMariadb();
+    ({ db, session, page, work } = env);
     expected = await createAwkwardTable(db);
     types = (await db.query("SELECT COLUMN_TYPE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'test' AND TABLE_NAME = 't' ORDER BY ORDINAL_POSITION")).rows.map((r) => r[0]!);
     const t = await tableFiles(db, 't', work);
     files['t.ibd'] = t.ibd;
     files['t.sql'] = t.sql;
-    session = await startSession(join(work, 'chromium-profile'));
-    page = session.page;
     await page.setViewportSize({ width: WIDTH, height: HEIGHT });
     await session.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(session.url).origin });
-    await loadPage(session);
   }, 240_000);
-
-  afterAll(async () => {
-    await session?.close();
-    await db?.stop();
-    if (work) rmSync(work, { recursive: true, force: true });
-  }, 60_000);
 
   /** The first rows are on screen, the page not scrolled, and the grid reaches down the window. */
   async function expectRowsFirst(): Promise<void> {
