@@ -5,7 +5,9 @@
  * supplementary characters, ignorables, combining marks, DUCET 14.0.0's contractions, trailing
  * spaces and tabs, empty and NULL) and random strings of any code point (assigned or not), in
  * utf8mb4_unicode_ci, its NO PAD twin, utf8mb3_unicode_ci, utf8mb4_unicode_520_ci,
- * utf8mb4_uca1400_ai_ci and its NO PAD twin; SETs of 3 and of 40 members (the bitmap's high word).
+ * utf8mb4_uca1400_ai_ci and its NO PAD twin; SETs of 3 and of 40 members (the bitmap's high word);
+ * geometries of every kind and several SRIDs (the server compares the stored SRID + WKB bytes);
+ * JSON, which MariaDB keeps as LONGTEXT in utf8mb4_bin.
  * The table is decoded from its .ibd and sorted the way the page sorts it (TableView.sortBy: runs
  * of one leaf page, merged); the row order must be the server's.
  */
@@ -42,7 +44,27 @@ function randomText(r: () => number): string {
   return s;
 }
 
-const COLUMNS = ['uc', 'ucnp', 'u3', 'u520', 'u14', 'u14np', 's3', 's40'];
+/** Geometries of every kind, in a few SRIDs (under 1 KB: MariaDB compares only max_sort_length bytes of a sort key). */
+function randomGeometry(r: () => number): string {
+  const pick = <T,>(a: readonly T[]) => a[Math.floor(r() * a.length)];
+  const c = () => pick(['0', '1', '-1', '2', '0.5', '-0.5', '256', '-0', '1e-300', '1e300', '123.456', '-98765.4321']);
+  const pt = () => `${c()} ${c()}`;
+  const pts = (min: number) => Array.from({ length: min + Math.floor(r() * 3) }, pt).join(',');
+  const ring = () => {
+    const p = pt();
+    return `(${p},${pts(2)},${p})`;
+  };
+  const kinds = [
+    () => `POINT(${pt()})`, () => `LINESTRING(${pts(2)})`, () => `POLYGON(${ring()}${r() < 0.3 ? `,${ring()}` : ''})`,
+    () => `MULTIPOINT(${pts(1)})`, () => `MULTILINESTRING((${pts(2)}),(${pts(2)}))`, () => `MULTIPOLYGON((${ring()}),(${ring()}))`,
+    () => (r() < 0.3 ? 'GEOMETRYCOLLECTION EMPTY' : `GEOMETRYCOLLECTION(POINT(${pt()}),LINESTRING(${pts(2)}))`),
+  ];
+  return `ST_GeomFromText('${pick(kinds)()}', ${pick([0, 0, 4326, 3857, 1, 65536])})`;
+}
+
+const JSON_TEXTS = ['{"a":1}', '{"a": 1}', '{"b":[]}', '[1,2]', '[]', '{}', '"x"', '"X"', 'null', 'true', 'false', '1.5', '10', '2', '{"é":"ü"}', ' {"a":1}'];
+
+const COLUMNS = ['uc', 'ucnp', 'u3', 'u520', 'u14', 'u14np', 's3', 's40', 'g', 'j'];
 const SET40 = Array.from({ length: 40 }, (_, i) => `m${i}`);
 
 function hexText(s: string): string {
@@ -61,15 +83,18 @@ function rowValues(id: number, r: () => number): string {
     return hexText(bmp ? Array.from(s, (c) => (c.codePointAt(0)! > 0xffff ? '?' : c)).join('') : s);
   };
   const set = (members: readonly string[]) => (r() < 0.05 ? 'NULL' : setValue(members, r));
-  return `(${id}, ${text(false)}, ${text(false)}, ${text(true)}, ${text(false)}, ${text(false)}, ${text(false)}, ${set(['x', 'y', 'z'])}, ${set(SET40)})`;
+  const geometry = r() < 0.05 ? 'NULL' : randomGeometry(r);
+  const json = r() < 0.05 ? 'NULL' : `'${JSON_TEXTS[Math.floor(r() * JSON_TEXTS.length)]}'`;
+  return `(${id}, ${text(false)}, ${text(false)}, ${text(true)}, ${text(false)}, ${text(false)}, ${text(false)}, ${set(['x', 'y', 'z'])}, ${set(SET40)}, ${geometry}, ${json})`;
 }
 
 const lookup = (table: TableDef) => (name: string) => (name === table.name ? table : undefined);
 
-describe('sorting by a UCA-collated or SET column, as MariaDB orders it', () => {
+describe('sorting by a UCA-collated, SET, geometry or JSON column, as MariaDB orders it', () => {
   let server: MariadbServer;
   let view: TableView;
   let ids: number[];
+  let table: TableDef;
   const serverOrder = new Map<string, number[]>();
 
   beforeAll(async () => {
@@ -83,7 +108,9 @@ describe('sorting by a UCA-collated or SET column, as MariaDB orders it', () => 
       u14 VARCHAR(40) CHARACTER SET utf8mb4 COLLATE utf8mb4_uca1400_ai_ci,
       u14np VARCHAR(40) CHARACTER SET utf8mb4 COLLATE utf8mb4_uca1400_nopad_ai_ci,
       s3 SET('x','y','z'),
-      s40 SET(${SET40.map((m) => `'${m}'`).join(',')})
+      s40 SET(${SET40.map((m) => `'${m}'`).join(',')}),
+      g GEOMETRY,
+      j JSON
     ) ENGINE=InnoDB`);
     const r = rng(11);
     const rows = Array.from({ length: 2000 }, (_, i) => rowValues(i * 7 + 3, r));
@@ -92,7 +119,7 @@ describe('sorting by a UCA-collated or SET column, as MariaDB orders it', () => 
     for (const col of COLUMNS) {
       serverOrder.set(col, (await server.query(`SELECT id FROM t ORDER BY \`${col}\`, id`)).rows.map((row) => Number(row[0])));
     }
-    const table = parseCreateTables((await server.query('SHOW CREATE TABLE t')).rows[0][1] as string)[0];
+    table = parseCreateTables((await server.query('SHOW CREATE TABLE t')).rows[0][1] as string)[0];
     const ibd = new Blob([readFileSync(await server.exportTable('t'))]);
     view = await TableView.open(inThreadPool(lookup(table)), { ibd, name: 't.ibd', table, mode: 'live' }, () => undefined);
     await view.count(new AbortController().signal, () => Promise.resolve(), () => undefined);
@@ -109,6 +136,10 @@ describe('sorting by a UCA-collated or SET column, as MariaDB orders it', () => 
   it('spans many leaf pages', () => {
     expect(view.map.rows).toBe(2000);
     expect(view.map.leaves.length).toBeGreaterThan(20);
+  });
+
+  it('has JSON as MariaDB stores it: LONGTEXT in utf8mb4_bin', () => {
+    expect(table.columns.find((c) => c.name === 'j')).toMatchObject({ type: 'longtext', charset: 'utf8mb4', collation: 'utf8mb4_bin' });
   });
 
   it.each(COLUMNS)('ORDER BY %s, id', async (col) => {

@@ -17,10 +17,12 @@
  *    sort_order_latin1), PAD SPACE; `utf8mb3/utf8mb4_general_ci`: one 16-bit weight per character
  *    (the character upper-cased without its accents, ß as S, characters beyond the BMP as U+FFFD),
  *    PAD SPACE; the UCA collations `_unicode_ci`, `_unicode_520_ci`, `_uca1400_ai_ci` (PAD SPACE
- *    or `_nopad_`) and `utf8mb4_0900_ai_ci` (NO PAD): their primary weights (uca-weights.ts).
+ *    or `_nopad_`) and `utf8mb4_0900_ai_ci` (NO PAD): their primary weights (uca-weights.ts);
+ *  - spatial types: the stored SRID + WKB, made back from the cell's text (geometry-key.ts).
  *
- * Anything else (other collations' weights, JSON of MySQL, geometry, the pre-5.6 TIME) has no
- * order here: `columnOrder` says why, and the caller refuses the sort rather than sort it wrongly.
+ * The whole value is compared: a server compares only the first max_sort_length bytes (1024 by
+ * default) of a sort key, so values that share that much may come in another order there.
+ * Anything else (other collations' weights, JSON of MySQL, the pre-5.6 TIME) has no order here: `columnOrder` says why, and the caller refuses the sort rather than sort it wrongly.
  * NULL is not a key: the caller orders NULLs first, as the server does ascending. A key is written
  * straight into the caller's buffer (`KeySink`): no array is made per value, which costs more than
  * the rest of a key.
@@ -29,6 +31,7 @@ import type { Column } from '../schema.ts';
 import { defaultCollation } from './collations.ts';
 import { SINGLE_BYTE_CHARSETS } from './charset-tables.ts';
 import { compareStored, keyPart } from './key-values.ts';
+import { geometryKey } from './geometry-key.ts';
 import { appendUcaWeights, ucaTable, type UcaVersion, type WeightSink } from './uca-weights.ts';
 
 /** How two keys compare: byte by byte (shorter first), PAD SPACE over bytes, or PAD SPACE over 16-bit weights. */
@@ -46,12 +49,17 @@ export interface ColumnOrder {
 const INTEGERS = new Set(['tinyint', 'bool', 'smallint', 'mediumint', 'int', 'bigint', 'decimal']);
 const FLOATS = new Set(['float', 'double']);
 const CANONICAL_TEXT = new Set(['date', 'datetime', 'timestamp', 'year']);
-const UNORDERED = new Set(['json', 'geometry', 'point', 'linestring', 'polygon', 'multipoint', 'multilinestring', 'multipolygon', 'geometrycollection', 'vector']);
+const UNORDERED = new Set(['vector']);
+const GEOMETRIES = new Set(['geometry', 'point', 'linestring', 'polygon', 'multipoint', 'multilinestring', 'multipolygon', 'geometrycollection']);
 const TEXT_TYPES = new Set(['char', 'varchar', 'tinytext', 'text', 'mediumtext', 'longtext']);
 const BINARY_TYPES = new Set(['binary', 'varbinary', 'tinyblob', 'blob', 'mediumblob', 'longblob', 'bit']);
 
 /** The order of column `c`'s values, or the reason there is none here. */
 export function columnOrder(c: Column): ColumnOrder | { why: string } {
+  if (c.type === 'json') {
+    // MariaDB's JSON is LONGTEXT in utf8mb4_bin (its SHOW CREATE TABLE says so), which sorts as text
+    return { why: `\`${c.name}\` is of type JSON, which MySQL orders by its JSON comparison rules (a value's type first, then its value), not modelled here` };
+  }
   if (UNORDERED.has(c.type) || (c.type === 'time' && c.legacyTemporal)) {
     return { why: `\`${c.name}\` is of type ${c.type.toUpperCase()}${c.legacyTemporal ? ' (pre-5.6 format)' : ''}, whose ORDER BY order is not modelled` };
   }
@@ -60,6 +68,7 @@ export function columnOrder(c: Column): ColumnOrder | { why: string } {
   if (CANONICAL_TEXT.has(c.type)) return { kind: 'bytes', key: asciiKey };
   if (c.type === 'enum') return { kind: 'bytes', key: enumKey(c.values) };
   if (c.type === 'set') return { kind: 'bytes', key: setKey(c.values) };
+  if (GEOMETRIES.has(c.type)) return { kind: 'bytes', key: geometryKey };
   if (BINARY_TYPES.has(c.type) || c.charset === 'binary') return { kind: 'bytes', key: hexKey };
   if (TEXT_TYPES.has(c.type)) return textOrder(c);
   return { why: `\`${c.name}\` is of type ${c.type.toUpperCase()}, whose ORDER BY order is not modelled` };
