@@ -13,6 +13,11 @@
  *    strings/uca9-dump.cc reads it: no contractions, at most 8 collation elements a character,
  *    Hangul syllables as their jamo, and MySQL's next_implicit() for characters not listed.
  *
+ * It also writes test/fixtures/uca-0900-order.txt, every 100th line of DUCET 9.0.0's conformance
+ * test (CollationTest_NON_IGNORABLE_SHORT.txt, `COLLATION_TEST_900`) whose characters are in no
+ * contraction (MySQL skips them): strings in DUCET's order, which test/uca-weights.test.ts checks
+ * 0900_ai_ci's primary weights keep.
+ *
  * The format (uca-weights.ts decodes it): base64 of varints. Characters: records of [gap from the
  * previous record's end][count][n << 1 | step][n weights], count consecutive code points each
  * weighing n weights, the last one + i for the i-th when step is 1; each weight is written as the
@@ -169,8 +174,20 @@ function readAllkeys(variable: string, version: string): string {
   return text;
 }
 
-it('writes src/core/values/uca-data.ts', async () => {
+/** Every 100th line of the conformance test that no contraction's character is in. */
+function conformanceSample(allkeys900: string): string {
+  const path = process.env.COLLATION_TEST_900;
+  if (!path) throw new Error('Set COLLATION_TEST_900 to the path of UCA 9.0.0\'s CollationTest_NON_IGNORABLE_SHORT.txt');
+  const inContraction = new Set(allkeysContractions(allkeys900).flatMap((c) => c.split(' ')));
+  const lines = readFileSync(path, 'utf8').split('\n').filter((l) => /^[0-9A-F]/.test(l)).map((l) => l.split(';')[0].trim());
+  expect(lines.length).toBeGreaterThan(100_000);
+  const kept = lines.filter((l) => !l.split(' ').some((cp) => inContraction.has(cp)));
+  return `${kept.filter((_, i) => i % 100 === 0).join('\n')}\n`;
+}
+
+it('writes src/core/values/uca-data.ts and test/fixtures/uca-0900-order.txt', async () => {
   const allkeys900 = readAllkeys('ALLKEYS_900', '9.0.0');
+  writeFileSync(join(ROOT, 'test/fixtures/uca-0900-order.txt'), conformanceSample(allkeys900));
   const candidates = allkeysContractions(readAllkeys('ALLKEYS_1400', '14.0.0'));
   const db = await startMariadb({ pageSize: 4096 });
   const entries: string[] = [];
