@@ -5,7 +5,8 @@
  * supplementary characters, ignorables, combining marks, DUCET 14.0.0's contractions, trailing
  * spaces and tabs, empty and NULL) and random strings of any code point (assigned or not), in
  * utf8mb4_unicode_ci, its NO PAD twin, utf8mb3_unicode_ci, utf8mb4_unicode_520_ci,
- * utf8mb4_uca1400_ai_ci and its NO PAD twin; SETs of 3 and of 40 members (the bitmap's high word);
+ * utf8mb4_uca1400_ai_ci and its NO PAD twin, ucs2_unicode_ci, utf16_unicode_ci, utf32_unicode_520_ci,
+ * utf16_uca1400_ai_ci (the same weights whatever the Unicode charset); SETs of 3 and of 40 members (the bitmap's high word);
  * geometries of every kind and several SRIDs (the server compares the stored SRID + WKB bytes);
  * JSON, which MariaDB keeps as LONGTEXT in utf8mb4_bin.
  * The table is decoded from its .ibd and sorted the way the page sorts it (TableView.sortBy: runs
@@ -64,7 +65,7 @@ function randomGeometry(r: () => number): string {
 
 const JSON_TEXTS = ['{"a":1}', '{"a": 1}', '{"b":[]}', '[1,2]', '[]', '{}', '"x"', '"X"', 'null', 'true', 'false', '1.5', '10', '2', '{"é":"ü"}', ' {"a":1}'];
 
-const COLUMNS = ['uc', 'ucnp', 'u3', 'u520', 'u14', 'u14np', 's3', 's40', 'g', 'j'];
+const COLUMNS = ['uc', 'ucnp', 'u3', 'u520', 'u14', 'u14np', 'w2', 'w16', 'w32', 'w16x', 's3', 's40', 'g', 'j'];
 const SET40 = Array.from({ length: 40 }, (_, i) => `m${i}`);
 
 function hexText(s: string): string {
@@ -85,7 +86,8 @@ function rowValues(id: number, r: () => number): string {
   const set = (members: readonly string[]) => (r() < 0.05 ? 'NULL' : setValue(members, r));
   const geometry = r() < 0.05 ? 'NULL' : randomGeometry(r);
   const json = r() < 0.05 ? 'NULL' : `'${JSON_TEXTS[Math.floor(r() * JSON_TEXTS.length)]}'`;
-  return `(${id}, ${text(false)}, ${text(false)}, ${text(true)}, ${text(false)}, ${text(false)}, ${text(false)}, ${set(['x', 'y', 'z'])}, ${set(SET40)}, ${geometry}, ${json})`;
+  const texts = [text(false), text(false), text(true), text(false), text(false), text(false), text(true), text(false), text(false), text(false)];
+  return `(${id}, ${texts.join(', ')}, ${set(['x', 'y', 'z'])}, ${set(SET40)}, ${geometry}, ${json})`;
 }
 
 const lookup = (table: TableDef) => (name: string) => (name === table.name ? table : undefined);
@@ -107,6 +109,10 @@ describe('sorting by a UCA-collated, SET, geometry or JSON column, as MariaDB or
       u520 VARCHAR(40) CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_520_ci,
       u14 VARCHAR(40) CHARACTER SET utf8mb4 COLLATE utf8mb4_uca1400_ai_ci,
       u14np VARCHAR(40) CHARACTER SET utf8mb4 COLLATE utf8mb4_uca1400_nopad_ai_ci,
+      w2 VARCHAR(40) CHARACTER SET ucs2 COLLATE ucs2_unicode_ci,
+      w16 VARCHAR(40) CHARACTER SET utf16 COLLATE utf16_unicode_ci,
+      w32 VARCHAR(40) CHARACTER SET utf32 COLLATE utf32_unicode_520_ci,
+      w16x VARCHAR(40) CHARACTER SET utf16 COLLATE utf16_uca1400_ai_ci,
       s3 SET('x','y','z'),
       s40 SET(${SET40.map((m) => `'${m}'`).join(',')}),
       g GEOMETRY,

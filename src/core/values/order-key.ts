@@ -16,8 +16,8 @@
  *    `latin1_swedish_ci`: the bytes mapped through the collation's sort table (MySQL's
  *    sort_order_latin1), PAD SPACE; `utf8mb3/utf8mb4_general_ci`: one 16-bit weight per character
  *    (the character upper-cased without its accents, ß as S, characters beyond the BMP as U+FFFD),
- *    PAD SPACE; the UCA collations `_unicode_ci`, `_unicode_520_ci`, `_uca1400_ai_ci` (PAD SPACE
- *    or `_nopad_`) and `utf8mb4_0900_ai_ci` (NO PAD): their primary weights (uca-weights.ts);
+ *    PAD SPACE; the UCA collations `_unicode_ci`, `_unicode_520_ci`, `_uca1400_ai_ci` of utf8mb3,
+ *    utf8mb4, ucs2, utf16 and utf32 (PAD SPACE or `_nopad_`) and `utf8mb4_0900_ai_ci` (NO PAD): their primary weights (uca-weights.ts);
  *  - spatial types: the stored SRID + WKB, made back from the cell's text (geometry-key.ts).
  *
  * The whole value is compared: a server compares only the first max_sort_length bytes (1024 by
@@ -83,11 +83,11 @@ function textOrder(c: Column): ColumnOrder | { why: string } {
   if (collation === 'latin1_swedish_ci' && c.charset === 'latin1' && bytes) return { kind: 'padded', key: (t, out) => latin1SwedishKey(bytes, t, out) };
   const part = keyPart({ ...c, collation }, 0, false);
   if (part.order !== null && bytes) return { kind: part.order, key: bytes };
-  return { why: `\`${c.name}\` is ordered by collation ${collation}, whose weights are not implemented (the _general_ci, _unicode_ci, _unicode_520_ci, _uca1400_ai_ci and _0900_ai_ci of utf8mb3/utf8mb4, latin1_swedish_ci and the _bin collations are)` };
+  return { why: `\`${c.name}\` is ordered by collation ${collation}, whose weights are not implemented (utf8mb3/utf8mb4 _general_ci, the _unicode_ci, _unicode_520_ci and _uca1400_ai_ci of the Unicode charsets, utf8mb4_0900_ai_ci, latin1_swedish_ci and the _bin collations are)` };
 }
 
 /** The UCA collations ordered here, at the primary level only (accent- and case-insensitive), by name. */
-const UCA_COLLATION = /^utf8mb[34]_(unicode|unicode_520|uca1400)(_nopad)?_(?:ai_)?ci$|^utf8mb4_0900_ai_ci$/;
+const UCA_COLLATION = /^(?:utf8mb[34]|ucs2|utf16|utf32)_(unicode|unicode_520|uca1400)(_nopad)?_(?:ai_)?ci$|^utf8mb4_0900_ai_ci$/;
 const UCA_VERSION: Record<string, UcaVersion> = { unicode: 'unicode', unicode_520: 'unicode520', uca1400: 'uca1400' };
 
 /**

@@ -1,8 +1,8 @@
 /**
- * The UCA collations' primary weights (utf8mb3/utf8mb4 `_unicode_ci` of UCA 4.0.0, `_unicode_520_ci`
- * of 5.2.0, MariaDB's `uca1400_ai_ci` of 14.0.0, MySQL 8.0's `utf8mb4_0900_ai_ci` of 9.0.0): the
- * weights of a text as the servers compare it at the primary level, written as 16-bit big-endian
- * words for order-key.ts. The data (uca-data.ts, generated from the servers' own weights and DUCET
+ * The UCA collations' primary weights (`_unicode_ci` of UCA 4.0.0, `_unicode_520_ci` of 5.2.0,
+ * MariaDB's `uca1400_ai_ci` of 14.0.0, of utf8mb3, utf8mb4, ucs2, utf16 or utf32 alike; MySQL 8.0's
+ * `utf8mb4_0900_ai_ci` of 9.0.0): the weights of a text as the servers compare it at the primary
+ * level, written as 16-bit big-endian words for order-key.ts. The data (uca-data.ts, generated from the servers' own weights and DUCET
  * by scripts/make-uca-weights.test.ts) is unpacked the first time a collation is used, into pages
  * of 256 code points (a page of unlisted characters stays null: they weigh the implicit weights of
  * an unassigned code point, FBC0 + (cp >> 15), (cp & 0x7FFF) | 0x8000).
