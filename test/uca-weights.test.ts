@@ -9,10 +9,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parseCreateTables } from '../src/core/definitions/ddl/create-table.ts';
 import { columnOrder, compareOrderKeys, type ColumnOrder } from '../src/core/values/order-key.ts';
+import { loadUcaWeights } from '../src/core/values/uca-weights.ts';
 import { ByteStore } from '../workers/sort-run.ts';
+
+beforeAll(loadUcaWeights);
 
 function orderOf(collation: string): ColumnOrder | { why: string } {
   const table = parseCreateTables(`CREATE TABLE t (id INT PRIMARY KEY, a VARCHAR(50) CHARACTER SET utf8mb4 COLLATE ${collation})`)[0];
@@ -37,13 +40,13 @@ function compare(order: ColumnOrder, a: string, b: string): number {
 const fromHex = (line: string) => String.fromCodePoint(...line.split(' ').map((h) => parseInt(h, 16)));
 
 describe('utf8mb4_0900_ai_ci (UCA 9.0.0, as MySQL 8.0 weighs it)', () => {
-  const order = ordered('utf8mb4_0900_ai_ci');
+  const order = () => ordered('utf8mb4_0900_ai_ci');
   const sample = readFileSync(join(import.meta.dirname, 'fixtures/uca-0900-order.txt'), 'utf8').trim().split('\n').map(fromHex);
 
   it("keeps DUCET 9.0.0's conformance order at the primary level", () => {
     let rises = 0;
     for (let i = 1; i < sample.length; i++) {
-      const c = compare(order, sample[i - 1], sample[i]);
+      const c = compare(order(), sample[i - 1], sample[i]);
       if (c > 0) expect.fail(`${JSON.stringify(sample[i - 1])} sorts after ${JSON.stringify(sample[i])}`);
       if (c < 0) rises++;
     }
@@ -54,10 +57,10 @@ describe('utf8mb4_0900_ai_ci (UCA 9.0.0, as MySQL 8.0 weighs it)', () => {
   });
 
   it('weighs a Hangul syllable as its jamo, accents and case not at all, and pads nothing', () => {
-    expect(compare(order, '한', '\u1112\u1161\u11ab')).toBe(0);
-    expect(compare(order, 'Ábç', 'abc')).toBe(0);
-    expect(compare(order, 'a', 'a ')).toBeLessThan(0);
-    expect(compare(order, 'z', 'ä')).toBeGreaterThan(0);
+    expect(compare(order(), '한', '\u1112\u1161\u11ab')).toBe(0);
+    expect(compare(order(), 'Ábç', 'abc')).toBe(0);
+    expect(compare(order(), 'a', 'a ')).toBeLessThan(0);
+    expect(compare(order(), 'z', 'ä')).toBeGreaterThan(0);
   });
 });
 

@@ -32,7 +32,7 @@ import { defaultCollation } from './collations.ts';
 import { SINGLE_BYTE_CHARSETS } from './charset-tables.ts';
 import { compareStored, keyPart } from './key-values.ts';
 import { geometryKey } from './geometry-key.ts';
-import { appendUcaWeights, ucaTable, type UcaVersion, type WeightSink } from './uca-weights.ts';
+import { appendUcaWeights, loadUcaWeights, ucaTable, type UcaVersion, type WeightSink } from './uca-weights.ts';
 
 /** How two keys compare: byte by byte (shorter first), PAD SPACE over bytes, or PAD SPACE over 16-bit weights. */
 export type OrderKind = 'bytes' | 'padded' | 'weights16';
@@ -74,8 +74,18 @@ export function columnOrder(c: Column): ColumnOrder | { why: string } {
   return { why: `\`${c.name}\` is of type ${c.type.toUpperCase()}, whose ORDER BY order is not modelled` };
 }
 
+/** columnOrder, once the weights it needs are loaded (a UCA collation's come in a chunk of their own). */
+export async function loadColumnOrder(c: Column): Promise<ColumnOrder | { why: string }> {
+  if (TEXT_TYPES.has(c.type) && UCA_COLLATION.test(collationOf(c))) await loadUcaWeights();
+  return columnOrder(c);
+}
+
+function collationOf(c: Column): string {
+  return (c.collation || defaultCollation(c.charset, 'mariadb')).toLowerCase();
+}
+
 function textOrder(c: Column): ColumnOrder | { why: string } {
-  const collation = (c.collation || defaultCollation(c.charset, 'mariadb')).toLowerCase();
+  const collation = collationOf(c);
   if (collation === 'utf8mb4_general_ci' || collation === 'utf8mb3_general_ci') return { kind: 'weights16', key: generalCiKey };
   const uca = ucaOrder(collation);
   if (uca) return uca;

@@ -12,9 +12,16 @@
  * text continues with is weighed as one). Characters beyond U+FFFF of `_unicode_ci` weigh 0xFFFD,
  * as the data says.
  */
-import { UCA_DATA } from './uca-data.ts';
+import type { UcaData } from './uca-data.ts';
 
-export type UcaVersion = keyof typeof UCA_DATA;
+export type UcaVersion = 'unicode' | 'unicode520' | 'uca1400' | 'mysql0900';
+
+let data: Record<UcaVersion, UcaData> | null = null;
+
+/** Loads the weights: a chunk of their own in the page's bundle (only a sort by a UCA collation needs them). */
+export async function loadUcaWeights(): Promise<void> {
+  data ??= (await import('./uca-data.ts')).UCA_DATA;
+}
 
 /** Where a key's bytes go (order-key.ts's KeySink): `reserve(n)` makes room for n more at `length` and returns it. */
 export interface WeightSink {
@@ -147,14 +154,15 @@ function implicitEntry(cp: number, list: WeightList): number {
 
 const tables = new Map<UcaVersion, UcaTable>();
 
-/** The unpacked weights of a UCA version (unpacked once). */
+/** The unpacked weights of a UCA version (unpacked once; loadUcaWeights first). */
 export function ucaTable(version: UcaVersion): UcaTable {
   const known = tables.get(version);
   if (known) return known;
+  if (!data) throw new Error('the UCA weights are not loaded (loadUcaWeights)');
   const list = new WeightList();
   const table: UcaTable = { pages: new Array<Uint32Array | null>(0x110000 / PAGE).fill(null), weights: list.words, contractions: new Map(), space: 0 };
-  readChars(new VarintReader(base64Bytes(UCA_DATA[version].chars)), table.pages, list);
-  readContractions(new VarintReader(base64Bytes(UCA_DATA[version].contractions)), table, list);
+  readChars(new VarintReader(base64Bytes(data[version].chars)), table.pages, list);
+  readContractions(new VarintReader(base64Bytes(data[version].contractions)), table, list);
   table.weights = list.words;
   const space = table.pages[0]![0x20];
   table.space = table.weights[(space - 1) >> 4];
