@@ -13,13 +13,9 @@
  * of one leaf page, merged); the row order must be the server's.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { parseCreateTables } from '../../src/core/definitions/ddl/create-table.ts';
-import type { TableDef } from '../../src/core/schema.ts';
-import { TableView } from '../../src/ui/grid/table-view.ts';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
-import { inThreadPool } from '../ui/in-thread-pool.ts';
 import { rng } from './random-data.ts';
+import { openSortedTable, serverIds, sortedIds, type SortedTable } from './sorted-table.ts';
 
 const STRESS = [
   'a', 'A', 'á', 'à', 'â', 'ä', 'å', 'ã', 'aa', 'ab', 'b', 'B', 'c', 'č', 'ch', 'cH', 'Ch', 'd', 'e', 'é', 'e\u0301', 'E\u0301', 'ê',
@@ -90,13 +86,9 @@ function rowValues(id: number, r: () => number): string {
   return `(${id}, ${texts.join(', ')}, ${set(['x', 'y', 'z'])}, ${set(SET40)}, ${geometry}, ${json})`;
 }
 
-const lookup = (table: TableDef) => (name: string) => (name === table.name ? table : undefined);
-
 describe('sorting by a UCA-collated, SET, geometry or JSON column, as MariaDB orders it', () => {
   let server: MariadbServer;
-  let view: TableView;
-  let ids: number[];
-  let table: TableDef;
+  let t: SortedTable;
   const serverOrder = new Map<string, number[]>();
 
   beforeAll(async () => {
@@ -121,34 +113,23 @@ describe('sorting by a UCA-collated, SET, geometry or JSON column, as MariaDB or
     const r = rng(11);
     const rows = Array.from({ length: 2000 }, (_, i) => rowValues(i * 7 + 3, r));
     await server.query(`INSERT INTO t VALUES ${rows.join(',\n')}`);
-    ids = (await server.query('SELECT id FROM t ORDER BY id')).rows.map((row) => Number(row[0]));
-    for (const col of COLUMNS) {
-      serverOrder.set(col, (await server.query(`SELECT id FROM t ORDER BY \`${col}\`, id`)).rows.map((row) => Number(row[0])));
-    }
-    table = parseCreateTables((await server.query('SHOW CREATE TABLE t')).rows[0][1] as string)[0];
-    const ibd = new Blob([readFileSync(await server.exportTable('t'))]);
-    view = await TableView.open(inThreadPool(lookup(table)), { ibd, name: 't.ibd', table, mode: 'live' }, () => undefined);
-    await view.count(new AbortController().signal, () => Promise.resolve(), () => undefined);
+    for (const col of COLUMNS) serverOrder.set(col, await serverIds(server, `SELECT id FROM t ORDER BY \`${col}\`, id`));
+    t = await openSortedTable(server);
   }, 240_000);
   afterAll(async () => {
     await server?.stop();
   });
 
-  const sortedIds = async (col: string) => {
-    const rows = await view.sortBy(view.view.columns.indexOf(col), null, new AbortController().signal, () => undefined, 1);
-    return Array.from(rows, (row) => ids[row]);
-  };
-
   it('spans many leaf pages', () => {
-    expect(view.map.rows).toBe(2000);
-    expect(view.map.leaves.length).toBeGreaterThan(20);
+    expect(t.view.map.rows).toBe(2000);
+    expect(t.view.map.leaves.length).toBeGreaterThan(20);
   });
 
   it('has JSON as MariaDB stores it: LONGTEXT in utf8mb4_bin', () => {
-    expect(table.columns.find((c) => c.name === 'j')).toMatchObject({ type: 'longtext', charset: 'utf8mb4', collation: 'utf8mb4_bin' });
+    expect(t.table.columns.find((c) => c.name === 'j')).toMatchObject({ type: 'longtext', charset: 'utf8mb4', collation: 'utf8mb4_bin' });
   });
 
   it.each(COLUMNS)('ORDER BY %s, id', async (col) => {
-    expect(await sortedIds(col)).toEqual(serverOrder.get(col));
+    expect(await sortedIds(t, col)).toEqual(serverOrder.get(col));
   });
 });
