@@ -18,7 +18,7 @@
  */
 import * as Comlink from 'comlink';
 import { BatchBuilder, type RowBatch } from '../src/core/values/row-batch.ts';
-import { columnOrder, type ColumnOrder } from '../src/core/values/order-key.ts';
+import { loadColumnOrder, type ColumnOrder } from '../src/core/values/order-key.ts';
 import type { DecodeStats } from '../src/core/readers/table-reader.ts';
 import type { ViewReader } from './partition-view.ts';
 import type { TableDef } from '../src/core/schema.ts';
@@ -87,13 +87,13 @@ export interface SortTable {
 }
 
 /** The order of output column `column`, or an Error that says why there is none. */
-export function outputColumnOrder(open: SortTable, column: number): ColumnOrder {
+export async function outputColumnOrder(open: SortTable, column: number): Promise<ColumnOrder> {
   const name = open.reader.columns[column]?.toLowerCase();
   const def = open.table.columns.find((c) => c.name.toLowerCase() === name);
   if (!def) throw new Error(`Column ${open.reader.columns[column] ?? column} is not a column of the table: it cannot be sorted by.`);
   // TIMESTAMP is ordered by its text, which in a zone with summer time repeats an hour each autumn.
   if (def.type === 'timestamp' && open.timeZone !== 'UTC' && !/^[+-]\d\d:\d\d$/.test(open.timeZone)) throw new Error(`Cannot sort by ${def.name} while TIMESTAMP is shown in ${open.timeZone}: its text repeats an hour where the clocks go back. Show it in UTC to sort by it.`);
-  const order = columnOrder(def);
+  const order = await loadColumnOrder(def);
   if ('why' in order) throw new Error(`Cannot sort by ${def.name}: ${order.why}.`);
   return order;
 }
@@ -123,7 +123,7 @@ export function createSortMethods(opened: () => SortTable, format: FormatBatch):
     async sortLeaves(pages, firstLeaf, first, sort, filter) {
       const open = opened();
       const { reader } = open;
-      const order = outputColumnOrder(open, sort.column);
+      const order = await outputColumnOrder(open, sort.column);
       const builder = open.builders.pop() ?? new BatchBuilder(reader.columns.length, 64, reader.info.pageSize);
       const counts = new Int32Array(pages.length);
       const writer = new RunWriter(order.kind, sort.descending);
@@ -147,14 +147,14 @@ export function createSortMethods(opened: () => SortTable, format: FormatBatch):
     },
 
     async mergeSorted(runs, column, starts, total) {
-      const order = outputColumnOrder(opened(), column);
+      const order = await outputColumnOrder(opened(), column);
       const rows = await mergeRuns(runs, order.kind, starts, total);
       return Comlink.transfer(rows, [rows.buffer]);
     },
 
     async exportSorted(runs, sort, cursor, limit, options, as) {
       const open = opened();
-      const merger = new Merger(runs, outputColumnOrder(open, sort.column).kind, sort.descending, cursor ?? undefined);
+      const merger = new Merger(runs, (await outputColumnOrder(open, sort.column)).kind, sort.descending, cursor ?? undefined);
       const builder = new BatchBuilder(open.reader.columns.length, 256, PART_BYTES);
       while (builder.rows < limit && builder.pos < PART_BYTES) {
         const r = await merger.next();

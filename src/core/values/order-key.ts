@@ -9,17 +9,20 @@
  *  - FLOAT / DOUBLE: the IEEE 754 bits made to order as numbers (the sign bit flipped, negatives
  *    inverted), -0 as 0;
  *  - DATE / DATETIME / TIMESTAMP / YEAR: their canonical text (fixed width, no sign), which orders
- *    like the value; ENUM: the member number;
+ *    like the value; ENUM: the member number; SET: the stored bitmap (8 bytes);
  *  - binary strings and BIT: their bytes;
  *  - text in a `_bin` collation: its UTF-8 (or single-byte charset) bytes, PAD SPACE or NO PAD as
  *    key-values.ts says;
  *    `latin1_swedish_ci`: the bytes mapped through the collation's sort table (MySQL's
  *    sort_order_latin1), PAD SPACE; `utf8mb3/utf8mb4_general_ci`: one 16-bit weight per character
  *    (the character upper-cased without its accents, ß as S, characters beyond the BMP as U+FFFD),
- *    PAD SPACE.
+ *    PAD SPACE; the UCA collations `_unicode_ci`, `_unicode_520_ci`, `_uca1400_ai_ci` of utf8mb3,
+ *    utf8mb4, ucs2, utf16 and utf32 (PAD SPACE or `_nopad_`) and `utf8mb4_0900_ai_ci` (NO PAD): their primary weights (uca-weights.ts);
+ *  - spatial types: the stored SRID + WKB, made back from the cell's text (geometry-key.ts).
  *
- * Anything else (other collations' weights, SET, JSON of MySQL, geometry, the pre-5.6 TIME) has no
- * order here: `columnOrder` says why, and the caller refuses the sort rather than sort it wrongly.
+ * The whole value is compared: a server compares only the first max_sort_length bytes (1024 by
+ * default) of a sort key, so values that share that much may come in another order there.
+ * Anything else (other collations' weights, JSON of MySQL, the pre-5.6 TIME) has no order here: `columnOrder` says why, and the caller refuses the sort rather than sort it wrongly.
  * NULL is not a key: the caller orders NULLs first, as the server does ascending. A key is written
  * straight into the caller's buffer (`KeySink`): no array is made per value, which costs more than
  * the rest of a key.
@@ -28,16 +31,14 @@ import type { Column } from '../schema.ts';
 import { defaultCollation } from './collations.ts';
 import { SINGLE_BYTE_CHARSETS } from './charset-tables.ts';
 import { compareStored, keyPart } from './key-values.ts';
+import { geometryKey } from './geometry-key.ts';
+import { appendUcaWeights, loadUcaWeights, ucaTable, type UcaVersion, type WeightSink } from './uca-weights.ts';
 
 /** How two keys compare: byte by byte (shorter first), PAD SPACE over bytes, or PAD SPACE over 16-bit weights. */
 export type OrderKind = 'bytes' | 'padded' | 'weights16';
 
 /** Where keys are written: `reserve(n)` makes room for n more bytes at `length` and returns it. */
-export interface KeySink {
-  bytes: Uint8Array;
-  length: number;
-  reserve(n: number): number;
-}
+export type KeySink = WeightSink;
 
 export interface ColumnOrder {
   kind: OrderKind;
@@ -48,12 +49,17 @@ export interface ColumnOrder {
 const INTEGERS = new Set(['tinyint', 'bool', 'smallint', 'mediumint', 'int', 'bigint', 'decimal']);
 const FLOATS = new Set(['float', 'double']);
 const CANONICAL_TEXT = new Set(['date', 'datetime', 'timestamp', 'year']);
-const UNORDERED = new Set(['set', 'json', 'geometry', 'point', 'linestring', 'polygon', 'multipoint', 'multilinestring', 'multipolygon', 'geometrycollection', 'vector']);
+const UNORDERED = new Set(['vector']);
+const GEOMETRIES = new Set(['geometry', 'point', 'linestring', 'polygon', 'multipoint', 'multilinestring', 'multipolygon', 'geometrycollection']);
 const TEXT_TYPES = new Set(['char', 'varchar', 'tinytext', 'text', 'mediumtext', 'longtext']);
 const BINARY_TYPES = new Set(['binary', 'varbinary', 'tinyblob', 'blob', 'mediumblob', 'longblob', 'bit']);
 
 /** The order of column `c`'s values, or the reason there is none here. */
 export function columnOrder(c: Column): ColumnOrder | { why: string } {
+  if (c.type === 'json') {
+    // MariaDB's JSON is LONGTEXT in utf8mb4_bin (its SHOW CREATE TABLE says so), which sorts as text
+    return { why: `\`${c.name}\` is of type JSON, which MySQL orders by its JSON comparison rules (a value's type first, then its value), not modelled here` };
+  }
   if (UNORDERED.has(c.type) || (c.type === 'time' && c.legacyTemporal)) {
     return { why: `\`${c.name}\` is of type ${c.type.toUpperCase()}${c.legacyTemporal ? ' (pre-5.6 format)' : ''}, whose ORDER BY order is not modelled` };
   }
@@ -61,19 +67,51 @@ export function columnOrder(c: Column): ColumnOrder | { why: string } {
   if (FLOATS.has(c.type)) return { kind: 'bytes', key: floatKey };
   if (CANONICAL_TEXT.has(c.type)) return { kind: 'bytes', key: asciiKey };
   if (c.type === 'enum') return { kind: 'bytes', key: enumKey(c.values) };
+  if (c.type === 'set') return { kind: 'bytes', key: setKey(c.values) };
+  if (GEOMETRIES.has(c.type)) return { kind: 'bytes', key: geometryKey };
   if (BINARY_TYPES.has(c.type) || c.charset === 'binary') return { kind: 'bytes', key: hexKey };
   if (TEXT_TYPES.has(c.type)) return textOrder(c);
   return { why: `\`${c.name}\` is of type ${c.type.toUpperCase()}, whose ORDER BY order is not modelled` };
 }
 
+/** columnOrder, once the weights it needs are loaded (a UCA collation's come in a chunk of their own). */
+export async function loadColumnOrder(c: Column): Promise<ColumnOrder | { why: string }> {
+  if (TEXT_TYPES.has(c.type) && UCA_COLLATION.test(collationOf(c))) await loadUcaWeights();
+  return columnOrder(c);
+}
+
+function collationOf(c: Column): string {
+  return (c.collation || defaultCollation(c.charset, 'mariadb')).toLowerCase();
+}
+
 function textOrder(c: Column): ColumnOrder | { why: string } {
-  const collation = (c.collation || defaultCollation(c.charset, 'mariadb')).toLowerCase();
+  const collation = collationOf(c);
   if (collation === 'utf8mb4_general_ci' || collation === 'utf8mb3_general_ci') return { kind: 'weights16', key: generalCiKey };
+  const uca = ucaOrder(collation);
+  if (uca) return uca;
   const bytes = charsetBytes(c.charset);
   if (collation === 'latin1_swedish_ci' && c.charset === 'latin1' && bytes) return { kind: 'padded', key: (t, out) => latin1SwedishKey(bytes, t, out) };
   const part = keyPart({ ...c, collation }, 0, false);
   if (part.order !== null && bytes) return { kind: part.order, key: bytes };
-  return { why: `\`${c.name}\` is ordered by collation ${collation}, whose weights are not implemented (utf8mb4_general_ci, latin1_swedish_ci and the _bin collations are)` };
+  return { why: `\`${c.name}\` is ordered by collation ${collation}, whose weights are not implemented (utf8mb3/utf8mb4 _general_ci, the _unicode_ci, _unicode_520_ci and _uca1400_ai_ci of the Unicode charsets, utf8mb4_0900_ai_ci, latin1_swedish_ci and the _bin collations are)` };
+}
+
+/** The UCA collations ordered here, at the primary level only (accent- and case-insensitive), by name. */
+const UCA_COLLATION = /^(?:utf8mb[34]|ucs2|utf16|utf32)_(unicode|unicode_520|uca1400)(_nopad)?_(?:ai_)?ci$|^utf8mb4_0900_ai_ci$/;
+const UCA_VERSION: Record<string, UcaVersion> = { unicode: 'unicode', unicode_520: 'unicode520', uca1400: 'uca1400' };
+
+/**
+ * A UCA collation's order: its primary weights, 16 bits each; PAD SPACE ones (all but `_nopad_`
+ * and 0900) as general_ci's keys, the weights shifted so that the space's is 0x20 (weights below
+ * the space's, such as the tab's, stay above 0), NO PAD ones as bytes.
+ */
+function ucaOrder(collation: string): ColumnOrder | null {
+  const m = UCA_COLLATION.exec(collation);
+  if (!m || (m[1] !== undefined && (m[1] === 'uca1400') !== collation.endsWith('_ai_ci'))) return null;
+  const table = ucaTable(m[1] ? UCA_VERSION[m[1]] : 'mysql0900');
+  const padded = m[1] !== undefined && m[2] === undefined;
+  const shift = padded ? table.space - 0x20 : 0;
+  return { kind: padded ? 'weights16' : 'bytes', key: (text, out) => appendUcaWeights(table, text, shift, out) };
 }
 
 /** Appends `text` in the column's charset: UTF-8, or a single-byte charset's bytes; null for another charset. */
@@ -163,6 +201,34 @@ function enumKey(members: readonly string[]): (text: string, out: KeySink) => vo
     out.bytes[p] = n >> 8;
     out.bytes[p + 1] = n & 0xff;
     out.length = p + 2;
+  };
+}
+
+/**
+ * A SET's text (its members in member order, comma-separated, as setRenderer writes it) as the
+ * stored bitmap the server orders by: 8 bytes big-endian, bit i for member i. The members are
+ * matched in order, so no array is made per value.
+ */
+function setKey(members: readonly string[]): (text: string, out: KeySink) => void {
+  return (text, out) => {
+    let hi = 0;
+    let lo = 0;
+    let pos = 0;
+    for (let i = 0; i < members.length && pos < text.length; i++) {
+      const m = members[i];
+      const end = pos + m.length;
+      if (!text.startsWith(m, pos) || (end < text.length && text.charCodeAt(end) !== 0x2c)) continue;
+      if (i < 32) lo |= 1 << i;
+      else hi |= 1 << (i - 32);
+      pos = end + 1;
+    }
+    const p = out.reserve(8);
+    const b = out.bytes;
+    for (let k = 0; k < 4; k++) {
+      b[p + k] = (hi >>> (24 - 8 * k)) & 0xff;
+      b[p + 4 + k] = (lo >>> (24 - 8 * k)) & 0xff;
+    }
+    out.length = p + 8;
   };
 }
 

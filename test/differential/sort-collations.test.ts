@@ -1,0 +1,135 @@
+/**
+ * Sorting by a column in a UCA collation or of type SET, against MariaDB's own `ORDER BY col, id`:
+ * 2,000 rows whose text is built to stress the order (accents, case, ligatures, punctuation and the
+ * variable-weight characters, CJK of the core block and its extensions, Hangul, emoji and other
+ * supplementary characters, ignorables, combining marks, DUCET 14.0.0's contractions, trailing
+ * spaces and tabs, empty and NULL) and random strings of any code point (assigned or not), in
+ * utf8mb4_unicode_ci, its NO PAD twin, utf8mb3_unicode_ci, utf8mb4_unicode_520_ci,
+ * utf8mb4_uca1400_ai_ci and its NO PAD twin, ucs2_unicode_ci, utf16_unicode_ci, utf32_unicode_520_ci,
+ * utf16_uca1400_ai_ci (the same weights whatever the Unicode charset); SETs of 3 and of 40 members (the bitmap's high word);
+ * geometries of every kind and several SRIDs (the server compares the stored SRID + WKB bytes);
+ * JSON, which MariaDB keeps as LONGTEXT in utf8mb4_bin.
+ * The table is decoded from its .ibd and sorted the way the page sorts it (TableView.sortBy: runs
+ * of one leaf page, merged); the row order must be the server's.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
+import { rng } from './random-data.ts';
+import { openSortedTable, serverIds, sortedIds, type SortedTable } from './sorted-table.ts';
+
+const STRESS = [
+  'a', 'A', 'á', 'à', 'â', 'ä', 'å', 'ã', 'aa', 'ab', 'b', 'B', 'c', 'č', 'ch', 'cH', 'Ch', 'd', 'e', 'é', 'e\u0301', 'E\u0301', 'ê',
+  'æ', 'Æ', 'ae', 'AE', 'œ', 'oe', 'ﬁ', 'fi', 'ß', 'ss', 'ẞ', 'sz', 'ø', 'o', 'ö', 'ǆ', 'dž', 'Ａ', 'ａ', '①', '1', '²', '2', '10', '9',
+  '-', '_', '.', ',', "'", '"', '!', '?', '@', '#', '$', '%', '&', '*', '(', ')', '/', '\\', '-a', 'a-', '_a', 'a_', ' a', 'a b', 'ab ',
+  '', ' ', '  ', '\t', 'a\t', 'a ', 'a  ', 'a\u00a0', '\u00a0', '\u200b', 'a\u200b', '\u0000', 'a\u0000', '\u0301', '\u0300a',
+  '中', '丁', '一', '龥', '鿕', '鿿', '㐀', '䶵', '𠀀', '𪚖', '𫝀', '𬺰', '﨎', '豈', '가', '각', '힣', 'ᄀ', 'ᅡ', 'ᆨ', 'ㄱ',
+  '😀', '😁', '👍', '👍🏽', '🇫🇷', '𐀀', '𝔸', '𝕒', '𖬀', '𗀀', '𛅰', '\u{10ffff}', '\u{e0001}', '\u{fffd}', '\uffff', 'Ω', 'ω', 'Ω', 'α', 'ά',
+  'ё', 'е', 'Е', 'й', 'и\u0306', 'Й', 'И\u0306', 'л', 'ا', 'آ', 'ا\u0653', 'ب', 'א', 'ก', 'เก', 'เ', 'ແກ', 'ກ', 'ໂ', 'ྲཱ', 'ྲཱྀ', 'ྲ',
+  'L·', 'l·', 'L', 'l', 'ŀ', 'Ŀ', 'l\u0387', 'ᬆ', 'ᬆ', 'ஔ', 'ொ', 'ொ', 'ௌ', 'ാ', 'ൊ', 'ৌ',
+];
+
+/** A random string of 0-6 code points from anywhere in Unicode (surrogates left out), some plain ASCII. */
+function randomText(r: () => number): string {
+  const n = Math.floor(r() * 7);
+  let s = '';
+  for (let i = 0; i < n; i++) {
+    const kind = r();
+    let cp = kind < 0.3 ? 0x20 + Math.floor(r() * 95) : kind < 0.6 ? Math.floor(r() * 0x3000) : kind < 0.8 ? Math.floor(r() * 0x10000) : Math.floor(r() * 0x110000);
+    if (cp >= 0xd800 && cp <= 0xdfff) cp = 0x61;
+    s += String.fromCodePoint(cp);
+  }
+  return s;
+}
+
+/** Geometries of every kind, in a few SRIDs (under 1 KB: MariaDB compares only max_sort_length bytes of a sort key). */
+function randomGeometry(r: () => number): string {
+  const pick = <T,>(a: readonly T[]) => a[Math.floor(r() * a.length)];
+  const c = () => pick(['0', '1', '-1', '2', '0.5', '-0.5', '256', '-0', '1e-300', '1e300', '123.456', '-98765.4321']);
+  const pt = () => `${c()} ${c()}`;
+  const pts = (min: number) => Array.from({ length: min + Math.floor(r() * 3) }, pt).join(',');
+  const ring = () => {
+    const p = pt();
+    return `(${p},${pts(2)},${p})`;
+  };
+  const kinds = [
+    () => `POINT(${pt()})`, () => `LINESTRING(${pts(2)})`, () => `POLYGON(${ring()}${r() < 0.3 ? `,${ring()}` : ''})`,
+    () => `MULTIPOINT(${pts(1)})`, () => `MULTILINESTRING((${pts(2)}),(${pts(2)}))`, () => `MULTIPOLYGON((${ring()}),(${ring()}))`,
+    () => (r() < 0.3 ? 'GEOMETRYCOLLECTION EMPTY' : `GEOMETRYCOLLECTION(POINT(${pt()}),LINESTRING(${pts(2)}))`),
+  ];
+  return `ST_GeomFromText('${pick(kinds)()}', ${pick([0, 0, 4326, 3857, 1, 65536])})`;
+}
+
+const JSON_TEXTS = ['{"a":1}', '{"a": 1}', '{"b":[]}', '[1,2]', '[]', '{}', '"x"', '"X"', 'null', 'true', 'false', '1.5', '10', '2', '{"é":"ü"}', ' {"a":1}'];
+
+const COLUMNS = ['uc', 'ucnp', 'u3', 'u520', 'u14', 'u14np', 'w2', 'w16', 'w32', 'w16x', 's3', 's40', 'g', 'j'];
+const SET40 = Array.from({ length: 40 }, (_, i) => `m${i}`);
+
+function hexText(s: string): string {
+  return `CONVERT(X'${Buffer.from(s, 'utf8').toString('hex')}' USING utf8mb4)`;
+}
+
+function setValue(members: readonly string[], r: () => number): string {
+  return `'${members.filter(() => r() < 0.25).join(',')}'`;
+}
+
+function rowValues(id: number, r: () => number): string {
+  const pick = () => (r() < 0.5 ? STRESS[Math.floor(r() * STRESS.length)] + (r() < 0.2 ? STRESS[Math.floor(r() * STRESS.length)] : '') : randomText(r));
+  const text = (bmp: boolean) => {
+    if (r() < 0.05) return 'NULL';
+    const s = pick();
+    return hexText(bmp ? Array.from(s, (c) => (c.codePointAt(0)! > 0xffff ? '?' : c)).join('') : s);
+  };
+  const set = (members: readonly string[]) => (r() < 0.05 ? 'NULL' : setValue(members, r));
+  const geometry = r() < 0.05 ? 'NULL' : randomGeometry(r);
+  const json = r() < 0.05 ? 'NULL' : `'${JSON_TEXTS[Math.floor(r() * JSON_TEXTS.length)]}'`;
+  const texts = [text(false), text(false), text(true), text(false), text(false), text(false), text(true), text(false), text(false), text(false)];
+  return `(${id}, ${texts.join(', ')}, ${set(['x', 'y', 'z'])}, ${set(SET40)}, ${geometry}, ${json})`;
+}
+
+describe('sorting by a UCA-collated, SET, geometry or JSON column, as MariaDB orders it', () => {
+  let server: MariadbServer;
+  let t: SortedTable;
+  const serverOrder = new Map<string, number[]>();
+
+  beforeAll(async () => {
+    server = await startMariadb({ pageSize: 4096 });
+    await server.query(`CREATE TABLE t (
+      id INT PRIMARY KEY,
+      uc VARCHAR(40) CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci,
+      ucnp VARCHAR(40) CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_nopad_ci,
+      u3 VARCHAR(40) CHARACTER SET utf8mb3 COLLATE utf8mb3_unicode_ci,
+      u520 VARCHAR(40) CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_520_ci,
+      u14 VARCHAR(40) CHARACTER SET utf8mb4 COLLATE utf8mb4_uca1400_ai_ci,
+      u14np VARCHAR(40) CHARACTER SET utf8mb4 COLLATE utf8mb4_uca1400_nopad_ai_ci,
+      w2 VARCHAR(40) CHARACTER SET ucs2 COLLATE ucs2_unicode_ci,
+      w16 VARCHAR(40) CHARACTER SET utf16 COLLATE utf16_unicode_ci,
+      w32 VARCHAR(40) CHARACTER SET utf32 COLLATE utf32_unicode_520_ci,
+      w16x VARCHAR(40) CHARACTER SET utf16 COLLATE utf16_uca1400_ai_ci,
+      s3 SET('x','y','z'),
+      s40 SET(${SET40.map((m) => `'${m}'`).join(',')}),
+      g GEOMETRY,
+      j JSON
+    ) ENGINE=InnoDB`);
+    const r = rng(11);
+    const rows = Array.from({ length: 2000 }, (_, i) => rowValues(i * 7 + 3, r));
+    await server.query(`INSERT INTO t VALUES ${rows.join(',\n')}`);
+    for (const col of COLUMNS) serverOrder.set(col, await serverIds(server, `SELECT id FROM t ORDER BY \`${col}\`, id`));
+    t = await openSortedTable(server);
+  }, 240_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('spans many leaf pages', () => {
+    expect(t.view.map.rows).toBe(2000);
+    expect(t.view.map.leaves.length).toBeGreaterThan(20);
+  });
+
+  it('has JSON as MariaDB stores it: LONGTEXT in utf8mb4_bin', () => {
+    expect(t.table.columns.find((c) => c.name === 'j')).toMatchObject({ type: 'longtext', charset: 'utf8mb4', collation: 'utf8mb4_bin' });
+  });
+
+  it.each(COLUMNS)('ORDER BY %s, id', async (col) => {
+    expect(await sortedIds(t, col)).toEqual(serverOrder.get(col));
+  });
+});
