@@ -126,3 +126,26 @@ function ianaZone(name: string): TimeZone {
   }
   return new IanaZone(name, format);
 }
+
+/** `±hh:mm` of an offset in seconds. */
+function offsetText(offset: number): string {
+  const m = Math.abs(offset) / 60;
+  return `${offset < 0 ? '-' : '+'}${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+}
+
+/**
+ * The instant (seconds since the epoch) that `zone` shows as the wall-clock time `local` (its
+ * seconds since 1970-01-01 00:00 read as UTC) — the inverse of offsetAt, as a TIMESTAMP given in the
+ * zone is read. A local time the clocks skip (spring forward) or repeat (fall back) names no single
+ * instant: an Error says which (`text` is the value as given). Offsets are under a day, and a zone
+ * changes at most once in two days, so the offsets a day either side are the only candidates.
+ */
+export function zonedInstant(zone: TimeZone, local: number, text: string): number {
+  const before = zone.offsetAt(local - DAY);
+  const after = zone.offsetAt(local + DAY);
+  const fits = [before, after].filter((o, i) => (i === 0 || o !== before) && zone.offsetAt(local - o) === o);
+  if (fits.length === 1) return local - fits[0];
+  const change = `the clocks go from ${offsetText(before)} to ${offsetText(after)}`;
+  if (fits.length === 0) throw new Error(`'${text}' is no time in ${zone.name}: ${change} and skip it; give it in UTC`);
+  throw new Error(`'${text}' is two times in ${zone.name}: ${change} and repeat it; give it in UTC to say which`);
+}
