@@ -92,6 +92,11 @@ class IanaZone implements TimeZone {
 
 const zones = new Map<string, TimeZone>([['UTC', UTC]]);
 
+/** Whether a zone's offset never changes (UTC, `+02:00`): its local times order as their instants do, none repeated. */
+export function isFixedZone(name: string): boolean {
+  return name === 'UTC' || OFFSET.test(name);
+}
+
 /**
  * The zone of this name (cached: its learned offsets serve every table read with it); throws a
  * RangeError naming it when it is neither an offset nor a zone the platform knows.
