@@ -276,7 +276,7 @@ async function run(args: Args): Promise<number> {
       if (args.page === null) return await writePageMap(file.source, ndjson, keys, (text) => write(stream, text));
       // The records' values need a definition; without one to be had the page is described all the same.
       const entry = args.schema !== null ? await tableOrGuess(file, args) : await tableOrGuess(file, args).catch(() => null);
-      return await writePageInspection(file.source, args.page, ndjson, { keys, table: entry?.definition ?? null }, (text) => write(stream, text));
+      return await writePageInspection(file.source, args.page, ndjson, { keys, table: entry?.definition ?? null, timeZone: args.timeZone ?? undefined }, (text) => write(stream, text));
     }
     // Live rows are counted from the record headers: a definition helps find the leaves, none is needed.
     const countAlone = args.count && args.mode === 'live' && args.schema === null && !guessMode;

@@ -73,7 +73,7 @@ export interface PageMapMethods {
   /** The names of the file's B-trees by the definition: the clustered index's (the lowest index id), each secondary index's tree as `--index` finds it. */
   indexNames(ibd: Blob, name: string, table: TableDef, keys?: EncryptionKeys): Promise<IndexName[]>;
   /** One page described whole; `table`: its clustered index's leaves are decoded with it. */
-  inspectPage(ibd: Blob, name: string, page: number, keys?: EncryptionKeys, table?: TableDef | null): Promise<PageInspection>;
+  inspectPage(ibd: Blob, name: string, page: number, keys?: EncryptionKeys, table?: TableDef | null, timeZone?: string): Promise<PageInspection>;
 }
 
 /** Maps kept at once: the table on screen and the one before it. */
@@ -234,8 +234,8 @@ export function createPageMapMethods(store: PageMapStore): PageMapMethods {
     indexNames(ibd, name, table, keys) {
       return namesOf(sharedBlobSource(ibd, name), table, keys);
     },
-    inspectPage(ibd, name, page, keys, table) {
-      return inspectPage(sharedBlobSource(ibd, name), page, { keys, table: table ?? null });
+    inspectPage(ibd, name, page, keys, table, timeZone) {
+      return inspectPage(sharedBlobSource(ibd, name), page, { keys, table: table ?? null, timeZone });
     },
   };
 }

@@ -18,13 +18,14 @@
  *  - `decodeLeaves(pages)`: one compact RowBatch per page, *transferred* to the page (not copied).
  *  - `searchLeaves(pages, query)`: decodes and searches a run; returns each page's row count and the
  *    matching (page, row) pairs, never the rows.
- *  - `exportLeaves(pages, options, as)`: a run formatted (CSV / NDJSON / SQL) into a Blob made in the
+ *  - `exportLeaves(pages, options, as)`: a run formatted (CSV / NDJSON / SQL, Parquet row groups) into a Blob made in the
  *    worker, or into bytes handed over; `exportEdge` gives the header / preamble and the postamble.
  *  - `stats()`: this worker's decode statistics since `openView`.
  */
 import type * as Comlink from 'comlink';
 import type { EncryptionKeys } from '../src/core/tablespace/encryption.ts';
 import type { CsvOptions } from '../src/core/writers/output.ts';
+import type { ParquetGroups, ParquetPart } from '../src/core/writers/parquet-row-groups.ts';
 import type { RowBatch } from '../src/core/values/row-batch.ts';
 import type { TableDef } from '../src/core/schema.ts';
 import type { TablespaceSummary } from '../src/core/readers/summary.ts';
@@ -166,8 +167,8 @@ export interface ExportedRun {
   data: Blob | Uint8Array<ArrayBuffer>;
   rows: number;
   stats: DecodeStats;
-  /** Parquet: the columns so far some of whose values their type could not hold (written as nulls), said. */
-  notHeld?: string[];
+  /** Parquet: the run's row groups (their bytes are `data`), for the page to lay out in the file (parquet-row-groups.ts). */
+  parquet?: ParquetPart;
 }
 
 export interface ViewerApi {
@@ -194,7 +195,8 @@ export interface ViewerApi {
   searchLeaves(pages: Int32Array, first: boolean, query: RowQuery): Promise<SearchResult>;
   /** `spare`: a buffer to put the bytes in (`as` 'bytes'), when large enough, rather than a new one. */
   exportLeaves(pages: Int32Array, first: boolean, options: ExportOptions, as?: 'blob' | 'bytes', spare?: ArrayBuffer): Promise<ExportedRun>;
-  exportEdge(options: ExportOptions, edge: 'head' | 'tail'): Promise<Blob>;
+  /** Parquet's tail is the footer of `parquet`, the row groups as the page laid them out. */
+  exportEdge(options: ExportOptions, edge: 'head' | 'tail', parquet?: ParquetGroups): Promise<Blob>;
   stats(): Promise<DecodeStats>;
   /**
    * Decodes a run of leaves for the recovery report only (no rows come back): the decode statistics

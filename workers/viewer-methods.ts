@@ -15,7 +15,8 @@ import { PageMap } from '../src/core/readers/page-map.ts';
 import { quickSummary, summarize } from '../src/core/readers/summary.ts';
 import { DefinitionMismatch, ROW_STATE_COLUMN, type DecodeStats, type Row } from '../src/core/readers/table-reader.ts';
 import { csvBuffers, csvPages, type CsvBuffers } from '../src/core/writers/csv-pages.ts';
-import { describeNotHeld, ParquetRows } from '../src/core/writers/parquet-rows.ts';
+import { parquetFooter, parquetPart } from '../src/core/writers/parquet-rows.ts';
+import { PARQUET_MAGIC, type ParquetGroups, type ParquetPart } from '../src/core/writers/parquet-row-groups.ts';
 import { openDefinedTable } from '../src/lib/innodb-table.ts';
 import type { ByteSource } from '../src/core/tablespace/source.ts';
 import { batchToRows } from '../src/ui/grid/batch-text.ts';
@@ -113,11 +114,6 @@ interface OpenView {
   exportBuffers: CsvBuffers[];
   /** Builders searchLeaves decodes each page into (one per task running in this worker). */
   searchBuilders: BatchBuilder[];
-  /**
-   * A Parquet export's file, from its head edge to its tail: its runs come to this one worker in
-   * key order (export-run.svelte.ts), each adding its rows, the row groups they fill handed out.
-   */
-  parquet: ParquetRows | null;
 }
 
 /** Decodes each page on its own (so the page's row count is known), in order. */
@@ -144,7 +140,7 @@ function plainCsv(options: ExportOptions): boolean {
  * buffers cross to the page or stay in it). As bytes of their own, for the page to pass on
  * (transferred, not copied) to a download it streams.
  */
-async function formatRun(open: OpenView, pages: number[], first: boolean, options: ExportOptions, as: 'blob' | 'bytes', spare?: ArrayBuffer): Promise<{ data: Blob | Uint8Array<ArrayBuffer>; rows: number }> {
+async function formatRun(open: OpenView, pages: number[], first: boolean, options: ExportOptions, as: 'blob' | 'bytes', spare?: ArrayBuffer): Promise<{ data: Blob | Uint8Array<ArrayBuffer>; rows: number; parquet?: ParquetPart }> {
   // Sized for the pieces CSV is made in (see csvPages); it grows for a whole run of other formats.
   const buffers = open.exportBuffers.pop() ?? csvBuffers(open.reader.columns.length);
   try {
@@ -155,10 +151,10 @@ async function formatRun(open: OpenView, pages: number[], first: boolean, option
     }
     const batch = await open.reader.decodePages(pages, { first, into: buffers.into });
     if (options.format === 'parquet') {
-      if (open.parquet === null) throw new Error('A Parquet export\'s runs came before its start.');
+      // The run's own row groups, laid out in the file by the page (parquet-row-groups.ts).
       const shown = options.filter || options.reverse ? packRows(exportedRows(batch, options), open.reader.columns.length) : batch;
-      const bytes = open.parquet.add(shown);
-      return { data: as === 'bytes' ? handedOver(bytes, spare) : new Blob([bytes]), rows: shown.rows };
+      const { bytes, part } = parquetPart(open.spec.table, open.reader.columns, shown);
+      return { data: as === 'bytes' ? handedOver(bytes, spare) : new Blob([bytes]), rows: shown.rows, parquet: part };
     }
     const rows = exportedRows(batch, options);
     return { data: formatRows(open, rows, options, as), rows: rows.length };
@@ -210,16 +206,11 @@ function formatRows(open: OpenView, rows: Row[], options: ExportOptions, as: 'bl
 
 const encoder = new TextEncoder();
 
-/** A Parquet export's start (its file made) or its end (the last row group and the footer). */
-function parquetEdge(open: OpenView, edge: 'head' | 'tail'): Blob {
-  if (edge === 'head') {
-    open.parquet = new ParquetRows(open.spec.table, open.reader.columns);
-    return new Blob([]);
-  }
-  const end = open.parquet?.finish();
-  open.parquet = null;
-  if (end === undefined) throw new Error('A Parquet export ended before its start.');
-  return new Blob([end]);
+/** A Parquet export's head (PAR1) or its footer, for the row groups its runs made as the page laid them out. */
+function parquetEdge(open: OpenView, edge: 'head' | 'tail', groups: ParquetGroups | undefined): Blob {
+  if (edge === 'head') return new Blob([PARQUET_MAGIC]);
+  if (groups === undefined) throw new Error('A Parquet export\'s end needs its row groups.');
+  return new Blob([parquetFooter(open.spec.table, open.reader.columns, groups)]);
 }
 
 /** `maps`: the page map each full summary fills is kept there (page-map-methods.ts). */
@@ -296,7 +287,7 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
         createSql: spec.table.createSql,
         partitions: partitioned ? { parts: partitioned.partitions, warnings: partitioned.warnings.slice() } : null,
       };
-      current = { spec, source, reader, counter: partitioned ? Promise.resolve(partitioned) : null, view, exportBuffers: [], searchBuilders: [], parquet: null };
+      current = { spec, source, reader, counter: partitioned ? Promise.resolve(partitioned) : null, view, exportBuffers: [], searchBuilders: [] };
       return view;
     },
 
@@ -383,15 +374,15 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
 
     async exportLeaves(pages, first, options, as = 'blob', spare) {
       const open = opened();
-      const { data, rows } = await formatRun(open, Array.from(pages), first, options, as, spare);
-      const run = { data, rows, stats: snapshot(open.reader.stats), notHeld: open.parquet?.notHeld().map(describeNotHeld) };
+      const { data, rows, parquet } = await formatRun(open, Array.from(pages), first, options, as, spare);
+      const run = { data, rows, stats: snapshot(open.reader.stats), parquet };
       return data instanceof Blob ? run : Comlink.transfer(run, [data.buffer]);
     },
 
-    async exportEdge(options, edge) {
+    async exportEdge(options, edge, parquet) {
       const open = opened();
       const { reader, spec } = open;
-      if (options.format === 'parquet') return parquetEdge(open, edge);
+      if (options.format === 'parquet') return parquetEdge(open, edge, parquet);
       let text = '';
       if (edge === 'head' && options.format === 'csv' && options.csvHeader !== false) text = csvHeader(reader.columns, options.csv ?? {});
       if (edge === 'head' && options.format === 'sql') text = sqlPreamble(spec.table, spec.name);

@@ -4,7 +4,8 @@
  * row group's bytes as it fills; then the file's end, and a warning per column some of whose values
  * its Parquet type could not hold (written as nulls, named in the file's footer too).
  */
-import { describeNotHeld, ParquetRows } from '../core/writers/parquet-rows.ts';
+import { ParquetRows } from '../core/writers/parquet-rows.ts';
+import { describeNotHeld } from '../core/writers/parquet-row-groups.ts';
 import type { TableDef } from '../core/schema.ts';
 import type { RowBatch } from '../core/values/row-batch.ts';
 import type { DecodeStats } from '../core/readers/decode-stats.ts';

@@ -23,6 +23,7 @@ import type { Page, Tablespace } from '../tablespace/tablespace.ts';
 import { selectRows } from '../values/batch-edit.ts';
 import { keyPart, type KeyPart } from '../values/key-values.ts';
 import { cellText, type RowBatch } from '../values/row-batch.ts';
+import type { TimeZone } from '../values/time-zone.ts';
 
 /** Key values as text, one per key part from the first; null for no bound. */
 export interface KeyRange {
@@ -43,6 +44,14 @@ export interface LookupSource {
   leafPages(): Promise<number[]>;
   /** Whether the reader's mode returns purged rows (read from the free lists of the pages it reads). */
   purged: boolean;
+  /** The zone the reader shows TIMESTAMP in: a TIMESTAMP key given as text is read in it. */
+  zone: TimeZone;
+  /**
+   * The rows decodeLeaf gave for `page`, one for one, with TIMESTAMP in UTC: a row's key is read back
+   * from its text, which in a zone with summer time repeats an hour. Null where the rows' own text
+   * serves (no TIMESTAMP key part shown in another zone).
+   */
+  decodeKeys: ((page: Page) => Promise<RowBatch>) | null;
 }
 
 export interface KeyLookup {
@@ -64,7 +73,7 @@ function sameTexts(a: readonly string[], b: readonly string[]): boolean {
 
 /** Plans a lookup of `range` (throws an Error for a key that is not one of the index, or a range it cannot bound). */
 export function planLookup(src: LookupSource, range: KeyRange): KeyLookup {
-  const parts = src.layout.keyParts.map((k) => keyPart(k.column, k.prefix, k.descending));
+  const parts = src.layout.keyParts.map((k) => keyPart(k.column, k.prefix, k.descending, src.zone));
   if (parts.length === 0) throw new Error('the table has no key to look up: InnoDB clusters its rows on a hidden DB_ROW_ID');
   const used = Math.max(range.from?.length ?? 0, range.to?.length ?? 0);
   const names = parts.map((p) => p.column.name).join(', ');
@@ -73,7 +82,9 @@ export function planLookup(src: LookupSource, range: KeyRange): KeyLookup {
   const inexact = parts.slice(0, used).findIndex((p) => p.order === null);
   if (inexact >= 0 && !point) throw new Error(`${parts[inexact].why}: no range can be looked up on it (a single key can, by comparing decoded values)`);
   const bound = (texts: readonly string[] | null): Bound | null => texts && { texts, values: texts.map((t, i) => (parts[i].order === null ? null : parts[i].encode(t))) };
-  return new Lookup(src, parts, bound(range.from), bound(range.to), inexact);
+  // Rows' keys are read back from their text, in UTC where decodeKeys gives it.
+  const readBack = src.decodeKeys === null ? parts : src.layout.keyParts.map((k) => keyPart(k.column, k.prefix, k.descending));
+  return new Lookup(src, parts, readBack, bound(range.from), bound(range.to), inexact);
 }
 
 class Lookup implements KeyLookup {
@@ -92,6 +103,8 @@ class Lookup implements KeyLookup {
   constructor(
     private readonly src: LookupSource,
     private readonly parts: readonly KeyPart[],
+    /** The parts' encoders of the text the rows' keys are read back from (decodeKeys). */
+    private readonly readBack: readonly KeyPart[],
     private readonly from: Bound | null,
     private readonly to: Bound | null,
     /** The first part compared by its decoded text, or -1. */
@@ -179,9 +192,19 @@ class Lookup implements KeyLookup {
     // checked; not where a key part may be NULL (such a row sorts first but is in no range).
     const within = page !== null && !this.nullable && this.intact(page) && !this.src.purged && this.within(page);
     if (within && this.inexact < 0) return { batch: rows, page };
+    const keys = await this.keysOf(no, rows, page);
     const keep: number[] = [];
-    for (let r = 0; r < rows.rows; r++) if (this.inRange(rows, r, !within)) keep.push(r);
+    for (let r = 0; r < rows.rows; r++) if (this.inRange(rows, keys, r, !within)) keep.push(r);
     return { batch: keep.length === rows.rows ? rows : selectRows(rows, keep), page };
+  }
+
+  /** The rows whose cells the keys are read back from: `rows` themselves, or their UTC twins (decodeKeys). */
+  private async keysOf(no: number, rows: RowBatch, page: Page | null): Promise<RowBatch> {
+    const { decodeKeys } = this.src;
+    if (decodeKeys === null || rows.rows === 0) return rows;
+    const keys = page === null ? null : await decodeKeys(page);
+    if (keys === null || keys.rows !== rows.rows) throw new IbdError(this.src.ts.source.name, 'the keys of the rows read cannot be read back in UTC to compare them', no);
+    return keys;
   }
 
   private intact(page: Page): boolean {
@@ -224,11 +247,12 @@ class Lookup implements KeyLookup {
   }
 
   /**
-   * Whether row `r` of a leaf's rows has its key in the range, read back from its cells and compared
-   * part by part as keys compare; an inexact part (a point lookup) by its decoded text, byte for byte.
-   * `exact`: compare the parts before an inexact one too (a page not known to hold only that prefix).
+   * Whether row `r` of a leaf's rows has its key in the range, read back from its cells (in `keys`,
+   * keysOf) and compared part by part as keys compare; an inexact part (a point lookup) by its text as
+   * shown (in `batch`), byte for byte. `exact`: compare the parts before an inexact one too (a page
+   * not known to hold only that prefix).
    */
-  private inRange(batch: RowBatch, r: number, exact: boolean): boolean {
+  private inRange(batch: RowBatch, keys: RowBatch, r: number, exact: boolean): boolean {
     const { parts, from, to } = this;
     const keyParts = this.src.layout.keyParts;
     let low = from !== null;
@@ -241,7 +265,7 @@ class Lookup implements KeyLookup {
         continue;
       }
       if (!exact && i < this.inexact) continue;
-      const value = isNull ? null : this.encodeCell(batch, r, i);
+      const value = isNull ? null : this.encodeCell(keys, r, i);
       // As in SQL, NULL compares with nothing: such a row is never between bounds.
       if (value === null && ((low && from !== null && i < from.values.length) || (high && to !== null && i < to.values.length))) return false;
       if (low && from !== null && i < from.values.length) {
@@ -262,7 +286,7 @@ class Lookup implements KeyLookup {
   private encodeCell(batch: RowBatch, r: number, i: number): Uint8Array {
     const text = cellText(batch, r, this.src.layout.keyParts[i].out) ?? '';
     try {
-      return this.parts[i].encode(text);
+      return this.readBack[i].encode(text);
     } catch (e) {
       throw new Error(`the key value '${text}' of a row read cannot be compared: ${(e as Error).message}`);
     }

@@ -18,6 +18,7 @@ import type { TableDef } from '../schema.ts';
 import type { EncryptionKeys } from '../tablespace/encryption.ts';
 import type { ByteSource } from '../tablespace/source.ts';
 import { Tablespace, type Page } from '../tablespace/tablespace.ts';
+import { timeZone, type TimeZone } from '../values/time-zone.ts';
 import { emptyStats } from './decode-stats.ts';
 import { pageIsFree } from './free-pages.ts';
 import { fileLayout, leafContext } from './leaf-context.ts';
@@ -31,6 +32,8 @@ export interface InspectOptions {
   keys?: EncryptionKeys;
   /** The table definition: the records of its clustered index's leaf pages are decoded with it. */
   table?: TableDef | null;
+  /** The zone the records' TIMESTAMP values are shown in, as the table's rows are (time-zone.ts): UTC by default. */
+  timeZone?: string;
 }
 
 const MAGIC_NONE = 0xdeadbeef;
@@ -121,11 +124,11 @@ function missingPage(ts: Tablespace, no: number): PageInspection {
 }
 
 /** The table's clustered index (the root with the lowest index id) and a decoder set up for it; null when it cannot be had. */
-async function inspectTable(ts: Tablespace, table: TableDef, root: IndexRoot, problems: InspectProblem[]): Promise<InspectTable | null> {
+async function inspectTable(ts: Tablespace, table: TableDef, root: IndexRoot, zone: TimeZone, problems: InspectProblem[]): Promise<InspectTable | null> {
   try {
     const layout = await fileLayout(ts, table, root.page, root.header.compact);
     const stats = emptyStats();
-    const decoder = new LeafDecoder(leafContext(ts, layout, root.header.compact, 'all', stats));
+    const decoder = new LeafDecoder(leafContext(ts, layout, root.header.compact, 'all', stats, zone));
     return { indexId: root.header.indexId, layout, decoder, stats, columns: [...layout.columns.map((c) => c.name), ROW_STATE_COLUMN] };
   } catch (e) {
     if (!(e instanceof IbdError)) throw e;
@@ -182,7 +185,7 @@ export async function inspectPage(source: ByteSource, no: number, options: Inspe
     file: source.name, page: no, state, type, typeName: pageTypeName(type), bytes, stored: shown ? null : stored,
     sections: [header], checksum, index: null, ranges: fieldRanges(header, 'fil-header'), problems,
   };
-  if (page !== null && state !== 'all-zero') await typeParts(inspection, page, ts, options.table ?? null);
+  if (page !== null && state !== 'all-zero') await typeParts(inspection, page, ts, options.table ?? null, timeZone(options.timeZone ?? 'UTC'));
   if (trailer) {
     inspection.sections.push(trailer);
     if (stored.length === bytes.length) inspection.ranges.push(...fieldRanges(trailer, 'fil-trailer'));
@@ -196,7 +199,7 @@ function isSame(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 /** The structures of the page's type, added to `inspection`. */
-async function typeParts(inspection: PageInspection, page: Page, ts: Tablespace, table: TableDef | null): Promise<void> {
+async function typeParts(inspection: PageInspection, page: Page, ts: Tablespace, table: TableDef | null, zone: TimeZone): Promise<void> {
   const type = inspection.type;
   if (!isBtreeType(type)) {
     const part = inspectSpacePage(page.bytes, page.no, type, ts);
@@ -206,7 +209,7 @@ async function typeParts(inspection: PageInspection, page: Page, ts: Tablespace,
   }
   const roots = await findIndexRoots(ts).catch(() => []);
   const clustered = roots.length === 0 ? null : readIndexHeader(page.bytes).indexId === roots[0].header.indexId;
-  const decodeAs = table !== null && clustered === true ? await inspectTable(ts, table, roots[0], inspection.problems) : null;
+  const decodeAs = table !== null && clustered === true ? await inspectTable(ts, table, roots[0], zone, inspection.problems) : null;
   const part = await inspectIndexPage(page, decodeAs, clustered);
   inspection.index = part.index;
   inspection.sections.push(...part.sections);

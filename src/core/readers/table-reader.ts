@@ -21,7 +21,7 @@ import { secondaryIndexName, secondaryTree } from './index-choice.ts';
 import { planLookup, type KeyLookup, type KeyRange } from './key-lookup.ts';
 import type { ClusteredLayout } from '../records/clustered-index.ts';
 import { BatchBuilder, batchRows, batchView, releaseBatch, type RowBatch } from '../values/row-batch.ts';
-import { timeZone, type TimeZone } from '../values/time-zone.ts';
+import { timeZone, UTC, type TimeZone } from '../values/time-zone.ts';
 import type { TableDef } from '../schema.ts';
 import type { ByteSource } from '../tablespace/source.ts';
 import { Tablespace, type Page, type PageRun } from '../tablespace/tablespace.ts';
@@ -266,7 +266,7 @@ class ClusteredReader implements TableReader {
     private readonly layout: ClusteredLayout,
     private readonly compact: boolean,
     readonly mode: RowMode,
-    zone: TimeZone,
+    private readonly zone: TimeZone,
   ) {
     this.columns = layout.columns.map((c) => c.name);
     if (hasStateColumn(mode)) this.columns.push(ROW_STATE_COLUMN);
@@ -383,10 +383,23 @@ class ClusteredReader implements TableReader {
   }
 
   lookup(range: KeyRange): KeyLookup {
-    const { ts, root, layout, compact } = this;
+    const { ts, root, layout, compact, zone } = this;
     const decodeLeaf = (no: number) => this.decodePages([no]);
-    return planLookup({ ts, root, layout, compact, childOf: this.childOf(), decodeLeaf, leafPages: () => this.leafPages(), purged: modeIncludes(this.mode, 'purged') }, range);
+    const zonedKey = zone !== UTC && layout.keyParts.some((k) => k.column.type === 'timestamp');
+    const decodeKeys = zonedKey ? (page: Page) => this.decodeInUtc(page) : null;
+    return planLookup({ ts, root, layout, compact, childOf: this.childOf(), decodeLeaf, leafPages: () => this.leafPages(), purged: modeIncludes(this.mode, 'purged'), zone, decodeKeys }, range);
   }
+
+  /** A leaf's rows as decodePages gives them but with TIMESTAMP in UTC: aside, its own decoder and counts (not counted twice). */
+  private async decodeInUtc(page: Page): Promise<RowBatch> {
+    this.utcLeaf ??= new LeafDecoder(leafContext(this.ts, this.layout, this.compact, this.mode, emptyStats()));
+    const out = new BatchBuilder(this.columns.length);
+    const pending = this.utcLeaf.decode(page, out, false, this.root.page < 0 ? await this.disowned(page) : null);
+    if (pending !== null) await pending;
+    return releaseBatch(out);
+  }
+
+  private utcLeaf: LeafDecoder | null = null;
 
   async decodePages(pageNos: readonly number[], options: DecodePagesOptions = {}): Promise<RowBatch> {
     const into = options.into;

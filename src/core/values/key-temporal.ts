@@ -6,6 +6,7 @@
  * the column (a fraction finer than its fsp, a month 13) is an Error naming the column.
  */
 import { fracBytes } from './temporal.ts';
+import { UTC, zonedInstant, type TimeZone } from './time-zone.ts';
 
 /** `v` as `n` big-endian bytes (v ≥ 0, below 2^53). */
 export function storeUintBE(v: number, n: number): Uint8Array {
@@ -84,11 +85,14 @@ export function encodeDatetime(text: string, fsp: number): Uint8Array {
   return concat(storeUintBE(ymd * 131072 + ((p.h << 12) | (p.mi << 6) | p.s) + 2 ** 39, 5), fraction(p.micros, fsp));
 }
 
-/** TIMESTAMP(fsp): seconds since the epoch (the zero date is 0), shown and so read in UTC; then the fraction. */
-export function encodeTimestamp(text: string, fsp: number): Uint8Array {
+/**
+ * TIMESTAMP(fsp): seconds since the epoch (the zero date is 0), the text read in `zone` as the values
+ * are shown in it (a local time the clocks skip or repeat is an Error, time-zone.ts); then the fraction.
+ */
+export function encodeTimestamp(text: string, fsp: number, zone: TimeZone = UTC): Uint8Array {
   const p = dateTimeParts(text, fsp, `TIMESTAMP(${fsp})`);
   const zero = p.y === 0 && p.mo === 0 && p.d === 0;
-  const secs = zero ? 0 : Date.UTC(p.y, p.mo - 1, p.d, p.h, p.mi, p.s) / 1000;
+  const secs = zero ? 0 : zonedInstant(zone, Date.UTC(p.y, p.mo - 1, p.d, p.h, p.mi, p.s) / 1000, text);
   if (!zero && (secs < 1 || secs >= 2 ** 32 || p.mo === 0 || p.d === 0)) throw notValue(text, `TIMESTAMP(${fsp})`);
   return concat(storeUintBE(secs, 4), fraction(p.micros, fsp));
 }

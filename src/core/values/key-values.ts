@@ -13,6 +13,7 @@ import { decimalLayout } from './decimal.ts';
 import { enumSize } from './enum-set.ts';
 import { encodeDate, encodeDatetime, encodeTime, encodeTimestamp, encodeYear, storeUintBE } from './key-temporal.ts';
 import type { Column } from '../schema.ts';
+import { UTC, type TimeZone } from './time-zone.ts';
 
 /** Byte order (memcmp, the shorter first), or byte order with the shorter padded with spaces (PAD SPACE). */
 export type KeyOrder = 'bytes' | 'padded';
@@ -151,27 +152,27 @@ function stringPart(c: Column, prefix: number): Pick<KeyPart, 'order' | 'why' | 
   return { order, why, encode };
 }
 
-/** The 5.6+ temporal formats' encoders (key-temporal.ts); null for other types and the older formats. */
-function temporalEncoder(c: Column): ((text: string) => Uint8Array) | null {
+/** The 5.6+ temporal formats' encoders (key-temporal.ts), TIMESTAMP read in `zone`; null for other types and the older formats. */
+function temporalEncoder(c: Column, zone: TimeZone): ((text: string) => Uint8Array) | null {
   if (c.legacyTemporal) return null;
   switch (c.type) {
     case 'date': return encodeDate;
     case 'datetime': return (t) => encodeDatetime(t, c.fsp);
-    case 'timestamp': return (t) => encodeTimestamp(t, c.fsp);
+    case 'timestamp': return (t) => encodeTimestamp(t, c.fsp, zone);
     case 'time': return (t) => encodeTime(t, c.fsp);
     case 'year': return c.length === 2 ? null : encodeYear;
     default: return null;
   }
 }
 
-/** The key part of column `c` (a prefix of `prefix` characters, or 0), and how its values compare. */
-export function keyPart(c: Column, prefix: number, descending: boolean): KeyPart {
+/** The key part of column `c` (a prefix of `prefix` characters, or 0), and how its values compare; a TIMESTAMP given as text is read in `zone`. */
+export function keyPart(c: Column, prefix: number, descending: boolean, zone: TimeZone = UTC): KeyPart {
   const base = { column: c, prefix, descending };
   const exact = (encode: (text: string) => Uint8Array): KeyPart => ({ ...base, order: 'bytes', why: '', encode });
   const intBytes = INT_BYTES[c.type];
   if (intBytes !== undefined) return exact(encodeInt(c, intBytes));
   if (STRING_TYPES.has(c.type)) return { ...base, ...stringPart(c, prefix) };
-  const temporal = temporalEncoder(c);
+  const temporal = temporalEncoder(c, zone);
   if (temporal) return exact(temporal);
   if (c.type === 'decimal') return exact(encodeDecimal(c));
   if (c.type === 'enum') return exact(encodeEnum(c));

@@ -92,6 +92,11 @@ class IanaZone implements TimeZone {
 
 const zones = new Map<string, TimeZone>([['UTC', UTC]]);
 
+/** Whether a zone's offset never changes (UTC, `+02:00`): its local times order as their instants do, none repeated. */
+export function isFixedZone(name: string): boolean {
+  return name === 'UTC' || OFFSET.test(name);
+}
+
 /**
  * The zone of this name (cached: its learned offsets serve every table read with it); throws a
  * RangeError naming it when it is neither an offset nor a zone the platform knows.
@@ -125,4 +130,27 @@ function ianaZone(name: string): TimeZone {
     throw new RangeError(`unknown time zone ${JSON.stringify(name)}: give an IANA name (Europe/Berlin, UTC) or an offset (+02:00)`);
   }
   return new IanaZone(name, format);
+}
+
+/** `±hh:mm` of an offset in seconds. */
+function offsetText(offset: number): string {
+  const m = Math.abs(offset) / 60;
+  return `${offset < 0 ? '-' : '+'}${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+}
+
+/**
+ * The instant (seconds since the epoch) that `zone` shows as the wall-clock time `local` (its
+ * seconds since 1970-01-01 00:00 read as UTC) — the inverse of offsetAt, as a TIMESTAMP given in the
+ * zone is read. A local time the clocks skip (spring forward) or repeat (fall back) names no single
+ * instant: an Error says which (`text` is the value as given). Offsets are under a day, and a zone
+ * changes at most once in two days, so the offsets a day either side are the only candidates.
+ */
+export function zonedInstant(zone: TimeZone, local: number, text: string): number {
+  const before = zone.offsetAt(local - DAY);
+  const after = zone.offsetAt(local + DAY);
+  const fits = [before, after].filter((o, i) => (i === 0 || o !== before) && zone.offsetAt(local - o) === o);
+  if (fits.length === 1) return local - fits[0];
+  const change = `the clocks go from ${offsetText(before)} to ${offsetText(after)}`;
+  if (fits.length === 0) throw new Error(`'${text}' is no time in ${zone.name}: ${change} and skip it; give it in UTC`);
+  throw new Error(`'${text}' is two times in ${zone.name}: ${change} and repeat it; give it in UTC to say which`);
 }

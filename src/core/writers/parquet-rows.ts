@@ -9,6 +9,10 @@
  * written as nulls and counted by column, with the first rows they are in (numbered from 0 in the
  * file's order); notHeld() gives them to the caller to say, and the file's footer carries them too
  * (key-value metadata `ibd-reader.values-not-held`, JSON), beside the table's CREATE TABLE.
+ *
+ * The same rows can be cut into parts encoded apart, in parallel, and laid out by the file's writer
+ * (parquetPart, parquetFooter; parquet-row-groups.ts): a run's row groups are the bytes a ParquetRows
+ * of its rows alone writes.
  */
 import { ParquetWriter } from 'hyparquet-writer/src/parquet-writer.js';
 import { ByteWriter } from 'hyparquet-writer/src/bytewriter.js';
@@ -17,23 +21,12 @@ import { batchText, type BatchText } from '../values/batch-strings.ts';
 import type { TableDef } from '../schema.ts';
 import { cellReader, type CellReader, type CellValue } from './parquet-cells.ts';
 import { parquetColumns, parquetSchema, type ParquetColumn } from './parquet-columns.ts';
+import { PARQUET_MAGIC, ROWS_NAMED, type NotHeld, type ParquetGroups, type ParquetPart } from './parquet-row-groups.ts';
 
 /** Rows per row group (the last one of a file has fewer). */
 export const ROW_GROUP_ROWS = 100_000;
 /** A row group is also closed once its cells' text reaches this many bytes (BLOBs, long text). */
 export const ROW_GROUP_BYTES = 64 << 20;
-/** Rows named per column in the notes of values not held. */
-const ROWS_NAMED = 10;
-
-/** The cells of a column its Parquet type could not hold, written as nulls. */
-export interface NotHeld {
-  column: string;
-  count: number;
-  /** The first rows (numbered from 0) holding one. */
-  rows: number[];
-  /** The first cell's text. */
-  example: string;
-}
 
 export interface ParquetRowsOptions {
   rowGroupRows?: number;
@@ -97,15 +90,22 @@ export class ParquetRows {
 
   /** The last row group and the footer: the end of the file. */
   finish(): Uint8Array<ArrayBuffer> {
-    const parts = this.#rows > 0 ? [this.#writeGroup()] : [];
-    const notHeld = this.notHeld();
-    this.#writer.kvMetadata = [
-      { key: 'ibd-reader.create-table', value: this.table.createSql },
-      ...(notHeld.length > 0 ? [{ key: 'ibd-reader.values-not-held', value: JSON.stringify(notHeld) }] : []),
-    ];
+    const parts = [this.flush()];
+    this.#writer.kvMetadata = keyValues(this.table, this.notHeld());
     void this.#writer.finish();
     parts.push(this.#out.take());
     return joined(parts);
+  }
+
+  /** The rows held as a last row group (none without rows), with any bytes not yet handed out. */
+  flush(): Uint8Array<ArrayBuffer> {
+    return this.#rows > 0 ? this.#writeGroup() : this.#out.take();
+  }
+
+  /** The row groups written so far: their metadata, each chunk's page indexes, the rows not held. */
+  groups(): ParquetGroups {
+    const indexes = this.#writer.pendingIndexes.map(({ columnIndex, offsetIndex }) => ({ columnIndex, offsetIndex }));
+    return { rowGroups: this.#writer.row_groups, indexes, rows: this.#written, offset: this.#out.offset, notHeld: this.notHeld() };
   }
 
   /** The columns some of whose cells were written as nulls, their type being unable to hold them. */
@@ -134,10 +134,35 @@ export class ParquetRows {
   }
 }
 
-/** A note of values not held, for a warning: the column, how many, the first one and its rows. */
-export function describeNotHeld(n: NotHeld): string {
-  const rows = `${n.count === 1 ? 'row' : 'rows'} ${n.rows.join(', ')}${n.count > n.rows.length ? ', …' : ''}`;
-  return `column \`${n.column}\`: ${n.count} ${n.count === 1 ? 'value' : 'values'} its Parquet type cannot hold, written as null (${JSON.stringify(n.example)}; ${rows}, counted from 0)`;
+/** The footer's key-value metadata: the table's CREATE TABLE, and the values not held (JSON) when there are any. */
+function keyValues(table: TableDef, notHeld: NotHeld[]): { key: string; value: string }[] {
+  return [
+    { key: 'ibd-reader.create-table', value: table.createSql },
+    ...(notHeld.length > 0 ? [{ key: 'ibd-reader.values-not-held', value: JSON.stringify(notHeld) }] : []),
+  ];
+}
+
+/** A run's rows as row groups of their own, for a file laid out elsewhere (parquet-row-groups.ts): their bytes (no head, no footer) and metadata. */
+export function parquetPart(table: TableDef, outputColumns: readonly string[], batch: RowBatch, options: ParquetRowsOptions = {}): { bytes: Uint8Array<ArrayBuffer>; part: ParquetPart } {
+  const rows = new ParquetRows(table, outputColumns, options);
+  const bytes = joined([rows.add(batch), rows.flush()]).subarray(PARQUET_MAGIC.length);
+  return { bytes, part: { ...rows.groups(), size: bytes.length } };
+}
+
+/** The end of a file whose head and row groups were written as `groups` lays them out: page indexes, FileMetaData, its length, PAR1. */
+export function parquetFooter(table: TableDef, outputColumns: readonly string[], groups: ParquetGroups): Uint8Array<ArrayBuffer> {
+  const out = new ChunkWriter(1 << 16);
+  const writer = new ParquetWriter({ writer: out, schema: parquetSchema(parquetColumns(table, outputColumns)), createdBy: 'ibd-reader', kvMetadata: keyValues(table, groups.notHeld) });
+  // Its head is the file's, written already: the footer goes where the row groups end.
+  out.take();
+  out.offset = groups.offset;
+  writer.row_groups = groups.rowGroups;
+  writer.num_rows = BigInt(groups.rows);
+  // Each chunk's indexes, in the order of the chunks (writeIndexes records where they land in their chunk).
+  const chunks = groups.rowGroups.flatMap((g) => g.columns);
+  writer.pendingIndexes = groups.indexes.map((ix, i) => ({ ...ix, chunk: chunks[i] }));
+  void writer.finish();
+  return out.take();
 }
 
 function joined(parts: Uint8Array<ArrayBuffer>[]): Uint8Array<ArrayBuffer> {

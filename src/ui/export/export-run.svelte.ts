@@ -1,7 +1,8 @@
 /**
  * One export at a time, in a pool of workers of its own (pool.ts): the leaf pages (known from the
  * view) are cut into runs, each worker decodes a run and formats it (CSV / NDJSON / SQL) into a Blob
- * (or, for a streamed download, bytes),
+ * (or, for a streamed download, bytes) — for Parquet, encodes it into row groups of its own, which
+ * the page lays out in the file (ParquetLayout) and a worker ends with the footer —
  * and the runs are written to a SaveTarget (export.ts) strictly in key order, with a bounded number in
  * flight (ordered.ts), so memory stays flat whatever the table size. Progress is counted in rows
  * against the exact row count, with rows/s and the time left. Cancel terminates every worker of the
@@ -11,6 +12,7 @@ import * as Comlink from 'comlink';
 import type { ExportOptions, ViewSpec } from '../../../workers/viewer-api.ts';
 import type { ExportFormat, SaveTarget } from './export.ts';
 import { alignedBounds } from '../../core/readers/parallel.ts';
+import { describeNotHeld, ParquetLayout } from '../../core/writers/parquet-row-groups.ts';
 import { runOrdered } from '../ordered.ts';
 import { PoolStopped, poolSize, WorkerPool } from '../pool.ts';
 import { describeError } from '../format.ts';
@@ -25,6 +27,11 @@ import { runOptions, runOrder, writeSorted, type ExportOrder } from './export-or
  * either way) and ~50 MB less at the peak.
  */
 const RUN_PAGES = 256;
+/**
+ * A Parquet run is a row group (or, for small rows, a few of ROW_GROUP_ROWS): larger groups than
+ * RUN_PAGES would make (LINEITEM: ~55 000 rows), held one per worker (its values and its bytes).
+ */
+const PARQUET_RUN_PAGES = 512;
 
 export interface ExportProgress {
   format: ExportFormat;
@@ -99,8 +106,9 @@ export class ExportRun {
     };
     this.progress = base;
     this.#target = job.target;
-    // A Parquet file has one writer: its runs go to one worker, one at a time, in key order.
-    const pool = job.options.format === 'parquet' ? new WorkerPool(1, 1) : new WorkerPool(poolSize(), 2);
+    // A Parquet run holds a row group's values while it encodes them: one at a time per worker.
+    const parquet = job.options.format === 'parquet' ? new ParquetLayout() : null;
+    const pool = new WorkerPool(poolSize(), parquet ? 1 : 2);
     this.#pool = pool;
     const gen = pool.setSpec(job.spec);
     let bytes = 0;
@@ -141,7 +149,7 @@ export class ExportRun {
           return rows;
         }
         // Aligned with the runs' reads: no two workers read the same part of the file.
-        const runs = alignedBounds(job.leaves, RUN_PAGES);
+        const runs = alignedBounds(job.leaves, parquet ? PARQUET_RUN_PAGES : RUN_PAGES);
         const nth = runOrder(order, runs.length);
         const each = runOptions(options, order);
         await runOrdered(
@@ -155,12 +163,16 @@ export class ExportRun {
           async (run) => {
             await write(run.data);
             rows += run.rows;
-            notHeld = run.notHeld ?? notHeld;
+            if (run.parquet) {
+              parquet?.place(run.parquet);
+              notHeld = parquet?.notHeld().map(describeNotHeld) ?? [];
+            }
             update(rows);
           },
-          { ahead: pool.size * pool.slots + 2 },
+          // Parquet: a row group per worker in flight, none waiting.
+          { ahead: parquet ? pool.size : pool.size * pool.slots + 2 },
         );
-        await write(await pool.run((api) => api.exportEdge(options, 'tail'), 'low', gen));
+        await write(await pool.run((api) => api.exportEdge(options, 'tail', parquet?.groups()), 'low', gen));
         return rows;
       })();
       const rows = await Promise.race([work, cancelled]);

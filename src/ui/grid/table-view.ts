@@ -272,7 +272,7 @@ export class TableView {
     const keys = this.view.keyColumns;
     const none: KeyFound = { row: -1, damagedPage: null };
     if (keys.length === 0 || values.length !== keys.length || this.map.rows === 0) return none;
-    const cmp = keys.length === 1 ? keyComparer(this.view.columnInfo[keys[0]]) : null;
+    const cmp = keys.length === 1 ? keyComparer(this.view.columnInfo[keys[0]], this.spec.timeZone) : null;
     if (cmp) return findOrderedKey({ map: this.map, damage: this.damage, page: (leaf) => this.store.page(leaf) }, keys[0], values[0], cmp);
     // Every page searched, damaged ones too (a search compares every row).
     for (const fold of [false, true]) {

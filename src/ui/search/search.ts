@@ -12,6 +12,7 @@
  */
 import type { ColumnInfo, RowQuery } from '../../../workers/viewer-api.ts';
 import type { RowBatch } from '../../core/values/row-batch.ts';
+import { isFixedZone } from '../../core/values/time-zone.ts';
 import { batchText } from '../grid/batch-text.ts';
 
 export type TextQuery = Extract<RowQuery, { kind: 'text' }>;
@@ -104,8 +105,12 @@ export function keyRows(batch: RowBatch, query: KeyQuery, out: number[]): void {
 
 const INTEGER = /^[-+]?\d+$/;
 
-/** Compares two values of a key column the way its rows are ordered; null when unknown. */
-export function keyComparer(info: ColumnInfo | undefined): ((a: string, b: string) => number) | null {
+/**
+ * Compares two values of a key column the way its rows are ordered; null when unknown. TIMESTAMP
+ * shown in `zone`: its text orders like its rows only in a zone without summer time (the clocks going
+ * back repeat an hour).
+ */
+export function keyComparer(info: ColumnInfo | undefined, zone = 'UTC'): ((a: string, b: string) => number) | null {
   if (!info) return null;
   const t = info.sqlType;
   if (/^(tinyint|smallint|mediumint|int|bigint|bool)\b/.test(t)) {
@@ -117,6 +122,7 @@ export function keyComparer(info: ColumnInfo | undefined): ((a: string, b: strin
     };
   }
   if (/^(decimal|float|double)\b/.test(t)) return (a, b) => Number(a) - Number(b);
+  if (/^timestamp\b/.test(t) && !isFixedZone(zone)) return null;
   // Canonical date/datetime/timestamp/year text sorts like the value (no negatives).
   if (/^(date|datetime|timestamp|year)\b/.test(t)) return (a, b) => (a < b ? -1 : a > b ? 1 : 0);
   return null;
