@@ -40,6 +40,7 @@ import { writePartitions } from './cli/partitions.ts';
 import { startPool, type NodePool } from './node/pool.ts';
 import { parseArgs, sortFiles, textFormat, UsageError, USAGE, type Args } from './cli/args.ts';
 import { ParquetOutput, type Decoded } from './cli/parquet-output.ts';
+import { writePartialRows } from './cli/partial-output.ts';
 
 /** Writes with backpressure, so a multi-GB export never piles up in memory. */
 function write(out: Writable, text: string | Uint8Array): Promise<void> | undefined {
@@ -298,6 +299,7 @@ async function run(args: Args): Promise<number> {
     if (args.format === 'csv') await write(out, csvHeader(table.columns));
     const decoded = await decodeAll(table, args);
     for await (const chunk of decoded.chunks) await write(out, chunk);
+    if (modeIncludes(args.mode, 'partial') && args.index === null) await writePartialRows(file, entry, table, { format: args.format, timeZone: args.timeZone, write: (t) => write(stream, t), say: (l) => process.stderr.write(`${l}\n`) });
     const s = await decoded.stats();
     const { info } = table;
     warnProblems(file.name, s.problems);
