@@ -96,6 +96,8 @@ describe('partial rows from the secondary indexes, where clustered leaves are lo
     const intact = new Set(rows.filter((o) => o._row_state === 'live').map((o) => o.id));
     expect(partial.filter((o) => intact.has(o.id))).toEqual([]);
     expect(intact.size).toBe(6000 - lostIds.length);
+    const count = cli(damaged, '--rows', 'all', '--count', '--threads', '1');
+    expect(count.stderr).toContain('partial rows a read of --rows all adds');
   });
 
   it('an intact file gives no partial row, and --count refuses --rows partial', async () => {
