@@ -41,9 +41,10 @@ export const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [-
   --rows WHICH       live (default: the table as the server shows it, from pages that pass their
                      checksum and structural checks), deleted (deleted rows still in the file:
                      delete-marked and purged), both (live and deleted), damaged (rows read from
-                     damaged pages, each value checked, none vouched for) or all (every state);
-                     deleted, both and all add a last column _row_state: live, delete-marked,
-                     purged or damaged
+                     damaged pages, each value checked, none vouched for), partial (the rows of lost
+                     or damaged clustered leaf pages from the secondary indexes: their columns and the
+                     key, the others [absent: …]) or all (every state); deleted, both and all add a
+                     last column _row_state: live, delete-marked, purged, damaged or partial
   -o, --output OUT   write rows to OUT instead of stdout
   --list-indexes     list the indexes found in the file by reading every page (works on a damaged
                      file and on a raw image without page 0: a disk image, a partial copy, an ibdata1,
@@ -172,6 +173,7 @@ export async function sortFiles(args: Args): Promise<void> {
   args.files = await dataFilePaths(args.ibd, args.more);
   if (args.files.length > 1) args.more = [];
   if ((args.more.length > 0 || args.partitionColumn) && (args.listIndexes || args.pageMap || args.page !== null || args.printDdl)) throw new UsageError('--list-indexes, --page-map, --page and --print-ddl take one file, not a partitioned table\'s');
+  if (args.mode === 'partial' && (args.count || args.index !== null || args.key !== null || args.from !== null || args.to !== null)) throw new UsageError('--rows partial reads the whole table\'s secondary indexes for the keys of its lost leaves: not with --count, --index, --key, --from or --to');
   if (args.format === 'parquet' && (args.key !== null || args.from !== null || args.to !== null || args.more.length > 0 || args.partitionColumn || args.count || args.printDdl || args.listTables || args.listIndexes || args.pageMap || args.page !== null)) throw new UsageError('--format parquet writes the rows of one file\'s table: not with --key, --from, --to, partitions, --count, --print-ddl, --list-*, --page-map or --page');
 }
 

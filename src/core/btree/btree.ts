@@ -4,7 +4,7 @@
  * (searchPath), the caller comparing node pointers with it.
  */
 import { IbdError } from '../errors.ts';
-import { FIL_NULL, FIL_PAGE_NEXT, FIL_PAGE_PREV, FIL_PAGE_TYPE, PageType, pageTypeName, u16, u32 } from '../pages/fil-header.ts';
+import { FIL_NULL, FIL_PAGE_NEXT, FIL_PAGE_PREV, FIL_PAGE_TYPE, isIndexPageType, pageTypeName, u16, u32 } from '../pages/fil-header.ts';
 import { PAGE_BTR_SEG_TOP, readFsegHeader, readIndexHeader, recordOrigins, type IndexPageHeader } from '../pages/index-page.ts';
 import { inodeEntries, inodePageNumbers } from '../pages/inode.ts';
 import type { Tablespace } from '../tablespace/tablespace.ts';
@@ -15,7 +15,7 @@ export interface IndexRoot {
 }
 
 function isIndexPage(bytes: Uint8Array): boolean {
-  return u16(bytes, FIL_PAGE_TYPE) === PageType.INDEX;
+  return isIndexPageType(u16(bytes, FIL_PAGE_TYPE));
 }
 
 /**

@@ -53,6 +53,11 @@ export const PageType = {
 
 const typeNames = new Map<number, string>(Object.entries(PageType).map(([k, v]) => [v, k]));
 
+/** A page of an index's records: a B-tree's (INDEX) or a SPATIAL index's R-tree (RTREE), laid out alike. */
+export function isIndexPageType(type: number): boolean {
+  return type === PageType.INDEX || type === PageType.RTREE;
+}
+
 export function pageTypeName(type: number): string {
   return typeNames.get(type) ?? `unknown type ${type}`;
 }

@@ -10,7 +10,7 @@
  * tables of their own). An index added later by ALTER TABLE has a higher id than the others, so the
  * definition's order (which puts UNIQUE keys first) may then differ from the trees': the tree the
  * order gives is checked against the table's rows (index-check.ts), and another taken if it holds
- * the index instead.
+ * the index instead. A SPATIAL index's tree is told by its R-tree root (spatialTree).
  */
 import { findIndexRoots, type IndexRoot } from '../btree/btree.ts';
 import { treeHoldsIndex, type TreeVerdict } from './index-check.ts';
@@ -19,6 +19,7 @@ import { clusterKey } from '../records/clustered-index.ts';
 import { indexNamed, isClusteredIndex } from '../records/secondary-index.ts';
 import type { IndexDef, TableDef } from '../schema.ts';
 import type { Tablespace } from '../tablespace/tablespace.ts';
+import { FIL_PAGE_TYPE, PageType, u16 } from '../pages/fil-header.ts';
 
 export interface IndexTree {
   indexId: bigint;
@@ -100,6 +101,7 @@ export async function secondaryTree(ts: Tablespace, table: TableDef, name: strin
     if (root) return { indexId: root.indexId, rootPage: root.rootPage, doubt: null };
   }
   const roots = await findIndexRoots(ts);
+  if (indexNamed(table, name).kind === 'spatial') return spatialTree(ts, table, roots, name);
   const order = treeOrder(table);
   if (roots.length !== order.length) {
     throw new Error(`the file holds ${roots.length} index trees, but the definition gives ${order.length} (${order.join(', ')}): which one is \`${name}\` cannot be told`);
@@ -118,6 +120,19 @@ export async function secondaryTree(ts: Tablespace, table: TableDef, name: strin
     return tree(ordered, orderInDoubt(table) ? `index \`${name}\` is taken to be the tree of index id ${ordered.header.indexId} by the order InnoDB creates indexes in, which an ALTER TABLE may have changed; its records could not be checked against the table's rows` : null);
   }
   throw new Error(`the tree InnoDB's creation order gives index \`${name}\` (index id ${ordered.header.indexId}) holds another index's records, and ${holding.length === 0 ? 'no other tree is seen to hold its own' : 'several others could'}: give the tree with --index-id (see --list-indexes)`);
+}
+
+/**
+ * A SPATIAL index's tree: its root is an R-tree page (FIL_PAGE_RTREE), and the R-trees in index id
+ * order are the SPATIAL indexes in InnoDB's creation order (treeOrder), whatever the B-trees between.
+ */
+async function spatialTree(ts: Tablespace, table: TableDef, roots: readonly IndexRoot[], name: string): Promise<IndexTreeChoice> {
+  const rtrees: IndexRoot[] = [];
+  for (const r of roots) if (u16((await ts.page(r.page)).bytes, FIL_PAGE_TYPE) === PageType.RTREE) rtrees.push(r);
+  const spatial = treeOrder(table).filter((n) => table.indexes.some((i) => i.kind === 'spatial' && i.name.toLowerCase() === n.toLowerCase()));
+  if (rtrees.length !== spatial.length) throw new Error(`the file holds ${rtrees.length} R-trees, but the definition gives ${spatial.length} SPATIAL indexes (${spatial.join(', ')}): which one is \`${name}\` cannot be told`);
+  const root = rtrees[spatial.findIndex((n) => n.toLowerCase() === name.toLowerCase())];
+  return { indexId: root.header.indexId, rootPage: root.page, doubt: null };
 }
 
 /** Per tree (the clustered one aside), whether it holds each secondary index of the definition (lower-case names). */

@@ -21,7 +21,7 @@
 import { findClusteredRoot } from '../btree/btree.ts';
 import { verifyPage } from '../pages/checksum.ts';
 import { IbdError } from '../errors.ts';
-import { FIL_PAGE_TYPE, PageType, u16, u64 } from '../pages/fil-header.ts';
+import { FIL_PAGE_TYPE, isIndexPageType, u16, u64 } from '../pages/fil-header.ts';
 import { PAGE_HEADER, PAGE_INDEX_ID, PAGE_LEVEL, PAGE_N_RECS, tallyRecords, type RecordTally } from '../pages/index-page.ts';
 import { modeIncludes, type RowMode } from './row-state.ts';
 import { scanIndexes, scanLeafPages } from '../btree/page-scan.ts';
@@ -55,7 +55,7 @@ export function leafRowCount(bytes: Uint8Array, checksumBad: boolean, options: L
   const { mode } = options;
   // Damaged, even its header: the decoder carves its body all the same, and says what it withholds.
   if (checksumBad) return DECODE_TO_COUNT;
-  if (u16(bytes, FIL_PAGE_TYPE) !== PageType.INDEX) return UNCOUNTED;
+  if (!isIndexPageType(u16(bytes, FIL_PAGE_TYPE))) return UNCOUNTED;
   if (u16(bytes, PAGE_HEADER + PAGE_LEVEL) !== 0 || u64(bytes, PAGE_HEADER + PAGE_INDEX_ID) !== options.indexId) return UNCOUNTED;
   if (tallyRecords(bytes, options.compact, tally) !== null || tally.live + tally.deleted + tally.other !== u16(bytes, PAGE_HEADER + PAGE_N_RECS)) return DECODE_TO_COUNT;
   if (options.exact && modeIncludes(mode, 'purged')) return DECODE_TO_COUNT;
@@ -118,7 +118,7 @@ async function countRange(ts: Tablespace, bytes: Uint8Array, from: number, to: n
     const raw = bytes.subarray(off, off + size);
     // A root after instant ALTER (MariaDB type 18) and short reads go through the Tablespace. The
     // checksum streams the page through the cache before its record list's dependent loads walk it.
-    const n = raw.length === size && u16(raw, FIL_PAGE_TYPE) === PageType.INDEX
+    const n = raw.length === size && isIndexPageType(u16(raw, FIL_PAGE_TYPE))
       ? leafRowCount(raw, verifyPage(raw, ts.fullCrc32) === 'bad', options)
       : await ts.page(no).then((p) => leafRowCount(p.bytes, p.checksum === 'bad', options), () => UNCOUNTED);
     for (const i of where) counts[i] = n;

@@ -5,27 +5,31 @@
  * - `purged`: a deleted row purge already took off the record list, read back from the page's free list;
  * - `damaged`: read from a page that failed its checksum or a structural check; its values passed every
  *   check of their types, but nothing vouches for them, nor for its delete mark (a record of a damaged
- *   page is of this state whatever its delete mark says).
+ *   page is of this state whatever its delete mark says);
+ * - `partial`: a row of a lost or damaged clustered leaf page, made from the secondary indexes' entries
+ *   of its key (partial-rows.ts): the columns they hold, the others marked absent.
  * A read (RowMode) returns the states it names; one that returns more than one adds the last column
  * `_row_state`, so that rows a user will import again never mix states unmarked.
  */
 
-export type RowState = 'live' | 'delete-marked' | 'purged' | 'damaged';
+export type RowState = 'live' | 'delete-marked' | 'purged' | 'damaged' | 'partial';
 
 /**
  * `live` (the table as the server shows it), `deleted` (delete-marked and purged), `both` (live and
- * deleted), `damaged` (the rows of damaged pages only) or `all` (every state).
+ * deleted), `damaged` (the rows of damaged pages only), `partial` (the partial rows only) or `all`
+ * (every state). A TableReader returns no partial row itself: its caller adds them (partial-rows.ts).
  */
-export type RowMode = 'live' | 'deleted' | 'both' | 'damaged' | 'all';
+export type RowMode = 'live' | 'deleted' | 'both' | 'damaged' | 'partial' | 'all';
 
-export const ROW_MODES: readonly RowMode[] = ['live', 'deleted', 'both', 'damaged', 'all'];
+export const ROW_MODES: readonly RowMode[] = ['live', 'deleted', 'both', 'damaged', 'partial', 'all'];
 
 const MODE_STATES: Record<RowMode, readonly RowState[]> = {
   live: ['live'],
   deleted: ['delete-marked', 'purged'],
   both: ['live', 'delete-marked', 'purged'],
   damaged: ['damaged'],
-  all: ['live', 'delete-marked', 'purged', 'damaged'],
+  partial: ['partial'],
+  all: ['live', 'delete-marked', 'purged', 'damaged', 'partial'],
 };
 
 /** The extra last column of the modes that return more than one state. */

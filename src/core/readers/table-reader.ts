@@ -7,7 +7,7 @@ import { findClusteredRoot, findIndexRoots, leafPageNumbers, leftmostLeaf, type 
 import { rawView, type RawTarget } from '../tablespace/orphan-scan.ts';
 import { scanIndexes, scanLeafPages, type LeafScan } from '../btree/page-scan.ts';
 import { IbdError } from '../errors.ts';
-import { FIL_NULL, FIL_PAGE_NEXT, FIL_PAGE_PREV, FIL_PAGE_TYPE, PageType, pageTypeName, u16, u32 } from '../pages/fil-header.ts';
+import { FIL_NULL, FIL_PAGE_NEXT, FIL_PAGE_PREV, FIL_PAGE_TYPE, isIndexPageType, pageTypeName, u16, u32 } from '../pages/fil-header.ts';
 import { readIndexHeader } from '../pages/index-page.ts';
 import type { EncryptionKeys } from '../tablespace/encryption.ts';
 import { countLeafRows, markDisowned, DECODE_TO_COUNT } from './leaf-counts.ts';
@@ -236,7 +236,7 @@ async function chooseRoot(ts: Tablespace, options: OpenOptions): Promise<IndexRo
 /** Page `no` if it is an intact root of index `indexId` (an INDEX page of it with no neighbours). */
 async function rootAt(ts: Tablespace, no: number, indexId: bigint): Promise<IndexRoot | null> {
   const page = await ts.page(no).catch(() => null);
-  if (page === null || page.checksum === 'bad' || u16(page.bytes, FIL_PAGE_TYPE) !== PageType.INDEX) return null;
+  if (page === null || page.checksum === 'bad' || !isIndexPageType(u16(page.bytes, FIL_PAGE_TYPE))) return null;
   const header = readIndexHeader(page.bytes);
   const alone = u32(page.bytes, FIL_PAGE_PREV) === FIL_NULL && u32(page.bytes, FIL_PAGE_NEXT) === FIL_NULL;
   return header.indexId === indexId && alone ? { page: no, header } : null;
@@ -474,6 +474,6 @@ class ClusteredReader implements TableReader {
 
   private isOurLeaf(page: Page): boolean {
     const h = readIndexHeader(page.bytes);
-    return u16(page.bytes, FIL_PAGE_TYPE) === PageType.INDEX && h.indexId === this.info.indexId && h.level === 0;
+    return isIndexPageType(u16(page.bytes, FIL_PAGE_TYPE)) && h.indexId === this.info.indexId && h.level === 0;
   }
 }

@@ -5,8 +5,12 @@
  * promoted UNIQUE key's, or the hidden DB_ROW_ID. No DB_TRX_ID nor DB_ROLL_PTR. Node pointer records
  * hold every one of these fields, then the child page number (dict_index_get_n_unique_in_tree).
  * Virtual generated columns are stored here when indexed. Each stored column is an output column,
- * named as in the table, in field order; DB_ROW_ID is not output.
+ * named as in the table, in field order; DB_ROW_ID is not output. A SPATIAL index's R-tree records
+ * (gis0rtree.cc) hold the geometry's minimum bounding rectangle (32 bytes, variable-length in the
+ * record header as the geometry column is; output as `MBR(g)`) then
+ * the clustered key; its node pointers the rectangle and the child page.
  */
+import { renderMbr } from '../values/geometry.ts';
 import { renderHex } from '../values/render.ts';
 import { valueCheckFor } from '../values/value-check.ts';
 import type { Column, IndexColumn, IndexDef, TableDef } from '../schema.ts';
@@ -40,7 +44,6 @@ function columnOf(table: TableDef, part: IndexColumn, index: string): Column {
 export function secondaryLayout(table: TableDef, name: string, redundant: boolean): ClusteredLayout {
   const index = indexNamed(table, name);
   if (index.kind === 'fulltext') throw new Error(`\`${index.name}\` is a FULLTEXT index: it has no B-tree in the table's file (its words are kept in the FTS_*_INDEX_* tables' files)`);
-  if (index.kind === 'spatial') throw new Error(`\`${index.name}\` is a SPATIAL index: its R-tree holds bounding rectangles, which are not decoded`);
   if (isClusteredIndex(table, index)) throw new Error(`\`${index.name}\` is the clustered index: read the table without naming an index`);
   const columns: Column[] = [];
   const prefixes: number[] = [];
@@ -59,9 +62,19 @@ export function secondaryLayout(table: TableDef, name: string, redundant: boolea
       whole.add(c.name.toLowerCase());
     }
   };
+  const spatial = index.kind === 'spatial';
   for (const part of index.columns) {
     const c = columnOf(table, part, index.name);
-    add(c, part, c.nullable);
+    if (!spatial) add(c, part, c.nullable);
+    else {
+      // An R-tree record holds the geometry's bounding rectangle, not the geometry: named MBR(g).
+      const out = columns.length;
+      columns.push({ ...c, name: `MBR(${c.name})` });
+      prefixes.push(0);
+      keyParts.push({ column: c, prefix: 0, descending: false, out });
+      // A variable-length field (a geometry column's type has no fixed size), always of MBR_BYTES.
+      fields.push({ name: c.name, out, nullable: false, fixedLen: 0, bigCol: false, render: renderMbr, check: null });
+    }
   }
   const key = clusterKey(table);
   for (const part of key.cols) {
@@ -72,7 +85,8 @@ export function secondaryLayout(table: TableDef, name: string, redundant: boolea
   if (key.kind === 'row_id') fields.push({ name: 'DB_ROW_ID', out: -1, fixedLen: 6, bigCol: false, nullable: false, render: renderHex, check: null });
   return {
     fields,
-    nUnique: fields.length,
+    // An R-tree's node pointer holds the MBR alone before the child page (DICT_INDEX_SPATIAL_NODEPTR_SIZE).
+    nUnique: spatial ? 1 : fields.length,
     nNullable: fields.filter((f) => f.nullable).length,
     checked: checkedFields(fields),
     columns: distinctNames(columns, prefixes),

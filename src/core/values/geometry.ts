@@ -15,6 +15,11 @@ import type { Render } from './render.ts';
 const KINDS = ['', 'POINT', 'LINESTRING', 'POLYGON', 'MULTIPOINT', 'MULTILINESTRING', 'MULTIPOLYGON', 'GEOMETRYCOLLECTION'];
 const MAX_DEPTH = 32;
 
+/** A coordinate in the shortest digits that read back as the same double; -0 keeps its sign. */
+function coordinateText(v: number): string {
+  return Object.is(v, -0) ? '-0' : gcvt(v, 17);
+}
+
 /** Reads WKB: each geometry starts with its own byte order (1 = little-endian) and type. */
 class WkbReader {
   private readonly view: DataView;
@@ -41,7 +46,7 @@ class WkbReader {
     const v = this.view.getFloat64(this.p, little);
     this.p += 8;
     if (!Number.isFinite(v)) throw new Error(`coordinate ${v} at byte ${this.p - 8} is not a finite number`);
-    return Object.is(v, -0) ? '-0' : gcvt(v, 17);
+    return coordinateText(v);
   }
 
   header(): { little: boolean; kind: number } {
@@ -124,6 +129,29 @@ export const renderGeometry: Render = (b, o, len) => {
   } catch (e) {
     return `[unreadable: ${(e as Error).message}]`;
   }
+};
+
+/** Bytes of an R-tree record's minimum bounding rectangle (gis0rtree.cc rtr_write_mbr). */
+export const MBR_BYTES = 32;
+
+const mbrScratch = new DataView(new ArrayBuffer(MBR_BYTES));
+
+/**
+ * A SPATIAL index's MBR — xmin, xmax, ymin, ymax as little-endian doubles (mach_double_write) — as
+ * the WKT MariaDB's ST_AsText(ST_Envelope(g)) prints for it: `POLYGON((xmin ymin,xmax ymin,xmax
+ * ymax,xmin ymax,xmin ymin))`, a point's and a flat line's too (their corners repeat). A coordinate
+ * that is not a finite number makes it unreadable; -0 keeps its sign, as in every geometry cell.
+ */
+export const renderMbr: Render = (b, o, len) => {
+  if (len !== MBR_BYTES) return `[unreadable: an MBR is ${MBR_BYTES} bytes, not ${len}]`;
+  for (let i = 0; i < MBR_BYTES; i++) mbrScratch.setUint8(i, b[o + i]);
+  const x0 = mbrScratch.getFloat64(0, true);
+  const x1 = mbrScratch.getFloat64(8, true);
+  const y0 = mbrScratch.getFloat64(16, true);
+  const y1 = mbrScratch.getFloat64(24, true);
+  if (!Number.isFinite(x0 + x1 + y0 + y1)) return `[unreadable: the MBR's coordinates ${x0}, ${x1}, ${y0}, ${y1} are not all finite numbers]`;
+  const [minX, maxX, minY, maxY] = [coordinateText(x0), coordinateText(x1), coordinateText(y0), coordinateText(y1)];
+  return `POLYGON((${minX} ${minY},${maxX} ${minY},${maxX} ${maxY},${minX} ${maxY},${minX} ${minY}))`;
 };
 
 /** The SRID of a stored geometry. */
