@@ -300,8 +300,10 @@ async function run(args: Args): Promise<number> {
     if (args.format === 'csv') await write(out, csvHeader(table.columns));
     const decoded = await decodeAll(table, args);
     for await (const chunk of decoded.chunks) await write(out, chunk);
-    if (modeIncludes(args.mode, 'partial') && args.index === null) await writePartialRows(file, entry, table, { format: args.format, timeZone: args.timeZone, write: (t) => write(stream, t), say: (l) => process.stderr.write(`${l}\n`) });
     const s = await decoded.stats();
+    // Partial rows stand for the rows of lost or damaged clustered leaves: with none, no second pass.
+    const lost = s.damagedPages + s.pagesSkipped > 0;
+    if (lost && modeIncludes(args.mode, 'partial') && args.index === null) await writePartialRows(file, entry, table, { format: args.format, timeZone: args.timeZone, write: (t) => write(stream, t), say: (l) => process.stderr.write(`${l}\n`) });
     const { info } = table;
     warnProblems(file.name, s.problems);
     process.stderr.write(`${file.name}: ${s.rowsDecoded} rows from ${s.pagesRead} leaf pages (${info.pageSize / 1024} KB pages, ${info.rowFormat}, ${info.checksumFormat} checksums); ${s.recordsFailed} undecodable records, ${s.pagesSkipped} skipped pages, ${s.badChecksums} bad checksums, ${s.damagedPages} damaged leaf pages\n`);
