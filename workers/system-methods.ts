@@ -12,11 +12,13 @@
  *
  * Plain TypeScript over the decoder core, mixed into the decoder worker's API.
  */
+import { truncationOf } from '../src/core/btree/truncation.ts';
 import { INDEX_TYPE, type DictTable } from '../src/core/definitions/dictionary/dict-tables.ts';
 import { fileKind, resolveSchema, type DefinitionSourceKind, type ResolvedSchema } from '../src/core/definitions/schema-source.ts';
 import type { DroppedIndex } from '../src/core/readers/dropped-indexes.ts';
 import type { TableDef } from '../src/core/schema.ts';
 import { blobSource, sharedBlobSource, type ByteSource } from '../src/core/tablespace/source.ts';
+import { Tablespace } from '../src/core/tablespace/tablespace.ts';
 import { foundDefinitions } from '../src/lib/definitions.ts';
 import { openSource, type InnodbFile } from '../src/lib/innodb-file.ts';
 import type { TableEntry } from '../src/lib/table-entry.ts';
@@ -55,6 +57,8 @@ export interface SystemListing {
   tables: SystemTable[];
   /** Why no table is listed: not a system tablespace, or one that keeps no dictionary (MySQL 8: it is in mysql.ibd). */
   error: string | null;
+  /** What to know of the file as a whole: pages that are not in it (in further data files not given, ibdata2 …). */
+  warnings: string[];
 }
 
 export interface SystemMethods {
@@ -109,8 +113,10 @@ function sources(files: readonly NamedBlob[]): ByteSource[] {
 async function listSystem(ibd: Blob, name: string, frms: readonly NamedBlob[]): Promise<SystemListing> {
   const file = await openSource(sharedBlobSource(ibd, name), { files: sources(frms) });
   const dictionary = file.dictionary;
-  if (dictionary === null) return { tables: [], error: `${name} is not a system tablespace with an InnoDB data dictionary` };
-  if (dictionary.tables.length === 0) return { tables: [], error: file.error };
+  if (dictionary === null) return { tables: [], error: `${name} is not a system tablespace with an InnoDB data dictionary`, warnings: [] };
+  const cut = truncationOf(await Tablespace.open(file.source));
+  const warnings = cut === null ? [] : [cut.message];
+  if (dictionary.tables.length === 0) return { tables: [], error: file.error, warnings };
   const dropped = await file.droppedIndexes();
   const tables: SystemTable[] = [];
   for (const entry of file.tables()) {
@@ -119,7 +125,7 @@ async function listSystem(ibd: Blob, name: string, frms: readonly NamedBlob[]): 
   }
   const claimed = new Set(dictionary.tables.flatMap((t) => t.indexes.map((i) => i.id)));
   for (const d of dropped) if (!claimed.has(d.indexId) && d.leafPages > 0) tables.push(unknownTable(d));
-  return { tables, error: null };
+  return { tables, error: null, warnings };
 }
 
 /** A definition a table of a system tablespace can be opened with (a SchemaCandidate, of any source). */

@@ -27,6 +27,8 @@ export interface InputFile {
   path: string;
   /** Set when its content is an encryption key file (see keyFileKind). */
   key?: KeyFileKind;
+  /** An ibdata1 whose further data files were dropped with it: their paths (`file` is them all, joined: data-files.ts). */
+  dataFiles?: string[];
 }
 
 /**
