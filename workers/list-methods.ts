@@ -26,7 +26,7 @@ import type { TableDef } from '../src/core/schema.ts';
 import { parseCreateTables } from '../src/core/definitions/ddl/create-table.ts';
 import { tableNameOfFile } from '../src/core/definitions/frm/index.ts';
 import { fileKind, resolveSchema } from '../src/core/definitions/schema-source.ts';
-import { blobSource, bytesSource, type ByteSource } from '../src/core/tablespace/source.ts';
+import { blobSource, bytesSource, sharedBlobSource, type ByteSource } from '../src/core/tablespace/source.ts';
 import { PageMap, type PackedPageMap } from '../src/core/readers/page-map.ts';
 import { quickSummary, summarize, type TablespaceSummary } from '../src/core/readers/summary.ts';
 import { countLiveRows } from '../src/core/readers/leaf-counts.ts';
@@ -35,14 +35,15 @@ import { openPartitionSources } from '../src/lib/partitioned-table.ts';
 import { Tablespace } from '../src/core/tablespace/tablespace.ts';
 import { readProblems } from '../src/ui/recovery/damage.ts';
 import type { NamedBlob, ResolvedSchemaResult, TableChoice } from './schema-api.ts';
-import { candidateName, resolveSystem, type Resolved } from './system-methods.ts';
+import { candidateName, isSystemFileName, resolveSystem, withDictionaryBeside, type Resolved } from './system-methods.ts';
 import type { EncryptionKeys } from '../src/core/tablespace/encryption.ts';
 import { NotInnodbError } from '../src/core/errors.ts';
 
-/** One table file of a batch, with the .frm beside it (if any). */
+/** One table file of a batch, with the file beside it that defines it (if any). */
 export interface ListItem {
   ibd: Blob;
   name: string;
+  /** Its .frm, else the ibdata1 of its datadir (whose data dictionary may define it). */
   frm: NamedBlob | null;
   /** The definition the user chose (exportTables), else the one resolveSchema picks. */
   chosen?: string | null;
@@ -262,7 +263,9 @@ function parsedSql(f: NamedBlob): ParsedSql {
 export async function resolveCached(ibd: ByteSource, files: readonly NamedBlob[]): Promise<Resolved> {
   const own = tableNameOfFile(ibd.name).toLowerCase();
   const stand: ByteSource[] = [];
-  const others = await Promise.all(files.map(async (f) => {
+  // The system tablespace of an .ibd's datadir, given when no .frm is (its dictionary may define it).
+  const dictionary = files.find((f) => isSystemFileName(f.name));
+  const others = await Promise.all(files.filter((f) => f !== dictionary).map(async (f) => {
     if (fileKind(f.name) !== 'sql') return blobSource(f.blob, f.name);
     const p = parsedSql(f);
     const named = (await p.byName).get(own);
@@ -275,7 +278,9 @@ export async function resolveCached(ibd: ByteSource, files: readonly NamedBlob[]
   try {
     // A system tablespace (ibdata1, no .ibd name): the tables of its data dictionary.
     const system = fileKind(ibd.name) === 'other' ? await resolveSystem(ibd, others, sqlCache) : null;
-    return system ?? await resolveSchema(ibd, others, sqlCache);
+    if (system) return system;
+    const resolved = await resolveSchema(ibd, others, sqlCache);
+    return dictionary ? await withDictionaryBeside(ibd, resolved, sharedBlobSource(dictionary.blob, dictionary.name)) : resolved;
   } finally {
     for (const s of stand) sqlCache.delete(s);
   }

@@ -13,13 +13,16 @@
  * Plain TypeScript over the decoder core, mixed into the decoder worker's API.
  */
 import { truncationOf } from '../src/core/btree/truncation.ts';
+import { shortName } from '../src/core/definitions/dictionary/dict-table-def.ts';
+import { tableNameOfFile } from '../src/core/definitions/frm/index.ts';
 import { INDEX_TYPE, type DictTable } from '../src/core/definitions/dictionary/dict-tables.ts';
 import { fileKind, resolveSchema, type DefinitionSourceKind, type ResolvedSchema } from '../src/core/definitions/schema-source.ts';
 import type { DroppedIndex } from '../src/core/readers/dropped-indexes.ts';
 import type { TableDef } from '../src/core/schema.ts';
 import { blobSource, sharedBlobSource, type ByteSource } from '../src/core/tablespace/source.ts';
 import { Tablespace } from '../src/core/tablespace/tablespace.ts';
-import { foundDefinitions } from '../src/lib/definitions.ts';
+import { foundDefinitions, resolvedDefinitions } from '../src/lib/definitions.ts';
+import { withSpaceDictionary } from '../src/lib/system-definitions.ts';
 import { openSource, type InnodbFile } from '../src/lib/innodb-file.ts';
 import type { TableEntry } from '../src/lib/table-entry.ts';
 import type { NamedBlob } from './schema-api.ts';
@@ -151,8 +154,37 @@ export async function resolveSystem(ibd: ByteSource, files: readonly ByteSource[
   if (!defs.dictionary) return null;
   const sqls = files.filter((f) => fileKind(f.name) === 'sql');
   const given = sqls.length > 0 ? await resolveSchema(ibd, sqls, cache) : { candidates: [], warnings: [] };
-  const own = defs.entries.filter((e) => usersTable(e.name)).map((e): SystemCandidate => ({ name: e.name, table: e.definition, source: e.source as DefinitionSourceKind, file: e.file, clusteredIndex: e.clusteredIndex }));
+  const own = defs.entries.filter((e) => usersTable(e.name)).map(candidateOf);
   return { ibd, table: null, source: null, file: null, candidates: [...own, ...given.candidates], warnings: [...defs.warnings, ...given.warnings], error: defs.error };
+}
+
+function candidateOf(e: TableEntry): SystemCandidate {
+  return { name: e.name, table: e.definition, source: e.source as DefinitionSourceKind, file: e.file, clusteredIndex: e.clusteredIndex };
+}
+
+/**
+ * `resolved` (what resolveSchema found for a file-per-table .ibd) with the InnoDB data dictionary of
+ * `dictionary`, the system tablespace of its datadir (as the CLI's --dictionary): the dictionary's
+ * table of the file's space (matched by space id) is taken when neither the file's SDI nor a .frm
+ * describes it, said so in the warnings with what the dictionary does not keep; else compared.
+ */
+export async function withDictionaryBeside(ibd: ByteSource, resolved: ResolvedSchema, dictionary: ByteSource): Promise<Resolved> {
+  const defs = await withSpaceDictionary(ibd, resolvedDefinitions(resolved), dictionary);
+  const picked = defs.picked;
+  const own = picked?.source === 'dictionary' ? picked.dictionary?.table : undefined;
+  // The space id is the server's own for the file; a name that differs says the file was renamed (or is another server's).
+  const renamed = own && shortName(own).toLowerCase() !== tableNameOfFile(ibd.name).toLowerCase()
+    ? [`${ibd.name}: the data dictionary names the table of its space \`${own.name}\`, not as the file is named: check that ${dictionary.name} is the one of this file's server`]
+    : [];
+  return {
+    ibd, table: picked?.definition ?? null, source: picked === null ? null : (picked.source as DefinitionSourceKind), file: picked?.file ?? null,
+    candidates: defs.entries.map(candidateOf), warnings: [...defs.warnings, ...renamed], error: defs.error,
+  };
+}
+
+/** A system tablespace's first data file, by the names servers give them (ibdata1). */
+export function isSystemFileName(name: string): boolean {
+  return /^ibdata\d+$/i.test(name.slice(name.lastIndexOf('/') + 1));
 }
 
 export function createSystemMethods(): SystemMethods {

@@ -87,6 +87,13 @@ describe('the tables of a system tablespace', () => {
     ]);
     expect(p.orphans).toEqual([]);
   });
+
+  it('gives an .ibd without its .frm the ibdata1 of its datadir (its data dictionary may define it), not one with its .frm', () => {
+    const p = pairFiles([f('dd/ibdata1'), f('dd/shop/lost.ibd'), f('dd/shop/kept.ibd'), f('dd/shop/kept.frm'), f('other/x/far.ibd'), f('loose.ibd')]);
+    expect(p.tables.map((t) => [t.key, t.dictionary?.path ?? null])).toEqual([
+      ['dd/shop/kept.ibd', null], ['dd/shop/lost.ibd', 'dd/ibdata1'], ['loose.ibd', null], ['other/x/far.ibd', null],
+    ]);
+  });
 });
 
 describe('encryption key files, told by content', () => {

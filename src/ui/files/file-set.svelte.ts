@@ -96,10 +96,10 @@ export class FileSet {
     return this.sqlFiles.map((f) => ({ name: f.path, blob: f.file }));
   }
 
-  /** The files that may define a table: its .frm (same folder) and every .sql. */
+  /** The files that may define a table: its .frm (same folder), else its datadir's ibdata1, and every .sql. */
   schemaFiles(paired: PairedTable): NamedBlob[] {
-    const frm = frmBlob(paired);
-    return [...(frm ? [frm] : []), ...this.sqlBlobs()];
+    const beside = definitionBlob(paired);
+    return [...(beside ? [beside] : []), ...this.sqlBlobs()];
   }
 
   /**
@@ -161,10 +161,14 @@ function datadirName(f: InputFile): string {
   return f.path.split('/').slice(-2).join('/');
 }
 
-/** A table's .frm as the workers take it (a system tablespace's table's named with its database). */
-export function frmBlob(paired: PairedTable): NamedBlob | null {
-  const frm = paired.frm;
-  return frm ? { name: paired.system ? datadirName(frm) : frm.file.name, blob: frm.file } : null;
+/**
+ * The file beside a table that defines it, as the workers take it: its .frm (a system tablespace's
+ * table's named with its database), else the ibdata1 of an .ibd's datadir (its InnoDB data dictionary).
+ */
+export function definitionBlob(paired: PairedTable): NamedBlob | null {
+  const { frm, dictionary } = paired;
+  if (frm) return { name: paired.system ? datadirName(frm) : frm.file.name, blob: frm.file };
+  return dictionary ? { name: dictionary.file.name, blob: dictionary.file } : null;
 }
 
 /** A partitioned table's files as a view opens them (ViewSpec.partitions, .companions); nothing for another table. */
