@@ -56,6 +56,8 @@ export interface ListItem {
   timeZone?: string;
   /** exportTables: the B-tree holding the rows, when page 0 does not lead to it (a table of a system tablespace). */
   index?: OpenOptions['index'];
+  /** exportTables: read as a raw image (a system tablespace's dropped index whose root is lost). */
+  raw?: OpenOptions['raw'];
   /** exportTables: a partitioned table's partitions (`ibd` is the first) and its .par, read as one table. */
   partitions?: NamedBlob[];
   companions?: NamedBlob[];
@@ -316,8 +318,8 @@ function resolvedResult(r: Resolved): ResolvedSchemaResult {
 }
 
 /** The table decoded whole into one CSV (header + rows), as "Export all tables" writes it. */
-async function tableCsv(ibd: ByteSource, table: TableDef, index: OpenOptions['index'] | undefined, timeZone = 'UTC'): Promise<ExportedTable> {
-  const reader = await openTable(ibd, table, { index, timeZone });
+async function tableCsv(ibd: ByteSource, table: TableDef, target: Pick<OpenOptions, 'index' | 'raw'>, timeZone = 'UTC'): Promise<ExportedTable> {
+  const reader = await openTable(ibd, table, { ...target, timeZone });
   // A definition that does not fit gives no CSV (its verdict is the problem), not rows of garbage.
   await reader.checkDefinition();
   return rowsCsv(reader, table);
@@ -376,7 +378,7 @@ async function listOne(item: ListItem, ibd: ByteSource, sqls: readonly NamedBlob
     row.resolveError = message(err);
   }
   // Only a CSV made whole is kept: a failure is left to the export, which reports it.
-  if (csv && table) row.csv = await tableCsv(ibd, table, undefined).catch(() => null);
+  if (csv && table) row.csv = await tableCsv(ibd, table, {}).catch(() => null);
   return row;
 }
 
@@ -423,7 +425,7 @@ export function createListMethods(): ListMethods {
             if (item.chosen) table = r.candidates.find((c) => candidateName(c) === item.chosen)?.table ?? table;
             if (!table) throw new Error(r.error ?? `no table definition for ${item.name}`);
           }
-          row = item.partitions ? await partitionedCsv(item, table) : await tableCsv(ibd, table, item.index, item.timeZone);
+          row = item.partitions ? await partitionedCsv(item, table) : await tableCsv(ibd, table, { index: item.index, raw: item.raw }, item.timeZone);
         } catch (err) {
           row = { table: null, bytes: null, rows: 0, problem: message(err) };
         }

@@ -17,7 +17,8 @@ import { shortName } from '../src/core/definitions/dictionary/dict-table-def.ts'
 import { tableNameOfFile } from '../src/core/definitions/frm/index.ts';
 import { INDEX_TYPE, type DictTable } from '../src/core/definitions/dictionary/dict-tables.ts';
 import { fileKind, resolveSchema, type DefinitionSourceKind, type ResolvedSchema } from '../src/core/definitions/schema-source.ts';
-import type { DroppedIndex } from '../src/core/readers/dropped-indexes.ts';
+import { rootlessTarget, type DroppedIndex } from '../src/core/readers/dropped-indexes.ts';
+import type { RawTarget } from '../src/core/tablespace/orphan-scan.ts';
 import type { TableDef } from '../src/core/schema.ts';
 import { blobSource, sharedBlobSource, type ByteSource } from '../src/core/tablespace/source.ts';
 import { Tablespace } from '../src/core/tablespace/tablespace.ts';
@@ -52,6 +53,8 @@ export interface SystemTable {
   index: SystemIndex | null;
   /** A dropped index's pages, leaf pages and records, as a scan of every page finds them. */
   found: { pages: number; leafPages: number; records: number } | null;
+  /** A dropped index whose root is lost: the file read as a raw image, its leaves found by scanning (ViewSpec.raw). */
+  raw: RawTarget | null;
   /** What to know: what the dictionary does not keep of the columns, disagreements with the .frm, why it was not counted. */
   notes: string[];
 }
@@ -79,7 +82,7 @@ function indexesOf(t: DictTable): SystemTable['indexes'] {
 }
 
 /** The table of `entry`, counted; a dropped one through the root the scan found (`dropped`). */
-async function listedTable(file: InnodbFile, entry: TableEntry, dropped: readonly DroppedIndex[]): Promise<SystemTable> {
+async function listedTable(file: InnodbFile, ts: Tablespace, entry: TableEntry, dropped: readonly DroppedIndex[]): Promise<SystemTable> {
   const t = entry.dictionary?.table as DictTable;
   const live = t.state === 'live';
   const clustered = entry.clusteredIndex;
@@ -89,11 +92,12 @@ async function listedTable(file: InnodbFile, entry: TableEntry, dropped: readonl
     name: entry.name, storedName: t.storedName, state: live ? 'live' : 'dropped', rowFormat: t.rowFormat, indexes: indexesOf(t), rows: null,
     source: entry.source === 'frm' ? 'frm' : 'dictionary', file: entry.file, columnCount: entry.definition.columns.length, index,
     found: scanned ? { pages: scanned.pages, leafPages: scanned.leafPages, records: scanned.records } : null,
+    raw: index !== null && index.rootPage === null ? rootlessTarget(ts, index.indexId).raw ?? null : null,
     notes: [...(entry.dictionary?.notes ?? []), ...entry.disagreements],
   };
   if (index === null) return { ...row, notes: [...row.notes, 'the data dictionary names no index holding its rows'] };
   try {
-    row.rows = (await (await file.table(entry, { target: { index } })).count()).rows;
+    row.rows = (await (await file.table(entry, { target: { index, raw: row.raw ?? undefined } })).count()).rows;
   } catch (e) {
     row.notes.push(`not counted: ${(e as Error).message}`);
   }
@@ -101,11 +105,11 @@ async function listedTable(file: InnodbFile, entry: TableEntry, dropped: readonl
 }
 
 /** An index no live table owns and no listed table claims: its table's dictionary rows are lost. */
-function unknownTable(d: DroppedIndex): SystemTable {
+function unknownTable(ts: Tablespace, d: DroppedIndex): SystemTable {
   return {
     name: `dropped index ${d.indexId}`, storedName: null, state: 'dropped', rowFormat: d.compact ? 'COMPACT or newer' : 'REDUNDANT',
     indexes: [], rows: null, source: null, file: null, columnCount: 0, index: { indexId: d.indexId, rootPage: d.rootPage },
-    found: { pages: d.pages, leafPages: d.leafPages, records: d.records }, notes: [],
+    found: { pages: d.pages, leafPages: d.leafPages, records: d.records }, raw: d.rootPage === null ? rootlessTarget(ts, d.indexId).raw ?? null : null, notes: [],
   };
 }
 
@@ -117,17 +121,18 @@ async function listSystem(ibd: Blob, name: string, frms: readonly NamedBlob[]): 
   const file = await openSource(sharedBlobSource(ibd, name), { files: sources(frms) });
   const dictionary = file.dictionary;
   if (dictionary === null) return { tables: [], error: `${name} is not a system tablespace with an InnoDB data dictionary`, warnings: [] };
-  const cut = truncationOf(await Tablespace.open(file.source));
+  const ts = await Tablespace.open(file.source);
+  const cut = truncationOf(ts);
   const warnings = cut === null ? [] : [cut.message];
   if (dictionary.tables.length === 0) return { tables: [], error: file.error, warnings };
   const dropped = await file.droppedIndexes();
   const tables: SystemTable[] = [];
   for (const entry of file.tables()) {
     const t = entry.dictionary?.table;
-    if (t && t.spaceId === 0 && usersTable(t.name)) tables.push(await listedTable(file, entry, dropped));
+    if (t && t.spaceId === 0 && usersTable(t.name)) tables.push(await listedTable(file, ts, entry, dropped));
   }
   const claimed = new Set(dictionary.tables.flatMap((t) => t.indexes.map((i) => i.id)));
-  for (const d of dropped) if (!claimed.has(d.indexId) && d.leafPages > 0) tables.push(unknownTable(d));
+  for (const d of dropped) if (!claimed.has(d.indexId) && d.leafPages > 0) tables.push(unknownTable(ts, d));
   return { tables, error: null, warnings };
 }
 

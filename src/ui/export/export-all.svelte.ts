@@ -115,6 +115,7 @@ function itemOf(t: TableEntry, timeZone: string): ListItem {
     frm: definitionBlob(t.paired),
     chosen: t.chosen,
     index: t.index,
+    raw: t.raw,
     ...partitionFiles(t.paired),
     fromSql: t.resolved?.source === 'sql' && t.resolved.file && t.resolved.picked ? { file: t.resolved.file, table: t.resolved.picked } : null,
   };
