@@ -12,7 +12,7 @@
  * to decode are decoded one at a time by a second reader of the table, kept for that alone, whose
  * statistics are emptied before each page: each page's figures are exactly its own.
  */
-import { countLeafRows, DECODE_TO_COUNT } from '../src/core/readers/leaf-counts.ts';
+import { countLeafRows, DECODE_TO_COUNT, markDisowned } from '../src/core/readers/leaf-counts.ts';
 import { emptyStats } from '../src/core/readers/decode-stats.ts';
 import { rawView } from '../src/core/tablespace/orphan-scan.ts';
 import { BatchBuilder } from '../src/core/values/row-batch.ts';
@@ -31,19 +31,23 @@ export class LeafCounter {
     private readonly source: ByteSource,
     private readonly spec: ViewSpec,
     private readonly ts: Tablespace,
-    private readonly indexId: bigint,
-    private readonly compact: boolean,
+    private readonly reader: Pick<TableReader, 'info' | 'disownedLeaves'>,
   ) {}
 
   /** For the table `reader` opened from `source` with `spec`: the Tablespace open over `source` is its own. */
-  static async open(source: ByteSource, spec: ViewSpec, reader: Pick<TableReader, 'info'>): Promise<LeafCounter> {
+  static async open(source: ByteSource, spec: ViewSpec, reader: Pick<TableReader, 'info' | 'disownedLeaves'>): Promise<LeafCounter> {
     const ts = spec.raw ? Tablespace.openRaw(rawView(source, spec.raw.base), spec.raw) : await Tablespace.open(source, { keys: spec.keys });
-    return new LeafCounter(source, spec, ts, reader.info.indexId, reader.info.rowFormat !== 'REDUNDANT');
+    return new LeafCounter(source, spec, ts, reader);
   }
 
-  /** Rows on each page (UNCOUNTED where it cannot be read), and the damaged ones among them. */
+  /**
+   * Rows on each page (UNCOUNTED where it cannot be read), and the damaged ones among them: leaves
+   * found by a scan that a merge freed too (decoded as damaged, as TableReader.countLeaves does).
+   */
   async count(pages: Int32Array, readBytes: number): Promise<LeafCounts> {
-    const counts = await countLeafRows(this.ts, pages, { indexId: this.indexId, compact: this.compact, mode: this.spec.mode, readBytes });
+    const { info } = this.reader;
+    const counts = await countLeafRows(this.ts, pages, { indexId: info.indexId, compact: info.rowFormat !== 'REDUNDANT', mode: this.spec.mode, readBytes });
+    markDisowned(pages, counts, await this.reader.disownedLeaves());
     const damaged: DamagedLeaf[] = [];
     for (let i = 0; i < counts.length; i++) {
       if (counts[i] !== DECODE_TO_COUNT) continue;

@@ -26,7 +26,7 @@ import type { TableDef } from '../src/core/schema.ts';
 import { parseCreateTables } from '../src/core/definitions/ddl/create-table.ts';
 import { tableNameOfFile } from '../src/core/definitions/frm/index.ts';
 import { fileKind, resolveSchema } from '../src/core/definitions/schema-source.ts';
-import { blobSource, bytesSource, type ByteSource } from '../src/core/tablespace/source.ts';
+import { blobSource, bytesSource, sharedBlobSource, type ByteSource } from '../src/core/tablespace/source.ts';
 import { PageMap, type PackedPageMap } from '../src/core/readers/page-map.ts';
 import { quickSummary, summarize, type TablespaceSummary } from '../src/core/readers/summary.ts';
 import { countLiveRows } from '../src/core/readers/leaf-counts.ts';
@@ -35,14 +35,15 @@ import { openPartitionSources } from '../src/lib/partitioned-table.ts';
 import { Tablespace } from '../src/core/tablespace/tablespace.ts';
 import { readProblems } from '../src/ui/recovery/damage.ts';
 import type { NamedBlob, ResolvedSchemaResult, TableChoice } from './schema-api.ts';
-import { candidateName, resolveSystem, type Resolved } from './system-methods.ts';
+import { candidateName, isSystemFileName, resolveSystem, withDictionaryBeside, type Resolved } from './system-methods.ts';
 import type { EncryptionKeys } from '../src/core/tablespace/encryption.ts';
 import { NotInnodbError } from '../src/core/errors.ts';
 
-/** One table file of a batch, with the .frm beside it (if any). */
+/** One table file of a batch, with the file beside it that defines it (if any). */
 export interface ListItem {
   ibd: Blob;
   name: string;
+  /** Its .frm, else the ibdata1 of its datadir (whose data dictionary may define it). */
   frm: NamedBlob | null;
   /** The definition the user chose (exportTables), else the one resolveSchema picks. */
   chosen?: string | null;
@@ -55,6 +56,8 @@ export interface ListItem {
   timeZone?: string;
   /** exportTables: the B-tree holding the rows, when page 0 does not lead to it (a table of a system tablespace). */
   index?: OpenOptions['index'];
+  /** exportTables: read as a raw image (a system tablespace's dropped index whose root is lost). */
+  raw?: OpenOptions['raw'];
   /** exportTables: a partitioned table's partitions (`ibd` is the first) and its .par, read as one table. */
   partitions?: NamedBlob[];
   companions?: NamedBlob[];
@@ -262,7 +265,9 @@ function parsedSql(f: NamedBlob): ParsedSql {
 export async function resolveCached(ibd: ByteSource, files: readonly NamedBlob[]): Promise<Resolved> {
   const own = tableNameOfFile(ibd.name).toLowerCase();
   const stand: ByteSource[] = [];
-  const others = await Promise.all(files.map(async (f) => {
+  // The system tablespace of an .ibd's datadir, given when no .frm is (its dictionary may define it).
+  const dictionary = files.find((f) => isSystemFileName(f.name));
+  const others = await Promise.all(files.filter((f) => f !== dictionary).map(async (f) => {
     if (fileKind(f.name) !== 'sql') return blobSource(f.blob, f.name);
     const p = parsedSql(f);
     const named = (await p.byName).get(own);
@@ -275,7 +280,9 @@ export async function resolveCached(ibd: ByteSource, files: readonly NamedBlob[]
   try {
     // A system tablespace (ibdata1, no .ibd name): the tables of its data dictionary.
     const system = fileKind(ibd.name) === 'other' ? await resolveSystem(ibd, others, sqlCache) : null;
-    return system ?? await resolveSchema(ibd, others, sqlCache);
+    if (system) return system;
+    const resolved = await resolveSchema(ibd, others, sqlCache);
+    return dictionary ? await withDictionaryBeside(ibd, resolved, sharedBlobSource(dictionary.blob, dictionary.name)) : resolved;
   } finally {
     for (const s of stand) sqlCache.delete(s);
   }
@@ -311,8 +318,8 @@ function resolvedResult(r: Resolved): ResolvedSchemaResult {
 }
 
 /** The table decoded whole into one CSV (header + rows), as "Export all tables" writes it. */
-async function tableCsv(ibd: ByteSource, table: TableDef, index: OpenOptions['index'] | undefined, timeZone = 'UTC'): Promise<ExportedTable> {
-  const reader = await openTable(ibd, table, { index, timeZone });
+async function tableCsv(ibd: ByteSource, table: TableDef, target: Pick<OpenOptions, 'index' | 'raw'>, timeZone = 'UTC'): Promise<ExportedTable> {
+  const reader = await openTable(ibd, table, { ...target, timeZone });
   // A definition that does not fit gives no CSV (its verdict is the problem), not rows of garbage.
   await reader.checkDefinition();
   return rowsCsv(reader, table);
@@ -371,7 +378,7 @@ async function listOne(item: ListItem, ibd: ByteSource, sqls: readonly NamedBlob
     row.resolveError = message(err);
   }
   // Only a CSV made whole is kept: a failure is left to the export, which reports it.
-  if (csv && table) row.csv = await tableCsv(ibd, table, undefined).catch(() => null);
+  if (csv && table) row.csv = await tableCsv(ibd, table, {}).catch(() => null);
   return row;
 }
 
@@ -418,7 +425,7 @@ export function createListMethods(): ListMethods {
             if (item.chosen) table = r.candidates.find((c) => candidateName(c) === item.chosen)?.table ?? table;
             if (!table) throw new Error(r.error ?? `no table definition for ${item.name}`);
           }
-          row = item.partitions ? await partitionedCsv(item, table) : await tableCsv(ibd, table, item.index, item.timeZone);
+          row = item.partitions ? await partitionedCsv(item, table) : await tableCsv(ibd, table, { index: item.index, raw: item.raw }, item.timeZone);
         } catch (err) {
           row = { table: null, bytes: null, rows: 0, problem: message(err) };
         }

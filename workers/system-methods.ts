@@ -12,12 +12,18 @@
  *
  * Plain TypeScript over the decoder core, mixed into the decoder worker's API.
  */
+import { truncationOf } from '../src/core/btree/truncation.ts';
+import { shortName } from '../src/core/definitions/dictionary/dict-table-def.ts';
+import { tableNameOfFile } from '../src/core/definitions/frm/index.ts';
 import { INDEX_TYPE, type DictTable } from '../src/core/definitions/dictionary/dict-tables.ts';
 import { fileKind, resolveSchema, type DefinitionSourceKind, type ResolvedSchema } from '../src/core/definitions/schema-source.ts';
-import type { DroppedIndex } from '../src/core/readers/dropped-indexes.ts';
+import { rootlessTarget, type DroppedIndex } from '../src/core/readers/dropped-indexes.ts';
+import type { RawTarget } from '../src/core/tablespace/orphan-scan.ts';
 import type { TableDef } from '../src/core/schema.ts';
 import { blobSource, sharedBlobSource, type ByteSource } from '../src/core/tablespace/source.ts';
-import { foundDefinitions } from '../src/lib/definitions.ts';
+import { Tablespace } from '../src/core/tablespace/tablespace.ts';
+import { foundDefinitions, resolvedDefinitions } from '../src/lib/definitions.ts';
+import { withSpaceDictionary } from '../src/lib/system-definitions.ts';
 import { openSource, type InnodbFile } from '../src/lib/innodb-file.ts';
 import type { TableEntry } from '../src/lib/table-entry.ts';
 import type { NamedBlob } from './schema-api.ts';
@@ -47,6 +53,8 @@ export interface SystemTable {
   index: SystemIndex | null;
   /** A dropped index's pages, leaf pages and records, as a scan of every page finds them. */
   found: { pages: number; leafPages: number; records: number } | null;
+  /** A dropped index whose root is lost: the file read as a raw image, its leaves found by scanning (ViewSpec.raw). */
+  raw: RawTarget | null;
   /** What to know: what the dictionary does not keep of the columns, disagreements with the .frm, why it was not counted. */
   notes: string[];
 }
@@ -55,6 +63,8 @@ export interface SystemListing {
   tables: SystemTable[];
   /** Why no table is listed: not a system tablespace, or one that keeps no dictionary (MySQL 8: it is in mysql.ibd). */
   error: string | null;
+  /** What to know of the file as a whole: pages that are not in it (in further data files not given, ibdata2 …). */
+  warnings: string[];
 }
 
 export interface SystemMethods {
@@ -72,7 +82,7 @@ function indexesOf(t: DictTable): SystemTable['indexes'] {
 }
 
 /** The table of `entry`, counted; a dropped one through the root the scan found (`dropped`). */
-async function listedTable(file: InnodbFile, entry: TableEntry, dropped: readonly DroppedIndex[]): Promise<SystemTable> {
+async function listedTable(file: InnodbFile, ts: Tablespace, entry: TableEntry, dropped: readonly DroppedIndex[]): Promise<SystemTable> {
   const t = entry.dictionary?.table as DictTable;
   const live = t.state === 'live';
   const clustered = entry.clusteredIndex;
@@ -82,11 +92,12 @@ async function listedTable(file: InnodbFile, entry: TableEntry, dropped: readonl
     name: entry.name, storedName: t.storedName, state: live ? 'live' : 'dropped', rowFormat: t.rowFormat, indexes: indexesOf(t), rows: null,
     source: entry.source === 'frm' ? 'frm' : 'dictionary', file: entry.file, columnCount: entry.definition.columns.length, index,
     found: scanned ? { pages: scanned.pages, leafPages: scanned.leafPages, records: scanned.records } : null,
+    raw: index !== null && index.rootPage === null ? rootlessTarget(ts, index.indexId).raw ?? null : null,
     notes: [...(entry.dictionary?.notes ?? []), ...entry.disagreements],
   };
   if (index === null) return { ...row, notes: [...row.notes, 'the data dictionary names no index holding its rows'] };
   try {
-    row.rows = (await (await file.table(entry, { target: { index } })).count()).rows;
+    row.rows = (await (await file.table(entry, { target: { index, raw: row.raw ?? undefined } })).count()).rows;
   } catch (e) {
     row.notes.push(`not counted: ${(e as Error).message}`);
   }
@@ -94,11 +105,11 @@ async function listedTable(file: InnodbFile, entry: TableEntry, dropped: readonl
 }
 
 /** An index no live table owns and no listed table claims: its table's dictionary rows are lost. */
-function unknownTable(d: DroppedIndex): SystemTable {
+function unknownTable(ts: Tablespace, d: DroppedIndex): SystemTable {
   return {
     name: `dropped index ${d.indexId}`, storedName: null, state: 'dropped', rowFormat: d.compact ? 'COMPACT or newer' : 'REDUNDANT',
     indexes: [], rows: null, source: null, file: null, columnCount: 0, index: { indexId: d.indexId, rootPage: d.rootPage },
-    found: { pages: d.pages, leafPages: d.leafPages, records: d.records }, notes: [],
+    found: { pages: d.pages, leafPages: d.leafPages, records: d.records }, raw: d.rootPage === null ? rootlessTarget(ts, d.indexId).raw ?? null : null, notes: [],
   };
 }
 
@@ -109,17 +120,20 @@ function sources(files: readonly NamedBlob[]): ByteSource[] {
 async function listSystem(ibd: Blob, name: string, frms: readonly NamedBlob[]): Promise<SystemListing> {
   const file = await openSource(sharedBlobSource(ibd, name), { files: sources(frms) });
   const dictionary = file.dictionary;
-  if (dictionary === null) return { tables: [], error: `${name} is not a system tablespace with an InnoDB data dictionary` };
-  if (dictionary.tables.length === 0) return { tables: [], error: file.error };
+  if (dictionary === null) return { tables: [], error: `${name} is not a system tablespace with an InnoDB data dictionary`, warnings: [] };
+  const ts = await Tablespace.open(file.source);
+  const cut = truncationOf(ts);
+  const warnings = cut === null ? [] : [cut.message];
+  if (dictionary.tables.length === 0) return { tables: [], error: file.error, warnings };
   const dropped = await file.droppedIndexes();
   const tables: SystemTable[] = [];
   for (const entry of file.tables()) {
     const t = entry.dictionary?.table;
-    if (t && t.spaceId === 0 && usersTable(t.name)) tables.push(await listedTable(file, entry, dropped));
+    if (t && t.spaceId === 0 && usersTable(t.name)) tables.push(await listedTable(file, ts, entry, dropped));
   }
   const claimed = new Set(dictionary.tables.flatMap((t) => t.indexes.map((i) => i.id)));
-  for (const d of dropped) if (!claimed.has(d.indexId) && d.leafPages > 0) tables.push(unknownTable(d));
-  return { tables, error: null };
+  for (const d of dropped) if (!claimed.has(d.indexId) && d.leafPages > 0) tables.push(unknownTable(ts, d));
+  return { tables, error: null, warnings };
 }
 
 /** A definition a table of a system tablespace can be opened with (a SchemaCandidate, of any source). */
@@ -145,8 +159,37 @@ export async function resolveSystem(ibd: ByteSource, files: readonly ByteSource[
   if (!defs.dictionary) return null;
   const sqls = files.filter((f) => fileKind(f.name) === 'sql');
   const given = sqls.length > 0 ? await resolveSchema(ibd, sqls, cache) : { candidates: [], warnings: [] };
-  const own = defs.entries.filter((e) => usersTable(e.name)).map((e): SystemCandidate => ({ name: e.name, table: e.definition, source: e.source as DefinitionSourceKind, file: e.file, clusteredIndex: e.clusteredIndex }));
+  const own = defs.entries.filter((e) => usersTable(e.name)).map(candidateOf);
   return { ibd, table: null, source: null, file: null, candidates: [...own, ...given.candidates], warnings: [...defs.warnings, ...given.warnings], error: defs.error };
+}
+
+function candidateOf(e: TableEntry): SystemCandidate {
+  return { name: e.name, table: e.definition, source: e.source as DefinitionSourceKind, file: e.file, clusteredIndex: e.clusteredIndex };
+}
+
+/**
+ * `resolved` (what resolveSchema found for a file-per-table .ibd) with the InnoDB data dictionary of
+ * `dictionary`, the system tablespace of its datadir (as the CLI's --dictionary): the dictionary's
+ * table of the file's space (matched by space id) is taken when neither the file's SDI nor a .frm
+ * describes it, said so in the warnings with what the dictionary does not keep; else compared.
+ */
+export async function withDictionaryBeside(ibd: ByteSource, resolved: ResolvedSchema, dictionary: ByteSource): Promise<Resolved> {
+  const defs = await withSpaceDictionary(ibd, resolvedDefinitions(resolved), dictionary);
+  const picked = defs.picked;
+  const own = picked?.source === 'dictionary' ? picked.dictionary?.table : undefined;
+  // The space id is the server's own for the file; a name that differs says the file was renamed (or is another server's).
+  const renamed = own && shortName(own).toLowerCase() !== tableNameOfFile(ibd.name).toLowerCase()
+    ? [`${ibd.name}: the data dictionary names the table of its space \`${own.name}\`, not as the file is named: check that ${dictionary.name} is the one of this file's server`]
+    : [];
+  return {
+    ibd, table: picked?.definition ?? null, source: picked === null ? null : (picked.source as DefinitionSourceKind), file: picked?.file ?? null,
+    candidates: defs.entries.map(candidateOf), warnings: [...defs.warnings, ...renamed], error: defs.error,
+  };
+}
+
+/** A system tablespace's first data file, by the names servers give them (ibdata1). */
+export function isSystemFileName(name: string): boolean {
+  return /^ibdata\d+$/i.test(name.slice(name.lastIndexOf('/') + 1));
 }
 
 export function createSystemMethods(): SystemMethods {

@@ -13,7 +13,7 @@ import type { Column, TableDef } from '../src/core/schema.ts';
 import { blobSource, sharedBlobSource } from '../src/core/tablespace/source.ts';
 import { PageMap } from '../src/core/readers/page-map.ts';
 import { quickSummary, summarize } from '../src/core/readers/summary.ts';
-import { DefinitionMismatch, ROW_STATE_COLUMN, type DecodeStats, type Row } from '../src/core/readers/table-reader.ts';
+import { DefinitionMismatch, ROW_STATE_COLUMN, type DecodeStats, type Row, type TableReader } from '../src/core/readers/table-reader.ts';
 import { csvBuffers, csvPages, type CsvBuffers } from '../src/core/writers/csv-pages.ts';
 import { parquetFooter, parquetPart } from '../src/core/writers/parquet-rows.ts';
 import { PARQUET_MAGIC, type ParquetGroups, type ParquetPart } from '../src/core/writers/parquet-row-groups.ts';
@@ -104,8 +104,9 @@ interface OpenView {
   source: ByteSource;
   /** Its reader; a partitioned table's partitions behind one (partition-view.ts). */
   reader: ViewReader;
-  /** What counts its leaves (made on the first count; a partitioned table's is its view). */
+  /** What counts its leaves (made on the first count, by `counterOf`; a partitioned table's is its view). */
   counter: Promise<ViewCounter> | null;
+  counterOf: () => Promise<ViewCounter>;
   view: OpenedView;
   /**
    * An export's buffers, reused run after run: nothing is allocated per run. One set per run in
@@ -275,7 +276,8 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
       const source = sharedBlobSource(spec.ibd, spec.name);
       const partitioned = spec.partitions?.length ? await PartitionView.open(spec) : null;
       if (partitioned) await partitioned.leafPages();
-      const reader = partitioned ?? (await openDefinedTable(source, spec.table, { rows: spec.mode, keys: spec.keys, target: { index: spec.index, raw: spec.raw }, timeZone: spec.timeZone })).reader;
+      const table = partitioned ? null : (await openDefinedTable(source, spec.table, { rows: spec.mode, keys: spec.keys, target: { index: spec.index, raw: spec.raw }, timeZone: spec.timeZone })).reader;
+      const reader: ViewReader = partitioned ?? (table as TableReader);
       const view: OpenedView = {
         table: spec.table.name,
         columns: reader.columns.slice(),
@@ -287,7 +289,8 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
         createSql: spec.table.createSql,
         partitions: partitioned ? { parts: partitioned.partitions, warnings: partitioned.warnings.slice() } : null,
       };
-      current = { spec, source, reader, counter: partitioned ? Promise.resolve(partitioned) : null, view, exportBuffers: [], searchBuilders: [] };
+      const counterOf = () => (partitioned ? Promise.resolve(partitioned) : LeafCounter.open(source, spec, table as TableReader));
+      current = { spec, source, reader, counter: null, counterOf, view, exportBuffers: [], searchBuilders: [] };
       return view;
     },
 
@@ -317,7 +320,7 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
 
     async countLeaves(pages) {
       const open = opened();
-      open.counter ??= LeafCounter.open(open.source, open.spec, open.reader).catch((e: unknown) => {
+      open.counter ??= open.counterOf().catch((e: unknown) => {
         open.counter = null;
         throw e;
       });

@@ -10,7 +10,7 @@
  */
 import { parseCreateTables, pickTable } from '../core/definitions/ddl/create-table.ts';
 import { readFrm } from '../core/definitions/frm/index.ts';
-import { disagreements, resolveSchema, type SchemaSourceKind } from '../core/definitions/schema-source.ts';
+import { disagreements, resolveSchema, type ResolvedSchema, type SchemaSourceKind } from '../core/definitions/schema-source.ts';
 import { readSdi } from '../core/definitions/sdi/index.ts';
 import type { TableDef } from '../core/schema.ts';
 import { givenSystemDefinitions, ownDictionary, systemDefinitions, withSpaceDictionary } from './system-definitions.ts';
@@ -43,13 +43,17 @@ export class TableChoiceError extends Error {
 export async function foundDefinitions(ibd: ByteSource, files: readonly ByteSource[], dictionary: ByteSource | null = null): Promise<Definitions> {
   const system = await ownDictionary(ibd);
   if (system !== null) return systemDefinitions(ibd, system, files);
-  const resolved = await resolveSchema(ibd, files);
+  const found = resolvedDefinitions(await resolveSchema(ibd, files));
+  return dictionary === null ? found : withSpaceDictionary(ibd, found, dictionary);
+}
+
+/** What resolveSchema found, as the library lists it. */
+export function resolvedDefinitions(resolved: ResolvedSchema): Definitions {
   const entries = resolved.candidates.map((c): TableEntry => ({
     name: c.table.name, source: c.source, file: c.file, definition: c.table, clusteredIndex: c.clusteredIndex ?? null, disagreements: [],
   }));
   const picked = entries.find((e) => e.definition === resolved.table) ?? null;
-  const found = { entries, picked, warnings: resolved.warnings, error: resolved.error };
-  return dictionary === null ? found : withSpaceDictionary(ibd, found, dictionary);
+  return { entries, picked, warnings: resolved.warnings, error: resolved.error };
 }
 
 /** A .frm starts with FE 01 whatever it is called. */

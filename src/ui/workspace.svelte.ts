@@ -16,7 +16,7 @@
 import type { ColumnEdit, RowMode } from '../../workers/decoder-api.ts';
 import { ExportHold } from './export/export-hold.ts';
 import { FileSet } from './files/file-set.svelte.ts';
-import type { InputFile } from './files/pairing.ts';
+import { kindOf, type InputFile } from './files/pairing.ts';
 import { fetchSample } from './files/sample.ts';
 import { poolSize, WorkerPool, type Api } from './pool.ts';
 import { withDamaged, withoutDamaged } from './recovery/damage.ts';
@@ -66,7 +66,8 @@ export class Workspace {
     const keysChanged = await this.files.add(fresh);
     const zoneChanged = await this.files.timeZone.read(fresh);
     if (keysChanged) this.#listing.summarizeAgain(this.tables);
-    const schemaFilesChanged = fresh.some((f) => /\.(sql|frm)$/i.test(f.file.name));
+    // (an ibdata1 may define the .ibd files of its datadir that have no .frm)
+    const schemaFilesChanged = fresh.some((f) => /\.(sql|frm)$/i.test(f.file.name) || kindOf(f.file.name) === 'system');
     const firstNew = this.#repair(fresh, schemaFilesChanged);
     void this.#readSystems(fresh);
     const selected = this.selected;

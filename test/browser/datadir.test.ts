@@ -6,6 +6,7 @@
  *    name with the server's row counts, read with the dictionary's definition, equal to the server's
  *    SELECT; the table dropped under a held read view (its dictionary rows delete-marked) marked
  *    dropped, and its rows those it had;
+ *  - the same ibdata1 with shop/fpt.ibd and no .frm: fpt defined by ibdata1's dictionary (its space id);
  *  - after a slow shutdown, with the .frm files and a file-per-table .ibd: the tables read with their
  *    .frm (every value, DECIMAL too); the tables purged away listed as dropped indexes (id, pages,
  *    records), read once their CREATE TABLE is given.
@@ -69,6 +70,19 @@ describe('a datadir whose tables are inside ibdata1, in the built page', () => {
     expect(await exported('shop/dropped_live', 'dropped_live.csv')).toBe(csvOf(byName('dropped_live')));
     expect(await page.getByTestId('system-table').getAttribute('data-state')).toBe('dropped');
     await shot('datadir-dropped-live');
+  }, 300_000);
+
+  it('an .ibd whose .frm is lost is defined by the data dictionary of the ibdata1 beside it (by its space id), rows equal to the server\'s', async () => {
+    await clearAll();
+    await page.locator('[data-testid="folder-input"]').setInputFiles(dd.bare);
+    await item('fpt').waitFor({ timeout: 120_000 });
+    expect(await exported('fpt', 'fpt.csv')).toBe(csvOf(dd.fpt));
+    await panel('definition');
+    const definition = await page.getByTestId('definition').textContent();
+    expect(definition).toMatch(/InnoDB data dictionary of/);
+    // said so, in the dictionary's own words (as the CLI's stderr)
+    expect(definition).toContain('the table definition is the InnoDB data dictionary\'s: `shop/fpt` of ibdata1, whose rows are in space');
+    await shot('datadir-ibd-by-dictionary');
   }, 300_000);
 
   it('after a slow shutdown: the .frm files read, a file-per-table .ibd beside, the purged tables as dropped indexes read with their CREATE TABLE', async () => {

@@ -66,7 +66,7 @@ describe('partitioned tables', () => {
 describe('the tables of a system tablespace', () => {
   const table = (name: string, storedName: string | null): SystemTable => ({
     name, storedName, state: storedName === null ? 'dropped' : 'live', rowFormat: 'DYNAMIC', indexes: [], rows: 1, source: storedName === null ? null : 'dictionary',
-    file: 'ibdata1', columnCount: 1, index: { indexId: 30n, rootPage: 3 }, found: null, notes: [],
+    file: 'ibdata1', columnCount: 1, index: { indexId: 30n, rootPage: 3 }, found: null, raw: null, notes: [],
   });
 
   it('pairs each with the .frm of its database folder beside ibdata1 (a partition with its table\'s)', () => {
@@ -86,6 +86,13 @@ describe('the tables of a system tablespace', () => {
       ['dd/ibdata1#dropped index 40', 'dropped index 40', null, 'dropped index 40'],
     ]);
     expect(p.orphans).toEqual([]);
+  });
+
+  it('gives an .ibd without its .frm the ibdata1 of its datadir (its data dictionary may define it), not one with its .frm', () => {
+    const p = pairFiles([f('dd/ibdata1'), f('dd/shop/lost.ibd'), f('dd/shop/kept.ibd'), f('dd/shop/kept.frm'), f('other/x/far.ibd'), f('loose.ibd')]);
+    expect(p.tables.map((t) => [t.key, t.dictionary?.path ?? null])).toEqual([
+      ['dd/shop/kept.ibd', null], ['dd/shop/lost.ibd', 'dd/ibdata1'], ['loose.ibd', null], ['other/x/far.ibd', null],
+    ]);
   });
 });
 

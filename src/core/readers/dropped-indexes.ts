@@ -88,6 +88,10 @@ export async function systemIndexTarget(source: ByteSource, indexId: bigint, roo
   if (inUse) return through(inUse.page);
   const found = (await scanOrphans(source)).groups.find((g) => g.spaceId === ts.fsp.spaceId && g.base === 0 && g.indexId === indexId);
   if (found !== undefined && found.root !== null) return through(found.root);
-  const raw = { pageSize: ts.pageSize, fullCrc32: ts.fullCrc32, base: 0, spaceId: ts.fsp.spaceId };
-  return { index: { indexId, rootPage: null }, raw };
+  return rootlessTarget(ts, indexId);
+}
+
+/** Index `indexId` of system tablespace `ts` with no root left: its leaves found by scanning the file read as a raw image (see systemIndexTarget). */
+export function rootlessTarget(ts: Tablespace, indexId: bigint): IndexTarget {
+  return { index: { indexId, rootPage: null }, raw: { pageSize: ts.pageSize, fullCrc32: ts.fullCrc32, base: 0, spaceId: ts.fsp.spaceId } };
 }

@@ -144,6 +144,12 @@ export interface TableReader {
    */
   countLeaves(pageNos: ArrayLike<number>, options?: CountOptions): Promise<Int32Array<ArrayBuffer>>;
   /**
+   * Of leaves found by a scan (no B-tree above them), those a merge freed, taken out of the index's
+   * leaf list, with why (leaf-chain.ts); none for a B-tree's leaves. A count elsewhere (on its own
+   * Tablespace) marks them with markDisowned, as countLeaves does.
+   */
+  disownedLeaves(): Promise<ReadonlyMap<number, string>>;
+  /**
    * Whether the table definition fits the file: its first leaf pages (the first one that is not
    * damaged) are decoded aside, and a DefinitionMismatch thrown when their records do not fit. A
    * front end calls it before it shows or writes anything, so no row is decoded with a wrong one.
@@ -331,7 +337,7 @@ class ClusteredReader implements TableReader {
 
   async countLeaves(pageNos: ArrayLike<number>, options: CountOptions = {}): Promise<Int32Array<ArrayBuffer>> {
     const counts = await countLeafRows(this.ts, pageNos, { indexId: this.info.indexId, compact: this.compact, mode: this.mode, ...options });
-    if (this.root.page < 0) markDisowned(pageNos, counts, (await this.leafScan()).disowned);
+    markDisowned(pageNos, counts, await this.disownedLeaves());
     let scratch: BatchBuilder | null = null;
     for (let i = 0; i < counts.length; i++) {
       if (counts[i] !== DECODE_TO_COUNT) continue;
@@ -439,6 +445,10 @@ class ClusteredReader implements TableReader {
   private async disowned(page: Page): Promise<string | null> {
     if (page.checksum === 'bad') return null;
     return (await this.leafScan()).disowned.get(page.no) ?? null;
+  }
+
+  async disownedLeaves(): Promise<ReadonlyMap<number, string>> {
+    return this.root.page < 0 ? (await this.leafScan()).disowned : new Map();
   }
 
   private scanned: Promise<LeafScan> | null = null;

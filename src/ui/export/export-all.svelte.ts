@@ -19,7 +19,7 @@
  * are, without reading their files again.
  */
 import type { ExportedTable, ListItem } from '../../../workers/decoder-api.ts';
-import { frmBlob, partitionFiles } from '../files/file-set.svelte.ts';
+import { definitionBlob, partitionFiles } from '../files/file-set.svelte.ts';
 import type { Api } from '../pool.ts';
 import { PoolStopped } from '../pool.ts';
 import type { TableEntry } from '../tables/table-entry.svelte.ts';
@@ -112,9 +112,10 @@ function itemOf(t: TableEntry, timeZone: string): ListItem {
     timeZone,
     ibd: t.file,
     name: t.file.name,
-    frm: frmBlob(t.paired),
+    frm: definitionBlob(t.paired),
     chosen: t.chosen,
     index: t.index,
+    raw: t.raw,
     ...partitionFiles(t.paired),
     fromSql: t.resolved?.source === 'sql' && t.resolved.file && t.resolved.picked ? { file: t.resolved.file, table: t.resolved.picked } : null,
   };

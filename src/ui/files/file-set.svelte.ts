@@ -11,6 +11,7 @@ import { describeError } from '../format.ts';
 import { isServerConfig } from '../../core/definitions/server-time-zone.ts';
 import { TimeZoneChoice } from '../tables/time-zone.svelte.ts';
 import { KeyRing } from './key-ring.svelte.ts';
+import { withDataFilesJoined } from './data-files.ts';
 import { detectKeyFiles, folderOf, kindOf, pairFiles, type InputFile, type PairedTable } from './pairing.ts';
 
 function sameFile(a: InputFile, b: InputFile): boolean {
@@ -27,11 +28,16 @@ export class FileSet {
   orphans = $state.raw<InputFile[]>([]);
   /** Problems with the files as a whole (an unreadable .sql or key file), in plain language. */
   errors = $state.raw<string[]>([]);
+  /** What the page says of files it reads all the same (an ibdata1 whose further data files are not given). */
+  warnings = $state.raw<string[]>([]);
   notice = $state<string | null>(null);
   #files: InputFile[] = [];
   /** The tables of each system tablespace by its path, as its dictionary lists them (readSystems). */
   // eslint-disable-next-line svelte/prefer-svelte-reactivity -- not rendered: pair() reads it
   #systems = new Map<string, SystemTable[]>();
+  /** The Files that join a system tablespace's data files, by the files they join (data-files.ts). */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- not rendered
+  #joined = new Map<string, File>();
 
   /** Of `inputs`, those not given before (same path, size and time), their key files recognised. */
   fresh(inputs: readonly InputFile[]): Promise<InputFile[]> {
@@ -57,7 +63,7 @@ export class FileSet {
 
   /** Pairs every file given: the tables, in order; the .sql files and the leftovers are kept here. */
   pair(): PairedTable[] {
-    const pairing = pairFiles(this.#files, this.#systems);
+    const pairing = pairFiles(this.#joinedFiles(), this.#systems);
     this.sqlFiles = pairing.sqls;
     this.ignored = pairing.ignored;
     this.orphans = pairing.orphans;
@@ -90,10 +96,10 @@ export class FileSet {
     return this.sqlFiles.map((f) => ({ name: f.path, blob: f.file }));
   }
 
-  /** The files that may define a table: its .frm (same folder) and every .sql. */
+  /** The files that may define a table: its .frm (same folder), else its datadir's ibdata1, and every .sql. */
   schemaFiles(paired: PairedTable): NamedBlob[] {
-    const frm = frmBlob(paired);
-    return [...(frm ? [frm] : []), ...this.sqlBlobs()];
+    const beside = definitionBlob(paired);
+    return [...(beside ? [beside] : []), ...this.sqlBlobs()];
   }
 
   /**
@@ -103,7 +109,11 @@ export class FileSet {
    */
   async readSystems(fresh: readonly InputFile[], list: (ibdata: InputFile, frms: NamedBlob[]) => Promise<SystemListing>): Promise<InputFile[]> {
     const read: InputFile[] = [];
-    for (const ibdata of fresh.filter((f) => kindOf(f.file.name) === 'system')) {
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- local
+    const freshPaths = new Set(fresh.map((f) => f.path));
+    // (an ibdata1 whose ibdata2 comes later is read again, joined)
+    const systems = this.#joinedFiles().filter((f) => kindOf(f.file.name) === 'system' && [f.path, ...(f.dataFiles ?? [])].some((p) => freshPaths.has(p)));
+    for (const ibdata of systems) {
       this.notice = `Reading the data dictionary of ${ibdata.path}…`;
       const folder = folderOf(ibdata.path);
       const frms = this.#files
@@ -112,6 +122,8 @@ export class FileSet {
       try {
         const listing = await list(ibdata, frms);
         if (listing.error) this.errors = [...this.errors, `${ibdata.path}: ${listing.error}`];
+        // (what was said of it before, read alone, is said no more)
+        this.warnings = [...this.warnings.filter((w) => !w.startsWith(`${ibdata.path}: `)), ...listing.warnings.map((w) => `${ibdata.path}: ${w}`)];
         this.#systems.set(ibdata.path, listing.tables);
         read.push(ibdata);
       } catch (err) {
@@ -122,8 +134,16 @@ export class FileSet {
     return read;
   }
 
+  /** The files, each system tablespace's data files as one (data-files.ts). */
+  #joinedFiles(): InputFile[] {
+    return withDataFilesJoined(this.#files, this.#joined);
+  }
+
   reset(): void {
     this.#files = [];
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- not rendered
+    this.#joined = new Map();
+    this.warnings = [];
     // eslint-disable-next-line svelte/prefer-svelte-reactivity -- not rendered
     this.#systems = new Map();
     this.keyRing.reset();
@@ -141,10 +161,14 @@ function datadirName(f: InputFile): string {
   return f.path.split('/').slice(-2).join('/');
 }
 
-/** A table's .frm as the workers take it (a system tablespace's table's named with its database). */
-export function frmBlob(paired: PairedTable): NamedBlob | null {
-  const frm = paired.frm;
-  return frm ? { name: paired.system ? datadirName(frm) : frm.file.name, blob: frm.file } : null;
+/**
+ * The file beside a table that defines it, as the workers take it: its .frm (a system tablespace's
+ * table's named with its database), else the ibdata1 of an .ibd's datadir (its InnoDB data dictionary).
+ */
+export function definitionBlob(paired: PairedTable): NamedBlob | null {
+  const { frm, dictionary } = paired;
+  if (frm) return { name: paired.system ? datadirName(frm) : frm.file.name, blob: frm.file };
+  return dictionary ? { name: dictionary.file.name, blob: dictionary.file } : null;
 }
 
 /** A partitioned table's files as a view opens them (ViewSpec.partitions, .companions); nothing for another table. */

@@ -27,6 +27,8 @@ export interface InputFile {
   path: string;
   /** Set when its content is an encryption key file (see keyFileKind). */
   key?: KeyFileKind;
+  /** An ibdata1 whose further data files were dropped with it: their paths (`file` is them all, joined: data-files.ts). */
+  dataFiles?: string[];
 }
 
 /**
@@ -109,6 +111,8 @@ export interface PairedTable {
   cfg: InputFile | null;
   /** A table inside a system tablespace (`ibd` is the ibdata1): what its data dictionary says of it. */
   system?: SystemTable;
+  /** An .ibd without its .frm: the system tablespace of its datadir (`../ibdata1`), whose data dictionary may define it. */
+  dictionary?: InputFile;
   /** A partitioned table: the files of its partitions (`ibd` is the first), and its .par (their order) if given. */
   partitions?: InputFile[];
   par?: InputFile | null;
@@ -128,7 +132,7 @@ export interface Pairing {
 }
 
 /**
- * Groups the files: each .ibd with its .frm and .cfg; each table of a system tablespace whose
+ * Groups the files: each .ibd with its .frm and .cfg (without a .frm, with the ibdata1 of its datadir); each table of a system tablespace whose
  * dictionary was read (`systems`, by the ibdata1's path) with its .frm; the .sql files; the key files; the rest.
  */
 export function pairFiles(files: readonly InputFile[], systems: ReadonlyMap<string, readonly SystemTable[]> = new Map()): Pairing {
@@ -160,15 +164,14 @@ export function pairFiles(files: readonly InputFile[], systems: ReadonlyMap<stri
     if (found) used.add(found);
     return found;
   };
+  const systemIn = new Map(systemFiles.map((f) => [folderOf(f.path), f]));
   const tables = ibds
     .filter((ibd) => parseTableFileName(ibd.file.name).partition === null)
-    .map((ibd): PairedTable => ({
-      key: ibd.path,
-      ibd,
-      name: parseTableFileName(ibd.file.name),
-      frm: sideFile(ibd, 'frm'),
-      cfg: sideFile(ibd, 'cfg'),
-    }));
+    .map((ibd): PairedTable => {
+      const frm = sideFile(ibd, 'frm');
+      const dictionary = frm === null ? systemIn.get(folderOf(folderOf(ibd.path))) : undefined;
+      return { key: ibd.path, ibd, name: parseTableFileName(ibd.file.name), frm, cfg: sideFile(ibd, 'cfg'), ...(dictionary && folderOf(ibd.path) !== '' ? { dictionary } : {}) };
+    });
   tables.push(...partitionedTables(ibds, sideFile));
   tables.sort((a, b) => a.key.localeCompare(b.key));
   for (const ibdata of systemFiles) {

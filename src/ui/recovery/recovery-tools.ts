@@ -52,7 +52,7 @@ export class RecoveryTools {
     entry.guess = { state: 'running', result: null, error: null, applying: false };
     try {
       // an index chosen from a scan (a raw image, a damaged page 0), a dropped table's in an ibdata1: guess from that index's pages
-      const target = entry.index ? { index: entry.index, raw: entry.target?.raw } : undefined;
+      const target = entry.index ? { index: entry.index, raw: entry.raw } : undefined;
       const result = await this.#tool().api.guessColumns(entry.file, entry.file.name, target);
       entry.guess = { state: 'ready', result, error: null, applying: false };
     } catch (err) {

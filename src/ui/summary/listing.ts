@@ -16,7 +16,7 @@ import * as Comlink from 'comlink';
 import type { ExportedTable, ListedTable, ListItem, TablespaceSummary } from '../../../workers/decoder-api.ts';
 import { connectDecoder, type DecoderConnection } from '../../../workers/decoder-connection.ts';
 import type { ExportHold } from '../export/export-hold.ts';
-import { frmBlob, type FileSet } from '../files/file-set.svelte.ts';
+import { definitionBlob, type FileSet } from '../files/file-set.svelte.ts';
 import { describeError } from '../format.ts';
 import { PoolStopped, type WorkerPool } from '../pool.ts';
 import type { TableEntry } from '../tables/table-entry.svelte.ts';
@@ -196,7 +196,7 @@ export class Listing {
     const items: ListItem[] = batch.map(({ entry }) => ({
       ibd: entry.file,
       name: entry.file.name,
-      frm: frmBlob(entry.paired),
+      frm: definitionBlob(entry.paired),
     }));
     const sqls = this.#files.sqlBlobs();
     try {

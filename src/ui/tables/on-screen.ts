@@ -137,7 +137,7 @@ export class OnScreen {
    */
   async #resolve(entry: TableEntry, run: number): Promise<{ table: TableDef; opened: Opened | null } | null> {
     const files = this.#files.schemaFiles(entry.paired);
-    const want = { mode: entry.mode, keys: this.#files.keyRing.keys, chosen: entry.chosen, index: entry.index, raw: entry.target?.raw, timeZone: this.#files.timeZone.zone, ...partitionFiles(entry.paired) };
+    const want = { mode: entry.mode, keys: this.#files.keyRing.keys, chosen: entry.chosen, index: entry.index, raw: entry.raw, timeZone: this.#files.timeZone.zone, ...partitionFiles(entry.paired) };
     let opened: Opened | null = null;
     const found = await this.#pool.run(async (api, member) => {
       const r = await api.resolveAndOpen(entry.file, entry.file.name, files, want);
@@ -165,7 +165,7 @@ export class OnScreen {
     // a table of a system tablespace: that one.
     const choice = entry.custom ? undefined : resolved?.tables.find((t) => t.name === table.name);
     const index = entry.index ?? choice?.clusteredIndex ?? undefined;
-    return { ibd: entry.file, name: entry.file.name, table, mode: entry.mode, keys: this.#files.keyRing.keys, index, raw: entry.target?.raw, timeZone: this.#files.timeZone.zone, ...partitionFiles(entry.paired) };
+    return { ibd: entry.file, name: entry.file.name, table, mode: entry.mode, keys: this.#files.keyRing.keys, index, raw: entry.raw, timeZone: this.#files.timeZone.zone, ...partitionFiles(entry.paired) };
   }
 
   /** Opens the table in the pool, or takes the view a worker already opened (`opened`). */

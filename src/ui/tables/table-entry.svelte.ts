@@ -125,6 +125,11 @@ export class TableEntry {
     return this.target?.index ?? this.paired.system?.index ?? undefined;
   }
 
+  /** Read as a raw image (no valid page 0; a system tablespace's dropped index whose root is lost): ViewSpec.raw. */
+  get raw(): ViewSpec['raw'] {
+    return this.target?.raw ?? this.paired.system?.raw ?? undefined;
+  }
+
   /**
    * A table inside a system tablespace, as its dictionary listing found it: no summary of its own (the
    * file is the whole ibdata1's), its rows counted, its definition the dictionary's or its .frm's; a
