@@ -32,13 +32,14 @@ export class LeafCounter {
     private readonly spec: ViewSpec,
     private readonly ts: Tablespace,
     private readonly indexId: bigint,
+    private readonly rootPage: number,
     private readonly compact: boolean,
   ) {}
 
   /** For the table `reader` opened from `source` with `spec`: the Tablespace open over `source` is its own. */
   static async open(source: ByteSource, spec: ViewSpec, reader: Pick<TableReader, 'info'>): Promise<LeafCounter> {
     const ts = spec.raw ? Tablespace.openRaw(rawView(source, spec.raw.base), spec.raw) : await Tablespace.open(source, { keys: spec.keys });
-    return new LeafCounter(source, spec, ts, reader.info.indexId, reader.info.rowFormat !== 'REDUNDANT');
+    return new LeafCounter(source, spec, ts, reader.info.indexId, reader.info.rootPage, reader.info.rowFormat !== 'REDUNDANT');
   }
 
   /** Rows on each page (UNCOUNTED where it cannot be read), and the damaged ones among them. */
@@ -72,8 +73,10 @@ export class LeafCounter {
 
   #openProbe(): Promise<{ reader: TableReader; scratch: BatchBuilder }> {
     if (this.#probe) return this.#probe;
-    const { table, mode, keys, index, raw } = this.spec;
-    const probe = openTable(this.source, table, { mode, keys, index, raw }).then((reader) => ({ reader, scratch: new BatchBuilder(reader.columns.length) }));
+    const { table, mode, keys, index, raw, indexName } = this.spec;
+    // A secondary index's tree is the one the view's reader found by its name.
+    const tree = indexName === undefined ? index : { indexId: this.indexId, rootPage: this.rootPage };
+    const probe = openTable(this.source, table, { mode, keys, index: tree, raw, indexName }).then((reader) => ({ reader, scratch: new BatchBuilder(reader.columns.length) }));
     // A failed open is tried again by the next page.
     probe.catch(() => {
       if (this.#probe === probe) this.#probe = null;

@@ -13,13 +13,14 @@ import type { Column, TableDef } from '../src/core/schema.ts';
 import { blobSource, sharedBlobSource } from '../src/core/tablespace/source.ts';
 import { PageMap } from '../src/core/readers/page-map.ts';
 import { quickSummary, summarize } from '../src/core/readers/summary.ts';
-import { DefinitionMismatch, ROW_STATE_COLUMN, type DecodeStats, type Row } from '../src/core/readers/table-reader.ts';
+import { DefinitionMismatch, ROW_STATE_COLUMN, type DecodeStats, type Row, type TableReader } from '../src/core/readers/table-reader.ts';
 import { csvBuffers, csvPages, type CsvBuffers } from '../src/core/writers/csv-pages.ts';
 import { describeNotHeld, ParquetRows } from '../src/core/writers/parquet-rows.ts';
-import { openDefinedTable } from '../src/lib/innodb-table.ts';
+import { openDefinedTable, type InnodbTable } from '../src/lib/innodb-table.ts';
 import type { ByteSource } from '../src/core/tablespace/source.ts';
 import { batchToRows } from '../src/ui/grid/batch-text.ts';
 import { keyRows, textRows } from '../src/ui/search/search.ts';
+import { seekKey, type KeySeekMethods } from './key-seek.ts';
 import { LeafCounter } from './leaf-damage.ts';
 import { PartitionView, type ViewCounter, type ViewReader } from './partition-view.ts';
 import { PageMapStore } from './page-map-methods.ts';
@@ -72,8 +73,9 @@ export function columnInfo(table: TableDef, columns: readonly string[]): ColumnI
   });
 }
 
-/** Output column indexes of the key InnoDB clusters the rows on. */
-export function keyColumns(table: TableDef, columns: readonly string[], clusteredOn: string): number[] {
+/** Output column indexes of the key InnoDB clusters the rows on; of a secondary index read (`secondary`), all its fields. */
+export function keyColumns(table: TableDef, columns: readonly string[], clusteredOn: string, secondary = false): number[] {
+  if (secondary) return columns.flatMap((c, i) => (c === ROW_STATE_COLUMN ? [] : [i]));
   let index = table.indexes.find((i) => i.kind === 'primary');
   if (!index && clusteredOn === 'unique') {
     const notNull = new Set(table.columns.filter((c) => !c.nullable).map((c) => c.name.toLowerCase()));
@@ -103,6 +105,8 @@ interface OpenView {
   source: ByteSource;
   /** Its reader; a partitioned table's partitions behind one (partition-view.ts). */
   reader: ViewReader;
+  /** Its lookups by key through one B-tree (none for a partitioned table). */
+  lookup: TableReader['lookup'] | null;
   /** What counts its leaves (made on the first count; a partitioned table's is its view). */
   counter: Promise<ViewCounter> | null;
   view: OpenedView;
@@ -223,7 +227,7 @@ function parquetEdge(open: OpenView, edge: 'head' | 'tail'): Blob {
 }
 
 /** `maps`: the page map each full summary fills is kept there (page-map-methods.ts). */
-export function createViewerMethods(lookup: (tableName: string) => TableDef | undefined, maps = new PageMapStore()): ViewerApi & SortMethods {
+export function createViewerMethods(lookup: (tableName: string) => TableDef | undefined, maps = new PageMapStore()): ViewerApi & SortMethods & KeySeekMethods {
   const running = new Set<AbortController>();
   let current: OpenView | null = null;
 
@@ -284,19 +288,23 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
       const source = sharedBlobSource(spec.ibd, spec.name);
       const partitioned = spec.partitions?.length ? await PartitionView.open(spec) : null;
       if (partitioned) await partitioned.leafPages();
-      const reader = partitioned ?? (await openDefinedTable(source, spec.table, { rows: spec.mode, keys: spec.keys, target: { index: spec.index, raw: spec.raw }, timeZone: spec.timeZone })).reader;
+      // A secondary index: its tree found by name (in a general tablespace, the SDI's), not the table's `index`.
+      const how = spec.indexName === undefined ? { target: { index: spec.index, raw: spec.raw } } : { index: spec.indexName };
+      const table = partitioned ? null : await openDefinedTable(source, spec.table, { rows: spec.mode, keys: spec.keys, timeZone: spec.timeZone, ...how });
+      const reader = partitioned ?? (table as InnodbTable).reader;
       const view: OpenedView = {
         table: spec.table.name,
         columns: reader.columns.slice(),
         columnInfo: columnInfo(spec.table, reader.columns),
-        keyColumns: keyColumns(spec.table, reader.columns, reader.info.clusteredOn),
+        keyColumns: keyColumns(spec.table, reader.columns, reader.info.clusteredOn, spec.indexName !== undefined && table?.options.indexName !== undefined),
+        warnings: table?.warnings.slice() ?? [],
         stateColumn: reader.columns.indexOf(ROW_STATE_COLUMN),
         mode: spec.mode,
         info: { ...reader.info },
         createSql: spec.table.createSql,
         partitions: partitioned ? { parts: partitioned.partitions, warnings: partitioned.warnings.slice() } : null,
       };
-      current = { spec, source, reader, counter: partitioned ? Promise.resolve(partitioned) : null, view, exportBuffers: [], searchBuilders: [], parquet: null };
+      current = { spec, source, reader, lookup: table ? (range) => table.reader.lookup(range) : null, counter: partitioned ? Promise.resolve(partitioned) : null, view, exportBuffers: [], searchBuilders: [], parquet: null };
       return view;
     },
 
@@ -401,6 +409,10 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
 
     async stats() {
       return snapshot(opened().reader.stats);
+    },
+
+    seekKey(values) {
+      return seekKey(opened().lookup, values);
     },
 
     async reportLeaves(pages) {
