@@ -76,8 +76,10 @@ export class LeafCounter {
 
   #openProbe(): Promise<{ reader: TableReader; scratch: BatchBuilder }> {
     if (this.#probe) return this.#probe;
-    const { table, mode, keys, index, raw } = this.spec;
-    const probe = openTable(this.source, table, { mode, keys, index, raw }).then((reader) => ({ reader, scratch: new BatchBuilder(reader.columns.length) }));
+    const { table, mode, keys, index, raw, indexName } = this.spec;
+    // A secondary index's tree is the one the view's reader found by its name.
+    const tree = indexName === undefined ? index : { indexId: this.reader.info.indexId, rootPage: this.reader.info.rootPage };
+    const probe = openTable(this.source, table, { mode, keys, index: tree, raw, indexName }).then((reader) => ({ reader, scratch: new BatchBuilder(reader.columns.length) }));
     // A failed open is tried again by the next page.
     probe.catch(() => {
       if (this.#probe === probe) this.#probe = null;

@@ -64,6 +64,12 @@ export interface ViewSpec {
   raw?: RawTarget;
   /** The zone TIMESTAMP values are shown in (OpenOptions.timeZone; default UTC). */
   timeZone?: string;
+  /**
+   * Read the table's secondary index of this name (from the definition) instead of its rows: its
+   * columns, then the primary key's, in the index's order (TableOptions.index; its tree is found by
+   * the file's data dictionary or InnoDB's creation order). Not with `raw`, nor with `partitions`.
+   */
+  indexName?: string;
   /** A partitioned table: the files of its partitions (`ibd` is the first of them), read as one table (partition-view.ts). */
   partitions?: NamedBlob[];
   /** Beside them: the table's .par, which orders its partitions. */
@@ -75,8 +81,14 @@ export interface OpenedView {
   table: string;
   columns: string[];
   columnInfo: ColumnInfo[];
-  /** Output column indexes of the clustered index key (PRIMARY KEY, or the unique key InnoDB used); [] for a hidden row id. */
+  /**
+   * Output column indexes of the key the rows are in order of: the clustered index's (PRIMARY KEY, or
+   * the unique key InnoDB used; [] for a hidden row id), or a secondary index's fields (its columns,
+   * then the primary key's).
+   */
   keyColumns: number[];
+  /** What opening said of the index read (a secondary index's tree taken by InnoDB's creation order, unchecked). */
+  warnings: string[];
   /** Output column index of `_row_state` (deleted / both modes), else -1. */
   stateColumn: number;
   mode: RowMode;

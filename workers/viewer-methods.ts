@@ -17,10 +17,11 @@ import { DefinitionMismatch, ROW_STATE_COLUMN, type DecodeStats, type Row, type 
 import { csvBuffers, csvPages, type CsvBuffers } from '../src/core/writers/csv-pages.ts';
 import { parquetFooter, parquetPart } from '../src/core/writers/parquet-rows.ts';
 import { PARQUET_MAGIC, type ParquetGroups, type ParquetPart } from '../src/core/writers/parquet-row-groups.ts';
-import { openDefinedTable } from '../src/lib/innodb-table.ts';
+import { openDefinedTable, type InnodbTable } from '../src/lib/innodb-table.ts';
 import type { ByteSource } from '../src/core/tablespace/source.ts';
 import { batchToRows } from '../src/ui/grid/batch-text.ts';
 import { keyRows, textRows } from '../src/ui/search/search.ts';
+import { seekKey, type KeySeekMethods } from './key-seek.ts';
 import { LeafCounter } from './leaf-damage.ts';
 import { PartitionView, type ViewCounter, type ViewReader } from './partition-view.ts';
 import { PageMapStore } from './page-map-methods.ts';
@@ -73,8 +74,9 @@ export function columnInfo(table: TableDef, columns: readonly string[]): ColumnI
   });
 }
 
-/** Output column indexes of the key InnoDB clusters the rows on. */
-export function keyColumns(table: TableDef, columns: readonly string[], clusteredOn: string): number[] {
+/** Output column indexes of the key InnoDB clusters the rows on; of a secondary index read (`secondary`), all its fields. */
+export function keyColumns(table: TableDef, columns: readonly string[], clusteredOn: string, secondary = false): number[] {
+  if (secondary) return columns.flatMap((c, i) => (c === ROW_STATE_COLUMN ? [] : [i]));
   let index = table.indexes.find((i) => i.kind === 'primary');
   if (!index && clusteredOn === 'unique') {
     const notNull = new Set(table.columns.filter((c) => !c.nullable).map((c) => c.name.toLowerCase()));
@@ -104,6 +106,8 @@ interface OpenView {
   source: ByteSource;
   /** Its reader; a partitioned table's partitions behind one (partition-view.ts). */
   reader: ViewReader;
+  /** Its lookups by key through one B-tree (none for a partitioned table). */
+  lookup: TableReader['lookup'] | null;
   /** What counts its leaves (made on the first count, by `counterOf`; a partitioned table's is its view). */
   counter: Promise<ViewCounter> | null;
   counterOf: () => Promise<ViewCounter>;
@@ -215,7 +219,7 @@ function parquetEdge(open: OpenView, edge: 'head' | 'tail', groups: ParquetGroup
 }
 
 /** `maps`: the page map each full summary fills is kept there (page-map-methods.ts). */
-export function createViewerMethods(lookup: (tableName: string) => TableDef | undefined, maps = new PageMapStore()): ViewerApi & SortMethods {
+export function createViewerMethods(lookup: (tableName: string) => TableDef | undefined, maps = new PageMapStore()): ViewerApi & SortMethods & KeySeekMethods {
   const running = new Set<AbortController>();
   let current: OpenView | null = null;
 
@@ -276,21 +280,24 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
       const source = sharedBlobSource(spec.ibd, spec.name);
       const partitioned = spec.partitions?.length ? await PartitionView.open(spec) : null;
       if (partitioned) await partitioned.leafPages();
-      const table = partitioned ? null : (await openDefinedTable(source, spec.table, { rows: spec.mode, keys: spec.keys, target: { index: spec.index, raw: spec.raw }, timeZone: spec.timeZone })).reader;
-      const reader: ViewReader = partitioned ?? (table as TableReader);
+      // A secondary index: its tree found by name (in a general tablespace, the SDI's), not the table's `index`.
+      const how = spec.indexName === undefined ? { target: { index: spec.index, raw: spec.raw } } : { index: spec.indexName };
+      const table = partitioned ? null : await openDefinedTable(source, spec.table, { rows: spec.mode, keys: spec.keys, timeZone: spec.timeZone, ...how });
+      const reader: ViewReader = partitioned ?? (table as InnodbTable).reader;
       const view: OpenedView = {
         table: spec.table.name,
         columns: reader.columns.slice(),
         columnInfo: columnInfo(spec.table, reader.columns),
-        keyColumns: keyColumns(spec.table, reader.columns, reader.info.clusteredOn),
+        keyColumns: keyColumns(spec.table, reader.columns, reader.info.clusteredOn, spec.indexName !== undefined && table?.options.indexName !== undefined),
+        warnings: table?.warnings.slice() ?? [],
         stateColumn: reader.columns.indexOf(ROW_STATE_COLUMN),
         mode: spec.mode,
         info: { ...reader.info },
         createSql: spec.table.createSql,
         partitions: partitioned ? { parts: partitioned.partitions, warnings: partitioned.warnings.slice() } : null,
       };
-      const counterOf = () => (partitioned ? Promise.resolve(partitioned) : LeafCounter.open(source, spec, table as TableReader));
-      current = { spec, source, reader, counter: null, counterOf, view, exportBuffers: [], searchBuilders: [] };
+      const counterOf = () => (partitioned ? Promise.resolve(partitioned) : LeafCounter.open(source, spec, (table as InnodbTable).reader));
+      current = { spec, source, reader, lookup: table ? (range) => table.reader.lookup(range) : null, counter: null, counterOf, view, exportBuffers: [], searchBuilders: [] };
       return view;
     },
 
@@ -395,6 +402,10 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
 
     async stats() {
       return snapshot(opened().reader.stats);
+    },
+
+    seekKey(values) {
+      return seekKey(opened().lookup, values);
     },
 
     async reportLeaves(pages) {

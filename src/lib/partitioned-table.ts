@@ -9,7 +9,7 @@
 import { PARTITIONED_NOTE, parsePar, partitionNamesOfClause, partitionOfFile, samePartition } from '../core/definitions/partitions.ts';
 import { readSdi } from '../core/definitions/sdi/index.ts';
 import { mergeStats } from '../core/readers/parallel.ts';
-import type { DecodeStats, KeyLookup, KeyRange, ReadOptions } from '../core/readers/table-reader.ts';
+import type { DecodeStats, KeyLookup, KeyRange, LookupReadOptions, ReadOptions } from '../core/readers/table-reader.ts';
 import type { TableDef } from '../core/schema.ts';
 import type { ByteSource } from '../core/tablespace/source.ts';
 import { Tablespace } from '../core/tablespace/tablespace.ts';
@@ -86,9 +86,12 @@ export class PartitionedTable {
     return {
       notes,
       path,
-      async *batches(signal?: AbortSignal) {
+      get offPath() {
+        return lookups.find((l) => l.lookup.offPath !== null)?.lookup.offPath ?? null;
+      },
+      async *batches(signal?: AbortSignal, options?: LookupReadOptions) {
         for (const { name, lookup } of lookups) {
-          for await (const batch of lookup.batches(signal)) yield tagged(batch, name);
+          for await (const batch of lookup.batches(signal, options)) yield tagged(batch, name);
           for (const note of lookup.notes) if (!notes.includes(note)) notes.push(note);
           path.push(...lookup.path);
         }

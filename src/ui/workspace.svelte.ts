@@ -205,6 +205,13 @@ export class Workspace {
     this.#reopen(entry, () => (entry.mode = mode));
   }
 
+  /** Shows the rows of the table's index `name` (null: the table's own rows): the table is opened again. */
+  setIndex(key: string, name: string | null): void {
+    const entry = this.#find(key);
+    if (!entry || entry.indexName === name) return;
+    this.#reopen(entry, () => (entry.indexName = name));
+  }
+
   /** "Show damaged rows": a mode with the rows of damaged pages besides the others (marked in the grid). */
   showDamaged(key: string): void {
     const entry = this.#find(key);

@@ -3,7 +3,9 @@
  * of integer, composite, temporal, DECIMAL and `_bin` VARCHAR columns, and on secondary indexes
  * (duplicates, a DESC part, a prefix part), each compared with the server's `SELECT … WHERE` in key
  * order; a VARCHAR key in a case-insensitive collation takes the fallback (decoded values compared
- * exactly, a note saying so) and refuses a range; a lookup reads only the pages on the B-tree path.
+ * exactly, a note saying so) and refuses a range; a lookup reads only the pages on the B-tree path,
+ * a whole key one page per level (a leaf's first and last keys too); a path alone ends where it cannot
+ * be followed, saying why.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCreateTables } from '../../src/core/definitions/ddl/create-table.ts';
@@ -169,5 +171,39 @@ describe('lookups by key', () => {
     } finally {
       Tablespace.prototype.page = original;
     }
+  });
+
+  it('a whole key is found on its own leaf: one page per level, the first and last keys of a leaf too', async () => {
+    const r = await reader('ints');
+    const height = r.info.treeHeight;
+    const leaves = await r.leafPages();
+    for (const at of [1, leaves.length >> 1, leaves.length - 1]) {
+      const rows = batchRows(await r.decodePages([leaves[at]]));
+      for (const row of [rows[0], rows[rows.length - 1]]) {
+        const id = row[0] as string;
+        const point = await lookupRows(r, { from: [id], to: [id] });
+        expect(point.rows).toEqual([row]);
+        expect(point.path, `key ${id} of leaf ${leaves[at]}`).toEqual([...point.path.slice(0, height - 1), leaves[at]]);
+      }
+    }
+    // An absent key between two leaves: the leaf it would be on, alone.
+    const before = batchRows(await r.decodePages([leaves[2]]))[0][0] as string;
+    const absent = await lookupRows(r, { from: [String(Number(before) - 1)], to: [String(Number(before) - 1)] });
+    expect(absent.rows).toEqual([]);
+    expect(absent.path.length).toBe(height);
+  });
+
+  it('a path alone (pathOnly): where the tree cannot be searched, it ends and says why', async () => {
+    const r = await reader('ci2');
+    const lookup = r.lookup({ from: ['3', 'w1003'], to: ['3', 'w1003'] });
+    const rows: Row[] = [];
+    for await (const batch of lookup.batches(undefined, { pathOnly: true })) rows.push(...batchRows(batch));
+    expect(lookup.offPath).toBeNull();
+    expect(rows.length).toBe(1);
+    const inexact = (await reader('ci')).lookup({ from: ['w1003'], to: ['w1003'] });
+    for await (const batch of inexact.batches(undefined, { pathOnly: true })) rows.push(...batchRows(batch));
+    expect(inexact.offPath).toMatch(/utf8mb4_general_ci/);
+    expect(rows.length).toBe(1);
+    expect(inexact.path).toEqual([]);
   });
 });

@@ -10,7 +10,15 @@
  * order is not modelled (a collation's weights) cannot bound a search: a point lookup on it searches
  * on the parts before it and compares the decoded value exactly (a note says so); a range on it is
  * refused. A damaged B-tree on the way is no reason to miss rows either: the rest of the leaf level is
- * then read in key order (TableReader.leafPages) with the same filter, and a note says that too.
+ * then read in key order (TableReader.leafPages) with the same filter, and a note says that too (a
+ * caller with a faster way to read every leaf, the page's worker pool, asks for the path alone and
+ * is told why it ended: `offPath`).
+ *
+ * A point lookup on every part of the key names one record at most (an index's key parts end with the
+ * primary key's), so it descends to the child whose node pointer is not above the key: the record a
+ * node pointer copies is the first of its child, and no other page can hold it. One page per level,
+ * the leaf included, where a search for the first record not below the key could land on the leaf
+ * before it and need that leaf's successor too.
  */
 import { searchPath, type ChildOf, type IndexRoot } from '../btree/btree.ts';
 import { IbdError } from '../errors.ts';
@@ -59,7 +67,17 @@ export interface KeyLookup {
   readonly notes: string[];
   /** The pages read so far: the node pages from the root down, then each leaf page. */
   readonly path: number[];
-  batches(signal?: AbortSignal): AsyncGenerator<RowBatch>;
+  /**
+   * Why the search left the path from the root for the leaf level in key order (the B-tree cannot be
+   * searched, a leaf on the path is damaged), or null. With `pathOnly` it ends there instead.
+   */
+  readonly offPath: string | null;
+  batches(signal?: AbortSignal, options?: LookupReadOptions): AsyncGenerator<RowBatch>;
+}
+
+export interface LookupReadOptions {
+  /** Read only the pages on the path: where the rest of the leaf level would be read, end (`offPath` says why). */
+  pathOnly?: boolean;
 }
 
 /** A key given as text: each part's stored value, or null for a part compared by its decoded text. */
@@ -90,6 +108,7 @@ export function planLookup(src: LookupSource, range: KeyRange): KeyLookup {
 class Lookup implements KeyLookup {
   readonly notes: string[] = [];
   readonly path: number[] = [];
+  offPath: string | null = null;
   /** Where the search goes down to and where the walk stops: the parts before the first inexact one. */
   private readonly low: SearchKey | null;
   private readonly high: SearchKey | null;
@@ -99,6 +118,8 @@ class Lookup implements KeyLookup {
   private readonly texts: (Uint8Array | null)[];
   /** Whether a key part the bounds give may be NULL. */
   private readonly nullable: boolean;
+  /** A point lookup on every key part, each compared by its order: one record at most (see above). */
+  private readonly single: boolean;
 
   constructor(
     private readonly src: LookupSource,
@@ -118,6 +139,7 @@ class Lookup implements KeyLookup {
     this.high = searchable(to);
     this.used = Math.max(from?.texts.length ?? 0, to?.texts.length ?? 0);
     this.nullable = parts.slice(0, this.used).some((p) => p.column.nullable);
+    this.single = inexact < 0 && this.used === parts.length && from !== null && to !== null && sameTexts(from.texts, to.texts) && !src.purged;
     this.texts = parts.map((p, i) => (p.order === null && from !== null && i < from.texts.length ? utf8.encode(from.texts[i]) : null));
     for (const p of parts.slice(0, this.used)) {
       if (p.prefix > 0) this.notes.push(`\`${p.column.name}\` is a prefix key part: the index holds its first ${p.prefix} characters, and the key given is compared on those`);
@@ -129,10 +151,10 @@ class Lookup implements KeyLookup {
     if (src.purged) this.notes.push('purged rows are looked for only on the leaf pages read');
   }
 
-  async *batches(signal?: AbortSignal): AsyncGenerator<RowBatch> {
+  async *batches(signal?: AbortSignal, options: LookupReadOptions = {}): AsyncGenerator<RowBatch> {
     const start = await this.startLeaf();
     if (start === null) {
-      yield* this.listed(await this.src.leafPages(), 0, signal);
+      if (!options.pathOnly) yield* this.listed(await this.src.leafPages(), 0, signal);
       return;
     }
     const { ts } = this.src;
@@ -143,12 +165,15 @@ class Lookup implements KeyLookup {
       const { batch, page } = await this.leaf(no);
       if (batch.rows > 0) yield batch;
       if (page === null || !this.intact(page)) {
+        this.offPath = `leaf page ${no} on the path is damaged`;
         this.notes.push(`leaf page ${no} on the path is damaged, so its link to the next is not trusted: the leaves after it are read in key order from the level above`);
+        if (options.pathOnly) return;
         const all = await this.src.leafPages();
         yield* this.listed(all, all.indexOf(no) + 1, signal);
         return;
       }
-      if (this.endsPast(page)) return;
+      // A single record's leaf is the only one that can hold it.
+      if (this.single || this.endsPast(page)) return;
       no = u32(page.bytes, FIL_PAGE_NEXT);
     }
   }
@@ -156,19 +181,25 @@ class Lookup implements KeyLookup {
   /** The leaf to start from, by searching the B-tree; null (said in a note) when it cannot be searched. */
   private async startLeaf(): Promise<number | null> {
     const { ts, root, childOf, layout, compact } = this.src;
-    if (this.inexact === 0) return null;
+    if (this.inexact === 0) {
+      this.offPath = this.parts[0].why;
+      return null;
+    }
     if (root.page < 0) {
-      this.notes.push('the B-tree has no root (its leaves were found by scanning the file): every leaf page is read');
+      this.offPath = 'the B-tree has no root (its leaves were found by scanning the file)';
+      this.notes.push(`${this.offPath}: every leaf page is read`);
       return null;
     }
     const low = this.low;
+    const notAbove = this.single ? 1 : 0;
     try {
-      const path = await searchPath(ts, root, childOf, (page, origin) => low !== null && compareRecordKey(page, origin, layout, compact, false, low) < 0);
+      const path = await searchPath(ts, root, childOf, (page, origin) => low !== null && compareRecordKey(page, origin, layout, compact, false, low) < notAbove);
       this.path.push(...path.slice(0, -1));
       return path[path.length - 1];
     } catch (e) {
       if (!(e instanceof IbdError) && !(e instanceof RecordError)) throw e;
-      this.notes.push(`the B-tree cannot be searched (${e instanceof IbdError ? e.detail : e.message}): every leaf page is read`);
+      this.offPath = `the B-tree cannot be searched (${e instanceof IbdError ? `page ${e.page}: ${e.detail}` : e.message})`;
+      this.notes.push(`${this.offPath}: every leaf page is read`);
       return null;
     }
   }

@@ -35,7 +35,7 @@ export { emptyStats } from './decode-stats.ts';
 export type { RowMode, RowState } from './row-state.ts';
 export { ROW_STATE_COLUMN } from './row-state.ts';
 export { DefinitionMismatch } from './leaf-decoder.ts';
-export type { KeyLookup, KeyRange } from './key-lookup.ts';
+export type { KeyLookup, KeyRange, LookupReadOptions } from './key-lookup.ts';
 
 export interface TableInfo {
   file: string;

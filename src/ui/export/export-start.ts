@@ -24,7 +24,8 @@ export interface ShownRows {
 export async function startExport(hold: ExportHold, run: ExportRun, entry: TableEntry, options: ExportOptions, how: 'pick' | 'download', includeDamaged: boolean, shown: ShownRows | null = null): Promise<void> {
   const view = entry.view;
   if (!view) return;
-  const fileName = exportFileName(view.spec.table.name, options.format);
+  // An index's rows: `table.index.csv`.
+  const fileName = exportFileName(view.spec.indexName === undefined ? view.spec.table.name : `${view.spec.table.name}.${view.spec.indexName}`, options.format);
   const target = how === 'pick'
     ? await pickSaveFile(fileName, options.format)
     : ((await streamTarget(fileName, options.format, () => run.cancel())) ?? downloadTarget(fileName, options.format));

@@ -10,7 +10,9 @@
  *  - the grid reads rows through `store` (RowStore: decodes the pages on screen, keeps a few);
  *  - `filter`: every page decoded and searched in the pool, run by run; returns the global row
  *    numbers of the matches (a Float64Array: 8 bytes a match, never the rows);
- *  - `findKey`: a key value's row: a binary search over the intact leaf pages when the key's text
+ *  - `findKey`: a key value's row, through the B-tree in a worker (key-seek.ts: one page per level),
+ *    its row number from the counts of the leaves before its leaf; where the path crosses a damaged
+ *    page (or cannot be followed), a binary search over the intact leaf pages when the key's text
  *    orders like its values (numbers, dates), then a look through the damaged ones (their rows are
  *    not in key order, and their keys are not vouched for); else a search for the exact value,
  *    stopping at the first;
@@ -25,7 +27,7 @@ import type { WorkerPool } from '../pool.ts';
 import { DamageTally } from '../recovery/damage.ts';
 import { RowMap } from './row-map.ts';
 import { RowStore } from './row-store.ts';
-import { findOrderedKey, type KeyFound } from '../search/key-search.ts';
+import { findOrderedKey, rowWithCells, type KeyFound } from '../search/key-search.ts';
 import { keyComparer } from '../search/search.ts';
 import { sortRows, type SortProgress } from './sort-rows.ts';
 import { alignedBounds, mergeStats } from '../../core/readers/parallel.ts';
@@ -77,6 +79,9 @@ export class TableView {
   fullPass: DecodeStats | null = null;
   /** Row numbers or statistics changed (the page redraws). */
   readonly #onChange: () => void;
+  /** Waiting for the count to reach a leaf (findKey): woken after each run the count adds, and at its end. */
+  #countWaiters: (() => void)[] = [];
+  #counting = false;
 
   private constructor(
     private readonly pool: WorkerPool,
@@ -165,6 +170,16 @@ export class TableView {
     // A count stopped while it waits must not wait on (for the export to end).
     const stopped = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
     stopped.catch(() => undefined);
+    this.#counting = true;
+    try {
+      await this.#countRuns(runs, free, stopped, signal, onRun);
+    } finally {
+      this.#counting = false;
+      this.#wakeCountWaiters();
+    }
+  }
+
+  async #countRuns(runs: [number, number][], free: () => Promise<void>, stopped: Promise<never>, signal: AbortSignal, onRun: () => void): Promise<void> {
     await runOrdered(
       runs.length,
       (i) => Promise.race([free(), stopped]).then(() => this.pool.run((api) => api.countLeaves(this.#pages(runs[i][0], runs[i][1])), 'low', this.gen)),
@@ -172,6 +187,7 @@ export class TableView {
         this.map.setCounts(runs[i][0], counted.counts);
         this.damage.add(runs[i][0], counted);
         onRun();
+        this.#wakeCountWaiters();
       },
       // One task per worker: each keeps two reads going itself (leaf-counts.ts), into the two read
       // buffers a worker keeps; two tasks each would need four, half of them new each time (+50 MB).
@@ -267,12 +283,49 @@ export class TableView {
     return total;
   }
 
-  /** The row whose clustered-key cells equal `values` (-1: none, then perhaps the damaged page it would be on). */
+  #wakeCountWaiters(): void {
+    const waiters = this.#countWaiters;
+    this.#countWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  /** Whether leaf `leaf`'s first row number is known, waiting for the count while it runs. */
+  async #counted(leaf: number, signal: AbortSignal): Promise<boolean> {
+    while (this.map.known <= leaf && this.#counting && !signal.aborted) await new Promise<void>((wake) => this.#countWaiters.push(wake));
+    return this.map.known > leaf;
+  }
+
+  /**
+   * The first row whose key (the view's key columns from the first: fewer values match every key
+   * that begins with them) equals `values`: -1 when none, then perhaps the damaged page it would be
+   * on. Through the B-tree in a worker (`via`), or where the path crosses a damaged page (`offPath`),
+   * by searching the leaves. Rejects with the worker's Error for a key that is not one of the index's.
+   */
   async findKey(values: readonly string[], signal: AbortSignal): Promise<KeyFound> {
-    const keys = this.view.keyColumns;
+    if (this.view.keyColumns.length === 0 || this.view.partitions !== null) return this.#searchKey(values, signal);
+    const seek = await this.pool.run((api) => api.seekKey([...values]), 'high', this.gen);
+    signal.throwIfAborted();
+    const via = { pages: seek.path.length, ms: seek.ms, notes: seek.notes };
+    const leaf = seek.found === null ? -1 : this.map.leaves.indexOf(seek.found.page);
+    if (seek.offPath !== null || (seek.found !== null && leaf < 0)) {
+      const offPath = seek.offPath ?? `leaf page ${seek.found?.page} is not in the plan of the leaf level`;
+      return { ...(await this.#searchKey(values, signal)), offPath };
+    }
+    if (seek.found === null) return { row: -1, damagedPage: null, via };
+    if (!(await this.#counted(leaf, signal))) return { row: -1, damagedPage: null, via, uncountedPage: seek.found.page };
+    const batch = await this.store.page(leaf);
+    const row = batch === null ? -1 : rowWithCells(batch, seek.found.cells);
+    // The grid's decode of the leaf holds the row the worker's did (the same decoder, the same mode).
+    if (row < 0) return { ...(await this.#searchKey(values, signal)), offPath: `leaf page ${seek.found.page} decoded differently in the grid` };
+    return { row: this.map.start(leaf) + row, damagedPage: null, via };
+  }
+
+  /** findKey by reading the leaves: a binary search where the key's text orders like it, else a search of every page. */
+  async #searchKey(values: readonly string[], signal: AbortSignal): Promise<KeyFound> {
+    const keys = this.view.keyColumns.slice(0, values.length);
     const none: KeyFound = { row: -1, damagedPage: null };
-    if (keys.length === 0 || values.length !== keys.length || this.map.rows === 0) return none;
-    const cmp = keys.length === 1 ? keyComparer(this.view.columnInfo[keys[0]], this.spec.timeZone) : null;
+    if (keys.length === 0 || this.map.rows === 0) return none;
+    const cmp = keys.length === 1 && this.view.keyColumns.length === 1 ? keyComparer(this.view.columnInfo[keys[0]], this.spec.timeZone) : null;
     if (cmp) return findOrderedKey({ map: this.map, damage: this.damage, page: (leaf) => this.store.page(leaf) }, keys[0], values[0], cmp);
     // Every page searched, damaged ones too (a search compares every row).
     for (const fold of [false, true]) {

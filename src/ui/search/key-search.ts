@@ -18,6 +18,23 @@ export type Compare = (a: string, b: string) => number;
 export interface KeyFound {
   row: number;
   damagedPage: number | null;
+  /** Found (or not) through the B-tree: the pages read, root to leaf, the worker's time, how the lookup went. */
+  via?: { pages: number; ms: number; notes: string[] };
+  /** Why the B-tree's path was not followed to the end (the leaves were searched instead). */
+  offPath?: string;
+  /** Found through the B-tree on this leaf page, past the rows counted (the count stopped before it). */
+  uncountedPage?: number;
+}
+
+/** The first row of `batch` whose every cell equals `cells` (NULL only NULL); -1 if none. */
+export function rowWithCells(batch: RowBatch, cells: readonly (string | null)[]): number {
+  const text = batchText(batch);
+  for (let r = 0; r < batch.rows; r++) {
+    let same = cells.length === batch.cols;
+    for (let c = 0; c < batch.cols && same; c++) same = cellString(batch, text, r * batch.cols + c) === cells[c];
+    if (same) return r;
+  }
+  return -1;
 }
 
 /** What the search reads: the leaves' row numbers, their damage, and their decoded rows. */

@@ -38,6 +38,11 @@ const RECYCLE_AFTER_LEAVES = 1024;
  */
 const COUNT_SHOWN_MS = 250;
 
+/** The secondary index the grid shows (ViewSpec.indexName), where one can be. */
+function shownIndex(entry: TableEntry): Pick<ViewSpec, 'indexName'> {
+  return entry.indexName !== null && entry.indexable ? { indexName: entry.indexName } : {};
+}
+
 function sameLeaves(a: Int32Array, b: Int32Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -137,7 +142,7 @@ export class OnScreen {
    */
   async #resolve(entry: TableEntry, run: number): Promise<{ table: TableDef; opened: Opened | null } | null> {
     const files = this.#files.schemaFiles(entry.paired);
-    const want = { mode: entry.mode, keys: this.#files.keyRing.keys, chosen: entry.chosen, index: entry.index, raw: entry.raw, timeZone: this.#files.timeZone.zone, ...partitionFiles(entry.paired) };
+    const want = { mode: entry.mode, keys: this.#files.keyRing.keys, chosen: entry.chosen, index: entry.index, raw: entry.raw, timeZone: this.#files.timeZone.zone, ...partitionFiles(entry.paired), ...shownIndex(entry) };
     let opened: Opened | null = null;
     const found = await this.#pool.run(async (api, member) => {
       const r = await api.resolveAndOpen(entry.file, entry.file.name, files, want);
@@ -165,7 +170,7 @@ export class OnScreen {
     // a table of a system tablespace: that one.
     const choice = entry.custom ? undefined : resolved?.tables.find((t) => t.name === table.name);
     const index = entry.index ?? choice?.clusteredIndex ?? undefined;
-    return { ibd: entry.file, name: entry.file.name, table, mode: entry.mode, keys: this.#files.keyRing.keys, index, raw: entry.raw, timeZone: this.#files.timeZone.zone, ...partitionFiles(entry.paired) };
+    return { ibd: entry.file, name: entry.file.name, table, mode: entry.mode, keys: this.#files.keyRing.keys, index, raw: entry.raw, timeZone: this.#files.timeZone.zone, ...partitionFiles(entry.paired), ...shownIndex(entry) };
   }
 
   /** Opens the table in the pool, or takes the view a worker already opened (`opened`). */

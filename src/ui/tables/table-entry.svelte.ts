@@ -64,6 +64,8 @@ export class TableEntry {
   chosen = $state<string | null>(null);
   /** Which rows to show (row-state.ts): live, deleted, both, those of damaged pages, or all. */
   mode = $state<RowMode>('live');
+  /** The secondary index whose rows the grid shows (its name in the definition); null: the table's rows. */
+  indexName = $state<string | null>(null);
   /** The index to decode instead of the one page 0 leads to (chosen from `scan`). */
   target = $state.raw<DecodeTarget | null>(null);
   /** The last "Scan the file for indexes". */
@@ -155,6 +157,11 @@ export class TableEntry {
     if (!system) return ibd.path;
     const cut = ibd.path.lastIndexOf('/');
     return cut < 0 ? system.name : `${ibd.path.slice(0, cut)}/${system.name}`;
+  }
+
+  /** Whether a secondary index's rows can be shown: a table of its own file (or a general tablespace's), not ibdata1's, a raw image's or partitions. */
+  get indexable(): boolean {
+    return !this.paired.system && !this.target && !this.paired.partitions?.length;
   }
 
   /** Table name for display (with the partition). */
