@@ -32,7 +32,7 @@ export type { IndexList, IndexListEntry } from './recovery-methods.ts';
 export type { ColumnEdit, GuessResult, GuessedTableInfo } from './guess-methods.ts';
 export type { ExportedTable, ListedTable, ListItem } from './list-methods.ts';
 export type { SystemListing, SystemTable } from './system-methods.ts';
-export type { BTreeLevels, IndexName, PackedPageMap, PageBucket, PageCells, PageInspection, PageMapEntry } from './page-map-methods.ts';
+export type { BTreeLevels, IndexName, MappedRange, PackedPageMap, PageBucket, PageCells, PageInspection, PageMapEntry } from './page-map-methods.ts';
 
 /**
  * The page's summary / view / export methods are in viewer-api.ts; listing the indexes of a raw image
