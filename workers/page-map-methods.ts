@@ -63,9 +63,10 @@ export interface PageMapMethods {
   /**
    * The whole map in at most `cells` cells (the file's pages spread evenly), as the scan filling it
    * has it so far. `coming`: a scan of the file is to run in this worker (the summary's): wait for it
-   * rather than scan the file once more.
+   * rather than scan the file once more. `waitMs`: a map still filling is answered once it is
+   * complete or after that long, whichever comes first (a panel drawing it again shows it complete at once).
    */
-  pageCells(ibd: Blob, name: string, cells: number, keys?: EncryptionKeys, coming?: boolean): Promise<PageCells>;
+  pageCells(ibd: Blob, name: string, cells: number, keys?: EncryptionKeys, coming?: boolean, waitMs?: number): Promise<PageCells>;
   /** The grid's row count of `ibd` starts: its reads fill the map from now on, unless a complete one is kept. */
   countedMapStart(ibd: Blob, name: string, keys?: EncryptionKeys): Promise<void>;
   /** Pages the count read, recorded by the pool's workers. */
@@ -102,6 +103,8 @@ function fileKey(ibd: Blob, name: string): string {
 interface Kept {
   map: PageMap;
   complete: boolean;
+  /** Settles when the scan filling it ends (or fails). */
+  done: Promise<unknown>;
 }
 
 /**
@@ -119,7 +122,7 @@ export class PageMapStore {
   /** The map `scan` fills for `ibd` as it reads; a scan that fails or is stopped forgets it. */
   filling(ibd: Blob, name: string, map: PageMap, scan: Promise<unknown>): Kept {
     const key = fileKey(ibd, name);
-    const kept: Kept = { map, complete: false };
+    const kept: Kept = { map, complete: false, done: scan.catch(() => undefined) };
     this.#maps.delete(key);
     this.#maps.set(key, kept);
     for (const old of this.#maps.keys()) if (this.#maps.size > KEEP_MAPS) this.#maps.delete(old);
@@ -127,6 +130,11 @@ export class PageMapStore {
     for (const wake of this.#waiting.get(key) ?? []) wake();
     this.#waiting.delete(key);
     return kept;
+  }
+
+  /** Once the map being filled for `ibd` (if any) is complete or dropped: a summary's scan of it then has the worker to itself. */
+  async settled(ibd: Blob, name: string): Promise<void> {
+    await this.#maps.get(fileKey(ibd, name))?.done;
   }
 
   /** A map is kept (or filling) for `ibd`: a summary's scan of it need not fill one. */
@@ -259,8 +267,10 @@ function inRange(map: PageMap, page: number): number {
 
 export function createPageMapMethods(store: PageMapStore): PageMapMethods {
   return {
-    async pageCells(ibd, name, cells, keys, coming) {
-      return cellsOf(await store.get(ibd, name, keys, coming), cells);
+    async pageCells(ibd, name, cells, keys, coming, waitMs = 0) {
+      const kept = await store.get(ibd, name, keys, coming);
+      if (!kept.complete && waitMs > 0) await Promise.race([kept.done, new Promise((r) => setTimeout(r, waitMs))]);
+      return cellsOf(kept, cells);
     },
     countedMapStart(ibd, name, keys) {
       store.countStarts(ibd, name, keys);

@@ -245,7 +245,9 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
       try {
         let last = 0;
         let counted = false;
-        // A map kept already (the row count's: page-map-fill.ts) is not filled again.
+        // A map kept already (the row count's: page-map-fill.ts) is not filled again; the read of
+        // the pages its count did not read goes first.
+        await maps.settled(ibd, name);
         const pageMap = maps.has(ibd, name) ? undefined : new PageMap();
         const scan = summarize(blobSource(ibd, name), {
           keys,
