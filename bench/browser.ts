@@ -347,6 +347,10 @@ export async function openBrowserSession(siteDir: string, chromiumPath: string):
         const firstRows = when(page, MARKS.rows, t0, timeoutMs);
         const exactCount = when(page, MARKS.count, t0, timeoutMs);
         const decoded = when(page, MARKS.done, t0, timeoutMs);
+        // Once the rows show, the page map is a tab of the table view (rows first): opened, then its panel.
+        await firstRows;
+        const tab = page.locator('[data-testid="panel-tab"][data-panel="pages"]');
+        if ((await tab.count()) > 0 && (await tab.getAttribute('aria-expanded')) !== 'true') await tab.click();
         await page.locator('[data-testid="page-map-panel"] > summary').click({ timeout: timeoutMs });
         const drawn = when(page, MARKS.mapRead, t0, timeoutMs);
         const [, e, d] = await Promise.race([Promise.all([firstRows, exactCount, decoded, drawn]), failure(page, timeoutMs)]);

@@ -5,17 +5,25 @@
  * in the leaf segment, and `size`, the pages both segments reserve, exactly the pages in use while
  * they are fragment pages; INNODB_SYS_TABLESPACES: the file size). On damaged copies (test/damage/
  * damage.ts) the damaged, all-zero and missing pages are marked so and every other page as before,
- * and a page-compressed page that no longer decompresses is unreadable.
+ * and a page-compressed page that no longer decompresses is unreadable. Filled from the row count's
+ * reads instead (page-map-fill.ts: the clustered leaves counted in runs as the page's pool counts
+ * them, then the pages the count did not read), the map is the same page for page, on all of these,
+ * and the file is read once.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIL_PAGE_DATA, FIL_PAGE_FILE_FLUSH_LSN, FIL_PAGE_TYPE, PageType, u16 } from '../src/core/pages/fil-header.ts';
+import { findClusteredRoot } from '../src/core/btree/btree.ts';
+import { scanLeafPages } from '../src/core/btree/page-scan.ts';
+import { countLeafRows } from '../src/core/readers/leaf-counts.ts';
+import { CountedMap, type MappedRange } from '../src/core/readers/page-map-fill.ts';
 import { PAGE_STATES, PageMap, PageState } from '../src/core/readers/page-map.ts';
 import { summarize, type TablespaceSummary } from '../src/core/readers/summary.ts';
 import { parseKeyFile, type EncryptionKeys } from '../src/core/tablespace/encryption.ts';
-import { bytesSource } from '../src/core/tablespace/source.ts';
+import { bytesSource, type ByteSource } from '../src/core/tablespace/source.ts';
+import { Tablespace } from '../src/core/tablespace/tablespace.ts';
 import { burst, truncate, zeroPage } from './damage/damage.ts';
 import type { LeafMap } from './damage/intact.ts';
 import { startMariadb, type MariadbServer } from './harness/mariadb.ts';
@@ -28,6 +36,55 @@ async function mapOf(bytes: Uint8Array, keys?: EncryptionKeys): Promise<{ map: P
   const map = new PageMap();
   const summary = await summarize(bytesSource(bytes, 't.ibd'), { pageMap: map, keys });
   return { map, summary };
+}
+
+/** `bytes` as a source that adds up what is read from it. */
+function counting(bytes: Uint8Array): { source: ByteSource; read: () => number } {
+  const inner = bytesSource(bytes, 't.ibd');
+  let read = 0;
+  const source: ByteSource = {
+    name: inner.name,
+    size: inner.size,
+    read: async (offset, length) => {
+      const got = await inner.read(offset, length);
+      read += got.length;
+      return got;
+    },
+  };
+  return { source, read: () => read };
+}
+
+/**
+ * The map as the page fills it (page-map-fill.ts): the clustered leaves counted in runs of `run`
+ * (reads of `readBytes`), each range read merged, then the rest; and the bytes read for it.
+ */
+async function countedMapOf(bytes: Uint8Array, run: number, readBytes: number, keys?: EncryptionKeys): Promise<{ map: PageMap; read: number }> {
+  const { source, read } = counting(bytes);
+  const counter = await Tablespace.open(source, { keys });
+  const root = await findClusteredRoot(counter);
+  // (the page lists the leaves from the B-tree's level 1; this scan reads the file: not counted)
+  const { pages } = await scanLeafPages(counter, root.header.indexId);
+  const before = read();
+  const keeper = await CountedMap.open(await Tablespace.open(source, { keys }));
+  for (let at = 0; at < pages.length; at += run) {
+    const mapped: MappedRange[] = [];
+    await countLeafRows(counter, pages.slice(at, at + run), { indexId: root.header.indexId, compact: root.header.compact, mode: 'live', readBytes, mapped });
+    for (const range of mapped) keeper.merge(range);
+  }
+  await keeper.fillRest();
+  return { map: keeper.map, read: read() - before };
+}
+
+/** Where two maps differ, page by page (index ids compared by value, not slot). */
+function differences(got: PageMap, want: PageMap): string[] {
+  const out: string[] = [];
+  expect([got.pageCount, got.missing, got.pageSize]).toEqual([want.pageCount, want.missing, want.pageSize]);
+  for (let p = 0; p < want.pageCount && out.length < 10; p++) {
+    const a = JSON.stringify(got.entry(p));
+    const b = JSON.stringify(want.entry(p));
+    if (a !== b) out.push(`page ${p}: ${a} against ${b}`);
+  }
+  return out;
 }
 
 /** The clustered index's pages as test/damage's helpers take them (its leaves and level-1 pages). */
@@ -205,6 +262,36 @@ describe.each([
     expect(noRows.summary.indexes.map((i) => [i.indexId, i.clustered])).toEqual([[secondary.indexId, false]]);
     expect(noRows.summary.rows).toBeNull();
     expect(noRows.summary.problems[0]).toMatch(/it may be the clustered index's root, so no index is taken for the table's rows and they are not counted$/);
+  });
+
+  it('is the same, page for page, filled from the row count\'s reads and the pages it did not read, the file read once', async () => {
+    const { map: want, summary } = await mapOf(intact);
+    expect(want.totals().states[PageState.FREE]).toBeGreaterThan(0);
+    // Small runs and reads: ranges end at run boundaries and between leaves; and as the page counts.
+    for (const [run, readBytes] of [[16, 64 * pageSize], [4096, 16 << 20]]) {
+      const { map, read } = await countedMapOf(intact, run, readBytes);
+      expect(differences(map, want), `runs of ${run}`).toEqual([]);
+      expect(map.totals()).toEqual(want.totals());
+      expect(map.levels()).toEqual(want.levels());
+      // The file once, and a few MiB for page 0, the descriptor pages and the roots (a Tablespace reads 1 MiB around a page).
+      expect(read, `runs of ${run}`).toBeGreaterThanOrEqual(intact.length);
+      expect(read, `runs of ${run}`).toBeLessThan(intact.length + 8 * (1 << 20));
+    }
+    // On damaged copies too: burst, a leaf or a free page zeroed, cut short.
+    const leaves = leafMapOf(want, summary);
+    const copies = [1, 2, 3].map((seed) => burst(intact, leaves, seed));
+    copies.push(zeroPage(intact, leaves, leaves.leaves[leaves.leaves.length >> 1], 'level-1 page zeroed'));
+    copies.push(zeroPage(intact, leaves, want.state.indexOf(PageState.FREE), 'level-1 page zeroed'));
+    copies.push(truncate(intact, leaves));
+    for (const copy of copies) expect(differences((await countedMapOf(copy.bytes, 64, 64 * pageSize)).map, (await mapOf(copy.bytes)).map), copy.what).toEqual([]);
+  });
+
+  it('is the same filled from the count on encrypted and page-compressed tables (read through the Tablespace)', async () => {
+    const keys = { mariadb: parseKeyFile(KEY_FILE) };
+    const enc = new Uint8Array(readFileSync(await db.exportTable('enc')));
+    expect(differences((await countedMapOf(enc, 64, 1 << 20, keys)).map, (await mapOf(enc, keys)).map)).toEqual([]);
+    const pc = new Uint8Array(readFileSync(await db.exportTable('pc')));
+    expect(differences((await countedMapOf(pc, 64, 1 << 20)).map, (await mapOf(pc)).map)).toEqual([]);
   });
 });
 

@@ -34,7 +34,7 @@ export type { ColumnEdit, GuessResult, GuessedTableInfo } from './guess-methods.
 export type { ExportedTable, ListedTable, ListItem } from './list-methods.ts';
 export type { SystemListing, SystemTable } from './system-methods.ts';
 export type { KeySeek } from './key-seek.ts';
-export type { BTreeLevels, IndexName, PackedPageMap, PageBucket, PageCells, PageInspection, PageMapEntry } from './page-map-methods.ts';
+export type { BTreeLevels, IndexName, MappedRange, PackedPageMap, PageBucket, PageCells, PageInspection, PageMapEntry } from './page-map-methods.ts';
 
 /**
  * The page's summary / view / export methods are in viewer-api.ts; listing the indexes of a raw image

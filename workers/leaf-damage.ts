@@ -13,6 +13,7 @@
  * statistics are emptied before each page: each page's figures are exactly its own.
  */
 import { countLeafRows, DECODE_TO_COUNT, markDisowned } from '../src/core/readers/leaf-counts.ts';
+import type { MappedRange } from '../src/core/readers/page-map-fill.ts';
 import { emptyStats } from '../src/core/readers/decode-stats.ts';
 import { rawView } from '../src/core/tablespace/orphan-scan.ts';
 import { BatchBuilder } from '../src/core/values/row-batch.ts';
@@ -42,11 +43,14 @@ export class LeafCounter {
 
   /**
    * Rows on each page (UNCOUNTED where it cannot be read), and the damaged ones among them: leaves
-   * found by a scan that a merge freed too (decoded as damaged, as TableReader.countLeaves does).
+   * found by a scan that a merge freed too (decoded as damaged, as TableReader.countLeaves does). With
+   * `map`, every page read recorded for the page map (page-map-fill.ts; not for a raw image's table,
+   * whose page numbers are not the file's).
    */
-  async count(pages: Int32Array, readBytes: number): Promise<LeafCounts> {
+  async count(pages: Int32Array, readBytes: number, map = false): Promise<LeafCounts> {
     const { info } = this.reader;
-    const counts = await countLeafRows(this.ts, pages, { indexId: info.indexId, compact: info.rowFormat !== 'REDUNDANT', mode: this.spec.mode, readBytes });
+    const mapped: MappedRange[] | undefined = map && !this.spec.raw ? [] : undefined;
+    const counts = await countLeafRows(this.ts, pages, { indexId: info.indexId, compact: info.rowFormat !== 'REDUNDANT', mode: this.spec.mode, readBytes, mapped });
     markDisowned(pages, counts, await this.reader.disownedLeaves());
     const damaged: DamagedLeaf[] = [];
     for (let i = 0; i < counts.length; i++) {
@@ -55,7 +59,7 @@ export class LeafCounter {
       counts[i] = leaf.rows;
       if (leaf.damaged) damaged.push({ at: i, ...leaf.damaged });
     }
-    return { counts, damaged };
+    return { counts, damaged, mapped };
   }
 
   /** One page decoded by the probe reader: its rows, and what makes it damaged (null: it is not). */

@@ -8,11 +8,19 @@
  * elsewhere (a small file, listed with its full summary by a pool worker: list-methods.ts) comes with
  * the map that summary filled (`keepPageMap`, at most a few KiB); only a file with neither gets a
  * scan of its own here. The store keeps the maps of the last few files only.
+ *
+ * The table on screen's map is filled from the grid's row count instead (page-map-fill.ts): the page
+ * tells this worker when the count starts (`countedMapStart`: the map is made, every page pending,
+ * the extent descriptors read), hands it each batch of pages the pool's count read
+ * (`countedMapPages`: typed arrays, transferred), and says when the count ends (`countedMapEnd`):
+ * the pages the count did not read are read then, and the map is complete. The summary's scan of a
+ * file whose map is kept so fills none of its own.
  */
 import { findIndexRoots } from '../src/core/btree/btree.ts';
 import { secondaryIndexName, secondaryTree, treeOrder } from '../src/core/readers/index-choice.ts';
 import { inspectPage } from '../src/core/readers/page-inspect.ts';
 import type { PageInspection } from '../src/core/readers/page-inspection.ts';
+import { CountedMap, type MappedRange } from '../src/core/readers/page-map-fill.ts';
 import { PageMap, PageState, type IndexLevels, type PackedPageMap, type PageBucket, type PageMapEntry } from '../src/core/readers/page-map.ts';
 import { summarize } from '../src/core/readers/summary.ts';
 import type { TableDef } from '../src/core/schema.ts';
@@ -20,7 +28,7 @@ import type { EncryptionKeys } from '../src/core/tablespace/encryption.ts';
 import { sharedBlobSource, type ByteSource } from '../src/core/tablespace/source.ts';
 import { Tablespace } from '../src/core/tablespace/tablespace.ts';
 
-export type { PackedPageMap, PageBucket, PageInspection, PageMapEntry };
+export type { MappedRange, PackedPageMap, PageBucket, PageInspection, PageMapEntry };
 
 /** The map drawn in cells of `pagesPerCell` pages each. */
 export interface PageCells {
@@ -55,9 +63,16 @@ export interface PageMapMethods {
   /**
    * The whole map in at most `cells` cells (the file's pages spread evenly), as the scan filling it
    * has it so far. `coming`: a scan of the file is to run in this worker (the summary's): wait for it
-   * rather than scan the file once more.
+   * rather than scan the file once more. `waitMs`: a map still filling is answered once it is
+   * complete or after that long, whichever comes first (a panel drawing it again shows it complete at once).
    */
-  pageCells(ibd: Blob, name: string, cells: number, keys?: EncryptionKeys, coming?: boolean): Promise<PageCells>;
+  pageCells(ibd: Blob, name: string, cells: number, keys?: EncryptionKeys, coming?: boolean, waitMs?: number): Promise<PageCells>;
+  /** The grid's row count of `ibd` starts: its reads fill the map from now on, unless a complete one is kept. */
+  countedMapStart(ibd: Blob, name: string, keys?: EncryptionKeys): Promise<void>;
+  /** Pages the count read, recorded by the pool's workers. */
+  countedMapPages(ibd: Blob, name: string, ranges: MappedRange[]): Promise<void>;
+  /** The count ended (`counted`) or stopped: the pages it did not read are read (resolved then), or the map is forgotten. */
+  countedMapEnd(ibd: Blob, name: string, counted: boolean): Promise<void>;
   /** The map another worker's scan of `ibd` filled, kept unless this worker has one of its own. */
   keepPageMap(ibd: Blob, name: string, map: PackedPageMap): Promise<void>;
   pageEntry(ibd: Blob, name: string, page: number, keys?: EncryptionKeys): Promise<PageMapEntry>;
@@ -88,6 +103,8 @@ function fileKey(ibd: Blob, name: string): string {
 interface Kept {
   map: PageMap;
   complete: boolean;
+  /** Settles when the scan filling it ends (or fails). */
+  done: Promise<unknown>;
 }
 
 /**
@@ -97,13 +114,15 @@ interface Kept {
  */
 export class PageMapStore {
   #maps = new Map<string, Kept>();
+  /** Maps the row count's reads fill, until the count ends. */
+  #counted = new Map<string, Promise<{ counted: CountedMap; finish: (ok: boolean) => void; filled: Promise<void> }>>();
   /** Requests waiting for a scan to come (see get). */
   #waiting = new Map<string, (() => void)[]>();
 
   /** The map `scan` fills for `ibd` as it reads; a scan that fails or is stopped forgets it. */
   filling(ibd: Blob, name: string, map: PageMap, scan: Promise<unknown>): Kept {
     const key = fileKey(ibd, name);
-    const kept: Kept = { map, complete: false };
+    const kept: Kept = { map, complete: false, done: scan.catch(() => undefined) };
     this.#maps.delete(key);
     this.#maps.set(key, kept);
     for (const old of this.#maps.keys()) if (this.#maps.size > KEEP_MAPS) this.#maps.delete(old);
@@ -111,6 +130,45 @@ export class PageMapStore {
     for (const wake of this.#waiting.get(key) ?? []) wake();
     this.#waiting.delete(key);
     return kept;
+  }
+
+  /** Once the map being filled for `ibd` (if any) is complete or dropped: a summary's scan of it then has the worker to itself. */
+  async settled(ibd: Blob, name: string): Promise<void> {
+    await this.#maps.get(fileKey(ibd, name))?.done;
+  }
+
+  /** A map is kept (or filling) for `ibd`: a summary's scan of it need not fill one. */
+  has(ibd: Blob, name: string): boolean {
+    return this.#maps.has(fileKey(ibd, name));
+  }
+
+  /** The map the row count's reads fill (see the top of this file); none when a complete map is kept. */
+  countStarts(ibd: Blob, name: string, keys?: EncryptionKeys): void {
+    const key = fileKey(ibd, name);
+    if (this.#maps.get(key)?.complete) return;
+    const ready = Tablespace.open(sharedBlobSource(ibd, name), { keys }).then(CountedMap.open).then((counted) => {
+      let finish: (ok: boolean) => void = () => undefined;
+      const ended = new Promise<boolean>((resolve) => (finish = resolve));
+      const filled = ended.then((ok) => (ok ? counted.fillRest() : Promise.reject(new Error('The count stopped.'))));
+      this.filling(ibd, name, counted.map, filled);
+      return { counted, finish, filled };
+    });
+    ready.catch(() => this.#counted.get(key) === ready && this.#counted.delete(key));
+    this.#counted.set(key, ready);
+  }
+
+  async countRead(ibd: Blob, name: string, ranges: readonly MappedRange[]): Promise<void> {
+    const fill = await this.#counted.get(fileKey(ibd, name))?.catch(() => null);
+    for (const range of ranges) fill?.counted.merge(range);
+  }
+
+  /** Resolves once the map is complete (or forgotten). */
+  async countEnds(ibd: Blob, name: string, counted: boolean): Promise<void> {
+    const key = fileKey(ibd, name);
+    const fill = await this.#counted.get(key)?.catch(() => null);
+    this.#counted.delete(key);
+    fill?.finish(counted);
+    await fill?.filled.catch(() => undefined);
   }
 
   /** The map another worker's scan filled, kept unless this worker has one of its own. */
@@ -209,8 +267,20 @@ function inRange(map: PageMap, page: number): number {
 
 export function createPageMapMethods(store: PageMapStore): PageMapMethods {
   return {
-    async pageCells(ibd, name, cells, keys, coming) {
-      return cellsOf(await store.get(ibd, name, keys, coming), cells);
+    async pageCells(ibd, name, cells, keys, coming, waitMs = 0) {
+      const kept = await store.get(ibd, name, keys, coming);
+      if (!kept.complete && waitMs > 0) await Promise.race([kept.done, new Promise((r) => setTimeout(r, waitMs))]);
+      return cellsOf(kept, cells);
+    },
+    countedMapStart(ibd, name, keys) {
+      store.countStarts(ibd, name, keys);
+      return Promise.resolve();
+    },
+    countedMapPages(ibd, name, ranges) {
+      return store.countRead(ibd, name, ranges);
+    },
+    countedMapEnd(ibd, name, counted) {
+      return store.countEnds(ibd, name, counted);
     },
     keepPageMap(ibd, name, map) {
       store.keep(ibd, name, PageMap.unpack(map));

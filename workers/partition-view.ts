@@ -22,7 +22,8 @@ export type ViewReader = Pick<TableReader, 'columns' | 'info' | 'stats' | 'leafP
 
 /** Counts runs of leaves (LeafCounter has it). */
 export interface ViewCounter {
-  count(pages: Int32Array, readBytes: number): Promise<LeafCounts>;
+  /** `map`: record the pages read for the page map (a single file's counter only). */
+  count(pages: Int32Array, readBytes: number, map?: boolean): Promise<LeafCounts>;
 }
 
 interface Part {

@@ -29,6 +29,7 @@ import type { ParquetGroups, ParquetPart } from '../src/core/writers/parquet-row
 import type { RowBatch } from '../src/core/values/row-batch.ts';
 import type { TableDef } from '../src/core/schema.ts';
 import type { TablespaceSummary } from '../src/core/readers/summary.ts';
+import type { MappedRange } from '../src/core/readers/page-map-fill.ts';
 import type { DecodeStats, OpenOptions, RowMode, TableInfo } from '../src/core/readers/table-reader.ts';
 import type { RawTarget } from '../src/core/tablespace/orphan-scan.ts';
 import type { NamedBlob } from './schema-api.ts';
@@ -145,6 +146,8 @@ export interface LeafCounts {
   counts: Int32Array;
   /** The damaged pages of the run, in order. */
   damaged: DamagedLeaf[];
+  /** Asked for (`countLeaves` with `map`): each range of pages the count read, as the page map records them. */
+  mapped?: MappedRange[];
 }
 
 export interface LeafPlan {
@@ -201,7 +204,8 @@ export interface ViewerApi {
   firstLeaf(): Promise<FirstLeaf | null>;
   /** Rejects with a DefinitionMismatch (its `name`) when the definition does not fit the file. */
   checkDefinition(): Promise<void>;
-  countLeaves(pages: Int32Array): Promise<LeafCounts>;
+  /** `map`: every page the count reads comes back recorded for the page map too (`mapped`). */
+  countLeaves(pages: Int32Array, map?: boolean): Promise<LeafCounts>;
   /** `first`: the run starts at the table's first leaf (a definition mismatch there is an error). */
   decodeLeaves(pages: Int32Array, first: boolean): Promise<DecodedLeaves>;
   searchLeaves(pages: Int32Array, first: boolean, query: RowQuery): Promise<SearchResult>;

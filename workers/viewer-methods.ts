@@ -11,7 +11,7 @@ import {
 import { BatchBuilder, batchBuffers, type RowBatch } from '../src/core/values/row-batch.ts';
 import type { Column, TableDef } from '../src/core/schema.ts';
 import { blobSource, sharedBlobSource } from '../src/core/tablespace/source.ts';
-import { PageMap } from '../src/core/readers/page-map.ts';
+import { packedBuffers, PageMap } from '../src/core/readers/page-map.ts';
 import { quickSummary, summarize } from '../src/core/readers/summary.ts';
 import { DefinitionMismatch, ROW_STATE_COLUMN, type DecodeStats, type Row, type TableReader } from '../src/core/readers/table-reader.ts';
 import { csvBuffers, csvPages, type CsvBuffers } from '../src/core/writers/csv-pages.ts';
@@ -241,7 +241,10 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
       try {
         let last = 0;
         let counted = false;
-        const pageMap = new PageMap();
+        // A map kept already (the row count's: page-map-fill.ts) is not filled again; the read of
+        // the pages its count did not read goes first.
+        await maps.settled(ibd, name);
+        const pageMap = maps.has(ibd, name) ? undefined : new PageMap();
         const scan = summarize(blobSource(ibd, name), {
           keys,
           pageMap,
@@ -258,7 +261,7 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
             }
           },
         });
-        maps.filling(ibd, name, pageMap, scan);
+        if (pageMap) maps.filling(ibd, name, pageMap, scan);
         return await scan;
       } finally {
         running.delete(controller);
@@ -325,7 +328,7 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
       }
     },
 
-    async countLeaves(pages) {
+    async countLeaves(pages, map) {
       const open = opened();
       open.counter ??= open.counterOf().catch((e: unknown) => {
         open.counter = null;
@@ -334,8 +337,8 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
       // 16 MB reads, into reused buffers: a Blob read costs Chromium ~15 ms whatever its size, and
       // LINEITEM (931 MB) was counted in 2.14–2.41 s so against 2.62–2.88 s with 8 MB reads (Chromium
       // 150), for ~30 MB more in flight; as fast as 8 MB on Chromium 156.
-      const counted = await (await open.counter).count(pages, 16 << 20);
-      return Comlink.transfer(counted, [counted.counts.buffer]);
+      const counted = await (await open.counter).count(pages, 16 << 20, map);
+      return Comlink.transfer(counted, [counted.counts.buffer, ...(counted.mapped ?? []).flatMap((r) => packedBuffers(r.map))]);
     },
 
     async decodeLeaves(pages, first) {

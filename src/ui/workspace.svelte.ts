@@ -37,7 +37,7 @@ export class Workspace {
    */
   readonly #pool = new WorkerPool(poolSize(), 2);
   readonly #listing = new Listing(this.#pool, this.files, this.exportHold);
-  readonly screen = new OnScreen(this.#pool, this.files, this.exportHold);
+  readonly screen = new OnScreen(this.#pool, this.files, this.exportHold, () => this.#listing.summaryApi());
   readonly recovery = new RecoveryTools();
 
   constructor() {

@@ -2,7 +2,8 @@
  * The page map's worker methods (workers/page-map-methods.ts) on the bundled sample and a damaged
  * copy: the cells add up to the core's summarize of the same file, the map a summary filled is the
  * one answered from (the summary worker's own, or a small file's from the listing worker's full
- * summary: no second scan), and the inspector decodes a leaf with the table's definition.
+ * summary: no second scan), the map the row count's reads fill is complete when the count ends,
+ * and the inspector decodes a leaf with the table's definition.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -71,6 +72,38 @@ describe('page map worker methods', () => {
     expect(last.complete).toBe(true);
     expect(await methods.pageRange(ibd, ibd.name, 0, last.pages)).toEqual(await coreTotals(sample));
     expect(count()).toBe(once());
+  });
+
+  it('fills the map from the row count\'s reads (the pool worker\'s) and the pages it did not read, complete when the count ends', async () => {
+    const counter = createViewerMethods(() => table);
+    const store = new PageMapStore();
+    const methods = createPageMapMethods(store);
+    const ibd = new File([sample], 'employees.ibd');
+    await counter.openView({ ibd, name: ibd.name, table, mode: 'live' });
+    const { leaves } = await counter.leafPages();
+    await methods.countedMapStart(ibd, ibd.name);
+    const early = methods.pageCells(ibd, ibd.name, 4, undefined, true);
+    let mapped = 0;
+    for (let at = 0; at < leaves.length; at += 2) {
+      const counted = await counter.countLeaves(leaves.slice(at, at + 2), true);
+      mapped += counted.mapped?.reduce((n, r) => n + r.map.pageCount, 0) ?? 0;
+      await methods.countedMapPages(ibd, ibd.name, structuredClone(counted.mapped ?? []));
+    }
+    expect(mapped).toBeGreaterThanOrEqual(leaves.length);
+    expect((await early).complete).toBe(false);
+    await methods.countedMapEnd(ibd, ibd.name, true);
+    const cells = await methods.pageCells(ibd, ibd.name, 4);
+    expect(cells.complete).toBe(true);
+    expect(await methods.pageRange(ibd, ibd.name, 0, cells.pages)).toEqual(await coreTotals(sample));
+    // The summary's scan that follows leaves the count's map as it is.
+    await createViewerMethods(() => table, store).summarize(ibd, ibd.name);
+    expect(await methods.pageRange(ibd, ibd.name, 0, cells.pages)).toEqual(await coreTotals(sample));
+    // A count that stops leaves no map: the next question gets a scan of its own.
+    const other = new File([sample], 'other.ibd');
+    await methods.countedMapStart(other, other.name);
+    await methods.countedMapEnd(other, other.name, false);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(store.has(other, other.name)).toBe(false);
   });
 
   it('names the trees by the definition: PRIMARY, then each secondary index as --index finds it', async () => {

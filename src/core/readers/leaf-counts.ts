@@ -25,6 +25,7 @@ import { FIL_PAGE_TYPE, isIndexPageType, u16, u64 } from '../pages/fil-header.ts
 import { PAGE_HEADER, PAGE_INDEX_ID, PAGE_LEVEL, PAGE_N_RECS, tallyRecords, type RecordTally } from '../pages/index-page.ts';
 import { modeIncludes, type RowMode } from './row-state.ts';
 import { scanIndexes, scanLeafPages } from '../btree/page-scan.ts';
+import { mapImage, mapStored, plainPages, rangeMap, type MappedRange } from './page-map-fill.ts';
 import { readAhead } from '../tablespace/source.ts';
 import type { Tablespace } from '../tablespace/tablespace.ts';
 
@@ -34,6 +35,11 @@ export interface LeafCountOptions {
   mode: RowMode;
   /** Largest read, in bytes (default 8 MiB). */
   readBytes?: number;
+  /**
+   * Given, every page of each range read (leaf or not) is recorded into a map of that range, pushed
+   * here (page-map-fill.ts): the page map filled by the count's own reads. Plain tablespaces only.
+   */
+  mapped?: MappedRange[];
   /** Count purged rows too (by decoding every page, DECODE_TO_COUNT): what a `deleted`, `both` or `all` read returns. */
   exact?: boolean;
   signal?: AbortSignal;
@@ -79,8 +85,7 @@ export function readRanges(sorted: readonly number[], gap: number, most: number)
 /** Rows on each of `pages` (any order; the result is in the same order), or UNCOUNTED. */
 export async function countLeafRows(ts: Tablespace, pages: ArrayLike<number>, options: LeafCountOptions): Promise<Int32Array<ArrayBuffer>> {
   const counts = new Int32Array(pages.length);
-  const plain = ts.fsp.flags.zipSize === 0 && ts.encryption === null && ts.fsp.flags.pageCompression === 0 && ts.physicalSize === ts.pageSize;
-  if (!plain) {
+  if (!plainPages(ts)) {
     for (let i = 0; i < pages.length; i++) {
       options.signal?.throwIfAborted();
       counts[i] = await ts.page(pages[i]).then((p) => leafRowCount(p.bytes, p.checksum === 'bad', options), () => UNCOUNTED);
@@ -108,21 +113,39 @@ export async function countLeafRows(ts: Tablespace, pages: ArrayLike<number>, op
   return counts;
 }
 
-/** Counts the pages of [from, to] that are in `at`, from `bytes` read from page `from` on. */
+/**
+ * Counts the pages of [from, to] that are in `at`, from `bytes` read from page `from` on; with
+ * `options.mapped`, records every page of the range into a map of its own.
+ */
 async function countRange(ts: Tablespace, bytes: Uint8Array, from: number, to: number, at: Map<number, number[]>, options: LeafCountOptions, counts: Int32Array): Promise<void> {
   const size = ts.pageSize;
+  const map = options.mapped ? rangeMap(Math.min(to - from + 1, Math.floor(bytes.length / size)), size) : null;
   for (let no = from; no <= to; no++) {
     const where = at.get(no);
-    if (!where) continue;
     const off = (no - from) * size;
     const raw = bytes.subarray(off, off + size);
+    if (!where) {
+      if (map && raw.length === size) await mapStored(map, no - from, ts, no, raw);
+      continue;
+    }
+    let n: number;
     // A root after instant ALTER (MariaDB type 18) and short reads go through the Tablespace. The
     // checksum streams the page through the cache before its record list's dependent loads walk it.
-    const n = raw.length === size && isIndexPageType(u16(raw, FIL_PAGE_TYPE))
-      ? leafRowCount(raw, verifyPage(raw, ts.fullCrc32) === 'bad', options)
-      : await ts.page(no).then((p) => leafRowCount(p.bytes, p.checksum === 'bad', options), () => UNCOUNTED);
+    if (raw.length === size && isIndexPageType(u16(raw, FIL_PAGE_TYPE))) {
+      const checksum = verifyPage(raw, ts.fullCrc32);
+      n = leafRowCount(raw, checksum === 'bad', options);
+      if (map) mapImage(map, no - from, raw, checksum);
+    } else {
+      const page = await ts.page(no).catch(() => null);
+      n = page ? leafRowCount(page.bytes, page.checksum === 'bad', options) : UNCOUNTED;
+      if (map && raw.length === size) {
+        if (page) mapImage(map, no - from, page.bytes, page.checksum);
+        else map.unreadable(no - from);
+      }
+    }
     for (const i of where) counts[i] = n;
   }
+  if (map && map.pageCount > 0) options.mapped?.push({ first: from, map: map.pack() });
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * The page map: one small record per page of a tablespace, filled by the summary's scan as it reads
- * each page (summary.ts, option `pageMap`), so that the picture of the file costs no second pass.
+ * each page (summary.ts, option `pageMap`), or in the page by the row count's reads (page-map-fill.ts,
+ * `merge`), so that the picture of the file costs no second pass.
  * Kept in typed arrays, 18 bytes a page (a 10 GB file of 16 KiB pages, 655,360 pages: 11.8 MB),
  * with nothing allocated per page: its state, FIL_PAGE_TYPE, FIL_PAGE_LSN and, on B-tree pages
  * (INDEX, RTREE, SDI), which index (a small slot number standing for the index id), PAGE_LEVEL,
@@ -90,6 +91,11 @@ export interface PackedPageMap {
   records: Uint16Array;
   used: Uint16Array;
   lsn: Float64Array;
+}
+
+/** The buffers of a packed map, to transfer it (postMessage) rather than copy it. */
+export function packedBuffers(p: PackedPageMap): ArrayBuffer[] {
+  return [p.state, p.type, p.index, p.level, p.records, p.used, p.lsn].map((a) => a.buffer as ArrayBuffer);
 }
 
 const isBtreeType = (type: number) => type === PageType.INDEX || type === PageType.RTREE || type === PageType.SDI;
@@ -188,6 +194,36 @@ export class PageMap {
   /** A page that cannot be decrypted or decompressed: it stays so whatever its checksum. */
   unreadable(no: number): void {
     this.state[no] = PageState.UNREADABLE;
+  }
+
+  /** A page the extent descriptors mark free, recorded before as read (its image kept) or all-zero. */
+  markFree(no: number): void {
+    const state = this.state[no];
+    if (inUse(state) || state === PageState.ALL_ZERO) this.state[no] = PageState.FREE;
+  }
+
+  isPending(no: number): boolean {
+    return this.state[no] === PageState.PENDING;
+  }
+
+  /**
+   * Pages [first, first + part.pageCount) as another map recorded them (one read of the row count:
+   * page-map-fill.ts); its pending pages, and those past this map's end, are left as they are.
+   */
+  merge(part: PackedPageMap, first: number, slots = part.indexIds.map((id) => this.slotOfId(BigInt(id)))): void {
+    const end = Math.min(part.pageCount, this.pageCount - first);
+    for (let i = 0; i < end; i++) {
+      const state = part.state[i];
+      if (state === PageState.PENDING) continue;
+      const no = first + i;
+      this.state[no] = state;
+      this.type[no] = part.type[i];
+      this.index[no] = part.index[i] === 0 ? 0 : slots[part.index[i] - 1];
+      this.level[no] = part.level[i];
+      this.records[no] = part.records[i];
+      this.used[no] = part.used[i];
+      this.lsn[no] = part.lsn[i];
+    }
   }
 
   /** The checksum of a page read as in use. */

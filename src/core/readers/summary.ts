@@ -18,11 +18,12 @@
  * Plain TypeScript, no DOM: runs in the page's worker, in Node and in tests.
  */
 import { findIndexRoots, type IndexRoot, type UnreadSegmentPage } from '../btree/btree.ts';
-import { verifyPage, type ChecksumResult } from '../pages/checksum.ts';
+import type { ChecksumResult } from '../pages/checksum.ts';
 import { FIL_NULL, FIL_PAGE_PREV, FIL_PAGE_TYPE, isAllZero, PageType, pageTypeName, u16, u32 } from '../pages/fil-header.ts';
 import { readIndexHeader, tallyRecords, type RecordTally } from '../pages/index-page.ts';
 import { groupFreeFlags } from './free-pages.ts';
 import type { PageMap } from './page-map.ts';
+import { plainPages, storedChecksum, TRANSFORMED_TYPES } from './page-map-fill.ts';
 import { readAhead, type ByteSource } from '../tablespace/source.ts';
 import type { EncryptionKeys } from '../tablespace/encryption.ts';
 import { Tablespace } from '../tablespace/tablespace.ts';
@@ -255,19 +256,6 @@ async function* pagesInOrder(source: ByteSource, pageSize: number, count: number
 }
 
 /**
- * Page types whose stored bytes are not the page image (MySQL COMPRESSION=, encrypted, MariaDB
- * page-compressed) or that the Tablespace presents as another type (MariaDB's instant-ALTER root):
- * such pages are read through Tablespace.page(), which decrypts, decompresses and checks them.
- */
-const TRANSFORMED_TYPES = new Set<number>([
-  14, // COMPRESSED (MySQL transparent page compression)
-  15, 16, 17, // ENCRYPTED, COMPRESSED_AND_ENCRYPTED, ENCRYPTED_RTREE
-  18, // MariaDB FIL_PAGE_TYPE_INSTANT root (MySQL: SDI_BLOB, which comes back unchanged)
-  PageType.PAGE_COMPRESSED,
-  PageType.PAGE_COMPRESSED_ENCRYPTED,
-]);
-
-/**
  * Counts (pass 1) and checks (pass 2) every page; see the top of this file. A file whose pages all
  * need decrypting or decompressing (ROW_FORMAT=COMPRESSED, encrypted, MariaDB PAGE_COMPRESSED) is read
  * once, through Tablespace.page(), counting and checking together. Rejects with the signal's reason
@@ -359,7 +347,7 @@ export async function summarize(source: ByteSource, options: SummarizeOptions = 
     }
   };
 
-  const plain = ts.fsp.flags.zipSize === 0 && ts.encryption === null && ts.fsp.flags.pageCompression === 0;
+  const plain = plainPages(ts);
   if (plain) {
     // Pass 1: count.
     for await (const [no, raw] of pagesInOrder(source, size, ts.pageCount, chunk, signal)) {
@@ -397,7 +385,7 @@ export async function summarize(source: ByteSource, options: SummarizeOptions = 
     // Pass 2: check every page's checksum (as stored; special pages as the Tablespace checks them).
     for await (const [no, raw] of pagesInOrder(source, size, ts.pageCount, chunk, signal)) {
       if (TRANSFORMED_TYPES.has(u16(raw, FIL_PAGE_TYPE))) checked(no, (await viaTablespace(no))?.checksum ?? 'bad');
-      else checked(no, ts.knownChecksum(no) ?? (no === 0 && ts.page0Damaged !== null ? 'bad' : verifyPage(raw, ts.fullCrc32)));
+      else checked(no, storedChecksum(ts, no, raw));
       if (onProgress && s.checksums.checked % every === 0) onProgress(snapshot(s));
     }
   }

@@ -20,7 +20,7 @@
  *  - `damage`: the damaged and unreadable leaves the count found (damage.ts).
  */
 import type { FirstLeaf, LeafCounts, OpenedView, RowQuery, ViewSpec } from '../../../workers/viewer-api.ts';
-import type { DecodeStats } from '../../../workers/decoder-api.ts';
+import type { DecodeStats, MappedRange } from '../../../workers/decoder-api.ts';
 import type { RowBatch } from '../../core/values/row-batch.ts';
 import { runBounds, runOrdered } from '../ordered.ts';
 import type { WorkerPool } from '../pool.ts';
@@ -163,29 +163,31 @@ export class TableView {
 
   /**
    * Counts the rows of every leaf, in key order; `onRun` after each run. Each run's task waits for
-   * `free` first (an export has the cores meanwhile).
+   * `free` first (an export has the cores meanwhile). With `onMapped`, the workers record every page
+   * they read for the page map too, handed to it run by run (pages/counted-map.ts).
    */
-  async count(signal: AbortSignal, free: () => Promise<void>, onRun: () => void): Promise<void> {
+  async count(signal: AbortSignal, free: () => Promise<void>, onRun: () => void, onMapped?: (ranges: MappedRange[]) => void): Promise<void> {
     const runs = runBounds(this.map.leaves.length, COUNT_RUN, COUNT_FIRST);
     // A count stopped while it waits must not wait on (for the export to end).
     const stopped = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
     stopped.catch(() => undefined);
     this.#counting = true;
     try {
-      await this.#countRuns(runs, free, stopped, signal, onRun);
+      await this.#countRuns(runs, free, stopped, signal, onRun, onMapped);
     } finally {
       this.#counting = false;
       this.#wakeCountWaiters();
     }
   }
 
-  async #countRuns(runs: [number, number][], free: () => Promise<void>, stopped: Promise<never>, signal: AbortSignal, onRun: () => void): Promise<void> {
+  async #countRuns(runs: [number, number][], free: () => Promise<void>, stopped: Promise<never>, signal: AbortSignal, onRun: () => void, onMapped?: (ranges: MappedRange[]) => void): Promise<void> {
     await runOrdered(
       runs.length,
-      (i) => Promise.race([free(), stopped]).then(() => this.pool.run((api) => api.countLeaves(this.#pages(runs[i][0], runs[i][1])), 'low', this.gen)),
+      (i) => Promise.race([free(), stopped]).then(() => this.pool.run((api) => api.countLeaves(this.#pages(runs[i][0], runs[i][1]), onMapped !== undefined), 'low', this.gen)),
       (counted: LeafCounts, i) => {
         this.map.setCounts(runs[i][0], counted.counts);
         this.damage.add(runs[i][0], counted);
+        if (counted.mapped?.length) onMapped?.(counted.mapped);
         onRun();
         this.#wakeCountWaiters();
       },

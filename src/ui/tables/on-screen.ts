@@ -17,7 +17,8 @@ import type { ExportHold } from '../export/export-hold.ts';
 import { partitionFiles, type FileSet } from '../files/file-set.svelte.ts';
 import { describeError } from '../format.ts';
 import { TableView } from '../grid/table-view.ts';
-import { PoolStopped, type WorkerPool } from '../pool.ts';
+import { countedMapFeed } from '../pages/counted-map.ts';
+import { PoolStopped, type Api, type WorkerPool } from '../pool.ts';
 import type { TableEntry, TableState } from './table-entry.svelte.ts';
 
 /** A table a pool worker opened while resolving its definition (resolveAndOpen), adopted by the pool as generation `gen`. */
@@ -59,10 +60,14 @@ export class OnScreen {
   #counting: AbortController | null = null;
   #reporting: AbortController | null = null;
 
-  constructor(pool: WorkerPool, files: FileSet, hold: ExportHold) {
+  /** The worker that keeps the files' page maps, fed by the count (pages/counted-map.ts). */
+  readonly #maps: () => Api;
+
+  constructor(pool: WorkerPool, files: FileSet, hold: ExportHold, maps: () => Api) {
     this.#pool = pool;
     this.#files = files;
     this.#hold = hold;
+    this.#maps = maps;
   }
 
   /** `entry` is the table open. */
@@ -223,6 +228,7 @@ export class OnScreen {
       return this.#hold.released();
     };
     let shown = performance.now();
+    const mapFeed = countedMapFeed(this.#maps(), view.spec, entry.pageMap !== null);
     try {
       await view.count(controller.signal, free, () => {
         if (run !== this.#run || performance.now() - shown < COUNT_SHOWN_MS) return;
@@ -230,7 +236,8 @@ export class OnScreen {
         entry.rowCount = view.map.rows;
         entry.damage = view.damage.figures;
         entry.version++;
-      });
+      }, mapFeed ? (ranges) => mapFeed.pages(ranges) : undefined);
+      mapFeed?.end(true);
       if (run !== this.#run) return;
       entry.rowCount = view.map.rows;
       entry.damage = view.damage.figures;
@@ -241,6 +248,7 @@ export class OnScreen {
       // The count read the whole file: its buffers go with the workers (an export, say, starts its own).
       if (large) this.#pool.recycle();
     } catch (err) {
+      mapFeed?.end(false);
       if (!controller.signal.aborted) throw err;
       if (run === this.#run) entry.state = 'cancelled';
     } finally {
