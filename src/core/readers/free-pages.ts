@@ -20,10 +20,12 @@ function isDescriptorPage(bytes: Uint8Array, first: number, ts: Tablespace): boo
  * group is treated as free.
  */
 export function groupFreeFlags(bytes: Uint8Array, first: number, ts: Tablespace, freeLimit: number): Uint8Array | null {
-  if (!isDescriptorPage(bytes, first, ts)) return null;
   // Pages at or past the free limit are free: only those below it are looked up (a small file's
-  // group is mostly past it).
+  // group is mostly past it). A group wholly past it has no descriptor page yet: InnoDB writes one
+  // only when the free limit reaches it (fsp_fill_free_list), so until then it is zeros, not damage.
   const free = new Uint8Array(ts.physicalSize).fill(1);
+  if (first >= freeLimit && ts.page0Damaged === null) return free;
+  if (!isDescriptorPage(bytes, first, ts)) return null;
   const below = Math.min(free.length, freeLimit - first);
   for (let i = 0; i < below; i++) free[i] = isPageFree(bytes, first + i, ts) ? 1 : 0;
   return free;
@@ -34,8 +36,9 @@ export function groupFreeFlags(bytes: Uint8Array, first: number, ts: Tablespace,
  * cannot say (not a descriptor page, unreadable).
  */
 export async function pageIsFree(ts: Tablespace, no: number): Promise<boolean | null> {
+  if (no >= ts.fsp.freeLimit && ts.page0Damaged === null) return true;
   const first = xdesPageOf(no, ts.physicalSize);
   const page = await ts.page(first).catch(() => null);
   if (page === null || !isDescriptorPage(page.bytes, first, ts)) return null;
-  return no >= ts.fsp.freeLimit || isPageFree(page.bytes, no, ts);
+  return isPageFree(page.bytes, no, ts);
 }
