@@ -268,7 +268,7 @@ async function run(args: Args): Promise<number> {
     if (args.listTables) {
       const to = args.output !== null ? createWriteStream(args.output) : process.stdout;
       out = to;
-      await listTables(file, textFormat(args), (text) => write(to, text), warn);
+      await listTables(file, { format: textFormat(args), count: async (table) => (await leafCounts(table, args)).count, write: (text) => write(to, text), warn });
       return 0;
     }
     if (args.pageMap || args.page !== null) {

@@ -1,10 +1,10 @@
 /**
  * The CLI's `--list-tables`: every table a file holds and where its rows are, each counted exactly
- * from its clustered index's leaf pages (InnodbTable.count, leaf-counts.ts). For a system tablespace
- * (ibdata1) the tables of its InnoDB data dictionary (id, space, row format, indexes; dropped ones
- * too) and the indexes no live table owns, found by reading every page; for a MySQL 8 general
- * tablespace or mysql.ibd the tables of its SDI; for any other file its one table. As text (one line
- * a table) or NDJSON (one object a table or dropped index).
+ * from its clustered index's leaf pages (leaf-counts.ts; a big table over the worker threads, as
+ * --count counts it). For a system tablespace (ibdata1) the tables of its InnoDB data dictionary
+ * (id, space, row format, indexes; dropped ones too) and the indexes no live table owns, found by
+ * reading every page; for a MySQL 8 general tablespace or mysql.ibd the tables of its SDI; for any
+ * other file its one table. As text (one line a table) or NDJSON (one object a table or dropped index).
  */
 import { truncationOf } from '../core/btree/truncation.ts';
 import { Tablespace } from '../core/tablespace/tablespace.ts';
@@ -12,6 +12,7 @@ import type { DroppedIndex } from '../core/readers/dropped-indexes.ts';
 import type { DictTable } from '../core/definitions/dictionary/dict-tables.ts';
 import { INDEX_TYPE } from '../core/definitions/dictionary/dict-tables.ts';
 import type { InnodbFile } from '../lib/innodb-file.ts';
+import type { InnodbTable, RowCount } from '../lib/innodb-table.ts';
 import type { TableEntry } from '../lib/table-entry.ts';
 
 /** One table as listed. */
@@ -50,7 +51,16 @@ function rowsIn(file: InnodbFile, t: DictTable): string {
   return `${file.dictionary?.files?.get(t.spaceId) ?? `${t.storedName}.ibd`} (space ${t.spaceId})`;
 }
 
-async function listed(file: InnodbFile, entry: TableEntry): Promise<ListedTable> {
+/** How the list is written, and how a table's rows are counted (the CLI's counts over its worker threads). */
+export interface ListOptions {
+  /** 'csv' means the text table. */
+  format: 'csv' | 'ndjson';
+  count(table: InnodbTable): Promise<RowCount>;
+  write(text: string): Promise<void> | undefined;
+  warn(line: string): void;
+}
+
+async function listed(file: InnodbFile, entry: TableEntry, countOf: ListOptions['count']): Promise<ListedTable> {
   const t = entry.dictionary?.table ?? null;
   const row: ListedTable = {
     name: entry.name,
@@ -69,7 +79,7 @@ async function listed(file: InnodbFile, entry: TableEntry): Promise<ListedTable>
   if (t !== null && t.spaceId !== 0) return row;
   try {
     const table = await file.table(entry);
-    const count = await table.count();
+    const count = await countOf(table);
     row.rows = count.rows;
     row.leafPages = count.leafPages;
     row.rowFormat ??= table.info.rowFormat;
@@ -117,12 +127,12 @@ function textLines(file: InnodbFile, tables: readonly ListedTable[], dropped: re
   return lines;
 }
 
-/** Writes the list of `--list-tables` as `format` ('csv' means the text table). */
-export async function listTables(file: InnodbFile, format: 'csv' | 'ndjson', write: (text: string) => Promise<void> | undefined, warn: (line: string) => void): Promise<void> {
+/** Writes the list of `--list-tables`. */
+export async function listTables(file: InnodbFile, { format, count, write, warn }: ListOptions): Promise<void> {
   const cut = truncationOf(await Tablespace.open(file.source, { keys: file.keys ?? undefined }));
   if (cut !== null) warn(`${file.name}: ${cut.message}`);
   const tables: ListedTable[] = [];
-  for (const entry of file.tables()) tables.push(await listed(file, entry));
+  for (const entry of file.tables()) tables.push(await listed(file, entry, count));
   const dropped = unlisted(await file.droppedIndexes(), tables);
   if (format === 'ndjson') {
     for (const t of tables) await write(`${JSON.stringify(t)}\n`);

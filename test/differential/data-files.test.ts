@@ -65,6 +65,8 @@ describe('a system tablespace in two data files', () => {
     expect(listed.status, listed.stderr).toBe(0);
     expect(listed.stdout).toContain(`"name":"shop/spread"`);
     expect(listed.stdout).toMatch(new RegExp(`"name":"shop/spread".*"rows":${rows.length}`));
+    // Its 120,000 rows are counted over the worker threads (> 256 leaves), as --count counts them.
+    for (const threads of ['1', '2']) expect(cli([join(dir, 'ibdata1'), '--list-tables', '--format', 'ndjson', '--threads', threads]).stdout).toBe(listed.stdout);
   });
 
   it('ibdata1 without ibdata2: the missing pages are said to be in the further data files', () => {
