@@ -43,8 +43,8 @@ export const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [-
                      delete-marked and purged), both (live and deleted), damaged (rows read from
                      damaged pages, each value checked, none vouched for), partial (the rows of lost
                      or damaged clustered leaf pages from the secondary indexes: their columns and the
-                     key, the others [absent: …]) or all (every state); deleted, both and all add a
-                     last column _row_state: live, delete-marked, purged, damaged or partial
+                     key, the others [absent: …]) or all (every state but partial); deleted, both
+                     and all add a last column _row_state: live, delete-marked, purged or damaged
   -o, --output OUT   write rows to OUT instead of stdout
   --list-indexes     list the indexes found in the file by reading every page (works on a damaged
                      file and on a raw image without page 0: a disk image, a partial copy, an ibdata1,

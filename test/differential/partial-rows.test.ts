@@ -4,7 +4,7 @@
  * one clustered leaf page zeroed and another's body corrupted (a bad checksum). The partial rows' keys
  * must be exactly the keys on those two pages (read from the intact file), their indexed columns
  * what the server's SELECT shows, the others (not indexed, or by a prefix only) the absent mark; no
- * partial row in `--rows live`, and `--rows all` tags them `partial`.
+ * partial row in `--rows live` nor `--rows all`, whose report says `--rows partial` gives them.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -82,29 +82,30 @@ describe('partial rows from the secondary indexes, where clustered leaves are lo
     }
   });
 
-  it('--rows live has no partial row; --rows all tags them partial beside the intact rows', async () => {
+  it('--rows live and --rows all have no partial row, and the report says --rows partial gives them', async () => {
     const live = cli(damaged, '--rows', 'live', '--threads', '1');
     const liveLines = live.stdout.trim().split('\n');
     expect(liveLines[0]).toBe(COLUMNS.join(','));
     expect(liveLines.length - 1).toBe(6000 - lostIds.length);
     expect(live.stdout).not.toContain('[absent:');
     expect(live.stderr).not.toContain('partial rows');
+    expect(live.stderr).toContain('--rows partial gives the keys and indexed columns of their rows');
     const all = cli(damaged, '--rows', 'all', '--format', 'ndjson', '--threads', '1');
     const rows = all.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, string | null>);
-    const partial = rows.filter((o) => o._row_state === 'partial');
-    expect(partial.map((o) => o.id)).toEqual(lostIds.slice().sort((x, y) => Number(x) - Number(y)));
+    expect(rows.filter((o) => o._row_state === 'partial')).toEqual([]);
     const intact = new Set(rows.filter((o) => o._row_state === 'live').map((o) => o.id));
-    expect(partial.filter((o) => intact.has(o.id))).toEqual([]);
     expect(intact.size).toBe(6000 - lostIds.length);
-    const count = cli(damaged, '--rows', 'all', '--count', '--threads', '1');
-    expect(count.stderr).toContain('partial rows a read of --rows all adds');
+    // No partial row's key is an intact row's.
+    const partial = cli(damaged, '--rows', 'partial', '--format', 'ndjson', '--threads', '1');
+    const ids = partial.stdout.trim().split('\n').map((l) => (JSON.parse(l) as Record<string, string | null>).id);
+    expect(ids.filter((id) => intact.has(id))).toEqual([]);
   });
 
   it('an intact file gives no partial row, and --count refuses --rows partial', async () => {
     const ibd = await server.exportTable('pr');
-    const r = cli(ibd, '--rows', 'all', '--threads', '1');
+    const r = cli(ibd, '--rows', 'partial', '--threads', '1');
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).not.toContain('partial');
+    expect(r.stdout.trim().split('\n')).toEqual([COLUMNS.join(',')]);
     const c = cli(damaged, '--rows', 'partial', '--count');
     expect(c.status).toBe(1);
     expect(c.stderr).toContain('--rows partial reads the whole table');

@@ -17,7 +17,9 @@ export type RowState = 'live' | 'delete-marked' | 'purged' | 'damaged' | 'partia
 /**
  * `live` (the table as the server shows it), `deleted` (delete-marked and purged), `both` (live and
  * deleted), `damaged` (the rows of damaged pages only), `partial` (the partial rows only) or `all`
- * (every state). A TableReader returns no partial row itself: its caller adds them (partial-rows.ts).
+ * (every state a record of the file has: all but `partial`, whose rows are made from other indexes'
+ * records and asked for by name). A TableReader returns no partial row itself: its caller adds them
+ * (partial-rows.ts).
  */
 export type RowMode = 'live' | 'deleted' | 'both' | 'damaged' | 'partial' | 'all';
 
@@ -29,7 +31,7 @@ const MODE_STATES: Record<RowMode, readonly RowState[]> = {
   both: ['live', 'delete-marked', 'purged'],
   damaged: ['damaged'],
   partial: ['partial'],
-  all: ['live', 'delete-marked', 'purged', 'damaged', 'partial'],
+  all: ['live', 'delete-marked', 'purged', 'damaged'],
 };
 
 /** The extra last column of the modes that return more than one state. */
