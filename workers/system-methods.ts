@@ -25,6 +25,7 @@ import { Tablespace } from '../src/core/tablespace/tablespace.ts';
 import { foundDefinitions, resolvedDefinitions } from '../src/lib/definitions.ts';
 import { withSpaceDictionary } from '../src/lib/system-definitions.ts';
 import { openSource, type InnodbFile } from '../src/lib/innodb-file.ts';
+import { incompleteCount } from '../src/lib/innodb-table.ts';
 import type { TableEntry } from '../src/lib/table-entry.ts';
 import type { NamedBlob } from './schema-api.ts';
 
@@ -45,6 +46,8 @@ export interface SystemTable {
   indexes: { name: string; id: bigint; clustered: boolean }[];
   /** Exact, from its leaf pages; null when it could not be counted (see `notes`) or has no definition. */
   rows: number | null;
+  /** Why `rows` lacks some rows (leaves its count could not read, or found by a scan: past the file's end, in a data file not given, damaged); null: it does not. */
+  countNote: string | null;
   /** Where its definition comes from; null: none is left (give one). */
   source: 'frm' | 'dictionary' | null;
   /** The .frm, or the system tablespace the dictionary is in. */
@@ -89,7 +92,7 @@ async function listedTable(file: InnodbFile, ts: Tablespace, entry: TableEntry, 
   const scanned = clustered === null ? undefined : dropped.find((d) => d.indexId === clustered.indexId);
   const index = clustered === null ? null : { indexId: clustered.indexId, rootPage: live ? clustered.rootPage : scanned?.rootPage ?? null };
   const row: SystemTable = {
-    name: entry.name, storedName: t.storedName, state: live ? 'live' : 'dropped', rowFormat: t.rowFormat, indexes: indexesOf(t), rows: null,
+    name: entry.name, storedName: t.storedName, state: live ? 'live' : 'dropped', rowFormat: t.rowFormat, indexes: indexesOf(t), rows: null, countNote: null,
     source: entry.source === 'frm' ? 'frm' : 'dictionary', file: entry.file, columnCount: entry.definition.columns.length, index,
     found: scanned ? { pages: scanned.pages, leafPages: scanned.leafPages, records: scanned.records } : null,
     raw: index !== null && index.rootPage === null ? rootlessTarget(ts, index.indexId).raw ?? null : null,
@@ -97,7 +100,11 @@ async function listedTable(file: InnodbFile, ts: Tablespace, entry: TableEntry, 
   };
   if (index === null) return { ...row, notes: [...row.notes, 'the data dictionary names no index holding its rows'] };
   try {
-    row.rows = (await (await file.table(entry, { target: { index, raw: row.raw ?? undefined } })).count()).rows;
+    const table = await file.table(entry, { target: { index, raw: row.raw ?? undefined } });
+    const count = await table.count();
+    row.rows = count.rows;
+    row.countNote = incompleteCount(table, count);
+    if (row.countNote !== null) row.notes.push(row.countNote);
   } catch (e) {
     row.notes.push(`not counted: ${(e as Error).message}`);
   }
@@ -108,7 +115,7 @@ async function listedTable(file: InnodbFile, ts: Tablespace, entry: TableEntry, 
 function unknownTable(ts: Tablespace, d: DroppedIndex): SystemTable {
   return {
     name: `dropped index ${d.indexId}`, storedName: null, state: 'dropped', rowFormat: d.compact ? 'COMPACT or newer' : 'REDUNDANT',
-    indexes: [], rows: null, source: null, file: null, columnCount: 0, index: { indexId: d.indexId, rootPage: d.rootPage },
+    indexes: [], rows: null, countNote: null, source: null, file: null, columnCount: 0, index: { indexId: d.indexId, rootPage: d.rootPage },
     found: { pages: d.pages, leafPages: d.leafPages, records: d.records }, raw: d.rootPage === null ? rootlessTarget(ts, d.indexId).raw ?? null : null, notes: [],
   };
 }

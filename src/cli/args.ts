@@ -4,7 +4,7 @@
  * partitioned table's partitions.
  */
 import { availableParallelism } from 'node:os';
-import { isRowMode, ROW_MODES } from '../core/readers/row-state.ts';
+import { CLI_ROW_MODES, isRowMode } from '../core/readers/row-state.ts';
 import type { RowMode } from '../core/readers/table-reader.ts';
 import { PAGE_SIZES } from '../core/tablespace/orphan-scan.ts';
 import { dataFilePaths } from '../node/data-files.ts';
@@ -143,7 +143,7 @@ export function parseArgs(argv: string[]): Args {
     }
     else if (a === '--rows') {
       const m = value();
-      if (!isRowMode(m)) throw new UsageError(`--rows takes ${ROW_MODES.join(', ')}, not '${m}'`);
+      if (!isRowMode(m)) throw new UsageError(`--rows takes ${CLI_ROW_MODES.join(', ')}, not '${m}'`);
       args.mode = m;
     } else if (a === '--threads') {
       const n = Number(value());

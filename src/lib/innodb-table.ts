@@ -55,6 +55,18 @@ export interface RowCount {
   uncountedPages: number[];
 }
 
+/**
+ * Why the count of `table` lacks rows, said the same in the CLI and the page; null when it does not:
+ * leaves it could not read, or leaves found by a scan (its B-tree could not be walked: the leaves
+ * that are not in the file are then not known at all).
+ */
+export function incompleteCount(table: InnodbTable, count: RowCount): string | null {
+  const n = count.uncountedPages.length;
+  if (n > 0) return `${n} of its ${count.leafPages} leaf pages could not be counted (page ${count.uncountedPages.slice(0, 5).join(', ')}${n > 5 ? ', …' : ''}: not in the file, or not a readable leaf of the index): the rows on them are not in its count`;
+  if (table.info.leafSource === 'scan') return 'its B-tree could not be walked from its root: its leaf pages were found by scanning the file, so leaves that are not in it are not in its count';
+  return null;
+}
+
 /** Reads of a count (LINEITEM's 931 MB counted in ~0.5 s so, from the OS cache). */
 const COUNT_READ_BYTES = 4 << 20;
 

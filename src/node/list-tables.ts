@@ -12,7 +12,7 @@ import type { DroppedIndex } from '../core/readers/dropped-indexes.ts';
 import type { DictTable } from '../core/definitions/dictionary/dict-tables.ts';
 import { INDEX_TYPE } from '../core/definitions/dictionary/dict-tables.ts';
 import type { InnodbFile } from '../lib/innodb-file.ts';
-import type { InnodbTable, RowCount } from '../lib/innodb-table.ts';
+import { incompleteCount, type InnodbTable, type RowCount } from '../lib/innodb-table.ts';
 import type { TableEntry } from '../lib/table-entry.ts';
 
 /** One table as listed. */
@@ -27,6 +27,8 @@ export interface ListedTable {
   /** Exact, from the leaf pages; null where the rows are in another file or could not be counted. */
   rows: number | null;
   leafPages: number | null;
+  /** False when `rows` lacks rows (`problems` says why); true where counted whole, or not counted. */
+  countComplete: boolean;
   definition: { source: string; file: string };
   indexes: { name: string; id: string; rootPage: number | null; kind: string }[];
   /** What to know of its definition: what the dictionary does not keep of its columns, what its .frm says. */
@@ -71,6 +73,7 @@ async function listed(file: InnodbFile, entry: TableEntry, countOf: ListOptions[
     rowFormat: t?.rowFormat ?? null,
     rows: null,
     leafPages: null,
+    countComplete: true,
     definition: { source: entry.source, file: entry.file },
     indexes: (t?.indexes ?? []).map((i) => ({ name: i.name, id: String(i.id), rootPage: i.rootPage, kind: indexKind(i.type) })),
     notes: entry.dictionary?.notes ?? [],
@@ -82,6 +85,9 @@ async function listed(file: InnodbFile, entry: TableEntry, countOf: ListOptions[
     const count = await countOf(table);
     row.rows = count.rows;
     row.leafPages = count.leafPages;
+    const incomplete = incompleteCount(table, count);
+    row.countComplete = incomplete === null;
+    if (incomplete !== null) row.problems.push(incomplete);
     row.rowFormat ??= table.info.rowFormat;
     if (t === null) row.indexes = [{ name: 'clustered', id: String(table.info.indexId), rootPage: table.info.rootPage < 0 ? null : table.info.rootPage, kind: 'clustered' }];
   } catch (e) {

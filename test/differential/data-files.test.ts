@@ -75,6 +75,13 @@ describe('a system tablespace in two data files', () => {
       copyFileSync(join(dir, 'ibdata1'), join(alone, 'ibdata1'));
       const run = cli([join(alone, 'ibdata1'), '--list-tables']);
       expect(run.stdout + run.stderr).toMatch(/further data files \(ibdata2/);
+      // The table's count lacks the rows in ibdata2, and says so.
+      const listed = cli([join(alone, 'ibdata1'), '--list-tables', '--format', 'ndjson']).stdout.split('\n').filter((l) => l.includes('"name":"shop/spread"'));
+      expect(listed).toHaveLength(1);
+      const spread = JSON.parse(listed[0]) as { rows: number | null; countComplete: boolean; problems: string[] };
+      expect(spread.countComplete).toBe(false);
+      expect(spread.rows ?? 0).toBeLessThan(rows.length);
+      expect(spread.problems.join(' ')).toMatch(/not in its count/);
     } finally {
       rmSync(alone, { recursive: true, force: true });
     }

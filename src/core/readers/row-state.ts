@@ -23,7 +23,10 @@ export type RowState = 'live' | 'delete-marked' | 'purged' | 'damaged' | 'partia
  */
 export type RowMode = 'live' | 'deleted' | 'both' | 'damaged' | 'partial' | 'all';
 
-export const ROW_MODES: readonly RowMode[] = ['live', 'deleted', 'both', 'damaged', 'partial', 'all'];
+/** The modes a read returns rows of (a TableReader, the library, the page). */
+export const ROW_MODES: readonly RowMode[] = ['live', 'deleted', 'both', 'damaged', 'all'];
+/** With `partial`, whose rows the CLI adds (partial-rows.ts): what `--rows` takes. */
+export const CLI_ROW_MODES: readonly RowMode[] = ['live', 'deleted', 'both', 'damaged', 'partial', 'all'];
 
 const MODE_STATES: Record<RowMode, readonly RowState[]> = {
   live: ['live'],
@@ -47,5 +50,5 @@ export function hasStateColumn(mode: RowMode): boolean {
 }
 
 export function isRowMode(s: string): s is RowMode {
-  return (ROW_MODES as readonly string[]).includes(s);
+  return (CLI_ROW_MODES as readonly string[]).includes(s);
 }
