@@ -115,7 +115,9 @@ describe('the page map filled by the row count', () => {
     // scan reads the file: a map filled by that scan (twice over: counts, then checksums) came after 3 passes.
     expect(complete - counted).toBeLessThan(5000);
     const byComplete = reads.filter((r) => r.at <= complete).reduce((n, r) => n + r.bytes, 0);
-    expect(byComplete).toBeLessThan(bytes.length * 1.5);
+    // Other reads of the file may run meanwhile (the listing's summary, a full suite's load: 1.68× was
+    // seen in one CI run): a map waiting for a second whole pass would come only after 2×.
+    expect(byComplete).toBeLessThan(bytes.length * 1.9);
     console.log(`page-map-count: file ${bytes.length} B; read by the count's end ${byCount} B, by the map's completion ${byComplete} B, ${complete - counted} ms after the count`);
 
     const canvas = page.getByTestId('page-map-canvas');
