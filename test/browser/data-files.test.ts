@@ -6,16 +6,16 @@
  * one tablespace, the table's row count and every value (CSV) equal to the server's SELECT. ibdata1
  * dropped alone: the page says its other pages are in the further data files.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { Row } from '../../src/core/readers/table-reader.ts';
 import { csvHeader, csvRows } from '../../src/core/writers/output.ts';
 import { plural } from '../../src/ui/format.ts';
 import { startMariadb } from '../harness/mariadb.ts';
-import { checkSetup, expectOwnOriginOnly, loadPage, pageSteps, startSession, type Session } from './harness.ts';
+import { expectOwnOriginOnly, pageSteps, type Session } from './harness.ts';
+import { pageTest } from './page-test.ts';
 
 describe('a system tablespace in two data files, in the built page', () => {
   let session: Session;
@@ -25,12 +25,12 @@ describe('a system tablespace in two data files, in the built page', () => {
   let columns: string[];
   let rows: Row[];
 
+  const env = pageTest('datafiles-page');
   const { shot, waitForTable, rowCount, clearAll, download } = pageSteps(() => page);
   const item = (name: string) => page.locator(`[data-testid="table-item"][data-table="${name}"]`);
 
   beforeAll(async () => {
-    checkSetup();
-    work = mkdtempSync(join(tmpdir(), 'ibd-datafiles-page-'));
+    ({ session, page, work } = env);
     datadir = join(work, 'datadir');
     const server = await startMariadb({ extraArgs: ['--innodb-file-per-table=OFF', '--innodb-data-file-path=ibdata1:12M;ibdata2:12M:autoextend'] });
     try {
@@ -45,15 +45,7 @@ describe('a system tablespace in two data files, in the built page', () => {
     } finally {
       await server.stop();
     }
-    session = await startSession(join(work, 'chromium-profile'));
-    page = session.page;
-    await loadPage(session);
   }, 600_000);
-
-  afterAll(async () => {
-    await session?.close();
-    if (work) rmSync(work, { recursive: true, force: true });
-  }, 60_000);
 
   it('the table\'s pages are mostly in ibdata2 (else this test proves nothing)', () => {
     expect(statSync(join(datadir, 'ibdata1')).size).toBe(12 << 20);

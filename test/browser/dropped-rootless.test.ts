@@ -8,15 +8,15 @@
  * dropped, opened with the table's CREATE TABLE, its live rows the server's last SELECT; the stale
  * leaves named and withheld, their records shown as damaged rows, every one of them.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { Row } from '../../src/core/readers/table-reader.ts';
 import { csvHeader, csvRows } from '../../src/core/writers/output.ts';
 import { mergedAndDropped, PAGE, staleRecords } from '../differential/dropped-merged-setup.ts';
-import { checkSetup, expectOwnOriginOnly, loadPage, pageSteps, startSession, type Session } from './harness.ts';
+import { expectOwnOriginOnly, pageSteps, type Session } from './harness.ts';
+import { pageTest } from './page-test.ts';
 
 describe('a dropped table whose index root is lost, in the built page', () => {
   let session: Session;
@@ -30,12 +30,12 @@ describe('a dropped table whose index root is lost, in the built page', () => {
   /** Records on the index's leaves in the file that are not the table's rows: the old copies merges freed. */
   let stale: number;
 
+  const env = pageTest('rootless-page');
   const { shot, waitForTable, rowCount, download, panel } = pageSteps(() => page);
   const item = (name: string) => page.locator(`[data-testid="table-item"][data-table="${name}"]`);
 
   beforeAll(async () => {
-    checkSetup();
-    work = mkdtempSync(join(tmpdir(), 'ibd-rootless-page-'));
+    ({ session, page, work } = env);
     datadir = join(work, 'datadir');
     mkdirSync(datadir);
     const drop = await mergedAndDropped();
@@ -45,15 +45,7 @@ describe('a dropped table whose index root is lost, in the built page', () => {
     bytes.fill(0, drop.rootPage * PAGE, (drop.rootPage + 1) * PAGE);
     writeFileSync(join(datadir, 'ibdata1'), bytes);
     writeFileSync(join(work, 'merged.sql'), `${ddl};\n`);
-    session = await startSession(join(work, 'chromium-profile'));
-    page = session.page;
-    await loadPage(session);
   }, 600_000);
-
-  afterAll(async () => {
-    await session?.close();
-    if (work) rmSync(work, { recursive: true, force: true });
-  }, 60_000);
 
   it('listed as dropped, read with its CREATE TABLE: the live rows the server\'s, the stale leaves withheld and named, their records damaged rows', async () => {
     // (else this test proves nothing: merges left old copies)

@@ -16,17 +16,17 @@
  *    click on the problem's link scrolling there;
  *  - screenshots of the map and the inspector, light and dark, in test-results/screenshots/.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { PageMap } from '../../src/core/readers/page-map.ts';
 import { summarize } from '../../src/core/readers/summary.ts';
 import { bytesSource } from '../../src/core/tablespace/source.ts';
 import { bucketText, entryText } from '../../src/ui/pages/map-text.ts';
 import { damagedSample, PAGE, SAMPLE_DIR, SAMPLE_SQL } from '../ui/damaged-sample.ts';
-import { checkSetup, loadPage, pageSteps, SHOTS, startSession, type Session } from './harness.ts';
+import { pageSteps, SHOTS } from './harness.ts';
+import { pageTest } from './page-test.ts';
 
 async function coreMap(bytes: Uint8Array): Promise<PageMap> {
   const map = new PageMap();
@@ -35,24 +35,15 @@ async function coreMap(bytes: Uint8Array): Promise<PageMap> {
 }
 
 describe('the page map panel', () => {
-  let session: Session;
   let page: Page;
   let work: string;
+  const env = pageTest('page-map');
   const { waitForTable, clearAll, open, panel } = pageSteps(() => page);
 
   beforeAll(async () => {
-    checkSetup();
-    work = mkdtempSync(join(tmpdir(), 'ibd-page-map-test-'));
+    ({ page, work } = env);
     mkdirSync(SHOTS, { recursive: true });
-    session = await startSession(join(work, 'chromium-profile'));
-    page = session.page;
-    await loadPage(session);
   }, 120_000);
-
-  afterAll(async () => {
-    await session?.close();
-    if (work) rmSync(work, { recursive: true, force: true });
-  }, 60_000);
 
   async function openPanel(): Promise<void> {
     await panel('pages');

@@ -6,15 +6,13 @@
  * order, with the server's SELECT (test/differential/parquet-values.ts); zero dates in the first and
  * the last run written as null and said at the end, their rows counted from the file's first.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
+import type { MariadbServer } from '../harness/mariadb.ts';
 import { expectSameRows } from '../differential/decode.ts';
 import { parquetText, readRaw } from '../differential/parquet-values.ts';
-import { checkSetup, expectOwnOriginOnly, loadPage, pageSteps, startSession, type Session } from './harness.ts';
+import { expectOwnOriginOnly, pageSteps, type Session } from './harness.ts';
+import { pageTest } from './page-test.ts';
 import { tableFiles } from './test-tables.ts';
 import { openInnodb } from '../../src/lib/node.ts';
 
@@ -27,12 +25,11 @@ describe('the page exports Parquet', () => {
   let page: Page;
   let work: string;
   let leaves = 0;
+  const env = pageTest('parquet', { mariadb: {} });
   const { waitForTable, clearAll, open, download } = pageSteps(() => page);
 
   beforeAll(async () => {
-    checkSetup();
-    work = mkdtempSync(join(tmpdir(), 'ibd-parquet-test-'));
-    db = await startMariadb();
+    ({ db, session, page, work } = env);
     await db.exec(`CREATE TABLE typed (id INT NOT NULL PRIMARY KEY, bu BIGINT UNSIGNED, amt DECIMAL(20,4), at DATETIME(6), ts TIMESTAMP NULL DEFAULT NULL,
         d DATE, name VARCHAR(40), b VARBINARY(8), f DOUBLE, tm TIME) DEFAULT CHARSET=utf8mb4;
       INSERT INTO typed SELECT seq, seq * 115292150460684, (seq * 7919 % 10000000) / 10000 - 500, TIMESTAMP'2001-01-01 00:00:00' + INTERVAL seq * 997 SECOND + INTERVAL seq MICROSECOND,
@@ -44,19 +41,10 @@ describe('the page exports Parquet', () => {
     const file = await openInnodb(t.exported);
     leaves = (await (await file.table(null)).reader.leafPages()).length;
     await file.close();
-    session = await startSession(join(work, 'chromium-profile'));
-    page = session.page;
-    await loadPage(session);
     await clearAll();
     await open([t.ibd, t.sql]);
     await waitForTable('typed', 'done', 120_000);
   }, 300_000);
-
-  afterAll(async () => {
-    await session?.close();
-    await db?.stop();
-    if (work) rmSync(work, { recursive: true, force: true });
-  }, 60_000);
 
   it('streams a Parquet file equal to the server\'s rows', async () => {
     let said = '';

@@ -6,15 +6,15 @@
  * order, `SELECT … PARTITION (p)`'s counts); the CSV export of all of them, each row ending with its
  * partition (`_partition`), equal to the server's rows partition by partition.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createConnection } from 'mariadb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { csvHeader, csvRows } from '../../src/core/writers/output.ts';
-import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
-import { checkSetup, expectOwnOriginOnly, loadPage, pageSteps, startSession, type Session } from './harness.ts';
+import type { MariadbServer } from '../harness/mariadb.ts';
+import { expectOwnOriginOnly, pageSteps, type Session } from './harness.ts';
+import { pageTest } from './page-test.ts';
 
 describe('partitioned tables, in the built page', () => {
   let db: MariadbServer | undefined;
@@ -23,6 +23,7 @@ describe('partitioned tables, in the built page', () => {
   let work: string;
   let folder: string;
 
+  const env = pageTest('partitions', { mariadb: {} });
   const { shot, waitForTable, rowCount, download } = pageSteps(() => page);
 
   /** The table's (sub)partitions in order, with the server's rows of each in key order. */
@@ -36,9 +37,7 @@ describe('partitioned tables, in the built page', () => {
   }
 
   beforeAll(async () => {
-    checkSetup();
-    work = mkdtempSync(join(tmpdir(), 'ibd-partitions-test-'));
-    db = await startMariadb();
+    ({ db, session, page, work } = env);
     await db.exec(`
       CREATE TABLE sales (id INT NOT NULL, yr INT NOT NULL, amt DECIMAL(8,2), note VARCHAR(30), PRIMARY KEY (id, yr))
         PARTITION BY RANGE (yr) SUBPARTITION BY HASH (id) SUBPARTITIONS 2
@@ -59,16 +58,7 @@ describe('partitioned tables, in the built page', () => {
       await c.query('UNLOCK TABLES');
       await c.end();
     }
-    session = await startSession(join(work, 'chromium-profile'));
-    page = session.page;
-    await loadPage(session);
   }, 240_000);
-
-  afterAll(async () => {
-    await session?.close();
-    await db?.stop();
-    if (work) rmSync(work, { recursive: true, force: true });
-  }, 60_000);
 
   it('shows each table once with its partitions and their rows; its rows and CSV are every partition\'s, each with its partition', async () => {
     const server = db as MariadbServer;

@@ -7,15 +7,15 @@
  * UTC, geometry as ST_GeomFromText) loads back into the server with the same stored values.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
+import type { MariadbServer } from '../harness/mariadb.ts';
 import { csvHeader, csvRows, ndjsonRows } from '../../src/core/writers/output.ts';
 import { ewkt } from '../types/compare.ts';
-import { checkSetup, loadPage, pageSteps, startSession, type Session } from './harness.ts';
+import { pageSteps } from './harness.ts';
+import { pageTest } from './page-test.ts';
 import { tableFiles } from './test-tables.ts';
 
 const ZONES = ['Europe/Berlin', 'America/New_York'];
@@ -24,18 +24,16 @@ const select = (zone: string) => `SET STATEMENT time_zone = '${zone}' FOR SELECT
 
 describe('TIMESTAMP time zones and geometry in the built page', () => {
   let db: MariadbServer | undefined;
-  let session: Session;
   let page: Page;
   let work: string;
   let files: { ibd: string; sql: string };
 
+  const env = pageTest('tz', { mariadb: {} });
   const { shot, waitForTable, open, download, clearAll } = pageSteps(() => page);
   const column = (col: number) => page.locator(`[data-row] [data-col="${col}"]`).allTextContents();
 
   beforeAll(async () => {
-    checkSetup();
-    work = mkdtempSync(join(tmpdir(), 'ibd-tz-test-'));
-    db = await startMariadb();
+    ({ db, page, work } = env);
     await db.exec(ZONES.map((z) => execFileSync('mariadb-tzinfo-to-sql', [`/usr/share/zoneinfo/${z}`, z], { encoding: 'utf8' })).join('\n'), 'mysql');
     // Around Berlin's changes of 2024 (01:00 UTC on 31 March and 27 October), every 20 minutes (the grid shows them all).
     await db.exec(`CREATE TABLE tz (id INT PRIMARY KEY, ts TIMESTAMP(3) NULL, dt DATETIME NULL, g GEOMETRY NULL);
@@ -44,16 +42,7 @@ describe('TIMESTAMP time zones and geometry in the built page', () => {
       INSERT INTO tz SELECT 100 + seq, FROM_UNIXTIME(${Date.UTC(2024, 9, 27) / 1000} + seq * 1200), NULL, ST_GeomFromText('GEOMETRYCOLLECTION EMPTY') FROM seq_1_to_5;`);
     files = await tableFiles(db, 'tz', work);
     writeFileSync(join(work, 'my.cnf'), '[mysqld]\ndefault-time-zone = Europe/Berlin\n');
-    session = await startSession(join(work, 'chromium-profile'));
-    page = session.page;
-    await loadPage(session);
   }, 240_000);
-
-  afterAll(async () => {
-    await session?.close();
-    await db?.stop();
-    if (work) rmSync(work, { recursive: true, force: true });
-  }, 60_000);
 
   it("shows the server's zone from its my.cnf, re-renders in the zone picked, exports in it; SQL loads back", async () => {
     await open([files.ibd, files.sql, join(work, 'my.cnf')]);
