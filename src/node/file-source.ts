@@ -9,7 +9,7 @@ export interface FileSource extends ByteSource {
 
 export async function fileSource(path: string): Promise<FileSource> {
   const handle: FileHandle = await open(path, 'r');
-  const { size } = await handle.stat();
+  const { size, dev, ino, mtimeMs } = await handle.stat();
   /** Reads [offset, offset + length) into `buf` (clipped at the end of the file). */
   const readTo = async (buf: Uint8Array<ArrayBuffer>, offset: number, length: number) => {
     const n = Math.max(0, Math.min(length, size - offset));
@@ -24,6 +24,7 @@ export async function fileSource(path: string): Promise<FileSource> {
   return {
     name: basename(path),
     size,
+    version: `${dev}:${ino}:${mtimeMs}`,
     read: (offset, length) => readTo(new Uint8Array(Math.max(0, Math.min(length, size - offset))), offset, length),
     readInto(offset, length, buffer) {
       // Moved as a Blob's BYOB read moves it, so a view kept from the last read cannot see new bytes.

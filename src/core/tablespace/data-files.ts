@@ -24,6 +24,7 @@ export function dataFilesSource(files: readonly ByteSource[]): ByteSource {
   return {
     name: files.map((f) => f.name).join(' + '),
     size,
+    version: files.every((f) => f.version !== undefined) ? files.map((f) => f.version).join(' + ') : undefined,
     async read(offset, length) {
       const end = Math.min(size, offset + length);
       if (offset >= end) return new Uint8Array(0);

@@ -7,6 +7,12 @@ export interface ByteSource {
   readonly name: string;
   /** Total size in bytes. */
   readonly size: number;
+  /**
+   * What tells these bytes from others of the same name and size, where it is known (a File's
+   * lastModified, a file's inode and mtime): what is read from a source with a version may be kept
+   * and reused for another source of the same name, size and version (dictionary-cache.ts).
+   */
+  readonly version?: string;
   /** Reads [offset, offset+length), clipped at the end of the source. */
   read(offset: number, length: number): Promise<Uint8Array>;
   /**
@@ -52,6 +58,7 @@ export function blobSource(blob: Blob, name = blob instanceof File ? blob.name :
   return {
     name,
     size: blob.size,
+    version: blob instanceof File ? `modified ${blob.lastModified}` : undefined,
     async read(offset, length) {
       const end = Math.min(blob.size, offset + length);
       if (offset >= end) return new Uint8Array(0);

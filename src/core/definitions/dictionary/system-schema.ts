@@ -15,6 +15,7 @@ import { readFrm, tableNameOfFile } from '../frm/index.ts';
 import { disagreements, type DefinitionOf } from '../schema-source.ts';
 import { asDictionaryKeeps } from './dict-columns.ts';
 import { dictTableDef, shortName } from './dict-table-def.ts';
+import { keptDictionary } from './dictionary-cache.ts';
 import { INDEX_TYPE, readDictionary, type DictTable, type Dictionary } from './dict-tables.ts';
 import { intCell, readSysRows, textCell } from './sys-records.ts';
 
@@ -41,9 +42,12 @@ export interface SystemCandidate {
  */
 export async function systemDictionary(source: ByteSource): Promise<Dictionary | null> {
   const ts = await Tablespace.open(source).catch(() => null);
-  const dictionary = ts === null ? null : await readDictionary(ts).catch(() => null);
-  if (ts !== null && dictionary !== null) dictionary.files = await tablespaceFiles(ts, dictionary).catch(() => new Map<number, string>());
-  return dictionary;
+  if (ts === null) return null;
+  return keptDictionary(source, ts.physicalSize, async () => {
+    const dictionary = await readDictionary(ts).catch(() => null);
+    if (dictionary !== null) dictionary.files = await tablespaceFiles(ts, dictionary).catch(() => new Map<number, string>());
+    return dictionary;
+  });
 }
 
 /**
