@@ -20,8 +20,13 @@
  *    utf8mb4, ucs2, utf16 and utf32 (PAD SPACE or `_nopad_`) and `utf8mb4_0900_ai_ci` (NO PAD): their primary weights (uca-weights.ts);
  *  - spatial types: the stored SRID + WKB, made back from the cell's text (geometry-key.ts).
  *
- * The whole value is compared: a server compares only the first max_sort_length bytes (1024 by
- * default) of a sort key, so values that share that much may come in another order there.
+ * A server compares only the first max_sort_length bytes of a sort key (MariaDB's default, 1024, is
+ * modelled: rows whose keys share that much tie, and fall to the next sort column, the primary key):
+ * of a UCA collation, 1024 bytes of its weights (512 primary weights, whatever the characters'
+ * size); of `_general_ci`, `_bin` and the single-byte collations, the text's first 1024 bytes in its
+ * charset (1024 ASCII letters, 512 two-byte ones, 342 three-byte ones: a character that starts in them counts),
+ * as MariaDB 10.11 was seen to do (test/differential/sort-length.test.ts). Binary strings, which the
+ * server cuts a little shorter (1022 bytes of a VARBINARY(1200)), are compared whole.
  * Anything else (other collations' weights, JSON of MySQL, the pre-5.6 TIME) has no order here: `columnOrder` says why, and the caller refuses the sort rather than sort it wrongly.
  * NULL is not a key: the caller orders NULLs first, as the server does ascending. A key is written
  * straight into the caller's buffer (`KeySink`): no array is made per value, which costs more than
@@ -86,14 +91,40 @@ function collationOf(c: Column): string {
 
 function textOrder(c: Column): ColumnOrder | { why: string } {
   const collation = collationOf(c);
-  if (collation === 'utf8mb4_general_ci' || collation === 'utf8mb3_general_ci') return { kind: 'weights16', key: generalCiKey };
+  if (collation === 'utf8mb4_general_ci' || collation === 'utf8mb3_general_ci') return { kind: 'weights16', key: (t, out) => generalCiKey(firstChars(t), out) };
   const uca = ucaOrder(collation);
-  if (uca) return uca;
+  if (uca) return { kind: uca.kind, key: firstBytes(uca.key) };
   const bytes = charsetBytes(c.charset);
-  if (collation === 'latin1_swedish_ci' && c.charset === 'latin1' && bytes) return { kind: 'padded', key: (t, out) => latin1SwedishKey(bytes, t, out) };
+  if (collation === 'latin1_swedish_ci' && c.charset === 'latin1' && bytes) return { kind: 'padded', key: firstBytes((t, out) => latin1SwedishKey(bytes, t, out)) };
   const part = keyPart({ ...c, collation }, 0, false);
-  if (part.order !== null && bytes) return { kind: part.order, key: bytes };
+  if (part.order !== null && bytes) return { kind: part.order, key: firstBytes(bytes) };
   return { why: `\`${c.name}\` is ordered by collation ${collation}, whose weights are not implemented (utf8mb3/utf8mb4 _general_ci, the _unicode_ci, _unicode_520_ci and _uca1400_ai_ci of the Unicode charsets, utf8mb4_0900_ai_ci, latin1_swedish_ci and the _bin collations are)` };
+}
+
+/** The server's max_sort_length, MariaDB's default: how many bytes of a text's sort key it compares. */
+export const MAX_SORT_LENGTH = 1024;
+
+/** A key whose bytes beyond MAX_SORT_LENGTH are dropped (a UCA collation's weights, a charset's bytes: one per byte of the text). */
+function firstBytes(key: ColumnOrder['key']): ColumnOrder['key'] {
+  return (text, out) => {
+    const start = out.length;
+    key(text, out);
+    if (out.length - start > MAX_SORT_LENGTH) out.length = start + MAX_SORT_LENGTH;
+  };
+}
+
+/** `text`'s characters that start in its first MAX_SORT_LENGTH bytes of UTF-8 (what `_general_ci` compares: its weights are 2 bytes a character). */
+function firstChars(text: string): string {
+  if (text.length * 3 <= MAX_SORT_LENGTH) return text;
+  let size = 0;
+  for (let i = 0; i < text.length; i++) {
+    const cp = text.charCodeAt(i);
+    const n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp >= 0xd800 && cp <= 0xdbff ? 4 : 3;
+    if (size >= MAX_SORT_LENGTH) return text.slice(0, i);
+    size += n;
+    if (n === 4) i++;
+  }
+  return text;
 }
 
 /** The UCA collations ordered here, at the primary level only (accent- and case-insensitive), by name. */

@@ -1,0 +1,69 @@
+/**
+ * max_sort_length: MariaDB 10.11 compares only the first 1024 bytes of a text's sort key (its
+ * default), so rows whose texts share a long prefix tie there and come in primary-key order. Seen on
+ * the server: of a UCA collation the key is its weights (512 primary weights, whatever the size of
+ * the characters); of `_general_ci`, `_bin` and latin1 the first 1024 bytes of the text in its
+ * charset (1024 ASCII letters, 512 'é', 342 '中': a character that starts in them counts; 1024 of any latin1 letter). Texts of n repeated characters then 'b' (the lower
+ * id) or 'a', for n around those bounds, sorted as the page sorts them, must come in the server's
+ * `ORDER BY col, id`.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
+import { openSortedTable, serverIds, sortedIds, type SortedTable } from './sorted-table.ts';
+
+const COLUMNS: [string, string][] = [
+  ['uc', 'VARCHAR(1100) CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci'],
+  ['u14np', 'VARCHAR(1100) CHARACTER SET utf8mb4 COLLATE utf8mb4_uca1400_nopad_ai_ci'],
+  ['w2', 'VARCHAR(1100) CHARACTER SET ucs2 COLLATE ucs2_unicode_520_ci'],
+  ['gc', 'VARCHAR(1100) CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci'],
+  ['bn', 'TEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin'],
+  ['l1', 'VARCHAR(1100) CHARACTER SET latin1 COLLATE latin1_swedish_ci'],
+];
+const LENGTHS = [1, 300, 340, 341, 342, 510, 511, 512, 513, 700, 1022, 1023, 1024, 1025, 1090];
+const CHARS = ['a', 'é', '中'];
+
+/** `s` in `charset` (latin1 has no '中': 'ø' instead). */
+function text(s: string, charset: string): string {
+  const chars = charset === 'latin1' ? s.replaceAll('中', 'ø') : s;
+  return `CONVERT(CONVERT(X'${Buffer.from(chars, 'utf8').toString('hex')}' USING utf8mb4) USING ${charset})`;
+}
+
+describe('sorting by text sharing a long prefix, as MariaDB compares its first max_sort_length bytes', () => {
+  let server: MariadbServer;
+  let t: SortedTable;
+  const serverOrder = new Map<string, number[]>();
+
+  beforeAll(async () => {
+    server = await startMariadb({ pageSize: 16384 });
+    await server.query(`CREATE TABLE t (id INT PRIMARY KEY, ${COLUMNS.map(([c, type]) => `${c} ${type}`).join(', ')}) ENGINE=InnoDB`);
+    const rows: string[] = [];
+    let id = 1;
+    for (const ch of CHARS) {
+      for (const n of LENGTHS) {
+        for (const last of ['b', 'a', 'A']) {
+          const s = ch.repeat(n) + last;
+          const charsets = { uc: 'utf8mb4', u14np: 'utf8mb4', w2: 'ucs2', gc: 'utf8mb4', bn: 'utf8mb4', l1: 'latin1' } as Record<string, string>;
+          rows.push(`(${id++}, ${COLUMNS.map(([c]) => text(s, charsets[c])).join(', ')})`);
+        }
+      }
+    }
+    await server.query(`INSERT INTO t VALUES ${rows.join(',\n')}`);
+    for (const [col] of COLUMNS) serverOrder.set(col, await serverIds(server, `SELECT id FROM t ORDER BY \`${col}\`, id`));
+    t = await openSortedTable(server);
+  }, 240_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('has texts the server ties on (they come in id order) and others it does not', () => {
+    const uc = serverOrder.get('uc')!;
+    // 'a'×1 + 'b' (id 1) after 'a'×1 + 'a' (id 2): compared whole; 'a'×1090 + 'b' before: tied
+    expect(uc.indexOf(1)).toBeGreaterThan(uc.indexOf(2));
+    const long = LENGTHS.length * 3 - 3 + 1;
+    expect(uc.indexOf(long)).toBeLessThan(uc.indexOf(long + 1));
+  });
+
+  it.each(COLUMNS.map(([c]) => c))('ORDER BY %s, id', async (col) => {
+    expect(await sortedIds(t, col)).toEqual(serverOrder.get(col));
+  });
+});
