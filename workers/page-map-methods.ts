@@ -185,6 +185,10 @@ export class PageMapStore {
     const key = fileKey(ibd, name);
     const kept = this.#maps.get(key);
     if (kept) return kept;
+    // The row count's map is being made (its descriptors read): answered from, not a whole scan of its own
+    // (the panel open as the count starts: a second pass of the file beside the count's).
+    const counting = this.#counted.get(key);
+    if (counting && (await counting.then(() => true, () => false))) return this.get(ibd, name, keys, coming);
     if (coming) {
       await new Promise<void>((wake) => this.#waiting.set(key, [...(this.#waiting.get(key) ?? []), wake]));
       return this.get(ibd, name, keys);

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCreateTables } from '../../src/core/definitions/ddl/create-table.ts';
-import { PageMap } from '../../src/core/readers/page-map.ts';
+import { PageMap, PageState } from '../../src/core/readers/page-map.ts';
 import { summarize } from '../../src/core/readers/summary.ts';
 import { bytesSource } from '../../src/core/tablespace/source.ts';
 import { createListMethods } from '../../workers/list-methods.ts';
@@ -104,6 +104,18 @@ describe('page map worker methods', () => {
     await methods.countedMapEnd(other, other.name, false);
     await new Promise((r) => setTimeout(r, 0));
     expect(store.has(other, other.name)).toBe(false);
+  });
+
+  it('answers the panel opened as the count starts from the count\'s map, with no scan of its own', async () => {
+    const methods = createPageMapMethods(new PageMapStore());
+    const ibd = new File([sample], 'employees.ibd');
+    await methods.countedMapStart(ibd, ibd.name);
+    // The summary is over (not coming): before the fix this started a whole scan, answered complete.
+    const cells = await methods.pageCells(ibd, ibd.name, 4);
+    expect(cells.complete).toBe(false);
+    expect(cells.cells.reduce((n, c) => n + c.states[PageState.PENDING], 0)).toBeGreaterThan(0);
+    await methods.countedMapEnd(ibd, ibd.name, true);
+    expect((await methods.pageCells(ibd, ibd.name, 4)).complete).toBe(true);
   });
 
   it('names the trees by the definition: PRIMARY, then each secondary index as --index finds it', async () => {
