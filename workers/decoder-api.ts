@@ -22,6 +22,7 @@ import type { GuessMethods } from './guess-methods.ts';
 import type { ListMethods } from './list-methods.ts';
 import type { PageMapMethods } from './page-map-methods.ts';
 import type { SortMethods } from './sort-methods.ts';
+import type { PartialMethods, PartialResult } from './partial-methods.ts';
 import type { KeySeekMethods } from './key-seek.ts';
 import type { SystemMethods } from './system-methods.ts';
 import type { NamedBlob, ResolvedSchemaResult, SchemaResult } from './schema-api.ts';
@@ -34,6 +35,7 @@ export type { ColumnEdit, GuessResult, GuessedTableInfo } from './guess-methods.
 export type { ExportedTable, ListedTable, ListItem } from './list-methods.ts';
 export type { SystemListing, SystemTable } from './system-methods.ts';
 export type { KeySeek } from './key-seek.ts';
+export type { PartialResult };
 export type { BTreeLevels, IndexName, MappedRange, PackedPageMap, PageBucket, PageCells, PageInspection, PageMapEntry } from './page-map-methods.ts';
 
 /**
@@ -41,7 +43,7 @@ export type { BTreeLevels, IndexName, MappedRange, PackedPageMap, PageBucket, Pa
  * in recovery-methods.ts; guessing the columns of a file with no definition in guess-methods.ts; the
  * page map and the page inspector in page-map-methods.ts.
  */
-export interface DecoderApi extends ViewerApi, SortMethods, KeySeekMethods, RecoveryMethods, GuessMethods, ListMethods, PageMapMethods, SystemMethods {
+export interface DecoderApi extends ViewerApi, PartialMethods, SortMethods, KeySeekMethods, RecoveryMethods, GuessMethods, ListMethods, PageMapMethods, SystemMethods {
   /** Parses the .sql (File, Blob or text) and picks the table matching `ibdName`. */
   readSchema(sql: Blob | string, ibdName: string): Promise<SchemaResult>;
   /**

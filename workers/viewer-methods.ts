@@ -26,6 +26,7 @@ import { LeafCounter } from './leaf-damage.ts';
 import { PartitionView, type ViewCounter, type ViewReader } from './partition-view.ts';
 import { PageMapStore } from './page-map-methods.ts';
 import { createSortMethods, type SortMethods } from './sort-methods.ts';
+import { createPartialMethods, type PartialMethods } from './partial-methods.ts';
 import {
   DEFINITION_MISMATCH, type ColumnInfo, type ExportOptions, type OpenedView, type RowQuery, type SearchResult, type ViewerApi, type ViewSpec,
 } from './viewer-api.ts';
@@ -219,7 +220,7 @@ function parquetEdge(open: OpenView, edge: 'head' | 'tail', groups: ParquetGroup
 }
 
 /** `maps`: the page map each full summary fills is kept there (page-map-methods.ts). */
-export function createViewerMethods(lookup: (tableName: string) => TableDef | undefined, maps = new PageMapStore()): ViewerApi & SortMethods & KeySeekMethods {
+export function createViewerMethods(lookup: (tableName: string) => TableDef | undefined, maps = new PageMapStore()): ViewerApi & SortMethods & KeySeekMethods & PartialMethods {
   const running = new Set<AbortController>();
   let current: OpenView | null = null;
 
@@ -234,6 +235,7 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
       const open = opened();
       return { reader: open.reader, table: open.spec.table, builders: open.searchBuilders, timeZone: open.spec.timeZone ?? 'UTC' };
     }, (batch, options, as) => formatRows(opened(), batchToRows(batch), options, as)),
+    ...createPartialMethods(opened),
 
     async summarize(ibd, name, progress, keys) {
       const controller = new AbortController();

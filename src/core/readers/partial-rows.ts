@@ -36,6 +36,8 @@ interface Gap {
 export interface PartialRows {
   /** The rows in `columns` order, in key order. */
   rows: Row[];
+  /** Per row, the positions in `columns` of its cells no index held (their text is absentCell's mark). */
+  absent: number[][];
   /** The clustered leaf pages lost or damaged. */
   lostPages: number[];
   /** Per secondary index read: how many partial rows took columns from it. */
@@ -60,7 +62,7 @@ interface Found {
  * are lost), `open` opens each secondary index.
  */
 export async function partialRows(table: TableDef, clustered: TableReader, open: OpenIndex, columns: readonly string[]): Promise<PartialRows> {
-  const result: PartialRows = { rows: [], lostPages: [], byIndex: new Map(), notes: [] };
+  const result: PartialRows = { rows: [], absent: [], lostPages: [], byIndex: new Map(), notes: [] };
   const key = clusterKey(table);
   if (key.kind === 'row_id') return note(result, 'the table has no primary key: its rows are clustered on a hidden DB_ROW_ID, which no secondary index entry can be matched to a lost page by');
   const parts = key.cols.map((k) => keyPart(column(table, k.name), k.prefix, k.descending));
@@ -76,7 +78,9 @@ export async function partialRows(table: TableDef, clustered: TableReader, open:
   }
   const names = table.columns.filter((c) => c.generated !== 'virtual').map((c) => c.name.toLowerCase());
   const sorted = [...found.values()].sort((a, b) => compareKeys(parts, a.key, b.key));
-  result.rows = sorted.map((f) => columns.map((c) => (c === ROW_STATE_COLUMN ? 'partial' : cellOf(f, names.indexOf(c.toLowerCase())))));
+  const at = columns.map((c) => (c === ROW_STATE_COLUMN ? null : names.indexOf(c.toLowerCase())));
+  result.rows = sorted.map((f) => at.map((i) => (i === null ? 'partial' : cellOf(f, i))));
+  result.absent = sorted.map((f) => at.flatMap((i, c) => (i !== null && (i < 0 || f.cells[i] === undefined) ? [c] : [])));
   return result;
 }
 

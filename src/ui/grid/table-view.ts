@@ -20,7 +20,7 @@
  *  - `damage`: the damaged and unreadable leaves the count found (damage.ts).
  */
 import type { FirstLeaf, LeafCounts, OpenedView, RowQuery, ViewSpec } from '../../../workers/viewer-api.ts';
-import type { DecodeStats, MappedRange } from '../../../workers/decoder-api.ts';
+import type { DecodeStats, MappedRange, PartialResult } from '../../../workers/decoder-api.ts';
 import type { RowBatch } from '../../core/values/row-batch.ts';
 import { runBounds, runOrdered } from '../ordered.ts';
 import type { WorkerPool } from '../pool.ts';
@@ -95,6 +95,16 @@ export class TableView {
     this.#onChange = onChange;
     this.damage = new DamageTally(map.leaves, view.info.pageCount);
     this.store = new RowStore(map, view.columns.length, (from, to) => this.#decode(from, to), onChange);
+  }
+
+  /** The rows of the lost or damaged leaves made from the secondary indexes, read in a worker (partial-methods.ts). */
+  partialRows(): Promise<PartialResult> {
+    return this.pool.run((api) => api.partialRows(), 'low', this.gen);
+  }
+
+  /** The same as CSV, each row's `_row_state` partial. */
+  partialCsv(): Promise<Blob> {
+    return this.pool.run((api) => api.partialCsv(), 'low', this.gen);
   }
 
   static async open(pool: WorkerPool, spec: ViewSpec, onChange: () => void): Promise<TableView> {
