@@ -25,7 +25,8 @@
  * of a UCA collation, 1024 bytes of its weights (512 primary weights, whatever the characters'
  * size); of `_general_ci`, `_bin` and the single-byte collations, the text's first 1024 bytes in its
  * charset (1024 ASCII letters, 512 two-byte ones, 342 three-byte ones: a character that starts in them counts),
- * as MariaDB 10.11 was seen to do (test/differential/sort-length.test.ts). Binary strings, which the
+ * as MariaDB 10.11 was seen to do (test/differential/sort-length.test.ts); MySQL's utf8mb4_0900_ai_ci,
+ * NO PAD, is compared whole, as MySQL 8.0.20 and later do. Binary strings, which the
  * server cuts a little shorter (1022 bytes of a VARBINARY(1200)), are compared whole.
  * Anything else (other collations' weights, JSON of MySQL, the pre-5.6 TIME) has no order here: `columnOrder` says why, and the caller refuses the sort rather than sort it wrongly.
  * NULL is not a key: the caller orders NULLs first, as the server does ascending. A key is written
@@ -93,7 +94,8 @@ function textOrder(c: Column): ColumnOrder | { why: string } {
   const collation = collationOf(c);
   if (collation === 'utf8mb4_general_ci' || collation === 'utf8mb3_general_ci') return { kind: 'weights16', key: (t, out) => generalCiKey(firstChars(t), out) };
   const uca = ucaOrder(collation);
-  if (uca) return { kind: uca.kind, key: firstBytes(uca.key) };
+  // MySQL 8 compares a NO PAD collation's whole key, max_sort_length aside (8.0.20 on): 0900 is MySQL's only.
+  if (uca) return collation === 'utf8mb4_0900_ai_ci' ? uca : { kind: uca.kind, key: firstBytes(uca.key) };
   const bytes = charsetBytes(c.charset);
   if (collation === 'latin1_swedish_ci' && c.charset === 'latin1' && bytes) return { kind: 'padded', key: firstBytes((t, out) => latin1SwedishKey(bytes, t, out)) };
   const part = keyPart({ ...c, collation }, 0, false);
