@@ -28,7 +28,7 @@ import { indexNames } from './core/definitions/dictionary/dict-tables.ts';
 import { systemDictionary } from './core/definitions/dictionary/system-schema.ts';
 import { NoDefinitionError, TableChoiceError, type TableEntry } from './lib/definitions.ts';
 import type { InnodbFile } from './lib/innodb-file.ts';
-import { sumLeafCounts, type InnodbTable, type RowCount } from './lib/innodb-table.ts';
+import type { InnodbTable } from './lib/innodb-table.ts';
 import { openInnodb } from './lib/node.ts';
 import { dataFilesOf } from './node/data-files.ts';
 import { writePageInspection } from './cli/page-inspect.ts';
@@ -37,7 +37,8 @@ import { listTables } from './node/list-tables.ts';
 import { keyRange, writeLookup } from './cli/lookup.ts';
 import { cliTimeZone } from './cli/time-zone.ts';
 import { writePartitions } from './cli/partitions.ts';
-import { startPool, type NodePool } from './node/pool.ts';
+import { pooledCount } from './cli/pooled-read.ts';
+import { PARALLEL_MIN_PAGES, startPool, type NodePool } from './node/pool.ts';
 import { parseArgs, sortFiles, textFormat, UsageError, USAGE, type Args } from './cli/args.ts';
 import { ParquetOutput, type Decoded } from './cli/parquet-output.ts';
 import { writePartialRows } from './cli/partial-output.ts';
@@ -48,8 +49,6 @@ function write(out: Writable, text: string | Uint8Array): Promise<void> | undefi
   return new Promise((resolve) => out.once('drain', resolve));
 }
 
-/** Below this many leaf pages, starting worker threads costs more than it saves. */
-const PARALLEL_MIN_PAGES = 256;
 
 /** Output text of rows: CSV bytes or NDJSON lines. */
 type Chunk = Uint8Array | string;
@@ -179,34 +178,9 @@ async function keysOf(args: Args): Promise<EncryptionKeys> {
   return keys;
 }
 
-/** Leaf pages per run of a count in the worker threads (4 MB of 16 KB pages, one read each). */
-const COUNT_RUN_PAGES = 256;
-
-/**
- * The rows of each leaf page from its record headers (leaf-counts.ts), in the worker threads where
- * there are enough pages (each page's checksum is most of a count's work), and the counters'
- * statistics (their damaged pages, problems).
- */
-async function leafCounts(table: InnodbTable, args: Args): Promise<{ count: RowCount; stats: DecodeStats }> {
-  const leaves = await table.reader.leafPages();
-  if (args.threads === 1 || leaves.length < PARALLEL_MIN_PAGES) return { count: await table.count(), stats: table.stats };
-  const pool = startPool(new URL('./decode-worker.mjs', import.meta.url), args.files, table.definition, table.options, 'count', args.threads);
-  const counts = new Int32Array(leaves.length);
-  let at = 0;
-  try {
-    for await (const run of decodeInParallel(leaves, pool.decoders, { runPages: COUNT_RUN_PAGES })) {
-      counts.set(run.batch, at);
-      at += run.batch.length;
-    }
-    return { count: sumLeafCounts(leaves, counts), stats: pool.stats() };
-  } finally {
-    await pool.close();
-  }
-}
-
 /** --count: the rows of every leaf page, summed. */
 async function countRows(table: InnodbTable, out: Writable, args: Args): Promise<number> {
-  const { count, stats } = await leafCounts(table, args);
+  const { count, stats } = await pooledCount(table, args.files, args.threads);
   const { reader } = table;
   const uncounted = count.uncountedPages;
   await write(out, `${count.rows}\n`);
@@ -267,7 +241,7 @@ async function run(args: Args): Promise<number> {
     if (args.listTables) {
       const to = args.output !== null ? createWriteStream(args.output) : process.stdout;
       out = to;
-      await listTables(file, { format: textFormat(args), count: async (table) => (await leafCounts(table, args)).count, write: (text) => write(to, text), warn });
+      await listTables(file, { format: textFormat(args), count: async (table) => (await pooledCount(table, args.files, args.threads)).count, write: (text) => write(to, text), warn });
       return 0;
     }
     if (args.pageMap || args.page !== null) {
@@ -324,7 +298,7 @@ async function readPartitions(args: Args): Promise<number> {
   try {
     return await writePartitions({
       paths: [args.ibd, ...args.more], schema: args.schema, table: args.table, keys: await keysOf(args), rows: args.mode, index: args.index, partitionColumn: args.partitionColumn, timeZone: args.timeZone ?? 'UTC',
-      range: keyRange(args.key, args.from, args.to), format: textFormat(args), count: args.count, write: (c) => write(out, c), say: (l) => process.stderr.write(`${l}\n`),
+      threads: args.threads, range: keyRange(args.key, args.from, args.to), format: textFormat(args), count: args.count, write: (c) => write(out, c), say: (l) => process.stderr.write(`${l}\n`),
     });
   } finally {
     if (out !== process.stdout) await new Promise<void>((resolve) => out.end(resolve));

@@ -4,18 +4,24 @@
  * files' own data dictionary, the definition's PARTITION BY clause; lib/partitioned-table.ts), one
  * header, `--partition-column` ending each row with its partition's name (`_partition`). A partition
  * not given is named in a warning and the exit status is 2; `--count`, `--index`, `--key` and
- * `--from/--to` apply to every partition. Each partition's recovery report follows on stderr.
+ * `--from/--to` apply to every partition. Each partition is read (and counted) with the worker
+ * threads (pooled-read.ts), one partition after the other so the rows stay in order. Each
+ * partition's recovery report follows on stderr.
  */
+import { basename } from 'node:path';
 import { anythingAmiss } from '../core/readers/decode-stats.ts';
 import { recoveryReport } from '../core/readers/recovery-target.ts';
-import type { KeyRange, RowMode } from '../core/readers/table-reader.ts';
+import type { DecodeStats, KeyRange, RowMode } from '../core/readers/table-reader.ts';
 import type { EncryptionKeys } from '../core/tablespace/encryption.ts';
+import { appendColumn } from '../core/values/batch-edit.ts';
 import { batchRows, type RowBatch } from '../core/values/row-batch.ts';
 import { csvBytes } from '../core/writers/csv-bytes.ts';
 import { csvHeader, ndjsonRows } from '../core/writers/output.ts';
 import { DefinitionMismatch } from '../core/readers/leaf-decoder.ts';
 import { openInnodbPartitions } from '../lib/node.ts';
-import type { PartitionedTable } from '../lib/partitioned-table.ts';
+import type { InnodbTable } from '../lib/innodb-table.ts';
+import type { Partition, PartitionedTable } from '../lib/partitioned-table.ts';
+import { pooledBatches, pooledCount } from './pooled-read.ts';
 import type { WriteOut } from './lookup.ts';
 
 export interface PartitionRun {
@@ -31,6 +37,8 @@ export interface PartitionRun {
   range: KeyRange | null;
   format: 'csv' | 'ndjson';
   count: boolean;
+  /** Worker threads each partition is decoded with. */
+  threads: number;
   write: WriteOut;
   /** A line on stderr. */
   say(line: string): void;
@@ -45,13 +53,15 @@ export async function writePartitions(run: PartitionRun): Promise<number> {
     const { table } = opened;
     for (const w of table.warnings) run.say(`warning: ${w}`);
     if (!(await definitionFits(table, run))) return 1;
-    const rows = run.range !== null ? await writeLookups(table, run.range, run) : run.count ? await writeCount(table, run) : await writeRows(table, run);
+    const decoded = new Map<Partition, DecodeStats>();
+    const rows = run.range !== null ? await writeLookups(table, run.range, run) : run.count ? await writeCount(table, run, decoded) : await writeRows(table, run, decoded);
     let amiss = false;
     for (const p of table.partitions) {
       if (p.table === null) continue;
-      run.say(recoveryReport(p.table.info.file, p.table.stats).trimEnd());
-      for (const problem of p.table.stats.problems) run.say(`warning: ${p.table.info.file}${problem.page !== null ? `, page ${problem.page}` : ''}: ${problem.message}`);
-      amiss ||= anythingAmiss(p.table.stats);
+      const stats = decoded.get(p) ?? p.table.stats;
+      run.say(recoveryReport(p.table.info.file, stats).trimEnd());
+      for (const problem of stats.problems) run.say(`warning: ${p.table.info.file}${problem.page !== null ? `, page ${problem.page}` : ''}: ${problem.message}`);
+      amiss ||= anythingAmiss(stats);
     }
     const missing = table.partitions.filter((p) => p.table === null).length;
     run.say(`${table.definition.name}: ${rows} rows from ${table.partitions.length - missing} of ${table.partitions.length} partitions${missing > 0 ? ` (${missing} not given)` : ''}`);
@@ -79,18 +89,34 @@ function chunk(table: PartitionedTable, batch: RowBatch, run: PartitionRun): str
   return run.format === 'csv' ? csvBytes(batch) : ndjsonRows(table.columns, batchRows(batch));
 }
 
-async function writeRows(table: PartitionedTable, run: PartitionRun): Promise<number> {
+/** The file each present partition was opened from (the name its source has is its path's). */
+function present(table: PartitionedTable, run: PartitionRun): { partition: Partition; table: InnodbTable; path: string }[] {
+  const paths = new Map(run.paths.map((p) => [basename(p), p]));
+  return table.partitions.flatMap((p) => (p.table === null ? [] : [{ partition: p, table: p.table, path: paths.get(p.table.info.file) ?? p.table.info.file }]));
+}
+
+/** Every partition's rows in turn, each decoded by the worker threads; `decoded` gets their statistics. */
+async function writeRows(table: PartitionedTable, run: PartitionRun, decoded: Map<Partition, DecodeStats>): Promise<number> {
   let rows = 0;
   if (run.format === 'csv') await run.write(csvHeader(table.columns));
-  for await (const batch of table.batches({ batchSize: 5000 })) {
-    rows += batch.rows;
-    await run.write(chunk(table, batch, run));
+  for (const p of present(table, run)) {
+    const read = await pooledBatches(p.table, [p.path], run.threads);
+    for await (const batch of read.batches) {
+      rows += batch.rows;
+      await run.write(chunk(table, run.partitionColumn ? appendColumn(batch, p.partition.name) : batch, run));
+    }
+    decoded.set(p.partition, read.stats());
   }
   return rows;
 }
 
-async function writeCount(table: PartitionedTable, run: PartitionRun): Promise<number> {
-  const rows = await table.count();
+async function writeCount(table: PartitionedTable, run: PartitionRun, decoded: Map<Partition, DecodeStats>): Promise<number> {
+  let rows = 0;
+  for (const p of present(table, run)) {
+    const { count, stats } = await pooledCount(p.table, [p.path], run.threads);
+    rows += count.rows;
+    decoded.set(p.partition, stats);
+  }
   await run.write(`${rows}\n`);
   return rows;
 }

@@ -24,6 +24,9 @@ export interface NodePool<T> {
 
 type Reply<T> = { id: number; error: WorkerError } | ({ id: number; error?: undefined } & RunResult<T>);
 
+/** Below this many leaf pages, starting worker threads costs more than it saves. */
+export const PARALLEL_MIN_PAGES = 256;
+
 export function startPool<O extends RunOutput>(
   workerUrl: URL, paths: readonly string[], table: TableDef, options: OpenOptions, output: O, size = availableParallelism(),
 ): NodePool<Outputs[O]> {

@@ -17,6 +17,7 @@ import { csvHeader, csvRows } from '../../src/core/writers/output.ts';
 import { openInnodbPartitions as openInnodbPartitionsInBrowser } from '../../src/lib/index.ts';
 import { openInnodbPartitions } from '../../src/lib/node.ts';
 import type { PartitionedOptions } from '../../src/lib/partitioned-table.ts';
+import { PARALLEL_MIN_PAGES } from '../../src/node/pool.ts';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
 import { expectSameRows } from './decode.ts';
 
@@ -42,7 +43,9 @@ describe('partitioned tables', () => {
       CREATE TABLE hashed (id BIGINT NOT NULL PRIMARY KEY, v VARCHAR(10)) ROW_FORMAT=REDUNDANT PARTITION BY HASH (id) PARTITIONS 4;
       INSERT INTO hashed SELECT seq * 3, CONCAT('h', seq) FROM seq_1_to_3000;
       CREATE TABLE keyed (k VARCHAR(12) NOT NULL PRIMARY KEY, n INT, KEY kn (n)) PARTITION BY KEY (k) PARTITIONS 3;
-      INSERT INTO keyed SELECT CONCAT('key', seq), seq % 50 FROM seq_1_to_3000;`);
+      INSERT INTO keyed SELECT CONCAT('key', seq), seq % 50 FROM seq_1_to_3000;
+      CREATE TABLE big (id INT NOT NULL PRIMARY KEY, pad VARCHAR(40)) PARTITION BY HASH (id) PARTITIONS 2;
+      INSERT INTO big SELECT seq, REPEAT(CHAR(65 + seq % 26), 30 + seq % 10) FROM seq_1_to_60000;`);
   });
   afterAll(async () => {
     await server?.stop();
@@ -150,5 +153,27 @@ describe('partitioned tables', () => {
     const kept = expected.filter((p) => p.name !== 'p2020#SP#p2020sp1');
     expect(partial.stdout).toBe(csvHeader(columns) + csvRows(kept.flatMap((p) => p.rows.map((r) => [...r, p.name]))));
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('the command line on the worker threads: each partition decoded and counted by them, rows as with one thread', async () => {
+    const dir = await exportPartitions('big');
+    const { table, close } = await openInnodbPartitions(ibds(dir));
+    try {
+      // More leaf pages per partition than the CLI reads in one thread (PARALLEL_MIN_PAGES): the pool is used.
+      for (const p of table.partitions) expect((await p.table?.reader.leafPages())?.length).toBeGreaterThan(PARALLEL_MIN_PAGES);
+    } finally {
+      await close();
+    }
+    const expected = await serverPartitions('big');
+    const cli = (threads: string, ...more: string[]) => spawnSync(process.execPath, [CLI, ...ibds(dir), '--partition-column', '--threads', threads, ...more], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    const one = cli('1');
+    const two = cli('2');
+    expect(two.status).toBe(0);
+    expect(two.stderr).not.toMatch(/warning/);
+    expect(two.stdout).toBe(csvHeader(['id', 'pad', '_partition']) + csvRows(expected.flatMap((p) => p.rows.map((r) => [...r, p.name]))));
+    expect(two.stdout).toBe(one.stdout);
+    expect(two.stderr).toBe(one.stderr);
+    expect(cli('2', '--count').stdout).toBe('60000\n');
+    expect(cli('2', '--format', 'ndjson').stdout).toBe(cli('1', '--format', 'ndjson').stdout);
   });
 });

@@ -1,0 +1,60 @@
+/**
+ * A table's rows and row count in the worker threads (node/pool.ts): its leaf pages cut into runs
+ * that every thread decodes, given back in key order. The CLI's count of one file and its reads of
+ * a partitioned table's partitions (partitions.ts), so those use all the cores too. A table of few
+ * leaf pages is read in this thread: starting the threads would cost more than they save.
+ */
+import { decodeInParallel } from '../core/readers/parallel.ts';
+import type { DecodeStats } from '../core/readers/table-reader.ts';
+import type { RowBatch } from '../core/values/row-batch.ts';
+import { sumLeafCounts, type InnodbTable, type RowCount } from '../lib/innodb-table.ts';
+import { PARALLEL_MIN_PAGES, startPool } from '../node/pool.ts';
+
+/** Leaf pages per run of a count in the worker threads (4 MB of 16 KB pages, one read each). */
+const COUNT_RUN_PAGES = 256;
+
+/** The decoding threads' script, beside the CLI's bundle (the one cli.ts starts). */
+const workerUrl = (): URL => new URL('./decode-worker.mjs', import.meta.url);
+
+/** A read: its batches in key order, then the statistics of whoever decoded them. */
+export interface PooledRead {
+  batches: AsyncGenerator<RowBatch>;
+  stats(): DecodeStats;
+}
+
+/** The rows of `table` (whose data files are `paths`) with `threads` threads. */
+export async function pooledBatches(table: InnodbTable, paths: readonly string[], threads: number): Promise<PooledRead> {
+  const leaves = await table.reader.leafPages();
+  if (threads === 1 || leaves.length < PARALLEL_MIN_PAGES) return { batches: table.batches({ batchSize: 5000 }), stats: () => table.stats };
+  const pool = startPool(workerUrl(), paths, table.definition, table.options, 'batch', threads);
+  async function* batches(): AsyncGenerator<RowBatch> {
+    try {
+      for await (const run of decodeInParallel(leaves, pool.decoders)) yield run.batch;
+    } finally {
+      await pool.close();
+    }
+  }
+  return { batches: batches(), stats: () => pool.stats() };
+}
+
+/**
+ * The rows of each leaf page of `table` (whose data files are `paths`) from its record headers
+ * (leaf-counts.ts), with `threads` threads (each page's checksum is most of a count's work), and the
+ * counters' statistics (their damaged pages, problems).
+ */
+export async function pooledCount(table: InnodbTable, paths: readonly string[], threads: number): Promise<{ count: RowCount; stats: DecodeStats }> {
+  const leaves = await table.reader.leafPages();
+  if (threads === 1 || leaves.length < PARALLEL_MIN_PAGES) return { count: await table.count(), stats: table.stats };
+  const pool = startPool(workerUrl(), paths, table.definition, table.options, 'count', threads);
+  const counts = new Int32Array(leaves.length);
+  let at = 0;
+  try {
+    for await (const run of decodeInParallel(leaves, pool.decoders, { runPages: COUNT_RUN_PAGES })) {
+      counts.set(run.batch, at);
+      at += run.batch.length;
+    }
+    return { count: sumLeafCounts(leaves, counts), stats: pool.stats() };
+  } finally {
+    await pool.close();
+  }
+}
