@@ -14,7 +14,6 @@ import { readFile } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { csvBytes } from './core/writers/csv-bytes.ts';
 import { csvHeader, ndjsonRows } from './core/writers/output.ts';
-import { decodeInParallel } from './core/readers/parallel.ts';
 import { batchRows, type RowBatch } from './core/values/row-batch.ts';
 import { loadKeyFile, parseMysqlKeyring, type EncryptionKeys } from './core/tablespace/encryption.ts';
 import { anythingAmiss } from './core/readers/decode-stats.ts';
@@ -37,7 +36,7 @@ import { listTables } from './node/list-tables.ts';
 import { keyRange, writeLookup } from './cli/lookup.ts';
 import { cliTimeZone } from './cli/time-zone.ts';
 import { writePartitions } from './cli/partitions.ts';
-import { pooledCount } from './cli/pooled-read.ts';
+import { inKeyOrder, pooledCount } from './cli/pooled-read.ts';
 import { PARALLEL_MIN_PAGES, startPool, type NodePool } from './node/pool.ts';
 import { parseArgs, sortFiles, textFormat, UsageError, USAGE, type Args } from './cli/args.ts';
 import { ParquetOutput, type Decoded } from './cli/parquet-output.ts';
@@ -82,13 +81,9 @@ async function decodeChunks(table: InnodbTable, args: Args, format: (batch: RowB
   return { chunks: inOrder(pool, leaves, format), stats: () => Promise.resolve(pool.stats()) };
 }
 
-/** The pool's runs in key order, as chunks; the pool is closed at the end (or when the caller stops). */
+/** The pool's runs in key order, as chunks (the pool closed at the end: inKeyOrder). */
 async function* inOrder<T>(pool: NodePool<T>, leaves: readonly number[], chunk: (run: T) => Chunk): AsyncGenerator<Chunk> {
-  try {
-    for await (const run of decodeInParallel(leaves, pool.decoders)) yield chunk(run.batch);
-  } finally {
-    await pool.close();
-  }
+  for await (const run of inKeyOrder(pool, leaves)) yield chunk(run);
 }
 
 function warn(message: string): void {

@@ -8,7 +8,7 @@ import { decodeInParallel } from '../core/readers/parallel.ts';
 import type { DecodeStats } from '../core/readers/table-reader.ts';
 import type { RowBatch } from '../core/values/row-batch.ts';
 import { sumLeafCounts, type InnodbTable, type RowCount } from '../lib/innodb-table.ts';
-import { PARALLEL_MIN_PAGES, startPool } from '../node/pool.ts';
+import { PARALLEL_MIN_PAGES, startPool, type NodePool } from '../node/pool.ts';
 
 /** Leaf pages per run of a count in the worker threads (4 MB of 16 KB pages, one read each). */
 const COUNT_RUN_PAGES = 256;
@@ -27,14 +27,16 @@ export async function pooledBatches(table: InnodbTable, paths: readonly string[]
   const leaves = await table.reader.leafPages();
   if (threads === 1 || leaves.length < PARALLEL_MIN_PAGES) return { batches: table.batches({ batchSize: 5000 }), stats: () => table.stats };
   const pool = startPool(workerUrl(), paths, table.definition, table.options, 'batch', threads);
-  async function* batches(): AsyncGenerator<RowBatch> {
-    try {
-      for await (const run of decodeInParallel(leaves, pool.decoders)) yield run.batch;
-    } finally {
-      await pool.close();
-    }
+  return { batches: inKeyOrder(pool, leaves), stats: () => pool.stats() };
+}
+
+/** What the pool makes of each run of `leaves`, in key order; the pool is closed at the end (or when the caller stops). */
+export async function* inKeyOrder<T>(pool: NodePool<T>, leaves: readonly number[]): AsyncGenerator<T> {
+  try {
+    for await (const run of decodeInParallel(leaves, pool.decoders)) yield run.batch;
+  } finally {
+    await pool.close();
   }
-  return { batches: batches(), stats: () => pool.stats() };
 }
 
 /**
