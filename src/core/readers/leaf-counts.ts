@@ -37,7 +37,8 @@ export interface LeafCountOptions {
   readBytes?: number;
   /**
    * Given, every page of each range read (leaf or not) is recorded into a map of that range, pushed
-   * here (page-map-fill.ts): the page map filled by the count's own reads. Plain tablespaces only.
+   * here (page-map-fill.ts): the page map filled by the count's own reads (of an encrypted or
+   * compressed tablespace: the leaves it reads, through the Tablespace).
    */
   mapped?: MappedRange[];
   /** Count purged rows too (by decoding every page, DECODE_TO_COUNT): what a `deleted`, `both` or `all` read returns. */
@@ -86,10 +87,7 @@ export function readRanges(sorted: readonly number[], gap: number, most: number)
 export async function countLeafRows(ts: Tablespace, pages: ArrayLike<number>, options: LeafCountOptions): Promise<Int32Array<ArrayBuffer>> {
   const counts = new Int32Array(pages.length);
   if (!plainPages(ts)) {
-    for (let i = 0; i < pages.length; i++) {
-      options.signal?.throwIfAborted();
-      counts[i] = await ts.page(pages[i]).then((p) => leafRowCount(p.bytes, p.checksum === 'bad', options), () => UNCOUNTED);
-    }
+    await countThrough(ts, pages, options, counts);
     return counts;
   }
   // Where each page is in `pages` (a page number appears once in a sane tree; a repeat gets the same count).
@@ -111,6 +109,42 @@ export async function countLeafRows(ts: Tablespace, pages: ArrayLike<number>, op
     k++;
   }
   return counts;
+}
+
+/** Pages of a map range recorded through the Tablespace, at most (18 bytes each). */
+const THROUGH_RANGE_PAGES = 4096;
+
+/**
+ * Counts `pages` of a tablespace whose pages must be decrypted or decompressed, one at a time through
+ * the Tablespace; with `options.mapped`, each page so read is recorded too (in ranges of neighbouring
+ * pages, the pages between them left pending), so the map needs no second transform of the leaves.
+ */
+async function countThrough(ts: Tablespace, pages: ArrayLike<number>, options: LeafCountOptions, counts: Int32Array): Promise<void> {
+  const ranges = options.mapped ? readRanges([...new Set(Array.from(pages))].sort((a, b) => a - b), 64, THROUGH_RANGE_PAGES) : [];
+  const maps = ranges.map(([from, to]) => rangeMap(to - from + 1, ts.pageSize));
+  for (let i = 0; i < pages.length; i++) {
+    options.signal?.throwIfAborted();
+    const no = pages[i];
+    const page = await ts.page(no).catch(() => null);
+    counts[i] = page ? leafRowCount(page.bytes, page.checksum === 'bad', options) : UNCOUNTED;
+    if (ranges.length === 0) continue;
+    const k = rangeOf(ranges, no);
+    if (page) mapImage(maps[k], no - ranges[k][0], page.bytes, page.checksum);
+    else maps[k].unreadable(no - ranges[k][0]);
+  }
+  for (let k = 0; k < ranges.length; k++) options.mapped?.push({ first: ranges[k][0], map: maps[k].pack() });
+}
+
+/** The range of `ranges` (sorted, disjoint [from, to]) holding page `no`, which one does. */
+function rangeOf(ranges: readonly [number, number][], no: number): number {
+  let lo = 0;
+  let hi = ranges.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (ranges[mid][0] <= no) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 /**

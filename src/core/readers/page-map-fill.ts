@@ -11,8 +11,9 @@
  * in large ranges of pending pages only, so that the file is read once in all, the count's share
  * first. Which pages are free comes from the extent descriptor pages (page 0 and one every page-size
  * pages: 4 reads for a 1 GB file of 16K pages), read when the map is made. A file whose pages must be
- * decrypted or decompressed is not counted in ranges: its map is all filled by fillRest, through the
- * Tablespace (one page at a time, as the summary's own scan of such files reads them).
+ * decrypted or decompressed is not counted in ranges: the count records the leaves it reads through
+ * the Tablespace, and fillRest reads the other pages so (one at a time, as the summary's own scan of
+ * such files reads them), so that no page is transformed twice.
  *
  * A page's state, type, index, level, records, fill, LSN and checksum are then those the summary's
  * scan finds (`summarize` with `pageMap`): free pages by the descriptors, all-zero pages, the
