@@ -105,6 +105,8 @@ interface Kept {
   complete: boolean;
   /** Settles when the scan filling it ends (or fails). */
   done: Promise<unknown>;
+  /** Stops the scan of its own (get) that fills it: the count's map, come meanwhile, replaces it. */
+  stop?: () => void;
 }
 
 /**
@@ -120,9 +122,12 @@ export class PageMapStore {
   #waiting = new Map<string, (() => void)[]>();
 
   /** The map `scan` fills for `ibd` as it reads; a scan that fails or is stopped forgets it. */
-  filling(ibd: Blob, name: string, map: PageMap, scan: Promise<unknown>): Kept {
+  filling(ibd: Blob, name: string, map: PageMap, scan: Promise<unknown>, stop?: () => void): Kept {
     const key = fileKey(ibd, name);
-    const kept: Kept = { map, complete: false, done: scan.catch(() => undefined) };
+    const kept: Kept = { map, complete: false, done: scan.catch(() => undefined), stop };
+    const replaced = this.#maps.get(key);
+    // A scan of its own still running reads the file a second time beside the count's: stopped.
+    if (replaced && !replaced.complete) replaced.stop?.();
     this.#maps.delete(key);
     this.#maps.set(key, kept);
     for (const old of this.#maps.keys()) if (this.#maps.size > KEEP_MAPS) this.#maps.delete(old);
@@ -194,11 +199,13 @@ export class PageMapStore {
       return this.get(ibd, name, keys);
     }
     const map = new PageMap();
-    // A scan of its own is answered from once it is over (no summary shows it filling).
-    const scan = summarize(sharedBlobSource(ibd, name), { keys, pageMap: map });
-    const own = this.filling(ibd, name, map, scan);
-    await scan;
-    return own;
+    // A scan of its own is answered from once it is over (no summary shows it filling); stopped when
+    // the count's map replaces it, it is answered from that one.
+    const stopping = new AbortController();
+    const scan = summarize(sharedBlobSource(ibd, name), { keys, pageMap: map, signal: stopping.signal });
+    const own = this.filling(ibd, name, map, scan, () => stopping.abort());
+    const ended = await scan.then(() => true, (e: unknown) => (stopping.signal.aborted ? false : Promise.reject(e)));
+    return ended ? own : this.get(ibd, name, keys);
   }
 
   /** The map of `ibd` as it stands (see get). */

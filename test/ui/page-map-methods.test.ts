@@ -118,6 +118,44 @@ describe('page map worker methods', () => {
     expect((await methods.pageCells(ibd, ibd.name, 4)).complete).toBe(true);
   });
 
+  it('stops a scan of its own the panel started when the count\'s map replaces it, and answers from that map', async () => {
+    const methods = createPageMapMethods(new PageMapStore());
+    const ibd = new File([sample], 'employees.ibd');
+    // The summary's pass streams its ranges (ByteSource.readInto); held until the count's map is made.
+    let release = () => undefined as void;
+    const held = new Promise<void>((r) => (release = r));
+    let streams = 0;
+    const slice = ibd.slice.bind(ibd);
+    ibd.slice = (...args) => {
+      const part = slice(...args);
+      const stream = part.stream.bind(part);
+      part.stream = () => {
+        streams++;
+        const body = stream();
+        return new ReadableStream({ type: 'bytes', async pull(c) {
+          await held;
+          const reader = body.getReader();
+          for (let r = await reader.read(); !r.done; r = await reader.read()) c.enqueue(r.value);
+          c.close();
+        } }) as ReturnType<Blob['stream']>;
+      };
+      return part;
+    };
+    const panel = methods.pageCells(ibd, ibd.name, 4);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(streams).toBe(1);
+    await methods.countedMapStart(ibd, ibd.name);
+    await new Promise((r) => setTimeout(r, 50));
+    release();
+    const cells = await panel;
+    // Before the fix the scan went on to the end and the panel got its map, complete, the file read twice.
+    expect(cells.complete).toBe(false);
+    expect(cells.cells.reduce((n, c) => n + c.states[PageState.PENDING], 0)).toBeGreaterThan(0);
+    expect(streams).toBe(1);
+    await methods.countedMapEnd(ibd, ibd.name, true);
+    expect((await methods.pageCells(ibd, ibd.name, 4)).complete).toBe(true);
+  });
+
   it('names the trees by the definition: PRIMARY, then each secondary index as --index finds it', async () => {
     const methods = createPageMapMethods(new PageMapStore());
     const ibd = new Blob([sample]);
