@@ -10,7 +10,8 @@
 import { PARTITION_COLUMN, openPartitionSources } from '../src/lib/partitioned-table.ts';
 import { partitionOfFile, samePartition } from '../src/core/definitions/partitions.ts';
 import { mergeStats } from '../src/core/readers/parallel.ts';
-import type { DecodePagesOptions, DecodeStats, TableInfo, TableReader } from '../src/core/readers/table-reader.ts';
+import type { DecodePagesOptions, DecodeStats, KeyRange, TableInfo, TableReader } from '../src/core/readers/table-reader.ts';
+import type { SeekTree } from './key-seek.ts';
 import { blobSource, sharedBlobSource, type ByteSource } from '../src/core/tablespace/source.ts';
 import { appendColumn, concatBatches } from '../src/core/values/batch-edit.ts';
 import type { RowBatch } from '../src/core/values/row-batch.ts';
@@ -78,6 +79,18 @@ export class PartitionView implements ViewReader {
 
   get stats(): DecodeStats {
     return mergeStats(this.parts.map((p) => p.reader.stats));
+  }
+
+  /** Each partition's B-tree, for Go to (key-seek.ts): its leaf pages named by the table's leaves (once leafPages() is known). */
+  trees(): SeekTree[] {
+    return this.parts.map((p, i) => ({
+      lookup: (range: KeyRange) => p.reader.lookup(range),
+      leaf: (page: number) => {
+        const at = this.#pages.slice(this.#starts[i], this.#starts[i + 1] ?? this.#pages.length).indexOf(page);
+        return at < 0 ? -1 : this.#starts[i] + at;
+      },
+      partition: p.name,
+    }));
   }
 
   /** Each partition's name and the table's leaf its leaves begin at (once leafPages() is known). */

@@ -13,7 +13,7 @@ import type { Column, TableDef } from '../src/core/schema.ts';
 import { blobSource, sharedBlobSource } from '../src/core/tablespace/source.ts';
 import { packedBuffers, PageMap } from '../src/core/readers/page-map.ts';
 import { quickSummary, summarize } from '../src/core/readers/summary.ts';
-import { DefinitionMismatch, ROW_STATE_COLUMN, type DecodeStats, type Row, type TableReader } from '../src/core/readers/table-reader.ts';
+import { DefinitionMismatch, ROW_STATE_COLUMN, type DecodeStats, type Row } from '../src/core/readers/table-reader.ts';
 import { csvBuffers, csvPages, type CsvBuffers } from '../src/core/writers/csv-pages.ts';
 import { parquetFooter, parquetPart } from '../src/core/writers/parquet-rows.ts';
 import { PARQUET_MAGIC, type ParquetGroups, type ParquetPart } from '../src/core/writers/parquet-row-groups.ts';
@@ -21,7 +21,7 @@ import { openDefinedTable, type InnodbTable } from '../src/lib/innodb-table.ts';
 import type { ByteSource } from '../src/core/tablespace/source.ts';
 import { batchToRows } from '../src/ui/grid/batch-text.ts';
 import { keyRows, textRows } from '../src/ui/search/search.ts';
-import { seekKey, type KeySeekMethods } from './key-seek.ts';
+import { seekKey, type KeySeekMethods, type SeekTree } from './key-seek.ts';
 import { LeafCounter } from './leaf-damage.ts';
 import { PartitionView, type ViewCounter, type ViewReader } from './partition-view.ts';
 import { PageMapStore } from './page-map-methods.ts';
@@ -107,8 +107,8 @@ interface OpenView {
   source: ByteSource;
   /** Its reader; a partitioned table's partitions behind one (partition-view.ts). */
   reader: ViewReader;
-  /** Its lookups by key through one B-tree (none for a partitioned table). */
-  lookup: TableReader['lookup'] | null;
+  /** The B-trees its keys are looked up in: its own, or each partition's. */
+  trees: readonly SeekTree[];
   /** What counts its leaves (made on the first count, by `counterOf`; a partitioned table's is its view). */
   counter: Promise<ViewCounter> | null;
   counterOf: () => Promise<ViewCounter>;
@@ -302,7 +302,7 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
         partitions: partitioned ? { parts: partitioned.partitions, warnings: partitioned.warnings.slice() } : null,
       };
       const counterOf = () => (partitioned ? Promise.resolve(partitioned) : LeafCounter.open(source, spec, (table as InnodbTable).reader));
-      current = { spec, source, reader, lookup: table ? (range) => table.reader.lookup(range) : null, counter: null, counterOf, view, exportBuffers: [], searchBuilders: [] };
+      current = { spec, source, reader, trees: partitioned?.trees() ?? [{ lookup: (range) => (table as InnodbTable).reader.lookup(range), leaf: (page) => page, partition: null }], counter: null, counterOf, view, exportBuffers: [], searchBuilders: [] };
       return view;
     },
 
@@ -410,7 +410,7 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
     },
 
     seekKey(values) {
-      return seekKey(opened().lookup, values);
+      return seekKey(opened().trees, values);
     },
 
     async reportLeaves(pages) {

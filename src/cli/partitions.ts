@@ -5,8 +5,13 @@
  * header, `--partition-column` ending each row with its partition's name (`_partition`). A partition
  * not given is named in a warning and the exit status is 2; `--count`, `--index`, `--key` and
  * `--from/--to` apply to every partition. Each partition is read (and counted) with the worker
- * threads (pooled-read.ts), one partition after the other so the rows stay in order. Each
- * partition's recovery report follows on stderr.
+ * threads (pooled-read.ts), one partition after the other so the rows stay in order; `--index`
+ * reads all partitions at once, their rows merged in the index's order (PartitionedTable.inKeyOrder),
+ * the threads shared among the partitions (one worker each when there are as many partitions as
+ * threads or more: then all partitions decode at once, and this thread merges). `--key` and
+ * `--from/--to` descend each partition's B-tree in this thread: they read few pages, or a range's
+ * leaves one after the other, and their rows are merged in key order too. Each partition's recovery
+ * report follows on stderr.
  */
 import { basename } from 'node:path';
 import { anythingAmiss } from '../core/readers/decode-stats.ts';
@@ -21,7 +26,7 @@ import { DefinitionMismatch } from '../core/readers/leaf-decoder.ts';
 import { openInnodbPartitions } from '../lib/node.ts';
 import type { InnodbTable } from '../lib/innodb-table.ts';
 import type { Partition, PartitionedTable } from '../lib/partitioned-table.ts';
-import { pooledBatches, pooledCount } from './pooled-read.ts';
+import { pooledBatches, pooledCount, type PooledRead } from './pooled-read.ts';
 import type { WriteOut } from './lookup.ts';
 
 export interface PartitionRun {
@@ -99,6 +104,7 @@ function present(table: PartitionedTable, run: PartitionRun): { partition: Parti
 async function writeRows(table: PartitionedTable, run: PartitionRun, decoded: Map<Partition, DecodeStats>): Promise<number> {
   let rows = 0;
   if (run.format === 'csv') await run.write(csvHeader(table.columns));
+  if (table.index !== null) return writeMerged(table, run, decoded);
   for (const p of present(table, run)) {
     const read = await pooledBatches(p.table, [p.path], run.threads);
     for await (const batch of read.batches) {
@@ -107,6 +113,27 @@ async function writeRows(table: PartitionedTable, run: PartitionRun, decoded: Ma
     }
     decoded.set(p.partition, read.stats());
   }
+  return rows;
+}
+
+/** A secondary index's rows: every partition read at once, with a share of the threads, merged in the index's order. */
+async function writeMerged(table: PartitionedTable, run: PartitionRun, decoded: Map<Partition, DecodeStats>): Promise<number> {
+  const parts = present(table, run);
+  const share = Math.max(1, Math.floor(run.threads / Math.max(1, parts.length)));
+  // Workers only while there are no more of them than threads asked for.
+  const pooled = run.threads > 1 && parts.length <= run.threads;
+  const reads: PooledRead[] = [];
+  let rows = 0;
+  try {
+    for (const p of parts) reads.push(await pooledBatches(p.table, [p.path], pooled ? share : 1, !pooled));
+    for await (const batch of table.inKeyOrder(reads.map((r, i) => table.taggedAll(r.batches, parts[i].partition.name)))) {
+      rows += batch.rows;
+      await run.write(chunk(table, batch, run));
+    }
+  } finally {
+    await Promise.all(reads.map((r) => r.batches.return(undefined)));
+  }
+  reads.forEach((r, i) => decoded.set(parts[i].partition, r.stats()));
   return rows;
 }
 

@@ -22,10 +22,13 @@ export interface PooledRead {
   stats(): DecodeStats;
 }
 
-/** The rows of `table` (whose data files are `paths`) with `threads` threads. */
-export async function pooledBatches(table: InnodbTable, paths: readonly string[], threads: number): Promise<PooledRead> {
+/**
+ * The rows of `table` (whose data files are `paths`) with `threads` threads; `alone`: one thread
+ * means this one (else one worker, so that this thread is free for other work: a merge of partitions).
+ */
+export async function pooledBatches(table: InnodbTable, paths: readonly string[], threads: number, alone = true): Promise<PooledRead> {
   const leaves = await table.reader.leafPages();
-  if (threads === 1 || leaves.length < PARALLEL_MIN_PAGES) return { batches: table.batches({ batchSize: 5000 }), stats: () => table.stats };
+  if ((alone && threads === 1) || leaves.length < PARALLEL_MIN_PAGES) return { batches: table.batches({ batchSize: 5000 }), stats: () => table.stats };
   const pool = startPool(workerUrl(), paths, table.definition, table.options, 'batch', threads);
   return { batches: inKeyOrder(pool, leaves), stats: () => pool.stats() };
 }

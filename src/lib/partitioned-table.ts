@@ -4,10 +4,14 @@
  * order — the order of the table's .par file, else of its MySQL 8 data dictionary, else of its
  * PARTITION BY clause, else the order the files were given (said in a warning). A partition the
  * order names but no file was given for is named in a warning; the others are read all the same.
- * With `partitionColumn`, each row ends with the name of the partition it came from.
+ * With `partitionColumn`, each row ends with the name of the partition it came from. A read of a
+ * secondary index, and a key lookup, gives the rows of all partitions merged into the index's order
+ * (key-merge.ts), as the server's `ORDER BY` the index's columns and the primary key does; a read of
+ * the clustered index gives them partition by partition.
  */
 import { PARTITIONED_NOTE, parsePar, partitionNamesOfClause, partitionOfFile, samePartition } from '../core/definitions/partitions.ts';
 import { readSdi } from '../core/definitions/sdi/index.ts';
+import { mergeKey, mergeInKeyOrder, type MergeKey } from '../core/readers/key-merge.ts';
 import { mergeStats } from '../core/readers/parallel.ts';
 import type { DecodeStats, KeyLookup, KeyRange, LookupReadOptions, ReadOptions } from '../core/readers/table-reader.ts';
 import type { TableDef } from '../core/schema.ts';
@@ -42,7 +46,20 @@ export class PartitionedTable {
     readonly partitions: readonly Partition[],
     readonly warnings: readonly string[],
     private readonly partitionColumn: boolean,
+    /** How rows of the index read are merged across partitions, or why they cannot be (they then come partition by partition). */
+    readonly keyOrder: MergeKey | { why: string },
   ) {}
+
+  /** The index read: a secondary index's name, or null for the clustered index. */
+  get index(): string | null {
+    return this.present[0]?.table.options.indexName ?? null;
+  }
+
+  /** The rows of each partition's `inputs` (in partition order) merged in key order, else one partition after the other. */
+  async *inKeyOrder(inputs: readonly AsyncIterable<RowBatch>[]): AsyncGenerator<RowBatch> {
+    if ('parts' in this.keyOrder) yield* mergeInKeyOrder(inputs, this.keyOrder);
+    else for (const input of inputs) yield* input;
+  }
 
   private get present(): (Partition & { table: InnodbTable })[] {
     return this.partitions.filter((p): p is Partition & { table: InnodbTable } => p.table !== null);
@@ -58,11 +75,16 @@ export class PartitionedTable {
     return mergeStats(this.present.map((p) => p.table.stats));
   }
 
-  /** The rows of every partition in order, each partition's in key order. */
+  /** The rows of a secondary index in its order across partitions; of the clustered index, every partition's in turn, each in key order. */
   async *batches(options: ReadOptions = {}): AsyncGenerator<RowBatch> {
-    for (const p of this.present) {
-      for await (const batch of p.table.batches(options)) yield this.tagged(batch, p.name);
-    }
+    const reads = this.present.map((p) => this.taggedAll(p.table.batches(options), p.name));
+    if (this.index !== null) yield* this.inKeyOrder(reads);
+    else for (const read of reads) yield* read;
+  }
+
+  /** `batches` with the partition column, when asked for. */
+  async *taggedAll(batches: AsyncIterable<RowBatch>, partition: string): AsyncGenerator<RowBatch> {
+    for await (const batch of batches) yield this.tagged(batch, partition);
   }
 
   async *rows(options: ReadOptions = {}): AsyncGenerator<RowObject> {
@@ -73,16 +95,17 @@ export class PartitionedTable {
   }
 
   /**
-   * The rows of the key range in every partition, in partition order (a key may be in any of them):
-   * each partition's lookup (InnodbTable.lookup) in turn, their notes together, their pages one after
-   * the other.
+   * The rows of the key range in every partition (a key may be in any of them), merged in key order:
+   * each partition's lookup (InnodbTable.lookup) descends its own B-tree; their notes together, their
+   * pages one after the other.
    */
   async lookup(range: KeyRange): Promise<KeyLookup> {
     const lookups: { name: string; lookup: KeyLookup }[] = [];
     for (const p of this.present) lookups.push({ name: p.name, lookup: await p.table.lookup(range) });
     const notes: string[] = [];
     const path: number[] = [];
-    const tagged = (batch: RowBatch, name: string) => this.tagged(batch, name);
+    const merged = (signal?: AbortSignal, options?: LookupReadOptions) => this.inKeyOrder(lookups.map(({ name, lookup }) => this.taggedAll(lookup.batches(signal, options), name)));
+    if ('why' in this.keyOrder) notes.push(`the rows are given partition by partition, not in key order across partitions: ${this.keyOrder.why}`);
     return {
       notes,
       path,
@@ -90,8 +113,8 @@ export class PartitionedTable {
         return lookups.find((l) => l.lookup.offPath !== null)?.lookup.offPath ?? null;
       },
       async *batches(signal?: AbortSignal, options?: LookupReadOptions) {
-        for (const { name, lookup } of lookups) {
-          for await (const batch of lookup.batches(signal, options)) yield tagged(batch, name);
+        yield* merged(signal, options);
+        for (const { lookup } of lookups) {
           for (const note of lookup.notes) if (!notes.includes(note)) notes.push(note);
           path.push(...lookup.path);
         }
@@ -179,5 +202,9 @@ export async function openPartitionSources(ibds: readonly ByteSource[], companio
     warnings.push(...opened.warnings);
     partitions.push({ name, table: opened });
   }
-  return new PartitionedTable(definition, partitions, warnings, options.partitionColumn === true);
+  const first = partitions.find((p) => p.table !== null)?.table;
+  const spatial = first?.options.indexName !== undefined && definition.indexes.some((i) => i.name === first.options.indexName && i.kind === 'spatial');
+  const keyOrder = await mergeKey(first?.reader.keyParts ?? [], spatial);
+  if (first?.options.indexName !== undefined && 'why' in keyOrder) warnings.push(`index ${first.options.indexName}'s rows are given partition by partition, not in its order across partitions: ${keyOrder.why}`);
+  return new PartitionedTable(definition, partitions, warnings, options.partitionColumn === true, keyOrder);
 }

@@ -4,7 +4,8 @@
  * partitions, their files (`t#P#p0.ibd`, `t#P#p0#SP#p0sp0.ibd`) with the .frm and .par beside them,
  * shown as one table each with its partitions in order and the rows of each (INFORMATION_SCHEMA's
  * order, `SELECT … PARTITION (p)`'s counts); the CSV export of all of them, each row ending with its
- * partition (`_partition`), equal to the server's rows partition by partition.
+ * partition (`_partition`), equal to the server's rows partition by partition; "Go to" a key
+ * through each partition's B-tree in turn (the pages read: one per level of each partition searched).
  */
 import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { createConnection } from 'mariadb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { csvHeader, csvRows } from '../../src/core/writers/output.ts';
+import { openInnodbPartitions } from '../../src/lib/node.ts';
 import type { MariadbServer } from '../harness/mariadb.ts';
 import { expectOwnOriginOnly, pageSteps, type Session } from './harness.ts';
 import { pageTest } from './page-test.ts';
@@ -79,5 +81,37 @@ describe('partitioned tables, in the built page', () => {
     }
     await shot('partitions');
     expectOwnOriginOnly(session);
+  }, 300_000);
+
+  it('goes to a key through the partitions\' B-trees, one after the other, to the server\'s row', async () => {
+    const server = db as MariadbServer;
+    const want = await serverPartitions(server, 'sales', 'id, yr');
+    // Each partition's tree height, in partition order: a search reads one page per level of each partition it searches.
+    const opened = await openInnodbPartitions(readdirSync(folder).filter((f) => f.startsWith('sales#P#')).map((f) => join(folder, f)));
+    const heights = opened.table.partitions.map((p) => p.table?.info.treeHeight ?? 0);
+    await opened.close();
+    expect(opened.table.partitions.map((p) => p.name)).toEqual(want.map((p) => p.name));
+    await page.locator('[data-testid="table-item"][data-table="sales"]').click();
+    await waitForTable('sales', 'done', 120_000);
+    const rows = want.flatMap((p, part) => p.rows.map((r) => ({ r, part })));
+    for (const [id, yr] of [['77', '2020'], ['5998', '2021'], ['1', '2019']]) {
+      await page.getByTestId('jump-key').fill(`${id}, ${yr}`);
+      await page.getByTestId('jump-key').press('Enter');
+      const at = rows.findIndex(({ r }) => String(r[0]) === id && String(r[1]) === yr);
+      const info = page.getByTestId('jump-info');
+      await expect.poll(() => info.getAttribute('data-pages')).toBe(String(heights.slice(0, rows[at].part + 1).reduce((a, b) => a + b, 0)));
+      expect(await info.textContent()).toMatch(/Looked up through the B-tree: .*partitions' B-trees searched in partition order/);
+      const shown = page.locator(`[data-row="${at}"]`);
+      await shown.waitFor({ timeout: 20_000 });
+      const cells: string[] = [];
+      for (let c = 0; c < 5; c++) cells.push((await shown.locator(`[data-col="${c}"]`).textContent()) ?? '');
+      expect(cells).toEqual([...rows[at].r.map((v) => (v === null ? 'NULL' : String(v))), want[rows[at].part].name]);
+    }
+    // A key no partition holds: every partition searched.
+    await page.getByTestId('jump-key').fill('99999, 2020');
+    await page.getByTestId('jump-key').press('Enter');
+    await expect.poll(() => page.getByTestId('jump-message').textContent()).toBe('No row has id, yr = 99999, 2020.');
+    expect(await page.getByTestId('jump-info').getAttribute('data-pages')).toBe(String(heights.reduce((a, b) => a + b, 0)));
+    await shot('partitions-go-to');
   }, 300_000);
 });

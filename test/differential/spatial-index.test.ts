@@ -1,5 +1,5 @@
 /**
- * SPATIAL indexes against a real MariaDB: tables (DYNAMIC, REDUNDANT) of two R-trees (a GEOMETRY column of polygons,
+ * SPATIAL indexes against a real MariaDB: tables (DYNAMIC, REDUNDANT, COMPRESSED) of two R-trees (a GEOMETRY column of polygons,
  * points and flat lines; a POINT column) and a B-tree index between them, 5,000 rows, on 16K and 4K
  * pages (R-trees of several levels); each SPATIAL index read by name, its rows — `MBR(g)` as WKT,
  * then the primary key — compared as a set with the server's `SELECT ST_AsText(ST_Envelope(g)), id`
@@ -35,7 +35,7 @@ describe.each([16384, 4096])('SPATIAL indexes, %i-byte pages', (pageSize) => {
   beforeAll(async () => {
     execFileSync(process.execPath, [join(ROOT, 'scripts/build-cli.mjs')], { cwd: ROOT });
     server = await startMariadb({ pageSize });
-    await server.exec(fill('sp', 'DYNAMIC') + fill('sp_r', 'REDUNDANT'));
+    await server.exec(fill('sp', 'DYNAMIC') + fill('sp_r', 'REDUNDANT') + fill('sp_c', 'COMPRESSED'));
     ibd = await server.exportTable('sp');
   });
   afterAll(async () => {
@@ -59,6 +59,23 @@ describe.each([16384, 4096])('SPATIAL indexes, %i-byte pages', (pageSize) => {
     expect(sorted((await decodeIndex(await server.exportTable('sp_r'), table, 'sg')).rows)).toEqual(sorted(expected.rows));
     const kn = await indexRows(server, table, 'kn');
     expectSameRows((await decodeIndex(ibd, await tableDef(server, 'sp'), 'kn')).rows, kn.rows, 'kn', kn.names);
+  });
+
+  it('ROW_FORMAT=COMPRESSED: both R-trees\' compressed pages, and the B-tree index between them', async () => {
+    const table = await tableDef(server, 'sp_c');
+    const file = await server.exportTable('sp_c');
+    for (const [index, column] of [['sg', 'g'], ['spt', 'p']]) {
+      const expected = await server.query(`SELECT ST_AsText(ST_Envelope(${column})), id FROM sp_c`);
+      const decoded = await decodeIndex(file, table, index);
+      expect(decoded.reader.info.rowFormat, index).toBe('COMPRESSED');
+      expect(decoded.rows.length, index).toBe(ROWS);
+      expect(sorted(decoded.rows), index).toEqual(sorted(expected.rows));
+      expect(decoded.reader.stats.problems, index).toEqual([]);
+      // Node pages of the R-tree compressed too.
+      expect(decoded.reader.info.treeHeight, index).toBeGreaterThan(1);
+    }
+    const kn = await indexRows(server, table, 'kn');
+    expectSameRows((await decodeIndex(file, table, 'kn')).rows, kn.rows, 'sp_c.kn', kn.names);
   });
 
   it('the CLI reads it by name, counts it, and finds an MBR given as the key', async () => {

@@ -19,7 +19,7 @@ import { hasStateColumn, modeIncludes, ROW_STATE_COLUMN, type RowMode } from './
 import { fileLayout, leafContext } from './leaf-context.ts';
 import { secondaryIndexName, secondaryTree } from './index-choice.ts';
 import { planLookup, type KeyLookup, type KeyRange } from './key-lookup.ts';
-import type { ClusteredLayout } from '../records/clustered-index.ts';
+import type { ClusteredLayout, KeyColumn } from '../records/clustered-index.ts';
 import { BatchBuilder, batchRows, batchView, releaseBatch, type RowBatch } from '../values/row-batch.ts';
 import { timeZone, UTC, type TimeZone } from '../values/time-zone.ts';
 import type { TableDef } from '../schema.ts';
@@ -125,6 +125,8 @@ export interface TableReader {
   readonly mode: RowMode;
   /** Output column names, in table order (stored and visible columns). */
   readonly columns: string[];
+  /** The key the rows are in order of (the index's parts, then a secondary index's clustered key parts), each with its output column. */
+  readonly keyParts: readonly KeyColumn[];
   readonly stats: DecodeStats;
   /** Rows in primary-key order, in compact batches (see row-batch.ts): the fast path. */
   batches(options?: ReadOptions): AsyncGenerator<RowBatch>;
@@ -263,6 +265,7 @@ async function rootlessIndex(ts: Tablespace, why: IbdError, indexId?: bigint): P
 class ClusteredReader implements TableReader {
   readonly columns: string[];
   readonly stats: DecodeStats = emptyStats();
+  readonly keyParts: readonly KeyColumn[];
   private readonly leaf: LeafDecoder;
 
   constructor(
@@ -275,6 +278,7 @@ class ClusteredReader implements TableReader {
     private readonly zone: TimeZone,
   ) {
     this.columns = layout.columns.map((c) => c.name);
+    this.keyParts = layout.keyParts;
     if (hasStateColumn(mode)) this.columns.push(ROW_STATE_COLUMN);
     this.context = leafContext(ts, layout, compact, mode, this.stats, zone);
     this.leaf = new LeafDecoder(this.context);

@@ -1,7 +1,8 @@
 /**
- * Batches made from a batch (row-batch.ts) without decoding again: some of its rows (a lookup's
+ * Batches made from batches (row-batch.ts) without decoding again: some of a batch's rows (a lookup's
  * filter), or its rows with one more column holding the same text in every row (which partition a
- * row came from). The text buffer is shared; only the cells, NULL flags and lines are copied.
+ * row came from), where the text buffer is shared and only the cells, NULL flags and lines are
+ * copied; rows of several batches in one (a merge of partitions in key order), their text copied.
  */
 import type { RowBatch } from './row-batch.ts';
 
@@ -63,4 +64,35 @@ export function concatBatches(batches: readonly RowBatch[]): RowBatch {
     row += b.rows;
   }
   return { rows, cols, text, cells, nulls };
+}
+
+/** One row of a batch. */
+export interface RowPick {
+  batch: RowBatch;
+  row: number;
+}
+
+/** The rows `picks` (of batches of `cols` columns), in the order given, copied into one batch (their lines dropped). */
+export function gatherRows(picks: readonly RowPick[], cols: number): RowBatch {
+  let size = 0;
+  for (const { batch, row } of picks) {
+    for (let c = 2 * cols * row; c < 2 * cols * (row + 1); c += 2) size += batch.cells[c + 1] - batch.cells[c];
+  }
+  const text = new Uint8Array(size);
+  const cells = new Uint32Array(2 * cols * picks.length);
+  const nulls = new Uint8Array(cols * picks.length);
+  let at = 0;
+  for (let i = 0; i < picks.length; i++) {
+    const { batch, row } = picks[i];
+    nulls.set(batch.nulls.subarray(cols * row, cols * (row + 1)), cols * i);
+    for (let c = 0; c < cols; c++) {
+      const start = batch.cells[2 * (cols * row + c)];
+      const end = batch.cells[2 * (cols * row + c) + 1];
+      text.set(batch.text.subarray(start, end), at);
+      cells[2 * (cols * i + c)] = at;
+      at += end - start;
+      cells[2 * (cols * i + c) + 1] = at;
+    }
+  }
+  return { rows: picks.length, cols, text, cells, nulls };
 }

@@ -60,8 +60,11 @@ const GEOMETRIES = new Set(['geometry', 'point', 'linestring', 'polygon', 'multi
 const TEXT_TYPES = new Set(['char', 'varchar', 'tinytext', 'text', 'mediumtext', 'longtext']);
 const BINARY_TYPES = new Set(['binary', 'varbinary', 'tinyblob', 'blob', 'mediumblob', 'longblob', 'bit']);
 
-/** The order of column `c`'s values, or the reason there is none here. */
-export function columnOrder(c: Column): ColumnOrder | { why: string } {
+/**
+ * The order of column `c`'s values, or the reason there is none here. `whole`: text compared whole,
+ * max_sort_length aside, as an index orders its keys (an ORDER BY's sort cuts them).
+ */
+export function columnOrder(c: Column, whole = false): ColumnOrder | { why: string } {
   if (c.type === 'json') {
     // MariaDB's JSON is LONGTEXT in utf8mb4_bin (its SHOW CREATE TABLE says so), which sorts as text
     return { why: `\`${c.name}\` is of type JSON, which MySQL orders by its JSON comparison rules (a value's type first, then its value), not modelled here` };
@@ -76,30 +79,31 @@ export function columnOrder(c: Column): ColumnOrder | { why: string } {
   if (c.type === 'set') return { kind: 'bytes', key: setKey(c.values) };
   if (GEOMETRIES.has(c.type)) return { kind: 'bytes', key: geometryKey };
   if (BINARY_TYPES.has(c.type) || c.charset === 'binary') return { kind: 'bytes', key: hexKey };
-  if (TEXT_TYPES.has(c.type)) return textOrder(c);
+  if (TEXT_TYPES.has(c.type)) return textOrder(c, whole);
   return { why: `\`${c.name}\` is of type ${c.type.toUpperCase()}, whose ORDER BY order is not modelled` };
 }
 
 /** columnOrder, once the weights it needs are loaded (a UCA collation's come in a chunk of their own). */
-export async function loadColumnOrder(c: Column): Promise<ColumnOrder | { why: string }> {
+export async function loadColumnOrder(c: Column, whole = false): Promise<ColumnOrder | { why: string }> {
   if (TEXT_TYPES.has(c.type) && UCA_COLLATION.test(collationOf(c))) await loadUcaWeights();
-  return columnOrder(c);
+  return columnOrder(c, whole);
 }
 
 function collationOf(c: Column): string {
   return (c.collation || defaultCollation(c.charset, 'mariadb')).toLowerCase();
 }
 
-function textOrder(c: Column): ColumnOrder | { why: string } {
+function textOrder(c: Column, whole: boolean): ColumnOrder | { why: string } {
   const collation = collationOf(c);
-  if (collation === 'utf8mb4_general_ci' || collation === 'utf8mb3_general_ci') return { kind: 'weights16', key: (t, out) => generalCiKey(firstChars(t), out) };
+  const cut = whole ? (key: ColumnOrder['key']) => key : sortLength;
+  if (collation === 'utf8mb4_general_ci' || collation === 'utf8mb3_general_ci') return { kind: 'weights16', key: whole ? generalCiKey : (t, out) => generalCiKey(firstChars(t), out) };
   const uca = ucaOrder(collation);
   // MySQL 8 compares a NO PAD collation's whole key, max_sort_length aside (8.0.20 on): 0900 is MySQL's only.
-  if (uca) return collation === 'utf8mb4_0900_ai_ci' ? uca : { kind: uca.kind, key: firstBytes(uca.key) };
+  if (uca) return collation === 'utf8mb4_0900_ai_ci' ? uca : { kind: uca.kind, key: cut(uca.key) };
   const bytes = charsetBytes(c.charset);
-  if (collation === 'latin1_swedish_ci' && c.charset === 'latin1' && bytes) return { kind: 'padded', key: firstBytes((t, out) => latin1SwedishKey(bytes, t, out)) };
+  if (collation === 'latin1_swedish_ci' && c.charset === 'latin1' && bytes) return { kind: 'padded', key: cut((t, out) => latin1SwedishKey(bytes, t, out)) };
   const part = keyPart({ ...c, collation }, 0, false);
-  if (part.order !== null && bytes) return { kind: part.order, key: firstBytes(bytes) };
+  if (part.order !== null && bytes) return { kind: part.order, key: cut(bytes) };
   return { why: `\`${c.name}\` is ordered by collation ${collation}, whose weights are not implemented (utf8mb3/utf8mb4 _general_ci, the _unicode_ci, _unicode_520_ci and _uca1400_ai_ci of the Unicode charsets, utf8mb4_0900_ai_ci, latin1_swedish_ci and the _bin collations are)` };
 }
 
@@ -107,7 +111,7 @@ function textOrder(c: Column): ColumnOrder | { why: string } {
 export const MAX_SORT_LENGTH = 1024;
 
 /** A key whose bytes beyond MAX_SORT_LENGTH are dropped (a UCA collation's weights, a charset's bytes: one per byte of the text). */
-function firstBytes(key: ColumnOrder['key']): ColumnOrder['key'] {
+function sortLength(key: ColumnOrder['key']): ColumnOrder['key'] {
   return (text, out) => {
     const start = out.length;
     key(text, out);

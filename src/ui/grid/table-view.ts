@@ -314,11 +314,11 @@ export class TableView {
    * by searching the leaves. Rejects with the worker's Error for a key that is not one of the index's.
    */
   async findKey(values: readonly string[], signal: AbortSignal): Promise<KeyFound> {
-    if (this.view.keyColumns.length === 0 || this.view.partitions !== null) return this.#searchKey(values, signal);
+    if (this.view.keyColumns.length === 0) return this.#searchKey(values, signal);
     const seek = await this.pool.run((api) => api.seekKey([...values]), 'high', this.gen);
     signal.throwIfAborted();
     const via = { pages: seek.path.length, ms: seek.ms, notes: seek.notes };
-    const leaf = seek.found === null ? -1 : this.map.leaves.indexOf(seek.found.page);
+    const leaf = seek.found === null ? -1 : this.map.leaves.indexOf(seek.found.leaf);
     if (seek.offPath !== null || (seek.found !== null && leaf < 0)) {
       const offPath = seek.offPath ?? `leaf page ${seek.found?.page} is not in the plan of the leaf level`;
       return { ...(await this.#searchKey(values, signal)), offPath };

@@ -1,0 +1,170 @@
+/**
+ * Rows of several B-trees of one index merged into the index's order: a partitioned table's
+ * partitions each hold their own tree of every index, so the table's index order is a k-way merge of
+ * the partitions' (each already in its order). Rows compare as InnoDB orders the index's records:
+ * key part by key part (a secondary index's columns, then the clustered key's), NULL first, each by
+ * its column's collation-aware order (order-key.ts, compared whole as an index compares them, not
+ * cut at max_sort_length as an ORDER BY is), a descending part reversed; equal keys (only rows of a
+ * mode with deleted ones can tie) keep the inputs' order. One batch per input is held, and the
+ * batch being filled: memory is bounded whatever the partitions' size.
+ */
+import type { KeyColumn } from '../records/clustered-index.ts';
+import { gatherRows, type RowPick } from '../values/batch-edit.ts';
+import { compareOrderKeys, loadColumnOrder, type ColumnOrder, type KeySink, type OrderKind } from '../values/order-key.ts';
+import { cellText, type RowBatch } from '../values/row-batch.ts';
+
+interface MergePart {
+  /** The output column the part's value is in. */
+  out: number;
+  kind: OrderKind;
+  key: ColumnOrder['key'];
+  descending: boolean;
+}
+
+/** How rows are put in an index's order: its parts, each with the order of its column's values. */
+export interface MergeKey {
+  parts: readonly MergePart[];
+}
+
+/** The merge key of an index whose key parts are `keyParts`, or why its rows cannot be merged in its order. */
+export async function mergeKey(keyParts: readonly KeyColumn[], spatial: boolean): Promise<MergeKey | { why: string }> {
+  if (spatial) return { why: 'an R-tree (SPATIAL index) orders its records by their rectangles within each tree, not by one order across trees' };
+  if (keyParts.length === 0) return { why: 'the rows are clustered on a hidden DB_ROW_ID, which is not decoded' };
+  const parts: MergePart[] = [];
+  for (const k of keyParts) {
+    const order = await loadColumnOrder(k.column, true);
+    if ('why' in order) return order;
+    parts.push({ out: k.out, kind: order.kind, key: order.key, descending: k.descending });
+  }
+  return { parts };
+}
+
+/** A growable buffer that keys are written into. */
+class KeyBytes implements KeySink {
+  bytes = new Uint8Array(256);
+  length = 0;
+
+  reserve(n: number): number {
+    if (this.length + n > this.bytes.length) {
+      const grown = new Uint8Array(Math.max(2 * this.bytes.length, this.length + n));
+      grown.set(this.bytes.subarray(0, this.length));
+      this.bytes = grown;
+    }
+    return this.length;
+  }
+}
+
+/** An input's current row, and its key (each part's bytes in `keys`; start -1 for NULL). */
+class Cursor {
+  readonly keys = new KeyBytes();
+  readonly start: Int32Array;
+  readonly size: Int32Array;
+  batch: RowBatch | null = null;
+  row = 0;
+
+  constructor(readonly rank: number, readonly input: AsyncIterator<RowBatch>, private readonly key: MergeKey) {
+    this.start = new Int32Array(key.parts.length);
+    this.size = new Int32Array(key.parts.length);
+  }
+
+  /** Moves to the next row; false at the input's end. */
+  async next(): Promise<boolean> {
+    this.row++;
+    while (this.batch === null || this.row >= this.batch.rows) {
+      const got = await this.input.next();
+      if (got.done === true) {
+        this.batch = null;
+        return false;
+      }
+      this.batch = got.value;
+      this.row = 0;
+    }
+    this.keys.length = 0;
+    this.key.parts.forEach((p, i) => {
+      const text = cellText(this.batch as RowBatch, this.row, p.out);
+      this.start[i] = text === null ? -1 : this.keys.length;
+      if (text !== null) p.key(text, this.keys);
+      this.size[i] = this.keys.length - Math.max(0, this.start[i]);
+    });
+    return true;
+  }
+}
+
+function compareCursors(parts: readonly MergePart[], a: Cursor, b: Cursor): number {
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i];
+    const an = a.start[i] < 0;
+    const bn = b.start[i] < 0;
+    let c = an || bn ? Number(bn) - Number(an) : compareOrderKeys(p.kind, a.keys.bytes, a.start[i], a.size[i], b.keys.bytes, b.start[i], b.size[i]);
+    if (p.descending) c = -c;
+    if (c !== 0) return c;
+  }
+  return a.rank - b.rank;
+}
+
+/** A binary min-heap of the cursors, by their rows' keys. */
+class CursorHeap {
+  readonly items: Cursor[] = [];
+
+  constructor(private readonly parts: readonly MergePart[]) {}
+
+  private less(i: number, j: number): boolean {
+    return compareCursors(this.parts, this.items[i], this.items[j]) < 0;
+  }
+
+  private swap(i: number, j: number): void {
+    [this.items[i], this.items[j]] = [this.items[j], this.items[i]];
+  }
+
+  push(c: Cursor): void {
+    let i = this.items.push(c) - 1;
+    while (i > 0 && this.less(i, (i - 1) >> 1)) {
+      this.swap(i, (i - 1) >> 1);
+      i = (i - 1) >> 1;
+    }
+  }
+
+  /** Puts the top back in its place after its row changed (or removes it, at its end). */
+  settle(ended: boolean): void {
+    const last = this.items.pop() as Cursor;
+    if (ended && this.items.length === 0) return;
+    if (!ended) this.items.push(last);
+    else this.items[0] = last;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      const m = l + 1 < this.items.length && this.less(l + 1, l) ? l + 1 : l;
+      if (l >= this.items.length || !this.less(m, i)) return;
+      this.swap(i, m);
+      i = m;
+    }
+  }
+}
+
+/**
+ * The rows of `inputs` (batches of the same columns, each input in the order of `key`), merged into
+ * that order, in batches of `batchRows`. The inputs are closed at the end, or when the caller stops.
+ */
+export async function* mergeInKeyOrder(inputs: readonly AsyncIterable<RowBatch>[], key: MergeKey, batchRows = 5000): AsyncGenerator<RowBatch> {
+  const cursors = inputs.map((input, rank) => new Cursor(rank, input[Symbol.asyncIterator](), key));
+  try {
+    const heap = new CursorHeap(key.parts);
+    for (const c of cursors) if (await c.next()) heap.push(c);
+    let picks: RowPick[] = [];
+    let cols = 0;
+    while (heap.items.length > 0) {
+      const top = heap.items[0];
+      const batch = top.batch as RowBatch;
+      cols = batch.cols;
+      picks.push({ batch, row: top.row });
+      heap.settle(!(await top.next()));
+      if (picks.length >= batchRows) {
+        yield gatherRows(picks, cols);
+        picks = [];
+      }
+    }
+    if (picks.length > 0) yield gatherRows(picks, cols);
+  } finally {
+    await Promise.all(cursors.map((c) => c.input.return?.()));
+  }
+}
