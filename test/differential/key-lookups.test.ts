@@ -71,8 +71,12 @@ describe('lookups by key', () => {
     await expectRanges('ints', ['id'], 'id', [
       point('100'), point('101'), point('-19998'), point('39980'), point('-2147483648'),
       { from: ['1000'], to: ['9000'] }, { from: ['-7'], to: ['7'] }, { from: null, to: ['-19000'] }, { from: ['38000'], to: null },
-      { from: ['500'], to: ['100'] }, { from: null, to: null },
+      { from: null, to: null },
     ]);
+    // Bounds reversed: none, as BETWEEN 500 AND 100 gives, and said.
+    const none = await lookupRows(await reader('ints'), { from: ['500'], to: ['100'] });
+    expect(none.rows).toEqual([]);
+    expect(none.notes).toEqual(['the lower key (500) is above the upper (100): no key lies between them']);
   });
 
   it('a composite primary key: a prefix, a whole key, a range between partial keys', async () => {
@@ -119,6 +123,10 @@ describe('lookups by key', () => {
     const expected = await server.query("SELECT d, a, id FROM sec WHERE d BETWEEN '2000-12-20' AND '2001-01-01' AND (d < '2001-01-01' OR a >= 10) ORDER BY d DESC, a, id");
     expect(expected.rows.length).toBeGreaterThan(100);
     expectSameRows(kd.rows, expected.rows, 'kd DESC range');
+    // The smaller date first, as in BETWEEN: the same rows, not none, and a note says how it is read.
+    const asBetween = await lookupRows(await reader('sec', 'kd'), { from: ['2000-12-20'], to: ['2001-01-01'] });
+    expectSameRows(asBetween.rows, (await server.query("SELECT d, a, id FROM sec WHERE d BETWEEN '2000-12-20' AND '2001-01-01' ORDER BY d DESC, a, id")).rows, 'kd BETWEEN order');
+    expect(asBetween.notes.join(' ')).toMatch(/`d` is a descending key part: the range is read in the index's order, from 2001-01-01 to 2000-12-20/);
     const r = await reader('sec', 'ks');
     const got = await lookupRows(r, { from: ['b12'], to: ['b12'] });
     expectSameRows(got.rows, (await server.query('SELECT LEFT(s, 3), id FROM sec WHERE s LIKE \'b12%\' ORDER BY id')).rows, 'ks b12');

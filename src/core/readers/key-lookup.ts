@@ -102,7 +102,28 @@ export function planLookup(src: LookupSource, range: KeyRange): KeyLookup {
   const bound = (texts: readonly string[] | null): Bound | null => texts && { texts, values: texts.map((t, i) => (parts[i].order === null ? null : parts[i].encode(t))) };
   // Rows' keys are read back from their text, in UTC where decodeKeys gives it.
   const readBack = src.decodeKeys === null ? parts : src.layout.keyParts.map((k) => keyPart(k.column, k.prefix, k.descending));
-  return new Lookup(src, parts, readBack, bound(range.from), bound(range.to), inexact);
+  let [from, to] = [bound(range.from), bound(range.to)];
+  const reversed = from && to ? reversedAt(parts, from, to) : -1;
+  // Bounds are in the index's order; on a descending part that is the values' order backwards, which
+  // a user giving the smaller value first (as in BETWEEN) does not mean: an empty answer would hide the rows.
+  if (reversed >= 0 && parts[reversed].descending) [from, to] = [to, from];
+  const lookup = new Lookup(src, parts, readBack, from, to, inexact);
+  if (reversed >= 0) lookup.notes.push(parts[reversed].descending
+    ? `\`${parts[reversed].column.name}\` is a descending key part: the range is read in the index's order, from ${from?.texts.join(', ')} to ${to?.texts.join(', ')}`
+    : `the lower key (${range.from?.join(', ')}) is above the upper (${range.to?.join(', ')}): no key lies between them`);
+  return lookup;
+}
+
+/** The key part where bound `from` sorts after `to` in the index's order (the first where they differ), or -1. */
+function reversedAt(parts: readonly KeyPart[], from: Bound, to: Bound): number {
+  const n = Math.min(from.values.length, to.values.length);
+  for (let i = 0; i < n; i++) {
+    const [a, b] = [from.values[i], to.values[i]];
+    if (a === null || b === null) return -1;
+    const c = comparePart(parts[i], a, b);
+    if (c !== 0) return c > 0 ? i : -1;
+  }
+  return -1;
 }
 
 class Lookup implements KeyLookup {
