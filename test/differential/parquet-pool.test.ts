@@ -22,7 +22,7 @@ import { parquetText, readRaw } from './parquet-values.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const CLI = join(ROOT, 'dist-cli/ibd-reader.mjs');
-/** The row (counted from 0) whose DATE is 0000-00-00: past the first run of 512 leaves. */
+/** The row (counted from 0) whose DATE is 0000-00-00: past the first run (and row group). */
 const ZERO_ROW = 29_999;
 
 describe('Parquet on the worker threads (CLI) against MariaDB', () => {
@@ -69,7 +69,7 @@ describe('Parquet on the worker threads (CLI) against MariaDB', () => {
     const ibd = await server.exportTable('wide');
     const lib = await openInnodb(ibd);
     try {
-      expect((await (await lib.table(null)).reader.leafPages()).length).toBeGreaterThan(512);
+      expect((await (await lib.table(null)).reader.leafPages()).length).toBeGreaterThan(PARALLEL_MIN_PAGES);
     } finally {
       await lib.close();
     }
@@ -77,7 +77,7 @@ describe('Parquet on the worker threads (CLI) against MariaDB', () => {
     expect(status).toBe(2);
     expect(stderr).toContain(`column \`d\`: 1 value its Parquet type cannot hold, written as null ("0000-00-00"; row ${ZERO_ROW}, counted from 0)`);
     const meta = parquetMetadata(file);
-    // A row group per run of 512 leaves at least (runs are encoded apart).
+    // A row group per run at least (runs are encoded apart).
     expect(meta.row_groups.length).toBeGreaterThanOrEqual(2);
     expect(Number(meta.row_groups[0].num_rows)).toBeLessThanOrEqual(ZERO_ROW);
     expect(Number(meta.num_rows)).toBe(40_000);
