@@ -39,7 +39,7 @@ import { writePartitions } from './cli/partitions.ts';
 import { inKeyOrder, pooledCount } from './cli/pooled-read.ts';
 import { PARALLEL_MIN_PAGES, startPool, type NodePool } from './node/pool.ts';
 import { parseArgs, sortFiles, textFormat, UsageError, USAGE, type Args } from './cli/args.ts';
-import { ParquetOutput, type Decoded } from './cli/parquet-output.ts';
+import { parquetDecoded, type Decoded } from './cli/parquet-output.ts';
 import { writePartialRows } from './cli/partial-output.ts';
 
 /** Writes with backpressure, so a multi-GB export never piles up in memory. */
@@ -52,16 +52,15 @@ function write(out: Writable, text: string | Uint8Array): Promise<void> | undefi
 /** Output text of rows: CSV bytes or NDJSON lines. */
 type Chunk = Uint8Array | string;
 
-/** The rows as output chunks, in key order; Parquet's from the batches in that order (cli/parquet-output.ts). */
+/** The rows as output chunks, in key order; Parquet's runs encoded where they are decoded (cli/parquet-output.ts). */
 async function decodeAll(table: InnodbTable, args: Args): Promise<Decoded<Chunk>> {
-  const parquet = args.format === 'parquet' ? new ParquetOutput(table.definition, table.reader.columns) : null;
-  const decoded = await decodeChunks(table, args, parquet?.chunk ?? ((batch) => (args.format === 'csv' ? csvBytes(batch) : ndjsonRows(table.reader.columns, batchRows(batch)))));
-  return parquet?.decoded(decoded, warn) ?? decoded;
+  if (args.format === 'parquet') return parquetDecoded(table, args.files, args.threads, args.output ?? '', { warn, line: (text) => process.stderr.write(`${text}\n`) });
+  return decodeChunks(table, args, (batch) => (args.format === 'csv' ? csvBytes(batch) : ndjsonRows(table.reader.columns, batchRows(batch))));
 }
 
 /**
  * The rows as `format` makes them, in key order. With worker threads, CSV is made in the workers (the
- * main thread only writes); other formats are made here from their batches.
+ * main thread only writes); NDJSON is made here from their batches.
  */
 async function decodeChunks(table: InnodbTable, args: Args, format: (batch: RowBatch) => Chunk): Promise<Decoded<Chunk>> {
   const { reader } = table;
@@ -293,7 +292,7 @@ async function readPartitions(args: Args): Promise<number> {
   try {
     return await writePartitions({
       paths: [args.ibd, ...args.more], schema: args.schema, table: args.table, keys: await keysOf(args), rows: args.mode, index: args.index, partitionColumn: args.partitionColumn, timeZone: args.timeZone ?? 'UTC',
-      threads: args.threads, range: keyRange(args.key, args.from, args.to), format: textFormat(args), count: args.count, write: (c) => write(out, c), say: (l) => process.stderr.write(`${l}\n`),
+      threads: args.threads, range: keyRange(args.key, args.from, args.to), format: args.format, output: args.output, count: args.count, write: (c) => write(out, c), say: (l) => process.stderr.write(`${l}\n`),
     });
   } finally {
     if (out !== process.stdout) await new Promise<void>((resolve) => out.end(resolve));
@@ -315,7 +314,8 @@ async function main(): Promise<void> {
     process.exitCode = await run(args);
   } catch (e) {
     process.stderr.write(`ibd-reader: ${(e as Error).message}\n`);
-    process.exitCode = 1;
+    // A usage error only the files could tell (sortFiles: a partitioned table's files) is one still.
+    process.exitCode = e instanceof UsageError ? 64 : 1;
   }
 }
 

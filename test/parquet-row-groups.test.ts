@@ -56,7 +56,7 @@ describe('a Parquet file of parts encoded apart', () => {
     for (let i = 0; i + 1 < CUTS.length; i++) {
       whole.push(one.add(batchOf(CUTS[i], CUTS[i + 1])), one.flush());
     }
-    whole.push(one.finish());
+    whole.push(parquetFooter(table, COLUMNS, one.groups()));
     const meta = parquetMetadata(file);
     expect(meta.row_groups.map((g) => Number(g.num_rows))).toEqual([30_000, 25_000, 35_000]);
     expect(meta.row_groups.some((g) => g.columns.some((c) => c.offset_index_offset !== undefined))).toBe(true);

@@ -11,7 +11,7 @@ import { BatchBuilder, releaseBatch, type RowBatch } from '../src/core/values/ro
 import { batchText } from '../src/core/values/batch-strings.ts';
 import { decimalBytes, parquetColumns } from '../src/core/writers/parquet-columns.ts';
 import { cellReader, civilDays, timestampMicros, unscaled } from '../src/core/writers/parquet-cells.ts';
-import { ParquetRows } from '../src/core/writers/parquet-rows.ts';
+import { parquetFooter, ParquetRows } from '../src/core/writers/parquet-rows.ts';
 
 const enc = new TextEncoder();
 const bytes = (s: string) => enc.encode(s);
@@ -139,6 +139,9 @@ describe('ParquetRows', () => {
     return out.buffer;
   }
 
+  /** The file's last row group and its footer. */
+  const ended = (w: ParquetRows): Uint8Array[] => [w.flush(), parquetFooter(small, columns, w.groups())];
+
   it('writes row groups as they fill, and reads back equal', async () => {
     const w = new ParquetRows(small, columns, { rowGroupRows: 3 });
     const parts: Uint8Array[] = [];
@@ -146,7 +149,7 @@ describe('ParquetRows', () => {
     for (let i = 0; i < 8; i++) rows.push([String(i - 4), i % 2 ? null : '2024-01-0' + (i + 1), '0x0' + i, 'ü' + i, `${i - 4}.25`, 'live']);
     parts.push(w.add(batchOf(rows.slice(0, 5))));
     expect(parts[0].length).toBeGreaterThan(4); // the first row group was written
-    parts.push(w.add(batchOf(rows.slice(5))), w.finish());
+    parts.push(w.add(batchOf(rows.slice(5))), ...ended(w));
     const buf = file(parts);
     const meta = parquetMetadata(buf);
     expect(meta.row_groups.map((g) => g.num_rows)).toEqual([3n, 3n, 2n]);
@@ -161,7 +164,7 @@ describe('ParquetRows', () => {
 
   it('writes a null where the type cannot hold the cell, and says which and where', async () => {
     const w = new ParquetRows(small, columns);
-    const parts = [w.add(batchOf([['1', '0000-00-00', '[unreadable: column `b`: cut]', 'x', '1.00', 'live'], ['2', '2024-01-01', '0x', 'y', null, 'live']])), w.finish()];
+    const parts = [w.add(batchOf([['1', '0000-00-00', '[unreadable: column `b`: cut]', 'x', '1.00', 'live'], ['2', '2024-01-01', '0x', 'y', null, 'live']])), ...ended(w)];
     const buf = file(parts);
     const back = await parquetReadObjects({ file: buf });
     expect(back.map((r) => [r.d === null, r.b === null])).toEqual([[true, true], [false, false]]);
@@ -177,7 +180,7 @@ describe('ParquetRows', () => {
 
   it('writes a valid file with no rows', async () => {
     const w = new ParquetRows(small, columns);
-    const buf = file([w.finish()]);
+    const buf = file(ended(w));
     expect(parquetMetadata(buf).num_rows).toBe(0n);
     expect(await parquetReadObjects({ file: buf })).toEqual([]);
   });

@@ -173,11 +173,12 @@ export async function sortFiles(args: Args): Promise<void> {
   args.files = await dataFilePaths(args.ibd, args.more);
   if (args.files.length > 1) args.more = [];
   if ((args.more.length > 0 || args.partitionColumn) && (args.listIndexes || args.pageMap || args.page !== null || args.printDdl)) throw new UsageError('--list-indexes, --page-map, --page and --print-ddl take one file, not a partitioned table\'s');
+  if (args.format === 'parquet' && args.index !== null && (args.more.length > 0 || args.partitionColumn)) throw new UsageError('--index on a partitioned table merges the partitions\' rows into the index\'s order: not with --format parquet, whose runs are written partition by partition');
   if (args.mode === 'partial' && (args.count || args.index !== null || args.key !== null || args.from !== null || args.to !== null)) throw new UsageError('--rows partial reads the whole table\'s secondary indexes for the keys of its lost leaves: not with --count, --index, --key, --from or --to');
-  if (args.format === 'parquet' && (args.key !== null || args.from !== null || args.to !== null || args.more.length > 0 || args.partitionColumn || args.count || args.printDdl || args.listTables || args.listIndexes || args.pageMap || args.page !== null)) throw new UsageError('--format parquet writes the rows of one file\'s table: not with --key, --from, --to, partitions, --count, --print-ddl, --list-*, --page-map or --page');
+  if (args.format === 'parquet' && (args.key !== null || args.from !== null || args.to !== null || args.count || args.printDdl || args.listTables || args.listIndexes || args.pageMap || args.page !== null)) throw new UsageError('--format parquet writes the rows of a table (of one file or its partitions\'): not with --key, --from, --to, --count, --print-ddl, --list-*, --page-map or --page');
 }
 
-/** The format of listings, lookups and partitions: csv or ndjson (parquet is refused there). */
+/** The format of listings and lookups: csv or ndjson (parquet is refused there). */
 export const textFormat = (args: Args): 'csv' | 'ndjson' => (args.format === 'ndjson' ? 'ndjson' : 'csv');
 
 export class UsageError extends Error {}

@@ -1,14 +1,18 @@
 /**
- * `--format parquet -o FILE`: the rows' batches, in key order (one stream, whether decoded here or by
- * the worker threads), go into one ParquetRows (core/writers/parquet-rows.ts), which hands out each
- * row group's bytes as it fills; then the file's end, and a warning per column some of whose values
- * its Parquet type could not hold (written as nulls, named in the file's footer too).
+ * `--format parquet -o FILE`, of one file or of a partitioned table's partitions: the runs of leaf
+ * pages, each decoded and encoded into row groups of its own by the worker threads (or this thread:
+ * pooled-read.ts pooledParquet), are written as they come in key order, placed one after the other
+ * (ParquetLayout: only their metadata is kept), then the file's footer made from that layout; a
+ * warning per column some of whose values its Parquet type could not hold (written as nulls, named
+ * in the footer too), and a line saying the file's row groups and which threads encoded them.
  */
-import { ParquetRows } from '../core/writers/parquet-rows.ts';
-import { describeNotHeld } from '../core/writers/parquet-row-groups.ts';
+import { describeNotHeld, ParquetLayout, PARQUET_MAGIC } from '../core/writers/parquet-row-groups.ts';
+import { parquetFooter } from '../core/writers/parquet-rows.ts';
+import type { ParquetRun } from '../core/writers/parquet-pages.ts';
 import type { TableDef } from '../core/schema.ts';
-import type { RowBatch } from '../core/values/row-batch.ts';
 import type { DecodeStats } from '../core/readers/decode-stats.ts';
+import type { InnodbTable } from '../lib/innodb-table.ts';
+import { pooledParquet } from './pooled-read.ts';
 
 /** A table's rows on their way out: the output's chunks in key order, then the decoders' statistics. */
 export interface Decoded<C> {
@@ -18,27 +22,51 @@ export interface Decoded<C> {
   amiss?: () => boolean;
 }
 
+/** One Parquet file of runs placed in order: head, each run's bytes, footer. */
 export class ParquetOutput {
-  readonly #file: ParquetRows;
+  readonly head: Uint8Array = PARQUET_MAGIC;
+  readonly #layout = new ParquetLayout();
+  /** The most worker threads that encoded runs of the file (0: all encoded in the main thread). */
+  #threads = 0;
 
-  constructor(table: TableDef, columns: readonly string[]) {
-    this.#file = new ParquetRows(table, columns);
+  constructor(readonly table: TableDef, readonly columns: readonly string[]) {}
+
+  /** The run's bytes, placed after the runs placed so far; `threads` encoded it (0: this thread). */
+  place(run: ParquetRun, threads: number): Uint8Array {
+    this.#layout.place(run.part);
+    this.#threads = Math.max(this.#threads, threads);
+    return run.bytes;
   }
 
-  /** The bytes of the row groups the batch filled (often none). */
-  readonly chunk = (batch: RowBatch): Uint8Array => this.#file.add(batch);
-
-  /**
-   * `decoded`, its chunks made by `chunk`, followed by the file's end; `warn` says what was not held,
-   * and `amiss` is whether some values were (the exit status 2).
-   */
-  decoded<C>(decoded: Decoded<C>, warn: (message: string) => void): Decoded<C | Uint8Array> {
-    return { ...decoded, chunks: this.#ended(decoded.chunks, warn), amiss: () => this.#file.notHeld().length > 0 };
+  /** The file's footer, after the last run; `warn` says each column of values not held. */
+  end(warn: (message: string) => void): Uint8Array {
+    const footer = parquetFooter(this.table, this.columns, this.#layout.groups());
+    for (const n of this.#layout.notHeld()) warn(describeNotHeld(n));
+    return footer;
   }
 
-  async *#ended<C>(chunks: AsyncIterable<C>, warn: (message: string) => void): AsyncGenerator<C | Uint8Array> {
-    yield* chunks;
-    yield this.#file.finish();
-    for (const n of this.#file.notHeld()) warn(describeNotHeld(n));
+  /** Whether some values were written as nulls, their type unable to hold them (the exit status 2). */
+  amiss(): boolean {
+    return this.#layout.notHeld().length > 0;
   }
+
+  /** What the file holds and where its row groups were encoded, for stderr. */
+  summary(file: string): string {
+    const { rows, rowGroups } = this.#layout.groups();
+    const by = this.#threads === 0 ? 'in the main thread' : `by ${this.#threads} worker threads`;
+    return `${file}: Parquet, ${rows} rows in ${rowGroups.length} row groups, encoded ${by}`;
+  }
+}
+
+/** The rows of `table` (data files `paths`) as the chunks of one Parquet file `file`, with `threads` threads. */
+export async function parquetDecoded(table: InnodbTable, paths: readonly string[], threads: number, file: string, say: { warn(message: string): void; line(text: string): void }): Promise<Decoded<Uint8Array>> {
+  const out = new ParquetOutput(table.definition, table.reader.columns);
+  const read = await pooledParquet(table, paths, threads, { columns: table.reader.columns, partition: null });
+  async function* chunks(): AsyncGenerator<Uint8Array> {
+    yield out.head;
+    for await (const run of read.runs) yield out.place(run, read.threads);
+    yield out.end(say.warn);
+    say.line(out.summary(file));
+  }
+  return { chunks: chunks(), stats: () => Promise.resolve(read.stats()), amiss: () => out.amiss() };
 }

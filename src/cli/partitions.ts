@@ -10,7 +10,8 @@
  * the threads shared among the partitions (one worker each when there are as many partitions as
  * threads or more: then all partitions decode at once, and this thread merges). `--key` and
  * `--from/--to` descend each partition's B-tree in this thread: they read few pages, or a range's
- * leaves one after the other, and their rows are merged in key order too. Each partition's recovery
+ * leaves one after the other, and their rows are merged in key order too. With `--format parquet -o FILE`,
+ * the runs of every partition go into one Parquet file (parquet-output.ts). Each partition's recovery
  * report follows on stderr.
  */
 import { basename } from 'node:path';
@@ -26,7 +27,8 @@ import { DefinitionMismatch } from '../core/readers/leaf-decoder.ts';
 import { openInnodbPartitions } from '../lib/node.ts';
 import type { InnodbTable } from '../lib/innodb-table.ts';
 import type { Partition, PartitionedTable } from '../lib/partitioned-table.ts';
-import { pooledBatches, pooledCount, type PooledRead } from './pooled-read.ts';
+import { pooledBatches, pooledCount, pooledParquet, type PooledRead } from './pooled-read.ts';
+import { ParquetOutput } from './parquet-output.ts';
 import type { WriteOut } from './lookup.ts';
 
 export interface PartitionRun {
@@ -40,7 +42,9 @@ export interface PartitionRun {
   /** The zone TIMESTAMP values are shown in. */
   timeZone: string;
   range: KeyRange | null;
-  format: 'csv' | 'ndjson';
+  format: 'csv' | 'ndjson' | 'parquet';
+  /** The file written (named in the Parquet summary). */
+  output: string | null;
   count: boolean;
   /** Worker threads each partition is decoded with. */
   threads: number;
@@ -59,7 +63,9 @@ export async function writePartitions(run: PartitionRun): Promise<number> {
     for (const w of table.warnings) run.say(`warning: ${w}`);
     if (!(await definitionFits(table, run))) return 1;
     const decoded = new Map<Partition, DecodeStats>();
-    const rows = run.range !== null ? await writeLookups(table, run.range, run) : run.count ? await writeCount(table, run, decoded) : await writeRows(table, run, decoded);
+    const parquet = run.format === 'parquet' ? new ParquetOutput(table.definition, table.columns) : null;
+    const rows = run.range !== null ? await writeLookups(table, run.range, run) : run.count ? await writeCount(table, run, decoded)
+      : parquet !== null ? await writeParquet(table, parquet, run, decoded) : await writeRows(table, run, decoded);
     let amiss = false;
     for (const p of table.partitions) {
       if (p.table === null) continue;
@@ -70,7 +76,7 @@ export async function writePartitions(run: PartitionRun): Promise<number> {
     }
     const missing = table.partitions.filter((p) => p.table === null).length;
     run.say(`${table.definition.name}: ${rows} rows from ${table.partitions.length - missing} of ${table.partitions.length} partitions${missing > 0 ? ` (${missing} not given)` : ''}`);
-    return amiss || missing > 0 ? 2 : 0;
+    return amiss || missing > 0 || parquet?.amiss() === true ? 2 : 0;
   } finally {
     await opened.close();
   }
@@ -134,6 +140,23 @@ async function writeMerged(table: PartitionedTable, run: PartitionRun, decoded: 
     await Promise.all(reads.map((r) => r.batches.return(undefined)));
   }
   reads.forEach((r, i) => decoded.set(parts[i].partition, r.stats()));
+  return rows;
+}
+
+/** Every partition's Parquet runs in turn into one file, each partition's made by the worker threads; `decoded` gets their statistics. */
+async function writeParquet(table: PartitionedTable, out: ParquetOutput, run: PartitionRun, decoded: Map<Partition, DecodeStats>): Promise<number> {
+  let rows = 0;
+  await run.write(out.head);
+  for (const p of present(table, run)) {
+    const read = await pooledParquet(p.table, [p.path], run.threads, { columns: table.columns, partition: run.partitionColumn ? p.partition.name : null });
+    for await (const part of read.runs) {
+      rows += part.part.rows;
+      await run.write(out.place(part, read.threads));
+    }
+    decoded.set(p.partition, read.stats());
+  }
+  await run.write(out.end((message) => run.say(`warning: ${message}`)));
+  run.say(out.summary(run.output ?? ''));
   return rows;
 }
 

@@ -4,7 +4,8 @@
  * output, as the run's CSV bytes, so that formatting is spread over the workers too instead of
  * leaving it all to the main thread (a quarter of the work, and the main thread shares the cores);
  * or, for --count, as the rows of each page of the run (TableReader.countLeaves: checksums make a
- * count's work, and they spread over the cores too).
+ * count's work, and they spread over the cores too); or, for --format parquet, as the run's own
+ * Parquet row groups (parquet-pages.ts), the encoding spread over the cores too.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { IbdError } from '../core/errors.ts';
@@ -12,6 +13,7 @@ import { batchBuffers, type RowBatch } from '../core/values/row-batch.ts';
 import type { TableDef } from '../core/schema.ts';
 import { openTable, type OpenOptions, type TableReader } from '../core/readers/table-reader.ts';
 import { csvBuffers, csvPages, type CsvBuffers } from '../core/writers/csv-pages.ts';
+import { parquetPages, type ParquetRun, type ParquetRunSpec } from '../core/writers/parquet-pages.ts';
 import { dataFilesOf } from './data-files.ts';
 
 export interface RunRequest {
@@ -28,13 +30,22 @@ export interface WorkerError {
   record?: number | null;
 }
 
-/** What the workers hand back per run: the decoded batch, its CSV lines, or its pages' row counts. */
-export type RunOutput = 'batch' | 'csv' | 'count';
+/** What the workers hand back per run: the decoded batch, its CSV lines, its pages' row counts, or its Parquet row groups. */
+export type RunOutput = 'batch' | 'csv' | 'count' | 'parquet';
 
 /** Reads of a count run (one read per run of 16 KB pages, as the CLI's single-thread count). */
 const COUNT_READ_BYTES = 4 << 20;
 
-const { paths, table, options, output } = workerData as { paths: string[]; table: TableDef; options: OpenOptions; output: RunOutput };
+/** What a worker is started with: the data files, the table, how to open it, what to make of each run (`parquet`: with what). */
+export interface WorkerStart {
+  paths: readonly string[];
+  table: TableDef;
+  options: OpenOptions;
+  output: RunOutput;
+  parquet?: ParquetRunSpec;
+}
+
+const { paths, table, options, output, parquet } = workerData as WorkerStart;
 const port = parentPort;
 if (port === null) throw new Error('decode-worker must run as a worker thread');
 const reader = dataFilesOf(paths).then((source) => openTable(source, table, options));
@@ -53,13 +64,21 @@ async function csvRun(r: TableReader, request: RunRequest): Promise<Uint8Array<A
   }
 }
 
+async function runOutput(r: TableReader, request: RunRequest): Promise<RowBatch | Uint8Array<ArrayBuffer> | Int32Array<ArrayBuffer> | ParquetRun> {
+  if (output === 'csv') return csvRun(r, request);
+  if (output === 'count') return r.countLeaves(request.pages, { exact: true, readBytes: COUNT_READ_BYTES });
+  if (output === 'parquet') {
+    if (parquet === undefined) throw new Error('a Parquet worker needs its output columns');
+    return parquetPages(r, table, request.pages, request.first, parquet);
+  }
+  return r.decodePages(request.pages, { first: request.first });
+}
+
 port.on('message', (request: RunRequest) => {
   void reader
     .then(async (r) => {
-      const batch: RowBatch | Uint8Array<ArrayBuffer> | Int32Array<ArrayBuffer> = output === 'csv' ? await csvRun(r, request)
-        : output === 'count' ? await r.countLeaves(request.pages, { exact: true, readBytes: COUNT_READ_BYTES })
-          : await r.decodePages(request.pages, { first: request.first });
-      const buffers = batch instanceof Uint8Array || batch instanceof Int32Array ? [batch.buffer] : batchBuffers(batch);
+      const batch = await runOutput(r, request);
+      const buffers = batch instanceof Uint8Array || batch instanceof Int32Array ? [batch.buffer] : 'part' in batch ? [batch.bytes.buffer] : batchBuffers(batch);
       port.postMessage({ id: request.id, batch, stats: r.stats }, buffers);
     })
     .catch((e: unknown) => {

@@ -5,14 +5,16 @@ import { IbdError } from '../core/errors.ts';
 import { mergeStats, type RunDecoder, type RunResult } from '../core/readers/parallel.ts';
 import type { DecodeStats, OpenOptions } from '../core/readers/table-reader.ts';
 import type { TableDef } from '../core/schema.ts';
-import type { RunOutput, RunRequest, WorkerError } from './decode-worker.ts';
+import type { RunOutput, RunRequest, WorkerError, WorkerStart } from './decode-worker.ts';
 import type { RowBatch } from '../core/values/row-batch.ts';
+import type { ParquetRun, ParquetRunSpec } from '../core/writers/parquet-pages.ts';
 
-/** What the workers hand back per run (RunOutput): batches, CSV bytes, or row counts per page. */
+/** What the workers hand back per run (RunOutput): batches, CSV bytes, row counts per page, or Parquet row groups. */
 interface Outputs {
   batch: RowBatch;
   csv: Uint8Array;
   count: Int32Array;
+  parquet: ParquetRun;
 }
 
 export interface NodePool<T> {
@@ -28,10 +30,11 @@ type Reply<T> = { id: number; error: WorkerError } | ({ id: number; error?: unde
 export const PARALLEL_MIN_PAGES = 256;
 
 export function startPool<O extends RunOutput>(
-  workerUrl: URL, paths: readonly string[], table: TableDef, options: OpenOptions, output: O, size = availableParallelism(),
+  workerUrl: URL, paths: readonly string[], table: TableDef, options: OpenOptions, output: O, size = availableParallelism(), parquet?: ParquetRunSpec,
 ): NodePool<Outputs[O]> {
   type T = Outputs[O];
-  const workers = Array.from({ length: Math.max(1, size) }, () => new Worker(workerUrl, { workerData: { paths, table, options, output } }));
+  const workerData: WorkerStart = { paths, table, options, output, parquet };
+  const workers = Array.from({ length: Math.max(1, size) }, () => new Worker(workerUrl, { workerData }));
   let nextId = 0;
   const latest: DecodeStats[] = [];
   const decoders = workers.map((worker, n): RunDecoder<T> => {

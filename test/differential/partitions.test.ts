@@ -7,9 +7,8 @@
  * partition file named in a warning while the others are read; the .par file's format.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { createConnection } from 'mariadb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePar, partitionNamesOfClause } from '../../src/core/definitions/partitions.ts';
 import { batchRows } from '../../src/core/values/row-batch.ts';
@@ -19,6 +18,7 @@ import { openInnodbPartitions } from '../../src/lib/node.ts';
 import type { PartitionedOptions } from '../../src/lib/partitioned-table.ts';
 import { PARALLEL_MIN_PAGES } from '../../src/node/pool.ts';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
+import { exportPartitions as exportPartitionsOf, partitionIbds, serverPartitions as serverPartitionsOf } from '../harness/mariadb-partitions.ts';
 import { expectSameRows } from './decode.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -51,34 +51,9 @@ describe('partitioned tables', () => {
     await server?.stop();
   });
 
-  /** Copies the table's partition files, .frm and .par while FLUSH TABLES … FOR EXPORT holds it; the folder. */
-  async function exportPartitions(table: string): Promise<string> {
-    const dir = mkdtempSync(join(out, `${table}-`));
-    const c = await createConnection({ socketPath: server.socket, user: 'root', database: 'test' });
-    try {
-      await c.query(`FLUSH TABLES ${table} FOR EXPORT`);
-      const db = join(server.datadir, 'test');
-      for (const f of readdirSync(db)) if (f.startsWith(`${table}#P#`) && f.endsWith('.ibd') || f === `${table}.frm` || f === `${table}.par`) copyFileSync(join(db, f), join(dir, f));
-    } finally {
-      await c.query('UNLOCK TABLES');
-      await c.end();
-    }
-    return dir;
-  }
-
-  const ibds = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.ibd')).sort().reverse().map((f) => join(dir, f));
-
-  /** The (sub)partitions in order, as INFORMATION_SCHEMA.PARTITIONS lists them, and the server's rows of each. */
-  async function serverPartitions(table: string, select = '*', order = ''): Promise<{ name: string; rows: (string | null)[][] }[]> {
-    const listed = await server.query(`SELECT PARTITION_NAME, SUBPARTITION_NAME FROM information_schema.PARTITIONS WHERE TABLE_SCHEMA = 'test' AND TABLE_NAME = '${table}' ORDER BY PARTITION_ORDINAL_POSITION, SUBPARTITION_ORDINAL_POSITION`);
-    const keyOrder = order || (await server.query(`SELECT GROUP_CONCAT(COLUMN_NAME ORDER BY SEQ_IN_INDEX) FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = 'test' AND TABLE_NAME = '${table}' AND INDEX_NAME = 'PRIMARY'`)).rows[0][0];
-    const parts = [];
-    for (const [p, s] of listed.rows) {
-      const name = s ?? p ?? '';
-      parts.push({ name: s ? `${p}#SP#${s}` : name, rows: (await server.query(`SELECT ${select} FROM ${table} PARTITION (\`${name}\`) ORDER BY ${keyOrder}`)).rows });
-    }
-    return parts;
-  }
+  const exportPartitions = (table: string) => exportPartitionsOf(server, out, table);
+  const ibds = partitionIbds;
+  const serverPartitions = (table: string, select?: string, order?: string) => serverPartitionsOf(server, table, select, order);
 
   async function read(paths: string[], options: PartitionedOptions = {}): Promise<{ columns: readonly string[]; rows: (string | null)[][]; warnings: readonly string[] }> {
     const { table, close } = await openInnodbPartitions(paths, options);

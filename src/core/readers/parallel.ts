@@ -22,6 +22,8 @@ export interface RunDecoder<T = RowBatch> {
 export interface ParallelOptions {
   /** Leaf pages per run (default 64: 1 MB of 16K pages, one read). */
   runPages?: number;
+  /** Runs each decoder is given at once (default 2: one to decode while the other's result is sent). */
+  inFlight?: number;
   signal?: AbortSignal;
 }
 
@@ -58,13 +60,13 @@ export function alignedBounds(leaves: ArrayLike<number>, runPages: number): [num
 }
 
 /**
- * Yields the batches of all runs in order. At most two runs per worker are in flight, so a slow
- * consumer (a disk, a page) holds back decoding instead of letting batches pile up in memory.
+ * Yields the batches of all runs in order. At most two runs per worker (`inFlight`) are in flight, so
+ * a slow consumer (a disk, a page) holds back decoding instead of letting batches pile up in memory.
  */
 export async function* decodeInParallel<T>(leaves: readonly number[], decoders: RunDecoder<T>[], options: ParallelOptions = {}): AsyncGenerator<RunResult<T>> {
   const runs = alignedRuns(leaves, options.runPages ?? 64);
   const pending = new Map<number, Promise<RunResult<T>>>();
-  const idle = [...decoders, ...decoders];
+  const idle = Array.from({ length: options.inFlight ?? 2 }, () => decoders).flat();
   const ahead = idle.length;
   let next = 0;
   let current = 0;

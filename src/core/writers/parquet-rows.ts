@@ -3,7 +3,7 @@
  * values (parquet-columns.ts, parquet-cells.ts) until a row group is full (ROW_GROUP_ROWS rows, or
  * ROW_GROUP_BYTES of cell text for wide rows), which is then encoded by hyparquet-writer's
  * ParquetWriter and handed out as bytes. Memory is one row group's values and its encoded bytes,
- * never the table. The bytes of add() and finish(), in order, are the file.
+ * never the table. The bytes of add() and flush(), in order, then parquetFooter() of groups(), are the file.
  *
  * Cells their column's type cannot hold (zero dates, unreadable values: see parquet-cells.ts) are
  * written as nulls and counted by column, with the first rows they are in (numbered from 0 in the
@@ -80,20 +80,18 @@ export class ParquetRows {
     for (let r = 0; r < batch.rows; r++) {
       for (let c = 0; c < cols; c++) {
         const cell = r * cols + c;
-        this.#values[c].push(nulls[cell] ? null : this.#value(c, text, cells[2 * cell], cells[2 * cell + 1], bt));
+        if (nulls[cell]) {
+          this.#values[c].push(null);
+          continue;
+        }
+        const start = cells[2 * cell];
+        const end = cells[2 * cell + 1];
+        // Each cell's own bytes: a column appended to a batch (appendColumn) has its text elsewhere.
+        this.#bytes += end - start;
+        this.#values[c].push(this.#value(c, text, start, end, bt));
       }
-      this.#bytes += cols === 0 ? 0 : cells[2 * (r * cols + cols - 1) + 1] - cells[2 * r * cols];
       if (++this.#rows >= this.#groupRows || this.#bytes >= this.#groupBytes) parts.push(this.#writeGroup());
     }
-    return joined(parts);
-  }
-
-  /** The last row group and the footer: the end of the file. */
-  finish(): Uint8Array<ArrayBuffer> {
-    const parts = [this.flush()];
-    this.#writer.kvMetadata = keyValues(this.table, this.notHeld());
-    void this.#writer.finish();
-    parts.push(this.#out.take());
     return joined(parts);
   }
 

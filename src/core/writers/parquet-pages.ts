@@ -1,0 +1,30 @@
+/**
+ * A run of leaf pages to Parquet row groups of its own (parquet-rows.ts parquetPart): the CLI's unit
+ * of work for `--format parquet`, done where the run is decoded (a worker thread, or the main thread
+ * for a small table or one thread), so the encoding spreads over the cores as the decoding does. The
+ * writer of the file places the runs in key order (parquet-row-groups.ts ParquetLayout); as every
+ * run is cut and encoded the same way wherever it is done, the file is the same for any thread count.
+ */
+import type { TableReader } from '../readers/table-reader.ts';
+import type { TableDef } from '../schema.ts';
+import { appendColumn } from '../values/batch-edit.ts';
+import { parquetPart } from './parquet-rows.ts';
+import type { ParquetPart } from './parquet-row-groups.ts';
+
+/** What a run's rows become besides the table's: the output columns, and the partition's name each row ends with (`_partition`), if any. */
+export interface ParquetRunSpec {
+  columns: readonly string[];
+  partition: string | null;
+}
+
+/** A run's row groups: their bytes (no head, no footer) and metadata, offsets as if right after the head. */
+export interface ParquetRun {
+  bytes: Uint8Array<ArrayBuffer>;
+  part: ParquetPart;
+}
+
+/** The rows of `pages` (in key order; `first`: they begin the table) as Parquet row groups. */
+export async function parquetPages(reader: TableReader, table: TableDef, pages: readonly number[], first: boolean, spec: ParquetRunSpec): Promise<ParquetRun> {
+  const batch = await reader.decodePages(pages, { first });
+  return parquetPart(table, spec.columns, spec.partition === null ? batch : appendColumn(batch, spec.partition));
+}
