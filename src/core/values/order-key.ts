@@ -26,8 +26,9 @@
  * size); of `_general_ci`, `_bin` and the single-byte collations, the text's first 1024 bytes in its
  * charset (1024 ASCII letters, 512 two-byte ones, 342 three-byte ones: a character that starts in them counts),
  * as MariaDB 10.11 was seen to do (test/differential/sort-length.test.ts); MySQL's utf8mb4_0900_ai_ci,
- * NO PAD, is compared whole, as MySQL 8.0.20 and later do. Binary strings, which the
- * server cuts a little shorter (1022 bytes of a VARBINARY(1200)), are compared whole.
+ * NO PAD, is compared whole, as MySQL 8.0.20 and later do. Of a binary string, MariaDB compares the
+ * first 1024 bytes less the field's length bytes (1022 of a VARBINARY(1200) or BLOB, 1021 of a
+ * MEDIUMBLOB, 1020 of a LONGBLOB), then the value's whole length (binaryKey).
  * Anything else (other collations' weights, JSON of MySQL, the pre-5.6 TIME) has no order here: `columnOrder` says why, and the caller refuses the sort rather than sort it wrongly.
  * NULL is not a key: the caller orders NULLs first, as the server does ascending. A key is written
  * straight into the caller's buffer (`KeySink`): no array is made per value, which costs more than
@@ -75,7 +76,7 @@ export function columnOrder(c: Column): ColumnOrder | { why: string } {
   if (c.type === 'enum') return { kind: 'bytes', key: enumKey(c.values) };
   if (c.type === 'set') return { kind: 'bytes', key: setKey(c.values) };
   if (GEOMETRIES.has(c.type)) return { kind: 'bytes', key: geometryKey };
-  if (BINARY_TYPES.has(c.type) || c.charset === 'binary') return { kind: 'bytes', key: hexKey };
+  if (BINARY_TYPES.has(c.type) || c.charset === 'binary') return { kind: 'bytes', key: binaryKey(MAX_SORT_LENGTH - binarySuffix(c)) };
   if (TEXT_TYPES.has(c.type)) return textOrder(c);
   return { why: `\`${c.name}\` is of type ${c.type.toUpperCase()}, whose ORDER BY order is not modelled` };
 }
@@ -278,12 +279,50 @@ function floatKey(text: string, out: KeySink): void {
   out.length = p + 8;
 }
 
-/** A value shown as 0x… hex (binary strings, BIT) as its bytes. */
-function hexKey(text: string, out: KeySink): void {
-  const n = Math.max(0, (text.length - 2) >> 1);
-  const p = out.reserve(n);
-  for (let i = 0; i < n; i++) out.bytes[p + i] = (hexDigit(text.charCodeAt(2 + 2 * i)) << 4) | hexDigit(text.charCodeAt(3 + 2 * i));
-  out.length = p + n;
+/**
+ * How many bytes of a binary string's sort key MariaDB gives to its length (the field's length
+ * bytes: Field_varstring/Field_blob::sort_suffix_length), which it stores after the value's first
+ * max_sort_length minus that many bytes, so that keys equal there order by length.
+ */
+function binarySuffix(c: Column): number {
+  switch (c.type) {
+    case 'varbinary':
+    case 'varchar':
+      return c.length > 255 ? 2 : 1;
+    case 'tinyblob':
+    case 'tinytext':
+      return 1;
+    case 'blob':
+    case 'text':
+      return 2;
+    case 'mediumblob':
+    case 'mediumtext':
+      return 3;
+    case 'longblob':
+    case 'longtext':
+      return 4;
+    default:
+      return 0;
+  }
+}
+
+/**
+ * A value shown as 0x… hex (binary strings, BIT) as its bytes; one longer than `cut` bytes as its
+ * first `cut` bytes and its length (4 bytes, big-endian): the server's key, the cut bytes zero-padded
+ * and then the length, orders the same.
+ */
+function binaryKey(cut: number): (text: string, out: KeySink) => void {
+  return (text, out) => {
+    const size = Math.max(0, (text.length - 2) >> 1);
+    const n = Math.min(size, cut);
+    const p = out.reserve(n + 4);
+    const b = out.bytes;
+    for (let i = 0; i < n; i++) b[p + i] = (hexDigit(text.charCodeAt(2 + 2 * i)) << 4) | hexDigit(text.charCodeAt(3 + 2 * i));
+    out.length = p + n;
+    if (size <= cut) return;
+    for (let k = 0; k < 4; k++) b[p + n + k] = (size >>> (24 - 8 * k)) & 0xff;
+    out.length = p + n + 4;
+  };
 }
 
 function hexDigit(ch: number): number {
