@@ -133,3 +133,71 @@ describe('sorting by a UCA-collated, SET, geometry or JSON column, as MariaDB or
     expect(await sortedIds(t, col)).toEqual(serverOrder.get(col));
   });
 });
+
+/** Texts that tie at the primary level and differ in their accents, their case or both. */
+const LEVEL_TIES = [
+  'cote', 'coté', 'côte', 'côté', 'COTE', 'Cote', 'cotE', 'CÔTÉ', 'Côte', 'resume', 'résumé', 'Resume', 'RÉSUMÉ', 'a', 'A', 'á', 'Á', 'à', 'ä',
+  'Ä', 'å', 'Å', 'a\u0301', 'A\u0301', 'a\u0301\u0300', 'ǅ', 'Ǆ', 'ǆ', 'dž', 'DŽ', 'Dž', 'ß', 'ẞ', 'ss', 'SS', 'Ss', 'sS', 'æ', 'Æ', 'ae', 'AE',
+  'ı', 'i', 'I', 'İ', 'ﬁ', 'fi', 'FI', 'ⓐ', 'Ⓐ', 'ａ', 'Ａ', '①', '1', '¹', '₁', 'ª', 'ᵃ', 'ä ', 'a ', 'A ', 'a\t', 'A\t', ' ', '', 'ア', 'ｱ', 'あ',
+];
+
+/** The uca1400 collations with accents or case, PAD SPACE and NO PAD, short (compared whole) and long (by their first primary weights). */
+const LEVEL_COLUMNS: [string, string][] = [
+  ['asci', 'VARCHAR(40) CHARACTER SET utf8mb4 COLLATE utf8mb4_uca1400_as_ci'],
+  ['aics', 'VARCHAR(40) CHARACTER SET utf8mb4 COLLATE utf8mb4_uca1400_ai_cs'],
+  ['ascs', 'VARCHAR(40) CHARACTER SET utf8mb4 COLLATE utf8mb4_uca1400_as_cs'],
+  ['npascs', 'VARCHAR(40) CHARACTER SET utf8mb4 COLLATE utf8mb4_uca1400_nopad_as_cs'],
+  ['npaics', 'VARCHAR(40) CHARACTER SET utf8mb4 COLLATE utf8mb4_uca1400_nopad_ai_cs'],
+  ['w16ascs', 'VARCHAR(40) CHARACTER SET utf16 COLLATE utf16_uca1400_as_cs'],
+  ['u3ascs', 'VARCHAR(40) CHARACTER SET utf8mb3 COLLATE utf8mb3_uca1400_as_cs'],
+  ['tascs', 'TINYTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_uca1400_as_cs'],
+  ['longascs', 'VARCHAR(300) CHARACTER SET utf8mb4 COLLATE utf8mb4_uca1400_as_cs'],
+];
+
+describe('sorting by a uca1400 column with accents or case, as MariaDB orders it', () => {
+  let server: MariadbServer;
+  let t: SortedTable;
+  const serverOrder = new Map<string, number[]>();
+
+  beforeAll(async () => {
+    server = await startMariadb({ pageSize: 16384 });
+    await server.query(`CREATE TABLE t (id INT PRIMARY KEY, ${LEVEL_COLUMNS.map(([c, type]) => `${c} ${type}`).join(', ')}) ENGINE=InnoDB`);
+    const r = rng(23);
+    const pick = () => {
+      const from = r() < 0.6 ? LEVEL_TIES : STRESS;
+      const s = from[Math.floor(r() * from.length)];
+      return r() < 0.3 ? s + LEVEL_TIES[Math.floor(r() * LEVEL_TIES.length)] : r() < 0.1 ? randomText(r) : s;
+    };
+    const rows = Array.from({ length: 2000 }, (_, i) => {
+      const texts = LEVEL_COLUMNS.map(([c]) => {
+        if (r() < 0.05) return 'NULL';
+        const s = pick();
+        return hexText(c === 'u3ascs' ? Array.from(s, (ch) => (ch.codePointAt(0)! > 0xffff ? '?' : ch)).join('') : s);
+      });
+      return `(${i * 5 + 1}, ${texts.join(', ')})`;
+    });
+    await server.query(`INSERT INTO t VALUES ${rows.join(',\n')}`);
+    for (const [col] of LEVEL_COLUMNS) {
+      serverOrder.set(col, await serverIds(server, `SELECT id FROM t ORDER BY \`${col}\`, id`));
+      serverOrder.set(`${col} desc`, await serverIds(server, `SELECT id FROM t ORDER BY \`${col}\` DESC, id DESC`));
+    }
+    t = await openSortedTable(server);
+  }, 240_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('has values the server tells apart only by their accents or case', () => {
+    const ascs = serverOrder.get('ascs')!;
+    const ai = serverOrder.get('longascs')!;
+    expect(ascs).not.toEqual(serverOrder.get('asci'));
+    expect(ascs).not.toEqual(serverOrder.get('aics'));
+    expect(ai).not.toEqual(ascs);
+  });
+
+  it.each(LEVEL_COLUMNS.map(([c]) => c))('ORDER BY %s, id, ascending and, read backwards, descending (DESC, id DESC)', async (col) => {
+    const ids = await sortedIds(t, col);
+    expect(ids).toEqual(serverOrder.get(col));
+    expect(ids.reverse()).toEqual(serverOrder.get(`${col} desc`));
+  });
+});

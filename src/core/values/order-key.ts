@@ -18,12 +18,13 @@
  *    (the character upper-cased without its accents, ß as S, characters beyond the BMP as U+FFFD),
  *    PAD SPACE; the UCA collations `_unicode_ci`, `_unicode_520_ci`, `_uca1400_ai_ci` of utf8mb3,
  *    utf8mb4, ucs2, utf16 and utf32 (PAD SPACE or `_nopad_`) and `utf8mb4_0900_ai_ci` (NO PAD): their primary weights (uca-weights.ts);
+ *    uca1400's `_as_ci`, `_ai_cs` and `_as_cs`: their primary, then secondary (accents), then tertiary (case) weights (ucaOrder);
  *  - spatial types: the stored SRID + WKB, made back from the cell's text (geometry-key.ts).
  *
  * A server compares only the first max_sort_length bytes of a sort key (MariaDB's default, 1024, is
  * modelled: rows whose keys share that much tie, and fall to the next sort column, the primary key):
- * of a UCA collation, 1024 bytes of its weights (512 primary weights, whatever the characters'
- * size); of `_general_ci`, `_bin` and the single-byte collations, the text's first 1024 bytes in its
+ * of a UCA collation whose values can be longer than 1024 bytes, 1024 bytes of its primary weights
+ * (512, whatever the characters' size; shorter columns are compared whole, see ucaOrder); of `_general_ci`, `_bin` and the single-byte collations, the text's first 1024 bytes in its
  * charset (1024 ASCII letters, 512 two-byte ones, 342 three-byte ones: a character that starts in them counts),
  * as MariaDB 10.11 was seen to do (test/differential/sort-length.test.ts); MySQL's utf8mb4_0900_ai_ci,
  * NO PAD, is compared whole, as MySQL 8.0.20 and later do. Of a binary string, MariaDB compares the
@@ -39,19 +40,10 @@ import { defaultCollation } from './collations.ts';
 import { SINGLE_BYTE_CHARSETS } from './charset-tables.ts';
 import { compareStored, keyPart } from './key-values.ts';
 import { geometryKey } from './geometry-key.ts';
-import { appendUcaWeights, loadUcaWeights, ucaTable, type UcaVersion, type WeightSink } from './uca-weights.ts';
+import { firstBytes, MAX_SORT_LENGTH, type ColumnOrder, type KeySink, type OrderKind } from './sort-key.ts';
+import { compareLevels, loadUcaOrder, ucaOrder } from './uca-order.ts';
 
-/** How two keys compare: byte by byte (shorter first), PAD SPACE over bytes, or PAD SPACE over 16-bit weights. */
-export type OrderKind = 'bytes' | 'padded' | 'weights16';
-
-/** Where keys are written: `reserve(n)` makes room for n more bytes at `length` and returns it. */
-export type KeySink = WeightSink;
-
-export interface ColumnOrder {
-  kind: OrderKind;
-  /** Appends the key of a value given as its text (as the batch holds it) to `out`. */
-  key(text: string, out: KeySink): void;
-}
+export { MAX_SORT_LENGTH, type ColumnOrder, type KeySink, type OrderKind } from './sort-key.ts';
 
 const INTEGERS = new Set(['tinyint', 'bool', 'smallint', 'mediumint', 'int', 'bigint', 'decimal']);
 const FLOATS = new Set(['float', 'double']);
@@ -62,7 +54,12 @@ const TEXT_TYPES = new Set(['char', 'varchar', 'tinytext', 'text', 'mediumtext',
 const BINARY_TYPES = new Set(['binary', 'varbinary', 'tinyblob', 'blob', 'mediumblob', 'longblob', 'bit']);
 
 /** The order of column `c`'s values, or the reason there is none here. */
-export function columnOrder(c: Column): ColumnOrder | { why: string } {
+/**
+ * `tieBytes`: how many bytes the server's sort key has after this column's (the primary key's, which
+ * breaks ties: 4 for an INT), or null when that is not known; it decides some UCA collations' order
+ * (see ucaOrder).
+ */
+export function columnOrder(c: Column, tieBytes: number | null = null): ColumnOrder | { why: string } {
   if (c.type === 'json') {
     // MariaDB's JSON is LONGTEXT in utf8mb4_bin (its SHOW CREATE TABLE says so), which sorts as text
     return { why: `\`${c.name}\` is of type JSON, which MySQL orders by its JSON comparison rules (a value's type first, then its value), not modelled here` };
@@ -77,43 +74,30 @@ export function columnOrder(c: Column): ColumnOrder | { why: string } {
   if (c.type === 'set') return { kind: 'bytes', key: setKey(c.values) };
   if (GEOMETRIES.has(c.type)) return { kind: 'bytes', key: geometryKey };
   if (BINARY_TYPES.has(c.type) || c.charset === 'binary') return { kind: 'bytes', key: binaryKey(MAX_SORT_LENGTH - binarySuffix(c)) };
-  if (TEXT_TYPES.has(c.type)) return textOrder(c);
+  if (TEXT_TYPES.has(c.type)) return textOrder(c, tieBytes);
   return { why: `\`${c.name}\` is of type ${c.type.toUpperCase()}, whose ORDER BY order is not modelled` };
 }
 
 /** columnOrder, once the weights it needs are loaded (a UCA collation's come in a chunk of their own). */
-export async function loadColumnOrder(c: Column): Promise<ColumnOrder | { why: string }> {
-  if (TEXT_TYPES.has(c.type) && UCA_COLLATION.test(collationOf(c))) await loadUcaWeights();
-  return columnOrder(c);
+export async function loadColumnOrder(c: Column, tieBytes: number | null = null): Promise<ColumnOrder | { why: string }> {
+  if (TEXT_TYPES.has(c.type)) await loadUcaOrder(collationOf(c));
+  return columnOrder(c, tieBytes);
 }
 
 function collationOf(c: Column): string {
   return (c.collation || defaultCollation(c.charset, 'mariadb')).toLowerCase();
 }
 
-function textOrder(c: Column): ColumnOrder | { why: string } {
+function textOrder(c: Column, tieBytes: number | null): ColumnOrder | { why: string } {
   const collation = collationOf(c);
   if (collation === 'utf8mb4_general_ci' || collation === 'utf8mb3_general_ci') return { kind: 'weights16', key: (t, out) => generalCiKey(firstChars(t), out) };
-  const uca = ucaOrder(collation);
-  // MySQL 8 compares a NO PAD collation's whole key, max_sort_length aside (8.0.20 on): 0900 is MySQL's only.
-  if (uca) return collation === 'utf8mb4_0900_ai_ci' ? uca : { kind: uca.kind, key: firstBytes(uca.key) };
+  const uca = ucaOrder(c, collation, tieBytes);
+  if (uca !== null) return uca;
   const bytes = charsetBytes(c.charset);
   if (collation === 'latin1_swedish_ci' && c.charset === 'latin1' && bytes) return { kind: 'padded', key: firstBytes((t, out) => latin1SwedishKey(bytes, t, out)) };
   const part = keyPart({ ...c, collation }, 0, false);
   if (part.order !== null && bytes) return { kind: part.order, key: firstBytes(bytes) };
-  return { why: `\`${c.name}\` is ordered by collation ${collation}, whose weights are not implemented (utf8mb3/utf8mb4 _general_ci, the _unicode_ci, _unicode_520_ci and _uca1400_ai_ci of the Unicode charsets, utf8mb4_0900_ai_ci, latin1_swedish_ci and the _bin collations are)` };
-}
-
-/** The server's max_sort_length, MariaDB's default: how many bytes of a text's sort key it compares. */
-export const MAX_SORT_LENGTH = 1024;
-
-/** A key whose bytes beyond MAX_SORT_LENGTH are dropped (a UCA collation's weights, a charset's bytes: one per byte of the text). */
-function firstBytes(key: ColumnOrder['key']): ColumnOrder['key'] {
-  return (text, out) => {
-    const start = out.length;
-    key(text, out);
-    if (out.length - start > MAX_SORT_LENGTH) out.length = start + MAX_SORT_LENGTH;
-  };
+  return { why: `\`${c.name}\` is ordered by collation ${collation}, whose weights are not implemented (utf8mb3/utf8mb4 _general_ci, the _unicode_ci, _unicode_520_ci and _uca1400_ (ai or as, ci or cs) of the Unicode charsets, utf8mb4_0900_ai_ci, latin1_swedish_ci and the _bin collations are; no language's tailoring is)` };
 }
 
 /** `text`'s characters that start in its first MAX_SORT_LENGTH bytes of UTF-8 (what `_general_ci` compares: its weights are 2 bytes a character). */
@@ -128,24 +112,6 @@ function firstChars(text: string): string {
     if (n === 4) i++;
   }
   return text;
-}
-
-/** The UCA collations ordered here, at the primary level only (accent- and case-insensitive), by name. */
-const UCA_COLLATION = /^(?:utf8mb[34]|ucs2|utf16|utf32)_(unicode|unicode_520|uca1400)(_nopad)?_(?:ai_)?ci$|^utf8mb4_0900_ai_ci$/;
-const UCA_VERSION: Record<string, UcaVersion> = { unicode: 'unicode', unicode_520: 'unicode520', uca1400: 'uca1400' };
-
-/**
- * A UCA collation's order: its primary weights, 16 bits each; PAD SPACE ones (all but `_nopad_`
- * and 0900) as general_ci's keys, the weights shifted so that the space's is 0x20 (weights below
- * the space's, such as the tab's, stay above 0), NO PAD ones as bytes.
- */
-function ucaOrder(collation: string): ColumnOrder | null {
-  const m = UCA_COLLATION.exec(collation);
-  if (!m || (m[1] !== undefined && (m[1] === 'uca1400') !== collation.endsWith('_ai_ci'))) return null;
-  const table = ucaTable(m[1] ? UCA_VERSION[m[1]] : 'mysql0900');
-  const padded = m[1] !== undefined && m[2] === undefined;
-  const shift = padded ? table.space - 0x20 : 0;
-  return { kind: padded ? 'weights16' : 'bytes', key: (text, out) => appendUcaWeights(table, text, shift, out) };
 }
 
 /** Appends `text` in the column's charset: UTF-8, or a single-byte charset's bytes; null for another charset. */
@@ -391,6 +357,7 @@ function generalCiKey(text: string, out: KeySink): void {
 
 /** Compares keys a[ao, ao+al) and b[bo, bo+bl) of one column (see OrderKind). */
 export function compareOrderKeys(kind: OrderKind, a: Uint8Array, ao: number, al: number, b: Uint8Array, bo: number, bl: number): number {
+  if (kind === 'levels16' || kind === 'nopadLevels16') return compareLevels(kind === 'nopadLevels16', a, ao, al, b, bo, bl);
   if (kind !== 'weights16') return compareStored(kind, a, ao, al, b, bo, bl);
   const n = Math.min(al, bl);
   for (let i = 0; i < n; i++) {
@@ -408,3 +375,4 @@ export function compareOrderKeys(kind: OrderKind, a: Uint8Array, ao: number, al:
   }
   return 0;
 }
+
