@@ -17,7 +17,11 @@
  * weights, split out of the server's WEIGHT_STRING of every code point in utf8mb4_uca1400_ai_ci,
  * _as_ci and _as_cs (the levels follow each other with nothing between), and of every contraction
  * of uca-data.ts's uca1400 (all of them, so that each level splits a text into the same pieces); run
- * it alone with `-t levels` (it needs neither DUCET file).
+ * it alone with `-t levels` (it needs neither DUCET file). Its third (`-t tailorings`) writes
+ * src/core/values/uca-tailorings-data.ts: for each language of TAILORED_LANGUAGES, of UCA 4.0.0
+ * (utf8mb4_<lang>_ci) and uca1400 (_<lang>_ai_ci), the code points the server weighs otherwise than
+ * in the untailored collation, and its contractions: the pairs of ASCII and Latin-1 letters, then
+ * those pairs and a third letter, that it weighs otherwise than piece by piece, with uca1400's own.
  *
  * It also writes test/fixtures/uca-0900-order.txt, every 100th line of DUCET 9.0.0's conformance
  * test (CollationTest_NON_IGNORABLE_SHORT.txt, `COLLATION_TEST_900`) whose characters are in no
@@ -36,6 +40,7 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { startMariadb, type MariadbServer } from '../test/harness/mariadb.ts';
 import { loadUcaWeights, ucaTable } from '../src/core/values/uca-weights.ts';
+import { TAILORED_LANGUAGES } from '../src/core/values/uca-order.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const MAX_CP = 0x10ffff;
@@ -272,3 +277,62 @@ ${entries.join('\n')}
 };
 `);
 }, 600_000);
+
+const FAMILIES: [string, string, (language: string) => string][] = [
+  ['unicode', 'utf8mb4_unicode_ci', (l) => `utf8mb4_${l}_ci`],
+  ['uca1400', 'utf8mb4_uca1400_ai_ci', (l) => `utf8mb4_uca1400_${l}_ai_ci`],
+];
+/** A code point in no tailoring record weighs as in the untailored collation. */
+const UNTAILORED = [-1];
+const letterSql = (col: string) => `CONVERT(CHAR(${col} USING utf32) USING utf8mb4)`;
+
+it('writes src/core/values/uca-tailorings-data.ts', async () => {
+  await loadUcaWeights();
+  const baseContractions = [...ucaTable('uca1400').contractions.values()].flat().map((c) => c.cps.map((cp) => cp.toString(16).toUpperCase()).join(' '));
+  const db = await startMariadb({ pageSize: 4096 });
+  const entries: string[] = [];
+  try {
+    const version = (await db.query('SELECT VERSION()')).rows[0][0];
+    // the candidates of contractions: pairs of ASCII and Latin-1 letters, then the pairs found and a third letter
+    const letters = [...Array(0x100).keys()].filter((cp) => (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a) || (cp >= 0xc0 && cp !== 0xd7 && cp !== 0xf7));
+    await db.query(`CREATE TABLE test.letters (cp INT PRIMARY KEY) ENGINE=InnoDB`);
+    await db.query(`INSERT INTO test.letters VALUES ${letters.map((cp) => `(${cp})`).join(',')}`);
+    for (const [family, base, name] of FAMILIES) {
+      for (const language of TAILORED_LANGUAGES) {
+        const coll = name(language);
+        const ws = (sql: string) => `WEIGHT_STRING(${sql} COLLATE ${coll})`;
+        const { rows } = await db.query(`SELECT seq, HEX(${ws(letterSql('seq'))}) FROM seq_0_to_1114111
+          WHERE (seq < 55296 OR seq > 57343) AND ${ws(letterSql('seq'))} <> WEIGHT_STRING(${letterSql('seq')} COLLATE ${base})`);
+        const chars: Weights = new Map(rows.map((r) => [Number(r[0]), hexWeights(String(r[1]))]));
+        expect([...chars.keys()].every((cp) => cp < 0x10000)).toBe(true);
+        const pair = `CONCAT(${letterSql('a.cp')}, ${letterSql('b.cp')})`;
+        const pairs = (await db.query(`SELECT a.cp, b.cp FROM test.letters a, test.letters b
+          WHERE ${ws(pair)} <> CONCAT(${ws(letterSql('a.cp'))}, ${ws(letterSql('b.cp'))})`)).rows.map((r) => [Number(r[0]), Number(r[1])]);
+        const triples: number[][] = [];
+        for (const [x, y] of pairs) {
+          const xy = `CONCAT(CHAR(${x} USING utf32), CHAR(${y} USING utf32))`;
+          const found = await db.query(`SELECT c.cp FROM test.letters c WHERE ${ws(`CONVERT(CONCAT(${xy}, CHAR(c.cp USING utf32)) USING utf8mb4)`)} <> CONCAT(${ws(`CONVERT(${xy} USING utf8mb4)`)}, ${ws(letterSql('c.cp'))})`);
+          for (const r of found.rows) triples.push([x, y, Number(r[0])]);
+        }
+        const hex = (cps: number[]) => cps.map((cp) => cp.toString(16).toUpperCase()).join(' ');
+        const candidates = [...(family === 'uca1400' ? baseContractions : []), ...pairs.map(hex), ...triples.map(hex)];
+        const sql = candidates.map((c) => `SELECT '${c}', HEX(${ws(`CONVERT(_utf32 X'${utf32(c)}' USING utf8mb4)`)})`).join(' UNION ALL ');
+        const contractions = new Map<string, number[]>(candidates.length ? (await db.query(sql)).rows.map((r) => [String(r[0]), hexWeights(String(r[1]))]) : []);
+        entries.push(`  '${family}:${language}': { source: '${coll} of MariaDB ${version}', chars: '${encodeChars((cp) => chars.get(cp) ?? UNTAILORED, () => UNTAILORED)}', contractions: '${encodeContractions(contractions)}' },`);
+      }
+    }
+  } finally {
+    await db.stop();
+  }
+  writeFileSync(join(ROOT, 'src/core/values/uca-tailorings-data.ts'), `/**
+ * GENERATED by scripts/make-uca-weights.test.ts (see there for the sources and the format): the
+ * language tailorings of the UCA collations, the characters whose primary weights differ from the
+ * untailored collation's and every contraction, read by uca-weights.ts. Do not edit.
+ */
+import type { UcaData } from './uca-data.ts';
+
+export const UCA_TAILORINGS: Record<string, UcaData> = {
+${entries.join('\n')}
+};
+`);
+}, 900_000);

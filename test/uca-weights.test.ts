@@ -79,7 +79,7 @@ describe('the UCA collations of MariaDB and MySQL', () => {
   });
 
   it('refuses the levels and tailorings it does not weigh, naming the collation', () => {
-    for (const c of ['utf8mb4_0900_as_cs', 'utf8mb4_0900_as_ci', 'utf8mb4_czech_ci', 'utf8mb4_de_pb_0900_ai_ci', 'utf8mb4_uca1400_spanish_ai_ci']) {
+    for (const c of ['utf8mb4_0900_as_cs', 'utf8mb4_0900_as_ci', 'utf8mb4_vietnamese_ci', 'utf8mb4_de_pb_0900_ai_ci', 'utf8mb4_uca1400_persian_ai_ci', 'utf8mb4_uca1400_spanish_as_cs']) {
       expect(orderOf(c), c).toEqual({ why: expect.stringContaining(`collation ${c}, whose weights are not implemented`) });
     }
   });

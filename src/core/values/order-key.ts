@@ -19,6 +19,7 @@
  *    PAD SPACE; the UCA collations `_unicode_ci`, `_unicode_520_ci`, `_uca1400_ai_ci` of utf8mb3,
  *    utf8mb4, ucs2, utf16 and utf32 (PAD SPACE or `_nopad_`) and `utf8mb4_0900_ai_ci` (NO PAD): their primary weights (uca-weights.ts);
  *    uca1400's `_as_ci`, `_ai_cs` and `_as_cs`: their primary, then secondary (accents), then tertiary (case) weights (ucaOrder);
+ *    the language tailorings of TAILORED_LANGUAGES (UCA 4.0.0's `utf8mb4_swedish_ci`, uca1400's `_swedish_ai_ci`): their primary weights;
  *  - spatial types: the stored SRID + WKB, made back from the cell's text (geometry-key.ts).
  *
  * A server compares only the first max_sort_length bytes of a sort key (MariaDB's default, 1024, is
@@ -41,7 +42,7 @@ import { SINGLE_BYTE_CHARSETS } from './charset-tables.ts';
 import { compareStored, keyPart } from './key-values.ts';
 import { geometryKey } from './geometry-key.ts';
 import { firstBytes, MAX_SORT_LENGTH, type ColumnOrder, type KeySink, type OrderKind } from './sort-key.ts';
-import { compareLevels, loadUcaOrder, ucaOrder } from './uca-order.ts';
+import { compareLevels, loadUcaOrder, TAILORED_LANGUAGES, ucaOrder } from './uca-order.ts';
 
 export { MAX_SORT_LENGTH, type ColumnOrder, type KeySink, type OrderKind } from './sort-key.ts';
 
@@ -97,7 +98,7 @@ function textOrder(c: Column, tieBytes: number | null): ColumnOrder | { why: str
   if (collation === 'latin1_swedish_ci' && c.charset === 'latin1' && bytes) return { kind: 'padded', key: firstBytes((t, out) => latin1SwedishKey(bytes, t, out)) };
   const part = keyPart({ ...c, collation }, 0, false);
   if (part.order !== null && bytes) return { kind: part.order, key: firstBytes(bytes) };
-  return { why: `\`${c.name}\` is ordered by collation ${collation}, whose weights are not implemented (utf8mb3/utf8mb4 _general_ci, the _unicode_ci, _unicode_520_ci and _uca1400_ (ai or as, ci or cs) of the Unicode charsets, utf8mb4_0900_ai_ci, latin1_swedish_ci and the _bin collations are; no language's tailoring is)` };
+  return { why: `\`${c.name}\` is ordered by collation ${collation}, whose weights are not implemented (utf8mb3/utf8mb4 _general_ci, the _unicode_ci, _unicode_520_ci and _uca1400_ (ai or as, ci or cs) of the Unicode charsets, utf8mb4_0900_ai_ci, latin1_swedish_ci and the _bin collations are; the tailorings of ${TAILORED_LANGUAGES.join(', ')}, of UCA 4.0.0 and uca1400 ai_ci, are)` };
 }
 
 /** `text`'s characters that start in its first MAX_SORT_LENGTH bytes of UTF-8 (what `_general_ci` compares: its weights are 2 bytes a character). */

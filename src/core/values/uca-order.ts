@@ -12,13 +12,17 @@
  */
 import type { Column } from '../schema.ts';
 import { firstBytes, MAX_SORT_LENGTH, type ColumnOrder, type KeySink } from './sort-key.ts';
-import { appendUcaWeights, loadUcaLevels, loadUcaWeights, ucaLevelTable, ucaTable, type UcaTable, type UcaVersion } from './uca-weights.ts';
+import { appendUcaWeights, loadUcaLevels, loadUcaTailorings, loadUcaWeights, ucaLevelTable, ucaTable, ucaTailoredTable, type UcaTable, type UcaVersion } from './uca-weights.ts';
+
+/** The languages whose tailorings are ordered, of UCA 4.0.0 (`utf8mb4_swedish_ci`) and of uca1400 (`utf8mb4_uca1400_swedish_ai_ci`). */
+export const TAILORED_LANGUAGES = ['swedish', 'german2', 'spanish', 'spanish2', 'danish', 'czech', 'slovak', 'polish', 'turkish', 'hungarian'];
 
 /**
- * The UCA collations ordered here, by name: `_unicode_ci` and `_unicode_520_ci` (group 1), uca1400
- * (3) accent- and case-insensitive or not (5, 6), their NO PAD twins (2, 4), and MySQL's 0900_ai_ci.
+ * The UCA collations ordered here, by name: `_unicode_ci`, `_unicode_520_ci` and UCA 4.0.0's
+ * tailorings (group 1), uca1400 (3), tailored (4) or accent- and case-insensitive or not (6, 7), their
+ * NO PAD twins (2, 5), and MySQL's 0900_ai_ci.
  */
-const UCA_COLLATION = /^(?:utf8mb[34]|ucs2|utf16|utf32)_(?:(unicode|unicode_520)(_nopad)?_ci|(uca1400)(_nopad)?_(ai|as)_(ci|cs))$|^utf8mb4_0900_ai_ci$/;
+const UCA_COLLATION = new RegExp(`^(?:utf8mb[34]|ucs2|utf16|utf32)_(?:(unicode|unicode_520|${TAILORED_LANGUAGES.join('|')})(_nopad)?_ci|(uca1400)(?:_(${TAILORED_LANGUAGES.join('|')}))?(_nopad)?_(ai|as)_(ci|cs))$|^utf8mb4_0900_ai_ci$`);
 const UCA_VERSION: Record<string, UcaVersion> = { unicode: 'unicode', unicode_520: 'unicode520' };
 
 /** The most bytes a character takes in each Unicode charset (mbmaxlen). */
@@ -39,7 +43,8 @@ export async function loadUcaOrder(collation: string): Promise<void> {
   const m = UCA_COLLATION.exec(collation);
   if (!m) return;
   await loadUcaWeights();
-  if (m[3] !== undefined && (m[5] === 'as' || m[6] === 'cs')) await loadUcaLevels();
+  if (m[3] !== undefined && (m[6] === 'as' || m[7] === 'cs')) await loadUcaLevels();
+  if ((m[1] !== undefined && !(m[1] in UCA_VERSION)) || m[4] !== undefined) await loadUcaTailorings();
 }
 
 /** Whether the server sorts column `c` by packed keys; null when that depends on a primary key of unknown size. */
@@ -62,11 +67,14 @@ function packed(c: Column, tieBytes: number | null): boolean | null {
 export function ucaOrder(c: Column, collation: string, tieBytes: number | null): ColumnOrder | { why: string } | null {
   const m = UCA_COLLATION.exec(collation);
   if (!m) return null;
-  const version = m[1] ? UCA_VERSION[m[1]] : m[3] ? 'uca1400' : 'mysql0900';
-  const padded = version !== 'mysql0900' && (m[2] ?? m[4]) === undefined;
-  const levels = [ucaTable(version)];
-  if (m[5] === 'as') levels.push(ucaLevelTable('secondary'));
-  if (m[6] === 'cs') levels.push(ucaLevelTable('tertiary'));
+  // a language's tailoring, of the primary weights only
+  const language = m[1] !== undefined && !(m[1] in UCA_VERSION) ? m[1] : m[4];
+  if (m[4] !== undefined && (m[6] === 'as' || m[7] === 'cs')) return null;
+  const version = m[1] ? (UCA_VERSION[m[1]] ?? 'unicode') : m[3] ? 'uca1400' : 'mysql0900';
+  const padded = version !== 'mysql0900' && (m[2] ?? m[5]) === undefined;
+  const levels = [language === undefined ? ucaTable(version) : ucaTailoredTable(version === 'uca1400' ? 'uca1400' : 'unicode', language)];
+  if (m[6] === 'as') levels.push(ucaLevelTable('secondary'));
+  if (m[7] === 'cs') levels.push(ucaLevelTable('tertiary'));
   // MySQL 8 compares a NO PAD collation's whole key, max_sort_length aside (8.0.20 on): 0900 is MySQL's only.
   const whole = version === 'mysql0900' || packed(c, tieBytes);
   if (whole === null && levels.length > 1) return { why: `\`${c.name}\` is ordered by ${collation}, whose order in a sort by it and the primary key depends on the size of that key, which is not known here` };

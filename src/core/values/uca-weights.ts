@@ -14,7 +14,9 @@
  *
  * uca1400's secondary (accent) and tertiary (case) weights, for its `_as_` and `_cs` collations, are
  * tables of the same kind (uca-levels-data.ts, loadUcaLevels), but a character in no record weighs
- * the level's one `fallback` weight (0x0020, 0x0002) rather than implicit weights.
+ * the level's one `fallback` weight (0x0020, 0x0002) rather than implicit weights. A language's
+ * tailoring (uca-tailorings-data.ts, loadUcaTailorings) is the untailored table with the characters
+ * it weighs otherwise written over it, and its own contractions instead of the untailored ones.
  */
 import type { UcaData } from './uca-data.ts';
 
@@ -25,10 +27,16 @@ export type UcaLevel = 'secondary' | 'tertiary';
 
 let data: Record<UcaVersion, UcaData> | null = null;
 let levelData: Record<UcaLevel, UcaData & { fallback: number }> | null = null;
+let tailoringData: Record<string, UcaData> | null = null;
 
 /** Loads the weights: a chunk of their own in the page's bundle (only a sort by a UCA collation needs them). */
 export async function loadUcaWeights(): Promise<void> {
   data ??= (await import('./uca-data.ts')).UCA_DATA;
+}
+
+/** Loads the language tailorings (uca-tailorings-data.ts), a chunk of their own too. */
+export async function loadUcaTailorings(): Promise<void> {
+  tailoringData ??= (await import('./uca-tailorings-data.ts')).UCA_TAILORINGS;
 }
 
 /** Loads uca1400's secondary and tertiary weights (uca-levels-data.ts), a chunk of their own too. */
@@ -172,13 +180,16 @@ function defaultEntry(table: UcaTable, cp: number, list: WeightList): number {
   return 1 + ((at << 4) | 2);
 }
 
-const tables = new Map<UcaVersion | UcaLevel, UcaTable>();
+const tables = new Map<string, UcaTable>();
 
-function unpack(source: UcaData, fallback: number): UcaTable {
+/** A table of `source`'s weights; of a `tailoring`, its characters over the source's and its contractions instead. */
+function unpack(source: UcaData, fallback: number, tailoring?: UcaData): UcaTable {
   const list = new WeightList();
   const table: UcaTable = { pages: new Array<Uint32Array | null>(0x110000 / PAGE).fill(null), weights: list.words, contractions: new Map(), space: 0, fallback };
   readChars(new VarintReader(base64Bytes(source.chars)), table.pages, list);
-  readContractions(new VarintReader(base64Bytes(source.contractions)), table, list);
+  // the tailored characters are all in the BMP, whose pages readChars never shares
+  if (tailoring) readChars(new VarintReader(base64Bytes(tailoring.chars)), table.pages, list);
+  readContractions(new VarintReader(base64Bytes((tailoring ?? source).contractions)), table, list);
   table.weights = list.words;
   const space = table.pages[0]?.[0x20] ?? 0;
   table.space = space === 0 ? fallback : table.weights[(space - 1) >> 4];
@@ -192,6 +203,17 @@ export function ucaTable(version: UcaVersion): UcaTable {
   if (!data) throw new Error('the UCA weights are not loaded (loadUcaWeights)');
   table = unpack(data[version], 0);
   tables.set(version, table);
+  return table;
+}
+
+/** The primary weights of a language's tailoring of a UCA version (unpacked once; loadUcaWeights and loadUcaTailorings first). */
+export function ucaTailoredTable(version: 'unicode' | 'uca1400', language: string): UcaTable {
+  const name = `${version}:${language}`;
+  let table = tables.get(name);
+  if (table) return table;
+  if (!data || !tailoringData) throw new Error('the UCA tailorings are not loaded (loadUcaTailorings)');
+  table = unpack(data[version], 0, tailoringData[name]);
+  tables.set(name, table);
   return table;
 }
 
