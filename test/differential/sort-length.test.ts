@@ -5,12 +5,21 @@
  * the characters); of `_general_ci`, `_bin` and latin1 the first 1024 bytes of the text in its
  * charset (1024 ASCII letters, 512 'é', 342 '中': a character that starts in them counts; 1024 of any latin1 letter); of a binary string its first 1024 bytes less
  * the field's length bytes (VARBINARY(3300) and BLOB 1022, MEDIUMBLOB 1021, LONGBLOB 1020), then its
- * length. Texts of n repeated characters then 'b' (the lower id) or 'a', for n around those bounds, sorted as the page sorts them, must come in the server's
+ * length; a UCA column that fits in 1024 bytes (the server packs its keys) is compared whole. Texts of n repeated characters then 'b' (the lower id) or 'a', for n around those bounds, sorted as the page sorts them, must come in the server's
  * `ORDER BY col, id`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
 import { openSortedTable, serverIds, sortedIds, type SortedTable } from './sorted-table.ts';
+import { parseCreateTables } from '../../src/core/definitions/ddl/create-table.ts';
+import { compareOrderKeys, loadColumnOrder, type ColumnOrder } from '../../src/core/values/order-key.ts';
+import { ByteStore } from '../../workers/sort-run.ts';
+
+function keyOf(order: ColumnOrder, text: string): Uint8Array {
+  const out = new ByteStore();
+  order.key(text, out);
+  return out.bytes.slice(0, out.length);
+}
 
 const COLUMNS: [string, string][] = [
   ['uc', 'VARCHAR(1100) CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci'],
@@ -59,6 +68,19 @@ describe('sorting by text sharing a long prefix, as MariaDB compares its first m
     expect(uc.indexOf(1)).toBeGreaterThan(uc.indexOf(2));
     const long = LENGTHS.length * 3 - 3 + 1;
     expect(uc.indexOf(long)).toBeLessThan(uc.indexOf(long + 1));
+  });
+
+  it('compares a UCA column that fits in 1024 bytes whole, however many weights its characters have', async () => {
+    // U+FDFB weighs 16 primary weights in utf8mb4_unicode_ci: 100 of them are 1,600, beyond a fixed key's 512
+    await server.query(`CREATE TABLE w (id INT PRIMARY KEY, u VARCHAR(256) CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci) ENGINE=InnoDB`);
+    await server.query(`INSERT INTO w VALUES (1, CONCAT(REPEAT(_utf32 0xFDFB, 100), 'b')), (2, CONCAT(REPEAT(_utf32 0xFDFB, 100), 'a')), (3, REPEAT(_utf32 0xFDFB, 100))`);
+    const table = parseCreateTables((await server.query('SHOW CREATE TABLE w')).rows[0][1] as string)[0];
+    const order = await loadColumnOrder(table.columns[1], 4);
+    if ('why' in order) throw new Error(order.why);
+    const keys = (await server.query('SELECT id, u FROM w')).rows.map((r) => ({ id: Number(r[0]), key: keyOf(order, String(r[1])) }));
+    keys.sort((a, b) => compareOrderKeys(order.kind, a.key, 0, a.key.length, b.key, 0, b.key.length) || a.id - b.id);
+    expect(keys.map((k) => k.id)).toEqual(await serverIds(server, 'SELECT id FROM w ORDER BY u, id'));
+    expect(keys.map((k) => k.id)).toEqual([3, 2, 1]);
   });
 
   it.each([...COLUMNS, ...BINARY_COLUMNS].map(([c]) => c))('ORDER BY %s, id', async (col) => {
