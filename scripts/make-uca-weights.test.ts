@@ -20,7 +20,7 @@
  * it alone with `-t levels` (it needs neither DUCET file). Its third (`-t tailorings`) writes
  * src/core/values/uca-tailorings-data.ts: for each language of TAILORED_LANGUAGES, of UCA 4.0.0
  * (utf8mb4_<lang>_ci) and uca1400 (_<lang>_ai_ci), the code points the server weighs otherwise than
- * in the untailored collation, and its contractions: the pairs of ASCII and Latin-1 letters, then
+ * in the untailored collation, and its contractions: the pairs of ASCII, Latin-1 and Latin Extended-A letters, then
  * those pairs and a third letter, that it weighs otherwise than piece by piece, with uca1400's own.
  *
  * It also writes test/fixtures/uca-0900-order.txt, every 100th line of DUCET 9.0.0's conformance
@@ -293,8 +293,8 @@ it('writes src/core/values/uca-tailorings-data.ts', async () => {
   const entries: string[] = [];
   try {
     const version = (await db.query('SELECT VERSION()')).rows[0][0];
-    // the candidates of contractions: pairs of ASCII and Latin-1 letters, then the pairs found and a third letter
-    const letters = [...Array(0x100).keys()].filter((cp) => (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a) || (cp >= 0xc0 && cp !== 0xd7 && cp !== 0xf7));
+    // the candidates of contractions: pairs of ASCII, Latin-1 and Latin Extended-A letters, then the pairs found and a third letter
+    const letters = [...Array(0x180).keys()].filter((cp) => (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a) || (cp >= 0xc0 && cp !== 0xd7 && cp !== 0xf7));
     await db.query(`CREATE TABLE test.letters (cp INT PRIMARY KEY) ENGINE=InnoDB`);
     await db.query(`INSERT INTO test.letters VALUES ${letters.map((cp) => `(${cp})`).join(',')}`);
     for (const [family, base, name] of FAMILIES) {

@@ -203,12 +203,17 @@ describe('sorting by a uca1400 column with accents or case, as MariaDB orders it
   });
 });
 
-/** The letters the tailorings move: Swedish/Danish å ä ö æ ø aa, German ß ä ö ü, Spanish ñ ch ll, Czech/Slovak ch ř č, Polish ą ł ś, Turkish ı İ ş ğ, Hungarian cs dz dzs gy ly ny sz ty zs. */
+/**
+ * The letters the tailorings move: Swedish/Danish å ä ö æ ø aa, German ß ä ö ü, Spanish ñ ch ll, Czech/Slovak ch ř č, Polish ą ł ś,
+ * Turkish ı İ ş ğ, Hungarian cs dz dzs gy ly ny sz ty zs, Icelandic ð þ, Latvian ā ģ ķ ļ ņ, Romanian ă â î ș ț, Estonian õ š ž,
+ * Esperanto ĉ ĝ ĥ ĵ ŝ ŭ, Latin (roman) i j u v.
+ */
 const TAILORED_LETTERS = [
   'a', 'A', 'å', 'Å', 'ä', 'Ä', 'æ', 'Æ', 'ö', 'Ö', 'ø', 'Ø', 'aa', 'Aa', 'AA', 'aA', 'ü', 'Ü', 'y', 'z', 'Z', 'þ', 'ð', 'd', 'ß', 'ss', 's', 'st',
   'ñ', 'Ñ', 'n', 'nz', 'o', 'c', 'C', 'ch', 'Ch', 'CH', 'cH', 'ci', 'cz', 'h', 'hz', 'i', 'l', 'll', 'Ll', 'LL', 'lz', 'm', 'ř', 'r', 'rz', 'č', 'š', 'ž',
   'ě', 'ů', 'ď', 'ť', 'ň', 'ą', 'ę', 'ł', 'ń', 'ś', 'ź', 'ż', 'ó', 'e', 'ı', 'I', 'İ', 'ş', 'ç', 'ğ', 'g', 'cs', 'Cs', 'dz', 'dzs', 'Dzs', 'gy', 'ly',
-  'ny', 'sz', 'ty', 'zs', 'ő', 'ű', 'u', 'v', 'w', 'x', 'ŀ', 'ǆ', ' ', '',
+  'ny', 'sz', 'ty', 'zs', 'ő', 'ű', 'u', 'v', 'w', 'x', 'ŀ', 'ǆ', ' ', '', 'ā', 'ē', 'ģ', 'ī', 'ķ', 'ļ', 'ņ', 'ū', 'ă', 'â', 'î', 'ș', 'ț', 'ţ', 'õ',
+  'ĉ', 'ĝ', 'ĥ', 'ĵ', 'ŝ', 'ŭ', 'j', 'J', 'k', 'q', 't', 'dž', 'lj', 'nj', 'đ', 'ć',
 ];
 
 const TAILORED_COLUMNS: [string, string][] = [

@@ -15,7 +15,10 @@ import { firstBytes, MAX_SORT_LENGTH, type ColumnOrder, type KeySink } from './s
 import { appendUcaWeights, loadUcaLevels, loadUcaTailorings, loadUcaWeights, ucaLevelTable, ucaTable, ucaTailoredTable, type UcaTable, type UcaVersion } from './uca-weights.ts';
 
 /** The languages whose tailorings are ordered, of UCA 4.0.0 (`utf8mb4_swedish_ci`) and of uca1400 (`utf8mb4_uca1400_swedish_ai_ci`). */
-export const TAILORED_LANGUAGES = ['swedish', 'german2', 'spanish', 'spanish2', 'danish', 'czech', 'slovak', 'polish', 'turkish', 'hungarian'];
+export const TAILORED_LANGUAGES = [
+  'swedish', 'german2', 'spanish', 'spanish2', 'danish', 'czech', 'slovak', 'polish', 'turkish', 'hungarian', 'icelandic', 'latvian',
+  'romanian', 'slovenian', 'estonian', 'esperanto', 'roman',
+];
 
 /**
  * The UCA collations ordered here, by name: `_unicode_ci`, `_unicode_520_ci` and UCA 4.0.0's
