@@ -13,6 +13,16 @@
  *    strings/uca9-dump.cc reads it: no contractions, at most 8 collation elements a character,
  *    Hangul syllables as their jamo, and MySQL's next_implicit() for characters not listed.
  *
+ * Its second test writes src/core/values/uca-levels-data.ts: uca1400's secondary and tertiary
+ * weights, split out of the server's WEIGHT_STRING of every code point in utf8mb4_uca1400_ai_ci,
+ * _as_ci and _as_cs (the levels follow each other with nothing between), and of every contraction
+ * of uca-data.ts's uca1400 (all of them, so that each level splits a text into the same pieces); run
+ * it alone with `-t levels` (it needs neither DUCET file). Its third (`-t tailorings`) writes
+ * src/core/values/uca-tailorings-data.ts: for each language of TAILORED_LANGUAGES, of UCA 4.0.0
+ * (utf8mb4_<lang>_ci) and uca1400 (_<lang>_ai_ci), the code points the server weighs otherwise than
+ * in the untailored collation, and its contractions: the pairs of ASCII, Latin-1 and Latin Extended-A letters, then
+ * those pairs and a third letter, that it weighs otherwise than piece by piece, with uca1400's own.
+ *
  * It also writes test/fixtures/uca-0900-order.txt, every 100th line of DUCET 9.0.0's conformance
  * test (CollationTest_NON_IGNORABLE_SHORT.txt, `COLLATION_TEST_900`) whose characters are in no
  * contraction (MySQL skips them): strings in DUCET's order, which test/uca-weights.test.ts checks
@@ -29,6 +39,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { startMariadb, type MariadbServer } from '../test/harness/mariadb.ts';
+import { loadUcaWeights, ucaTable } from '../src/core/values/uca-weights.ts';
+import { TAILORED_LANGUAGES } from '../src/core/values/uca-order.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const MAX_CP = 0x10ffff;
@@ -66,11 +78,12 @@ function continues(p: number[], w: number[], length: number, step: number): bool
   return w[w.length - 1] === p[p.length - 1] + step * length;
 }
 
-function encodeChars(weights: (cp: number) => number[]): string {
+/** `fallback`: the weights of a code point in no record (the implicit ones, or a level's one weight). */
+function encodeChars(weights: (cp: number) => number[], fallback: (cp: number) => number[] = implicitWeights): string {
   const out = new VarintWriter();
   let end = 0;
   for (let cp = 0; cp <= MAX_CP; ) {
-    if ((cp >= 0xd800 && cp <= 0xdfff) || same(weights(cp), implicitWeights(cp))) {
+    if ((cp >= 0xd800 && cp <= 0xdfff) || same(weights(cp), fallback(cp))) {
       cp++;
       continue;
     }
@@ -216,3 +229,110 @@ ${entries.join('\n')}
 };
 `);
 }, 600_000);
+
+/** A text's weights in uca1400's ai_ci, as_ci and as_cs: its primary weights, then its secondary ones, then its tertiary ones, with nothing between. */
+const LEVEL_COLLATIONS = ['utf8mb4_uca1400_ai_ci', 'utf8mb4_uca1400_as_ci', 'utf8mb4_uca1400_as_cs'];
+
+/** The secondary and tertiary weights of texts, split out of their ai_ci, as_ci and as_cs weight strings. */
+function splitLevels(hex: string[]): [number[], number[]] {
+  const [w1, w2, w3] = hex.map(hexWeights);
+  expect(w2.slice(0, w1.length)).toEqual(w1);
+  expect(w3.slice(0, w2.length)).toEqual(w2);
+  return [w2.slice(w1.length), w3.slice(w2.length)];
+}
+
+const weightSql = (text: string) => LEVEL_COLLATIONS.map((c) => `HEX(WEIGHT_STRING(${text} COLLATE ${c}))`).join(', ');
+
+it('writes src/core/values/uca-levels-data.ts', async () => {
+  await loadUcaWeights();
+  const contractions = [...ucaTable('uca1400').contractions.values()].flat().map((c) => c.cps);
+  const db = await startMariadb({ pageSize: 4096 });
+  const levels: [Weights, Weights] = [new Map(), new Map()];
+  const contracted: [Map<string, number[]>, Map<string, number[]>] = [new Map(), new Map()];
+  let version: unknown;
+  try {
+    version = (await db.query('SELECT VERSION()')).rows[0][0];
+    const { rows } = await db.query(`SELECT seq, ${weightSql('CONVERT(CHAR(seq USING utf32) USING utf8mb4)')} FROM seq_0_to_1114111 WHERE seq < 55296 OR seq > 57343`);
+    for (const r of rows) splitLevels(r.slice(1).map(String)).forEach((w, k) => levels[k].set(Number(r[0]), w));
+    const hexCps = contractions.map((cps) => cps.map((cp) => cp.toString(16).toUpperCase()).join(' '));
+    const sql = hexCps.map((seq) => `SELECT '${seq}', ${weightSql(`CONVERT(_utf32 X'${utf32(seq)}' USING utf8mb4)`)}`).join(' UNION ALL ');
+    // every contraction of the primary level, so that each level splits a text into the same pieces
+    for (const r of (await db.query(sql)).rows) splitLevels(r.slice(1).map(String)).forEach((w, k) => contracted[k].set(String(r[0]), w));
+  } finally {
+    await db.stop();
+  }
+  // the one weight of most characters, unassigned ones too: 0x0020 on the secondary level, 0x0002 on the tertiary one
+  const entries = levels.map((chars, k) => {
+    const fallback = [[0x20], [0x02]][k];
+    return `  ${['secondary', 'tertiary'][k]}: { source: '${LEVEL_COLLATIONS[k + 1]} of MariaDB ${version}', fallback: ${fallback[0]}, chars: '${encodeChars((cp) => chars.get(cp)!, () => fallback)}', contractions: '${encodeContractions(contracted[k])}' },`;
+  });
+  writeFileSync(join(ROOT, 'src/core/values/uca-levels-data.ts'), `/**
+ * GENERATED by scripts/make-uca-weights.test.ts (see there for the sources and the format): the
+ * secondary and tertiary weights of MariaDB's uca1400 collations, read by uca-weights.ts. Do not edit.
+ */
+import type { UcaData } from './uca-data.ts';
+
+export const UCA_LEVELS: Record<'secondary' | 'tertiary', UcaData & { fallback: number }> = {
+${entries.join('\n')}
+};
+`);
+}, 600_000);
+
+const FAMILIES: [string, string, (language: string) => string][] = [
+  ['unicode', 'utf8mb4_unicode_ci', (l) => `utf8mb4_${l}_ci`],
+  ['uca1400', 'utf8mb4_uca1400_ai_ci', (l) => `utf8mb4_uca1400_${l}_ai_ci`],
+];
+/** A code point in no tailoring record weighs as in the untailored collation. */
+const UNTAILORED = [-1];
+const letterSql = (col: string) => `CONVERT(CHAR(${col} USING utf32) USING utf8mb4)`;
+
+it('writes src/core/values/uca-tailorings-data.ts', async () => {
+  await loadUcaWeights();
+  const baseContractions = [...ucaTable('uca1400').contractions.values()].flat().map((c) => c.cps.map((cp) => cp.toString(16).toUpperCase()).join(' '));
+  const db = await startMariadb({ pageSize: 4096 });
+  const entries: string[] = [];
+  try {
+    const version = (await db.query('SELECT VERSION()')).rows[0][0];
+    // the candidates of contractions: pairs of ASCII, Latin-1 and Latin Extended-A letters, then the pairs found and a third letter
+    const letters = [...Array(0x180).keys()].filter((cp) => (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a) || (cp >= 0xc0 && cp !== 0xd7 && cp !== 0xf7));
+    await db.query(`CREATE TABLE test.letters (cp INT PRIMARY KEY) ENGINE=InnoDB`);
+    await db.query(`INSERT INTO test.letters VALUES ${letters.map((cp) => `(${cp})`).join(',')}`);
+    for (const [family, base, name] of FAMILIES) {
+      for (const language of TAILORED_LANGUAGES) {
+        const coll = name(language);
+        const ws = (sql: string) => `WEIGHT_STRING(${sql} COLLATE ${coll})`;
+        const { rows } = await db.query(`SELECT seq, HEX(${ws(letterSql('seq'))}) FROM seq_0_to_1114111
+          WHERE (seq < 55296 OR seq > 57343) AND ${ws(letterSql('seq'))} <> WEIGHT_STRING(${letterSql('seq')} COLLATE ${base})`);
+        const chars: Weights = new Map(rows.map((r) => [Number(r[0]), hexWeights(String(r[1]))]));
+        expect([...chars.keys()].every((cp) => cp < 0x10000)).toBe(true);
+        const pair = `CONCAT(${letterSql('a.cp')}, ${letterSql('b.cp')})`;
+        const pairs = (await db.query(`SELECT a.cp, b.cp FROM test.letters a, test.letters b
+          WHERE ${ws(pair)} <> CONCAT(${ws(letterSql('a.cp'))}, ${ws(letterSql('b.cp'))})`)).rows.map((r) => [Number(r[0]), Number(r[1])]);
+        const triples: number[][] = [];
+        for (const [x, y] of pairs) {
+          const xy = `CONCAT(CHAR(${x} USING utf32), CHAR(${y} USING utf32))`;
+          const found = await db.query(`SELECT c.cp FROM test.letters c WHERE ${ws(`CONVERT(CONCAT(${xy}, CHAR(c.cp USING utf32)) USING utf8mb4)`)} <> CONCAT(${ws(`CONVERT(${xy} USING utf8mb4)`)}, ${ws(letterSql('c.cp'))})`);
+          for (const r of found.rows) triples.push([x, y, Number(r[0])]);
+        }
+        const hex = (cps: number[]) => cps.map((cp) => cp.toString(16).toUpperCase()).join(' ');
+        const candidates = [...(family === 'uca1400' ? baseContractions : []), ...pairs.map(hex), ...triples.map(hex)];
+        const sql = candidates.map((c) => `SELECT '${c}', HEX(${ws(`CONVERT(_utf32 X'${utf32(c)}' USING utf8mb4)`)})`).join(' UNION ALL ');
+        const contractions = new Map<string, number[]>(candidates.length ? (await db.query(sql)).rows.map((r) => [String(r[0]), hexWeights(String(r[1]))]) : []);
+        entries.push(`  '${family}:${language}': { source: '${coll} of MariaDB ${version}', chars: '${encodeChars((cp) => chars.get(cp) ?? UNTAILORED, () => UNTAILORED)}', contractions: '${encodeContractions(contractions)}' },`);
+      }
+    }
+  } finally {
+    await db.stop();
+  }
+  writeFileSync(join(ROOT, 'src/core/values/uca-tailorings-data.ts'), `/**
+ * GENERATED by scripts/make-uca-weights.test.ts (see there for the sources and the format): the
+ * language tailorings of the UCA collations, the characters whose primary weights differ from the
+ * untailored collation's and every contraction, read by uca-weights.ts. Do not edit.
+ */
+import type { UcaData } from './uca-data.ts';
+
+export const UCA_TAILORINGS: Record<string, UcaData> = {
+${entries.join('\n')}
+};
+`);
+}, 900_000);

@@ -12,10 +12,13 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseCreateTables } from '../src/core/definitions/ddl/create-table.ts';
 import { columnOrder, compareOrderKeys, type ColumnOrder } from '../src/core/values/order-key.ts';
-import { loadUcaWeights } from '../src/core/values/uca-weights.ts';
+import { loadUcaLevels, loadUcaWeights } from '../src/core/values/uca-weights.ts';
 import { ByteStore } from '../workers/sort-run.ts';
 
-beforeAll(loadUcaWeights);
+beforeAll(async () => {
+  await loadUcaWeights();
+  await loadUcaLevels();
+});
 
 function orderOf(collation: string): ColumnOrder | { why: string } {
   const table = parseCreateTables(`CREATE TABLE t (id INT PRIMARY KEY, a VARCHAR(50) CHARACTER SET utf8mb4 COLLATE ${collation})`)[0];
@@ -76,8 +79,17 @@ describe('the UCA collations of MariaDB and MySQL', () => {
   });
 
   it('refuses the levels and tailorings it does not weigh, naming the collation', () => {
-    for (const c of ['utf8mb4_0900_as_cs', 'utf8mb4_0900_as_ci', 'utf8mb4_uca1400_as_ci', 'utf8mb4_uca1400_ai_cs', 'utf8mb4_czech_ci', 'utf8mb4_de_pb_0900_ai_ci', 'utf8mb4_uca1400_spanish_ai_ci']) {
+    for (const c of ['utf8mb4_0900_as_cs', 'utf8mb4_0900_as_ci', 'utf8mb4_vietnamese_ci', 'utf8mb4_de_pb_0900_ai_ci', 'utf8mb4_uca1400_persian_ai_ci', 'utf8mb4_uca1400_spanish_as_cs']) {
       expect(orderOf(c), c).toEqual({ why: expect.stringContaining(`collation ${c}, whose weights are not implemented`) });
     }
+  });
+
+  it('refuses uca1400 with accents or case where the server\'s choice of sort keys depends on a primary key of unknown size, or pads NO PAD fixed keys', () => {
+    const column = (collation: string) => parseCreateTables(`CREATE TABLE t (id INT PRIMARY KEY, a VARCHAR(31) CHARACTER SET utf8mb4 COLLATE ${collation})`)[0].columns[1];
+    expect(columnOrder(column('utf8mb4_uca1400_as_cs'), { tieBytes: null })).toEqual({ why: expect.stringContaining('depends on the size of that key') });
+    expect(columnOrder(column('utf8mb4_uca1400_as_cs'), { tieBytes: 4 })).toMatchObject({ kind: 'bytes' });
+    expect(columnOrder(column('utf8mb4_uca1400_as_cs'), { tieBytes: 8 })).toMatchObject({ kind: 'levels16' });
+    expect(columnOrder(column('utf8mb4_uca1400_nopad_as_cs'), { tieBytes: 4 })).toEqual({ why: expect.stringContaining('NO PAD padding is not modelled') });
+    expect(columnOrder(column('utf8mb4_uca1400_nopad_as_cs'), { tieBytes: 8 })).toMatchObject({ kind: 'nopadLevels16' });
   });
 });

@@ -86,6 +86,21 @@ export interface SortTable {
   timeZone: string;
 }
 
+const INTEGER_BYTES: Record<string, number> = { tinyint: 1, bool: 1, smallint: 2, mediumint: 3, int: 4, bigint: 8 };
+
+/** How many bytes the server's sort key gives the primary key (which breaks ties): integers' only, null for another key or none. */
+function primaryKeyBytes(table: TableDef): number | null {
+  const pk = table.indexes.find((i) => i.kind === 'primary');
+  if (!pk) return null;
+  let n = 0;
+  for (const part of pk.columns) {
+    const bytes = INTEGER_BYTES[table.columns.find((c) => c.name.toLowerCase() === part.name.toLowerCase())?.type ?? ''];
+    if (bytes === undefined) return null;
+    n += bytes;
+  }
+  return n;
+}
+
 /** The order of output column `column`, or an Error that says why there is none. */
 export async function outputColumnOrder(open: SortTable, column: number): Promise<ColumnOrder> {
   const name = open.reader.columns[column]?.toLowerCase();
@@ -93,7 +108,7 @@ export async function outputColumnOrder(open: SortTable, column: number): Promis
   if (!def) throw new Error(`Column ${open.reader.columns[column] ?? column} is not a column of the table: it cannot be sorted by.`);
   // TIMESTAMP is ordered by its text, which in a zone with summer time repeats an hour each autumn.
   if (def.type === 'timestamp' && open.timeZone !== 'UTC' && !/^[+-]\d\d:\d\d$/.test(open.timeZone)) throw new Error(`Cannot sort by ${def.name} while TIMESTAMP is shown in ${open.timeZone}: its text repeats an hour where the clocks go back. Show it in UTC to sort by it.`);
-  const order = await loadColumnOrder(def);
+  const order = await loadColumnOrder(def, { tieBytes: primaryKeyBytes(open.table) });
   if ('why' in order) throw new Error(`Cannot sort by ${def.name}: ${order.why}.`);
   return order;
 }

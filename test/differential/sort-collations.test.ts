@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
 import { rng } from './random-data.ts';
 import { openSortedTable, serverIds, sortedIds, type SortedTable } from './sorted-table.ts';
+import { TAILORED_LANGUAGES } from '../../src/core/values/uca-order.ts';
 
 const STRESS = [
   'a', 'A', 'á', 'à', 'â', 'ä', 'å', 'ã', 'aa', 'ab', 'b', 'B', 'c', 'č', 'ch', 'cH', 'Ch', 'd', 'e', 'é', 'e\u0301', 'E\u0301', 'ê',
@@ -131,5 +132,140 @@ describe('sorting by a UCA-collated, SET, geometry or JSON column, as MariaDB or
 
   it.each(COLUMNS)('ORDER BY %s, id', async (col) => {
     expect(await sortedIds(t, col)).toEqual(serverOrder.get(col));
+  });
+});
+
+/** Texts that tie at the primary level and differ in their accents, their case or both. */
+const LEVEL_TIES = [
+  'cote', 'coté', 'côte', 'côté', 'COTE', 'Cote', 'cotE', 'CÔTÉ', 'Côte', 'resume', 'résumé', 'Resume', 'RÉSUMÉ', 'a', 'A', 'á', 'Á', 'à', 'ä',
+  'Ä', 'å', 'Å', 'a\u0301', 'A\u0301', 'a\u0301\u0300', 'ǅ', 'Ǆ', 'ǆ', 'dž', 'DŽ', 'Dž', 'ß', 'ẞ', 'ss', 'SS', 'Ss', 'sS', 'æ', 'Æ', 'ae', 'AE',
+  'ı', 'i', 'I', 'İ', 'ﬁ', 'fi', 'FI', 'ⓐ', 'Ⓐ', 'ａ', 'Ａ', '①', '1', '¹', '₁', 'ª', 'ᵃ', 'ä ', 'a ', 'A ', 'a\t', 'A\t', ' ', '', 'ア', 'ｱ', 'あ',
+];
+
+/** The uca1400 collations with accents or case, PAD SPACE and NO PAD, short (compared whole) and long (by their first primary weights). */
+const LEVEL_COLUMNS: [string, string][] = [
+  ['asci', 'VARCHAR(40) CHARACTER SET utf8mb4 COLLATE utf8mb4_uca1400_as_ci'],
+  ['aics', 'VARCHAR(40) CHARACTER SET utf8mb4 COLLATE utf8mb4_uca1400_ai_cs'],
+  ['ascs', 'VARCHAR(40) CHARACTER SET utf8mb4 COLLATE utf8mb4_uca1400_as_cs'],
+  ['npascs', 'VARCHAR(40) CHARACTER SET utf8mb4 COLLATE utf8mb4_uca1400_nopad_as_cs'],
+  ['npaics', 'VARCHAR(40) CHARACTER SET utf8mb4 COLLATE utf8mb4_uca1400_nopad_ai_cs'],
+  ['w16ascs', 'VARCHAR(40) CHARACTER SET utf16 COLLATE utf16_uca1400_as_cs'],
+  ['u3ascs', 'VARCHAR(40) CHARACTER SET utf8mb3 COLLATE utf8mb3_uca1400_as_cs'],
+  ['tascs', 'TINYTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_uca1400_as_cs'],
+  ['longascs', 'VARCHAR(300) CHARACTER SET utf8mb4 COLLATE utf8mb4_uca1400_as_cs'],
+];
+
+describe('sorting by a uca1400 column with accents or case, as MariaDB orders it', () => {
+  let server: MariadbServer;
+  let t: SortedTable;
+  const serverOrder = new Map<string, number[]>();
+
+  beforeAll(async () => {
+    server = await startMariadb({ pageSize: 16384 });
+    await server.query(`CREATE TABLE t (id INT PRIMARY KEY, ${LEVEL_COLUMNS.map(([c, type]) => `${c} ${type}`).join(', ')}) ENGINE=InnoDB`);
+    const r = rng(23);
+    const pick = () => {
+      const from = r() < 0.6 ? LEVEL_TIES : STRESS;
+      const s = from[Math.floor(r() * from.length)];
+      return r() < 0.3 ? s + LEVEL_TIES[Math.floor(r() * LEVEL_TIES.length)] : r() < 0.1 ? randomText(r) : s;
+    };
+    const rows = Array.from({ length: 2000 }, (_, i) => {
+      const texts = LEVEL_COLUMNS.map(([c]) => {
+        if (r() < 0.05) return 'NULL';
+        const s = pick();
+        return hexText(c === 'u3ascs' ? Array.from(s, (ch) => (ch.codePointAt(0)! > 0xffff ? '?' : ch)).join('') : s);
+      });
+      return `(${i * 5 + 1}, ${texts.join(', ')})`;
+    });
+    await server.query(`INSERT INTO t VALUES ${rows.join(',\n')}`);
+    for (const [col] of LEVEL_COLUMNS) {
+      serverOrder.set(col, await serverIds(server, `SELECT id FROM t ORDER BY \`${col}\`, id`));
+      serverOrder.set(`${col} desc`, await serverIds(server, `SELECT id FROM t ORDER BY \`${col}\` DESC, id DESC`));
+    }
+    t = await openSortedTable(server);
+  }, 240_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('has values the server tells apart only by their accents or case', () => {
+    const ascs = serverOrder.get('ascs')!;
+    const ai = serverOrder.get('longascs')!;
+    expect(ascs).not.toEqual(serverOrder.get('asci'));
+    expect(ascs).not.toEqual(serverOrder.get('aics'));
+    expect(ai).not.toEqual(ascs);
+  });
+
+  it.each(LEVEL_COLUMNS.map(([c]) => c))('ORDER BY %s, id, ascending and, read backwards, descending (DESC, id DESC)', async (col) => {
+    const ids = await sortedIds(t, col);
+    expect(ids).toEqual(serverOrder.get(col));
+    expect(ids.reverse()).toEqual(serverOrder.get(`${col} desc`));
+  });
+});
+
+/**
+ * The letters the tailorings move: Swedish/Danish å ä ö æ ø aa, German ß ä ö ü, Spanish ñ ch ll, Czech/Slovak ch ř č, Polish ą ł ś,
+ * Turkish ı İ ş ğ, Hungarian cs dz dzs gy ly ny sz ty zs, Icelandic ð þ, Latvian ā ģ ķ ļ ņ, Romanian ă â î ș ț, Estonian õ š ž,
+ * Esperanto ĉ ĝ ĥ ĵ ŝ ŭ, Latin (roman) i j u v.
+ */
+const TAILORED_LETTERS = [
+  'a', 'A', 'å', 'Å', 'ä', 'Ä', 'æ', 'Æ', 'ö', 'Ö', 'ø', 'Ø', 'aa', 'Aa', 'AA', 'aA', 'ü', 'Ü', 'y', 'z', 'Z', 'þ', 'ð', 'd', 'ß', 'ss', 's', 'st',
+  'ñ', 'Ñ', 'n', 'nz', 'o', 'c', 'C', 'ch', 'Ch', 'CH', 'cH', 'ci', 'cz', 'h', 'hz', 'i', 'l', 'll', 'Ll', 'LL', 'lz', 'm', 'ř', 'r', 'rz', 'č', 'š', 'ž',
+  'ě', 'ů', 'ď', 'ť', 'ň', 'ą', 'ę', 'ł', 'ń', 'ś', 'ź', 'ż', 'ó', 'e', 'ı', 'I', 'İ', 'ş', 'ç', 'ğ', 'g', 'cs', 'Cs', 'dz', 'dzs', 'Dzs', 'gy', 'ly',
+  'ny', 'sz', 'ty', 'zs', 'ő', 'ű', 'u', 'v', 'w', 'x', 'ŀ', 'ǆ', ' ', '', 'ā', 'ē', 'ģ', 'ī', 'ķ', 'ļ', 'ņ', 'ū', 'ă', 'â', 'î', 'ș', 'ț', 'ţ', 'õ',
+  'ĉ', 'ĝ', 'ĥ', 'ĵ', 'ŝ', 'ŭ', 'j', 'J', 'k', 'q', 't', 'dž', 'lj', 'nj', 'đ', 'ć',
+];
+
+const TAILORED_COLUMNS: [string, string][] = [
+  ...TAILORED_LANGUAGES.flatMap((l): [string, string][] => [
+    [`${l}40`, `VARCHAR(40) CHARACTER SET utf8mb4 COLLATE utf8mb4_${l}_ci`],
+    [`${l}14`, `VARCHAR(40) CHARACTER SET utf8mb4 COLLATE utf8mb4_uca1400_${l}_ai_ci`],
+  ]),
+  ['sw16', 'VARCHAR(40) CHARACTER SET utf16 COLLATE utf16_swedish_ci'],
+  ['es2np', 'VARCHAR(40) CHARACTER SET utf8mb4 COLLATE utf8mb4_uca1400_spanish2_nopad_ai_ci'],
+];
+
+describe('sorting by a column in a language\'s tailoring, as MariaDB orders it', () => {
+  let server: MariadbServer;
+  let t: SortedTable;
+  const serverOrder = new Map<string, number[]>();
+
+  beforeAll(async () => {
+    server = await startMariadb({ pageSize: 16384 });
+    await server.query(`CREATE TABLE t (id INT PRIMARY KEY, ${TAILORED_COLUMNS.map(([c, type]) => `${c} ${type}`).join(', ')}) ENGINE=InnoDB`);
+    const r = rng(31);
+    const letter = () => TAILORED_LETTERS[Math.floor(r() * TAILORED_LETTERS.length)];
+    const rows = Array.from({ length: 1500 }, (_, i) => {
+      const texts = TAILORED_COLUMNS.map(() => {
+        if (r() < 0.05) return 'NULL';
+        const n = 1 + Math.floor(r() * 3);
+        let s = '';
+        for (let k = 0; k < n; k++) s += r() < 0.1 ? STRESS[Math.floor(r() * STRESS.length)] : letter();
+        return hexText(s);
+      });
+      return `(${i * 3 + 2}, ${texts.join(', ')})`;
+    });
+    await server.query(`INSERT INTO t VALUES ${rows.join(',\n')}`);
+    for (const [col] of TAILORED_COLUMNS) {
+      serverOrder.set(col, await serverIds(server, `SELECT id FROM t ORDER BY \`${col}\`, id`));
+      serverOrder.set(`${col} desc`, await serverIds(server, `SELECT id FROM t ORDER BY \`${col}\` DESC, id DESC`));
+    }
+    t = await openSortedTable(server);
+  }, 240_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('has values each tailoring orders otherwise than the untailored collation', async () => {
+    for (const [col] of TAILORED_COLUMNS.slice(0, 2 * TAILORED_LANGUAGES.length)) {
+      const base = col.endsWith('14') ? 'utf8mb4_uca1400_ai_ci' : 'utf8mb4_unicode_ci';
+      expect(await serverIds(server, `SELECT id FROM t ORDER BY \`${col}\` COLLATE ${base}, id`), col).not.toEqual(serverOrder.get(col));
+    }
+  });
+
+  it.each(TAILORED_COLUMNS.map(([c]) => c))('ORDER BY %s, id, ascending and, read backwards, descending (DESC, id DESC)', async (col) => {
+    const ids = await sortedIds(t, col);
+    expect(ids).toEqual(serverOrder.get(col));
+    expect(ids.reverse()).toEqual(serverOrder.get(`${col} desc`));
   });
 });

@@ -55,7 +55,7 @@ describe('sorting by a column, as MariaDB orders it', () => {
       bn VARCHAR(20) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin,
       lat VARCHAR(20) CHARACTER SET latin1 COLLATE latin1_swedish_ci,
       n INT, u BIGINT UNSIGNED, d DECIMAL(12,3), f DOUBLE, dd DATE, dt DATETIME(3), tm TIME, yr YEAR, ts TIMESTAMP NULL,
-      e ENUM('b','a','c'), vb VARBINARY(4), bt BIT(8), s VARCHAR(5) CHARACTER SET utf8mb4 COLLATE utf8mb4_spanish_ci
+      e ENUM('b','a','c'), vb VARBINARY(4), bt BIT(8), s VARCHAR(5) CHARACTER SET utf8mb4 COLLATE utf8mb4_vietnamese_ci
     ) ENGINE=InnoDB`);
     const rnd = random(7);
     const rows = Array.from({ length: 1500 }, (_, i) => rowValues(i * 3 + 1, rnd));
@@ -88,7 +88,7 @@ describe('sorting by a column, as MariaDB orders it', () => {
   });
 
   it('refuses a column whose order is not modelled, saying why', async () => {
-    await expect(sortedIds('s')).rejects.toThrow(/Cannot sort by s: .*collation utf8mb4_spanish_ci, whose weights are not implemented/);
+    await expect(sortedIds('s')).rejects.toThrow(/Cannot sort by s: .*collation utf8mb4_vietnamese_ci, whose weights are not implemented/);
   });
 
   /** A pool of its own with the table open, as an export's. */

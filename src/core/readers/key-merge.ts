@@ -32,7 +32,7 @@ export async function mergeKey(keyParts: readonly KeyColumn[], spatial: boolean)
   if (keyParts.length === 0) return { why: 'the rows are clustered on a hidden DB_ROW_ID, which is not decoded' };
   const parts: MergePart[] = [];
   for (const k of keyParts) {
-    const order = await loadColumnOrder(k.column, true);
+    const order = await loadColumnOrder(k.column, { whole: true });
     if ('why' in order) return order;
     parts.push({ out: k.out, kind: order.kind, key: order.key, descending: k.descending });
   }

@@ -18,16 +18,19 @@
  *    (the character upper-cased without its accents, ß as S, characters beyond the BMP as U+FFFD),
  *    PAD SPACE; the UCA collations `_unicode_ci`, `_unicode_520_ci`, `_uca1400_ai_ci` of utf8mb3,
  *    utf8mb4, ucs2, utf16 and utf32 (PAD SPACE or `_nopad_`) and `utf8mb4_0900_ai_ci` (NO PAD): their primary weights (uca-weights.ts);
+ *    uca1400's `_as_ci`, `_ai_cs` and `_as_cs`: their primary, then secondary (accents), then tertiary (case) weights (ucaOrder);
+ *    the language tailorings of TAILORED_LANGUAGES (UCA 4.0.0's `utf8mb4_swedish_ci`, uca1400's `_swedish_ai_ci`): their primary weights;
  *  - spatial types: the stored SRID + WKB, made back from the cell's text (geometry-key.ts).
  *
  * A server compares only the first max_sort_length bytes of a sort key (MariaDB's default, 1024, is
  * modelled: rows whose keys share that much tie, and fall to the next sort column, the primary key):
- * of a UCA collation, 1024 bytes of its weights (512 primary weights, whatever the characters'
- * size); of `_general_ci`, `_bin` and the single-byte collations, the text's first 1024 bytes in its
+ * of a UCA collation whose values can be longer than 1024 bytes, 1024 bytes of its primary weights
+ * (512, whatever the characters' size; shorter columns are compared whole, see ucaOrder); of `_general_ci`, `_bin` and the single-byte collations, the text's first 1024 bytes in its
  * charset (1024 ASCII letters, 512 two-byte ones, 342 three-byte ones: a character that starts in them counts),
  * as MariaDB 10.11 was seen to do (test/differential/sort-length.test.ts); MySQL's utf8mb4_0900_ai_ci,
- * NO PAD, is compared whole, as MySQL 8.0.20 and later do. Binary strings, which the
- * server cuts a little shorter (1022 bytes of a VARBINARY(1200)), are compared whole.
+ * NO PAD, is compared whole, as MySQL 8.0.20 and later do. Of a binary string, MariaDB compares the
+ * first 1024 bytes less the field's length bytes (1022 of a VARBINARY(1200) or BLOB, 1021 of a
+ * MEDIUMBLOB, 1020 of a LONGBLOB), then the value's whole length (binaryKey).
  * Anything else (other collations' weights, JSON of MySQL, the pre-5.6 TIME) has no order here: `columnOrder` says why, and the caller refuses the sort rather than sort it wrongly.
  * NULL is not a key: the caller orders NULLs first, as the server does ascending. A key is written
  * straight into the caller's buffer (`KeySink`): no array is made per value, which costs more than
@@ -38,19 +41,10 @@ import { defaultCollation } from './collations.ts';
 import { SINGLE_BYTE_CHARSETS } from './charset-tables.ts';
 import { compareStored, keyPart } from './key-values.ts';
 import { geometryKey } from './geometry-key.ts';
-import { appendUcaWeights, loadUcaWeights, ucaTable, type UcaVersion, type WeightSink } from './uca-weights.ts';
+import { firstBytes, MAX_SORT_LENGTH, type ColumnOrder, type KeySink, type OrderKind } from './sort-key.ts';
+import { compareLevels, loadUcaOrder, TAILORED_LANGUAGES, ucaOrder } from './uca-order.ts';
 
-/** How two keys compare: byte by byte (shorter first), PAD SPACE over bytes, or PAD SPACE over 16-bit weights. */
-export type OrderKind = 'bytes' | 'padded' | 'weights16';
-
-/** Where keys are written: `reserve(n)` makes room for n more bytes at `length` and returns it. */
-export type KeySink = WeightSink;
-
-export interface ColumnOrder {
-  kind: OrderKind;
-  /** Appends the key of a value given as its text (as the batch holds it) to `out`. */
-  key(text: string, out: KeySink): void;
-}
+export { MAX_SORT_LENGTH, type ColumnOrder, type KeySink, type OrderKind } from './sort-key.ts';
 
 const INTEGERS = new Set(['tinyint', 'bool', 'smallint', 'mediumint', 'int', 'bigint', 'decimal']);
 const FLOATS = new Set(['float', 'double']);
@@ -60,11 +54,19 @@ const GEOMETRIES = new Set(['geometry', 'point', 'linestring', 'polygon', 'multi
 const TEXT_TYPES = new Set(['char', 'varchar', 'tinytext', 'text', 'mediumtext', 'longtext']);
 const BINARY_TYPES = new Set(['binary', 'varbinary', 'tinyblob', 'blob', 'mediumblob', 'longblob', 'bit']);
 
-/**
- * The order of column `c`'s values, or the reason there is none here. `whole`: text compared whole,
- * max_sort_length aside, as an index orders its keys (an ORDER BY's sort cuts them).
- */
-export function columnOrder(c: Column, whole = false): ColumnOrder | { why: string } {
+/** How a column's values are to be ordered: as an ORDER BY sorts them, or as an index orders its keys. */
+export interface OrderOptions {
+  /**
+   * How many bytes the server's sort key has after this column's (the primary key's, which breaks
+   * ties: 4 for an INT), or null when that is not known; it decides some UCA collations' order (see ucaOrder).
+   */
+  tieBytes?: number | null;
+  /** Values compared whole, all their levels, as an index orders its keys (an ORDER BY's sort cuts them at max_sort_length). */
+  whole?: boolean;
+}
+
+/** The order of column `c`'s values, or the reason there is none here. */
+export function columnOrder(c: Column, options: OrderOptions = {}): ColumnOrder | { why: string } {
   if (c.type === 'json') {
     // MariaDB's JSON is LONGTEXT in utf8mb4_bin (its SHOW CREATE TABLE says so), which sorts as text
     return { why: `\`${c.name}\` is of type JSON, which MySQL orders by its JSON comparison rules (a value's type first, then its value), not modelled here` };
@@ -78,45 +80,32 @@ export function columnOrder(c: Column, whole = false): ColumnOrder | { why: stri
   if (c.type === 'enum') return { kind: 'bytes', key: enumKey(c.values) };
   if (c.type === 'set') return { kind: 'bytes', key: setKey(c.values) };
   if (GEOMETRIES.has(c.type)) return { kind: 'bytes', key: geometryKey };
-  if (BINARY_TYPES.has(c.type) || c.charset === 'binary') return { kind: 'bytes', key: hexKey };
-  if (TEXT_TYPES.has(c.type)) return textOrder(c, whole);
+  if (BINARY_TYPES.has(c.type) || c.charset === 'binary') return { kind: 'bytes', key: binaryKey(options.whole ? Infinity : MAX_SORT_LENGTH - binarySuffix(c)) };
+  if (TEXT_TYPES.has(c.type)) return textOrder(c, options);
   return { why: `\`${c.name}\` is of type ${c.type.toUpperCase()}, whose ORDER BY order is not modelled` };
 }
 
 /** columnOrder, once the weights it needs are loaded (a UCA collation's come in a chunk of their own). */
-export async function loadColumnOrder(c: Column, whole = false): Promise<ColumnOrder | { why: string }> {
-  if (TEXT_TYPES.has(c.type) && UCA_COLLATION.test(collationOf(c))) await loadUcaWeights();
-  return columnOrder(c, whole);
+export async function loadColumnOrder(c: Column, options: OrderOptions = {}): Promise<ColumnOrder | { why: string }> {
+  if (TEXT_TYPES.has(c.type)) await loadUcaOrder(collationOf(c));
+  return columnOrder(c, options);
 }
 
 function collationOf(c: Column): string {
   return (c.collation || defaultCollation(c.charset, 'mariadb')).toLowerCase();
 }
 
-function textOrder(c: Column, whole: boolean): ColumnOrder | { why: string } {
+function textOrder(c: Column, { tieBytes = null, whole = false }: OrderOptions): ColumnOrder | { why: string } {
   const collation = collationOf(c);
-  const cut = whole ? (key: ColumnOrder['key']) => key : sortLength;
+  const cut = whole ? (key: ColumnOrder['key']) => key : firstBytes;
   if (collation === 'utf8mb4_general_ci' || collation === 'utf8mb3_general_ci') return { kind: 'weights16', key: whole ? generalCiKey : (t, out) => generalCiKey(firstChars(t), out) };
-  const uca = ucaOrder(collation);
-  // MySQL 8 compares a NO PAD collation's whole key, max_sort_length aside (8.0.20 on): 0900 is MySQL's only.
-  if (uca) return collation === 'utf8mb4_0900_ai_ci' ? uca : { kind: uca.kind, key: cut(uca.key) };
+  const uca = ucaOrder(c, collation, whole ? 'whole' : tieBytes);
+  if (uca !== null) return uca;
   const bytes = charsetBytes(c.charset);
   if (collation === 'latin1_swedish_ci' && c.charset === 'latin1' && bytes) return { kind: 'padded', key: cut((t, out) => latin1SwedishKey(bytes, t, out)) };
   const part = keyPart({ ...c, collation }, 0, false);
   if (part.order !== null && bytes) return { kind: part.order, key: cut(bytes) };
-  return { why: `\`${c.name}\` is ordered by collation ${collation}, whose weights are not implemented (utf8mb3/utf8mb4 _general_ci, the _unicode_ci, _unicode_520_ci and _uca1400_ai_ci of the Unicode charsets, utf8mb4_0900_ai_ci, latin1_swedish_ci and the _bin collations are)` };
-}
-
-/** The server's max_sort_length, MariaDB's default: how many bytes of a text's sort key it compares. */
-export const MAX_SORT_LENGTH = 1024;
-
-/** A key whose bytes beyond MAX_SORT_LENGTH are dropped (a UCA collation's weights, a charset's bytes: one per byte of the text). */
-function sortLength(key: ColumnOrder['key']): ColumnOrder['key'] {
-  return (text, out) => {
-    const start = out.length;
-    key(text, out);
-    if (out.length - start > MAX_SORT_LENGTH) out.length = start + MAX_SORT_LENGTH;
-  };
+  return { why: `\`${c.name}\` is ordered by collation ${collation}, whose weights are not implemented (utf8mb3/utf8mb4 _general_ci, the _unicode_ci, _unicode_520_ci and _uca1400_ (ai or as, ci or cs) of the Unicode charsets, utf8mb4_0900_ai_ci, latin1_swedish_ci and the _bin collations are; the tailorings of ${TAILORED_LANGUAGES.join(', ')}, of UCA 4.0.0 and uca1400 ai_ci, are)` };
 }
 
 /** `text`'s characters that start in its first MAX_SORT_LENGTH bytes of UTF-8 (what `_general_ci` compares: its weights are 2 bytes a character). */
@@ -131,24 +120,6 @@ function firstChars(text: string): string {
     if (n === 4) i++;
   }
   return text;
-}
-
-/** The UCA collations ordered here, at the primary level only (accent- and case-insensitive), by name. */
-const UCA_COLLATION = /^(?:utf8mb[34]|ucs2|utf16|utf32)_(unicode|unicode_520|uca1400)(_nopad)?_(?:ai_)?ci$|^utf8mb4_0900_ai_ci$/;
-const UCA_VERSION: Record<string, UcaVersion> = { unicode: 'unicode', unicode_520: 'unicode520', uca1400: 'uca1400' };
-
-/**
- * A UCA collation's order: its primary weights, 16 bits each; PAD SPACE ones (all but `_nopad_`
- * and 0900) as general_ci's keys, the weights shifted so that the space's is 0x20 (weights below
- * the space's, such as the tab's, stay above 0), NO PAD ones as bytes.
- */
-function ucaOrder(collation: string): ColumnOrder | null {
-  const m = UCA_COLLATION.exec(collation);
-  if (!m || (m[1] !== undefined && (m[1] === 'uca1400') !== collation.endsWith('_ai_ci'))) return null;
-  const table = ucaTable(m[1] ? UCA_VERSION[m[1]] : 'mysql0900');
-  const padded = m[1] !== undefined && m[2] === undefined;
-  const shift = padded ? table.space - 0x20 : 0;
-  return { kind: padded ? 'weights16' : 'bytes', key: (text, out) => appendUcaWeights(table, text, shift, out) };
 }
 
 /** Appends `text` in the column's charset: UTF-8, or a single-byte charset's bytes; null for another charset. */
@@ -282,12 +253,50 @@ function floatKey(text: string, out: KeySink): void {
   out.length = p + 8;
 }
 
-/** A value shown as 0x… hex (binary strings, BIT) as its bytes. */
-function hexKey(text: string, out: KeySink): void {
-  const n = Math.max(0, (text.length - 2) >> 1);
-  const p = out.reserve(n);
-  for (let i = 0; i < n; i++) out.bytes[p + i] = (hexDigit(text.charCodeAt(2 + 2 * i)) << 4) | hexDigit(text.charCodeAt(3 + 2 * i));
-  out.length = p + n;
+/**
+ * How many bytes of a binary string's sort key MariaDB gives to its length (the field's length
+ * bytes: Field_varstring/Field_blob::sort_suffix_length), which it stores after the value's first
+ * max_sort_length minus that many bytes, so that keys equal there order by length.
+ */
+function binarySuffix(c: Column): number {
+  switch (c.type) {
+    case 'varbinary':
+    case 'varchar':
+      return c.length > 255 ? 2 : 1;
+    case 'tinyblob':
+    case 'tinytext':
+      return 1;
+    case 'blob':
+    case 'text':
+      return 2;
+    case 'mediumblob':
+    case 'mediumtext':
+      return 3;
+    case 'longblob':
+    case 'longtext':
+      return 4;
+    default:
+      return 0;
+  }
+}
+
+/**
+ * A value shown as 0x… hex (binary strings, BIT) as its bytes; one longer than `cut` bytes as its
+ * first `cut` bytes and its length (4 bytes, big-endian): the server's key, the cut bytes zero-padded
+ * and then the length, orders the same.
+ */
+function binaryKey(cut: number): (text: string, out: KeySink) => void {
+  return (text, out) => {
+    const size = Math.max(0, (text.length - 2) >> 1);
+    const n = Math.min(size, cut);
+    const p = out.reserve(n + 4);
+    const b = out.bytes;
+    for (let i = 0; i < n; i++) b[p + i] = (hexDigit(text.charCodeAt(2 + 2 * i)) << 4) | hexDigit(text.charCodeAt(3 + 2 * i));
+    out.length = p + n;
+    if (size <= cut) return;
+    for (let k = 0; k < 4; k++) b[p + n + k] = (size >>> (24 - 8 * k)) & 0xff;
+    out.length = p + n + 4;
+  };
 }
 
 function hexDigit(ch: number): number {
@@ -356,6 +365,7 @@ function generalCiKey(text: string, out: KeySink): void {
 
 /** Compares keys a[ao, ao+al) and b[bo, bo+bl) of one column (see OrderKind). */
 export function compareOrderKeys(kind: OrderKind, a: Uint8Array, ao: number, al: number, b: Uint8Array, bo: number, bl: number): number {
+  if (kind === 'levels16' || kind === 'nopadLevels16') return compareLevels(kind === 'nopadLevels16', a, ao, al, b, bo, bl);
   if (kind !== 'weights16') return compareStored(kind, a, ao, al, b, bo, bl);
   const n = Math.min(al, bl);
   for (let i = 0; i < n; i++) {
@@ -373,3 +383,4 @@ export function compareOrderKeys(kind: OrderKind, a: Uint8Array, ao: number, al:
   }
   return 0;
 }
+

@@ -11,16 +11,37 @@
  * with CONTRACTS set when the character starts a contraction (uca1400 only: the longest one the
  * text continues with is weighed as one). Characters beyond U+FFFF of `_unicode_ci` weigh 0xFFFD,
  * as the data says.
+ *
+ * uca1400's secondary (accent) and tertiary (case) weights, for its `_as_` and `_cs` collations, are
+ * tables of the same kind (uca-levels-data.ts, loadUcaLevels), but a character in no record weighs
+ * the level's one `fallback` weight (0x0020, 0x0002) rather than implicit weights. A language's
+ * tailoring (uca-tailorings-data.ts, loadUcaTailorings) is the untailored table with the characters
+ * it weighs otherwise written over it, and its own contractions instead of the untailored ones.
  */
 import type { UcaData } from './uca-data.ts';
 
 export type UcaVersion = 'unicode' | 'unicode520' | 'uca1400' | 'mysql0900';
 
+/** The level of uca1400's weights beyond the primary ones: accents (secondary), case (tertiary). */
+export type UcaLevel = 'secondary' | 'tertiary';
+
 let data: Record<UcaVersion, UcaData> | null = null;
+let levelData: Record<UcaLevel, UcaData & { fallback: number }> | null = null;
+let tailoringData: Record<string, UcaData> | null = null;
 
 /** Loads the weights: a chunk of their own in the page's bundle (only a sort by a UCA collation needs them). */
 export async function loadUcaWeights(): Promise<void> {
   data ??= (await import('./uca-data.ts')).UCA_DATA;
+}
+
+/** Loads the language tailorings (uca-tailorings-data.ts), a chunk of their own too. */
+export async function loadUcaTailorings(): Promise<void> {
+  tailoringData ??= (await import('./uca-tailorings-data.ts')).UCA_TAILORINGS;
+}
+
+/** Loads uca1400's secondary and tertiary weights (uca-levels-data.ts), a chunk of their own too. */
+export async function loadUcaLevels(): Promise<void> {
+  levelData ??= (await import('./uca-levels-data.ts')).UCA_LEVELS;
 }
 
 /** Where a key's bytes go (order-key.ts's KeySink): `reserve(n)` makes room for n more at `length` and returns it. */
@@ -46,6 +67,8 @@ export interface UcaTable {
   contractions: Map<number, Contraction[]>;
   /** The weight of a space, what PAD SPACE pads with. */
   space: number;
+  /** The one weight of a character in no record (a secondary or tertiary level's), or 0: the implicit weights. */
+  fallback: number;
 }
 
 class VarintReader {
@@ -136,7 +159,7 @@ function readContractions(reader: VarintReader, table: UcaTable, list: WeightLis
     const at = list.length;
     for (let k = 0; k < count; k++) list.push(reader.weight());
     const page = pageOf(table.pages, cps[0]);
-    if (page[cps[0] & 255] === 0) page[cps[0] & 255] = implicitEntry(cps[0], list);
+    if (page[cps[0] & 255] === 0) page[cps[0] & 255] = defaultEntry(table, cps[0], list);
     page[cps[0] & 255] |= CONTRACTS;
     const known = table.contractions.get(cps[0]) ?? [];
     known.push({ cps, at, count });
@@ -145,28 +168,62 @@ function readContractions(reader: VarintReader, table: UcaTable, list: WeightLis
   }
 }
 
-function implicitEntry(cp: number, list: WeightList): number {
+/** The entry of a character in no record that starts a contraction: the weights it has alone. */
+function defaultEntry(table: UcaTable, cp: number, list: WeightList): number {
   const at = list.length;
+  if (table.fallback !== 0) {
+    list.push(table.fallback);
+    return 1 + ((at << 4) | 1);
+  }
   list.push(0xfbc0 + (cp >> 15));
   list.push((cp & 0x7fff) | 0x8000);
   return 1 + ((at << 4) | 2);
 }
 
-const tables = new Map<UcaVersion, UcaTable>();
+const tables = new Map<string, UcaTable>();
+
+/** A table of `source`'s weights; of a `tailoring`, its characters over the source's and its contractions instead. */
+function unpack(source: UcaData, fallback: number, tailoring?: UcaData): UcaTable {
+  const list = new WeightList();
+  const table: UcaTable = { pages: new Array<Uint32Array | null>(0x110000 / PAGE).fill(null), weights: list.words, contractions: new Map(), space: 0, fallback };
+  readChars(new VarintReader(base64Bytes(source.chars)), table.pages, list);
+  // the tailored characters are all in the BMP, whose pages readChars never shares
+  if (tailoring) readChars(new VarintReader(base64Bytes(tailoring.chars)), table.pages, list);
+  readContractions(new VarintReader(base64Bytes((tailoring ?? source).contractions)), table, list);
+  table.weights = list.words;
+  const space = table.pages[0]?.[0x20] ?? 0;
+  table.space = space === 0 ? fallback : table.weights[(space - 1) >> 4];
+  return table;
+}
 
 /** The unpacked weights of a UCA version (unpacked once; loadUcaWeights first). */
 export function ucaTable(version: UcaVersion): UcaTable {
-  const known = tables.get(version);
-  if (known) return known;
+  let table = tables.get(version);
+  if (table) return table;
   if (!data) throw new Error('the UCA weights are not loaded (loadUcaWeights)');
-  const list = new WeightList();
-  const table: UcaTable = { pages: new Array<Uint32Array | null>(0x110000 / PAGE).fill(null), weights: list.words, contractions: new Map(), space: 0 };
-  readChars(new VarintReader(base64Bytes(data[version].chars)), table.pages, list);
-  readContractions(new VarintReader(base64Bytes(data[version].contractions)), table, list);
-  table.weights = list.words;
-  const space = table.pages[0]![0x20];
-  table.space = table.weights[(space - 1) >> 4];
+  table = unpack(data[version], 0);
   tables.set(version, table);
+  return table;
+}
+
+/** The primary weights of a language's tailoring of a UCA version (unpacked once; loadUcaWeights and loadUcaTailorings first). */
+export function ucaTailoredTable(version: 'unicode' | 'uca1400', language: string): UcaTable {
+  const name = `${version}:${language}`;
+  let table = tables.get(name);
+  if (table) return table;
+  if (!data || !tailoringData) throw new Error('the UCA tailorings are not loaded (loadUcaTailorings)');
+  table = unpack(data[version], 0, tailoringData[name]);
+  tables.set(name, table);
+  return table;
+}
+
+/** uca1400's weights of one level beyond the primary (unpacked once; loadUcaLevels first). */
+export function ucaLevelTable(level: UcaLevel): UcaTable {
+  let table = tables.get(level);
+  if (table) return table;
+  if (!levelData) throw new Error('the UCA levels are not loaded (loadUcaLevels)');
+  table = unpack(levelData[level], levelData[level].fallback);
+  tables.set(level, table);
   return table;
 }
 
@@ -215,7 +272,11 @@ export function appendUcaWeights(table: UcaTable, text: string, shift: number, o
     i += used;
     let p = out.reserve(entry === 0 ? 4 : ((entry - 1) & 15) * 2);
     const b = out.bytes;
-    if (entry === 0) {
+    if (entry === 0 && table.fallback !== 0) {
+      const w = table.fallback - shift;
+      b[p++] = w >> 8;
+      b[p++] = w & 0xff;
+    } else if (entry === 0) {
       const hi = 0xfbc0 + (cp >> 15) - shift;
       const lo = ((cp & 0x7fff) | 0x8000) - shift;
       b[p++] = hi >> 8;
