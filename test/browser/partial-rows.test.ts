@@ -4,7 +4,10 @@
  * .ibd. The keys on that page are read from the intact file (not assumed). The page offers the partial
  * rows; they are exactly those keys, marked partial, their a, b, c what the server's SELECT shows and
  * `note` marked not recovered (not NULL, not a value); the full rows (the default CSV export) are the
- * server's other rows; the partial rows' export holds them with `_row_state` partial.
+ * server's other rows; the partial rows' export holds them with `_row_state` partial. Shown in the
+ * grid: the panel's bound (before any is read) is their number, the rows are the server's in key
+ * order with the partial ones among them (marked, `note` not recovered), a filter on an indexed column
+ * finds them, and the NDJSON and CSV exports hold them with `_row_state` partial.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -81,5 +84,44 @@ describe('partial rows from the secondary indexes, in the page', () => {
     expect(rows[0]).toEqual(['id', 'a', 'b', 'c', 'note', '_row_state']);
     expect(rows.slice(1).map((r) => r.slice(0, 4).map((v) => (v === '\\N' ? null : v)))).toEqual(expected.rows);
     expect(rows.slice(1).every((r) => r[4].startsWith('[absent:') && r[5] === 'partial')).toBe(true);
+  }, 300_000);
+
+  it('shows them in the grid in key order among the intact rows, filters them and exports them in every format', async () => {
+    const page = env.page;
+    const bound = page.getByTestId('partial-bound');
+    await bound.waitFor({ timeout: 60_000 });
+    expect(Number(await bound.getAttribute('data-rows'))).toBe(lostIds.length);
+    await page.getByTestId('partial-grid-show').click();
+    await page.getByTestId('partial-grid-hide').waitFor({ timeout: 60_000 });
+    await waitForTable('pr', 'done', 120_000);
+    await expect.poll(() => page.getByTestId('grid').getAttribute('data-count'), { timeout: 60_000 }).toBe('3000');
+    const lost = new Set(lostIds);
+    const all = await env.db.query('SELECT id, a, b, c, note FROM pr ORDER BY id');
+    const text = (v: unknown): string | null => (v === null ? null : String(v));
+    /** A row as the server has it, `note` not recovered where the row is partial, then its state. */
+    const expected = all.rows.map((r) => (lost.has(String(r[0])) ? [...r.slice(0, 4).map(text), 'absent', 'partial'] : [...r.map(text), 'live']));
+
+    const ndjson = (await download('NDJSON', 'pr.ndjson')).toString('utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(ndjson.map((o) => ['id', 'a', 'b', 'c', 'note', '_row_state'].map((k) => (typeof o[k] === 'string' && (o[k] as string).startsWith('[absent:') ? 'absent' : text(o[k]))))).toEqual(expected);
+    const csv = Papa.parse<string[]>((await download('CSV', 'pr.csv')).toString('utf8'), { skipEmptyLines: true }).data;
+    expect(csv[0]).toEqual(['id', 'a', 'b', 'c', 'note', '_row_state']);
+    expect(csv.slice(1).map((r) => r.map((v) => (v === '\\N' ? null : v.startsWith('[absent:') ? 'absent' : v)))).toEqual(expected);
+
+    // A filter on an indexed column finds partial rows among the intact ones, in key order.
+    const [probe] = (await env.db.query(`SELECT a FROM pr WHERE id IN (${lostIds.join(',')}) AND a IS NOT NULL ORDER BY id LIMIT 1`)).rows;
+    const value = String(probe[0]);
+    const matches = await env.db.query(`SELECT id FROM pr WHERE CAST(a AS CHAR) LIKE '%${value}%' ORDER BY id`);
+    await page.getByTestId('filter-column').selectOption({ label: 'in a' });
+    await page.getByTestId('filter-text').fill(value);
+    await page.getByTestId('filter-text').press('Enter');
+    await expect.poll(() => page.getByTestId('grid').getAttribute('data-count'), { timeout: 60_000 }).toBe(String(matches.rows.length));
+    await page.locator('.row[data-pending]').first().waitFor({ state: 'detached', timeout: 10_000 });
+    const rows = await page.locator('[data-row]').evaluateAll((els) => els.map((el) => ({
+      state: el.getAttribute('data-state'),
+      cells: Array.from(el.querySelectorAll('[role="gridcell"]'), (c) => (c.hasAttribute('data-absent') ? 'absent' : c.textContent ?? '')),
+    })));
+    expect(rows.map((r) => r.cells[0])).toEqual(matches.rows.map((r) => String(r[0])));
+    expect(rows.map((r) => r.state)).toEqual(matches.rows.map((r) => (lost.has(String(r[0])) ? 'partial' : 'live')));
+    expect(rows.some((r) => r.state === 'partial' && r.cells[4] === 'absent')).toBe(true);
   }, 300_000);
 });

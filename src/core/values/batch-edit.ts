@@ -3,7 +3,7 @@
  * filter), or its rows with one more column holding the same text in every row (which partition a
  * row came from). The text buffer is shared; only the cells, NULL flags and lines are copied.
  */
-import type { RowBatch } from './row-batch.ts';
+import { BatchBuilder, type RowBatch } from './row-batch.ts';
 
 /** The rows `keep` (indexes, in the order given) of `batch`. */
 export function selectRows(batch: RowBatch, keep: ArrayLike<number>): RowBatch {
@@ -63,4 +63,16 @@ export function concatBatches(batches: readonly RowBatch[]): RowBatch {
     row += b.rows;
   }
   return { rows, cols, text, cells, nulls };
+}
+
+/** Rows of cells (null: NULL) packed into a RowBatch (one UTF-8 buffer, offsets, NULL flags). */
+export function packRows(rows: readonly (readonly (string | null | undefined)[])[], cols: number, builder = new BatchBuilder(cols, rows.length)): RowBatch {
+  for (const row of rows) {
+    const base = builder.startRow();
+    for (let c = 0; c < cols; c++) {
+      const v = row[c];
+      if (v !== null && v !== undefined) builder.setString(base + c, v);
+    }
+  }
+  return builder.take();
 }
