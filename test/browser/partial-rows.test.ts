@@ -7,7 +7,8 @@
  * server's other rows; the partial rows' export holds them with `_row_state` partial. Shown in the
  * grid: the panel's bound (before any is read) is their number, the rows are the server's in key
  * order with the partial ones among them (marked, `note` not recovered), a filter on an indexed column
- * finds them, and the NDJSON and CSV exports hold them with `_row_state` partial.
+ * finds them, a sort by an indexed column and Go to place them as the server orders them, and the
+ * NDJSON, CSV and Parquet exports hold them with `_row_state` partial (SQL: their INSERTs commented out).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -147,5 +148,24 @@ describe('partial rows from the secondary indexes, in the page', () => {
     expect(await row.getAttribute('data-state')).toBe('partial');
     expect(await row.locator('[role="gridcell"][data-col="0"]').textContent()).toBe(target);
     expect(await row.locator('.cell.active').count()).toBe(1);
+
+    // Sorted by c (held by index kbc): the partial rows take their places among the intact ones.
+    const byC = (await env.db.query('SELECT id FROM pr ORDER BY c, id')).rows.map((r) => String(r[0]));
+    const sortButton = page.getByTestId('sort-c');
+    for (let i = 0; i < 3 && (await sortButton.getAttribute('data-direction')) !== 'asc'; i++) await sortButton.click();
+    await expect.poll(() => page.getByTestId('sort-status').textContent(), { timeout: 60_000 }).toMatch(/^\s*Sorted by c, ties in primary key order/);
+    const firstPartial = byC.findIndex((id) => lost.has(id));
+    await page.getByTestId('grid').evaluate((el, y) => {
+      el.scrollTop = y;
+    }, Math.max(0, firstPartial - 4) * 28);
+    await page.locator(`[data-row-pos="${firstPartial}"][data-row]`).waitFor({ timeout: 30_000 });
+    const sorted = await page.locator('[data-row]').evaluateAll((els) => els.map((el) => ({
+      pos: Number(el.getAttribute('data-row-pos')),
+      id: el.querySelector('[role="gridcell"][data-col="0"]')?.textContent ?? '',
+      state: el.getAttribute('data-state'),
+    })));
+    expect(sorted.length).toBeGreaterThan(5);
+    expect(sorted.map((r) => r.id)).toEqual(sorted.map((r) => byC[r.pos]));
+    expect(sorted.map((r) => r.state)).toEqual(sorted.map((r) => (lost.has(byC[r.pos]) ? 'partial' : 'live')));
   }, 300_000);
 });
