@@ -90,7 +90,7 @@ describe('partial rows from the secondary indexes, in the page', () => {
 
   it('shows them in the grid in key order among the intact rows, filters them and exports them in every format', async () => {
     const page = env.page;
-    const bound = page.getByTestId('partial-bound');
+    const bound = page.locator('[data-testid="damage-banner"] [data-testid="partial-bound"]');
     await bound.waitFor({ timeout: 60_000 });
     expect(Number(await bound.getAttribute('data-rows'))).toBe(lostIds.length);
     await page.getByTestId('partial-grid-show').click();
