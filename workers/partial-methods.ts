@@ -92,8 +92,8 @@ export function createPartialMethods(opened: () => { spec: ViewSpec; source: Byt
       return new Blob([csvHeader(result.columns), csvRows(cells)], { type: 'text/csv' });
     },
     async partialGrid() {
-      const { result, cells, pages } = await read(opened());
-      return { rows: cells, pages, absent: result.absent };
+      const { cells, pages } = await read(opened());
+      return { rows: cells, pages };
     },
     indexEntries() {
       return indexEntries(opened());

@@ -87,8 +87,6 @@ export interface PartialGrid {
   rows: (string | null)[][];
   /** Per row, the lost leaf page it takes the place of (the first of its run of lost leaves). */
   pages: number[];
-  /** Per row, the positions of its cells no secondary index held (their text is the mark absentCell). */
-  absent: number[][];
 }
 
 /** What `openView` found. */
