@@ -9,8 +9,9 @@ import { csvHeader, csvRows } from '../src/core/writers/output.ts';
 import { partialRows } from '../src/core/readers/partial-rows.ts';
 import { ROW_STATE_COLUMN } from '../src/core/readers/row-state.ts';
 import type { ByteSource } from '../src/core/tablespace/source.ts';
+import { isClusteredIndex } from '../src/core/records/secondary-index.ts';
 import { openDefinedTable } from '../src/lib/innodb-table.ts';
-import type { ViewSpec } from './viewer-api.ts';
+import type { PartialGrid, ViewSpec } from './viewer-api.ts';
 
 export interface PartialResult {
   /** The table's columns, `_row_state` last (every row says `partial`). */
@@ -32,13 +33,21 @@ export interface PartialMethods {
   partialRows(): Promise<PartialResult>;
   /** The same rows as CSV with the `_row_state` column, the absent cells holding the decoder's mark. */
   partialCsv(): Promise<Blob>;
+  /** The same rows for the grid (ViewSpec.partial): the absent cells holding the mark, each row's lost leaf. */
+  partialGrid(): Promise<PartialGrid>;
+  /**
+   * Before the rows are read: each secondary index's live entries, counted from its leaves' record
+   * lists without decoding them (leaf-counts.ts). Every live row has an entry in each index, so an
+   * index's count less the table's intact live rows is at most the rows partial rows can give back.
+   */
+  indexEntries(): Promise<{ index: string; entries: number }[]>;
 }
 
-async function read(open: { spec: ViewSpec; source: ByteSource }): Promise<{ result: PartialResult; cells: (string | null)[][] }> {
+async function read(open: { spec: ViewSpec; source: ByteSource }): Promise<{ result: PartialResult; cells: (string | null)[][]; pages: number[] }> {
   const { spec, source } = open;
   const empty = { columns: [], rows: [], absent: [], lostPages: [], byIndex: [], notes: [] };
   if (spec.partitions?.length || spec.indexName !== undefined) {
-    return { result: { ...empty, notes: ['partial rows are read for one table\u2019s clustered index (not a partitioned table, not a secondary index read)'] }, cells: [] };
+    return { result: { ...empty, notes: ['partial rows are read for one table\u2019s clustered index (not a partitioned table, not a secondary index read)'] }, cells: [], pages: [] };
   }
   const base = { rows: 'live' as const, keys: spec.keys, timeZone: spec.timeZone };
   const clustered = await openDefinedTable(source, spec.table, { ...base, target: { index: spec.index, raw: spec.raw } });
@@ -52,7 +61,25 @@ async function read(open: { spec: ViewSpec; source: ByteSource }): Promise<{ res
     columns, rows, absent, lostPages: found.lostPages, notes: found.notes,
     byIndex: [...found.byIndex].map(([name, n]) => ({ index: name, rows: n })),
   };
-  return { result, cells: found.rows };
+  return { result, cells: found.rows, pages: found.pages };
+}
+
+/** Each secondary index's live entries (no FULLTEXT or SPATIAL index: partial-rows.ts reads neither). */
+async function indexEntries(open: { spec: ViewSpec; source: ByteSource }): Promise<{ index: string; entries: number }[]> {
+  const { spec, source } = open;
+  if (spec.partitions?.length || spec.indexName !== undefined) return [];
+  const out: { index: string; entries: number }[] = [];
+  for (const index of spec.table.indexes) {
+    if (index.kind === 'fulltext' || index.kind === 'spatial' || isClusteredIndex(spec.table, index)) continue;
+    try {
+      const { reader } = await openDefinedTable(source, spec.table, { rows: 'live', keys: spec.keys, timeZone: spec.timeZone, index: index.name });
+      const counts = await reader.countLeaves(await reader.leafPages());
+      out.push({ index: index.name, entries: counts.reduce((n, c) => n + Math.max(0, c), 0) });
+    } catch {
+      // An index that cannot be opened gives no partial row either (partial-rows.ts says why when they are read).
+    }
+  }
+  return out;
 }
 
 export function createPartialMethods(opened: () => { spec: ViewSpec; source: ByteSource }): PartialMethods {
@@ -63,6 +90,13 @@ export function createPartialMethods(opened: () => { spec: ViewSpec; source: Byt
     async partialCsv() {
       const { result, cells } = await read(opened());
       return new Blob([csvHeader(result.columns), csvRows(cells)], { type: 'text/csv' });
+    },
+    async partialGrid() {
+      const { cells, pages } = await read(opened());
+      return { rows: cells, pages };
+    },
+    indexEntries() {
+      return indexEntries(opened());
     },
   };
 }

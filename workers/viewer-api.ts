@@ -75,6 +75,18 @@ export interface ViewSpec {
   partitions?: NamedBlob[];
   /** Beside them: the table's .par, which orders its partitions. */
   companions?: NamedBlob[];
+  /**
+   * The partial rows shown among the rows (partial-view.ts): the rows of lost clustered leaves made
+   * from the secondary indexes (partial-methods.ts). Live mode of one table's clustered index only.
+   */
+  partial?: PartialGrid;
+}
+
+/** Partial rows as the grid shows them: the table's columns then `_row_state` (partial), an absent cell holding its mark. */
+export interface PartialGrid {
+  rows: (string | null)[][];
+  /** Per row, the lost leaf page it takes the place of (the first of its run of lost leaves). */
+  pages: number[];
 }
 
 /** What `openView` found. */

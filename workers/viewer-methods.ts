@@ -9,11 +9,12 @@ import {
   csvHeader, csvRows, ndjsonRows, sqlColumns, sqlInserts, sqlPostamble, sqlPreamble,
 } from '../src/core/writers/output.ts';
 import { BatchBuilder, batchBuffers, type RowBatch } from '../src/core/values/row-batch.ts';
+import { packRows } from '../src/core/values/batch-edit.ts';
 import type { Column, TableDef } from '../src/core/schema.ts';
 import { blobSource, sharedBlobSource } from '../src/core/tablespace/source.ts';
 import { packedBuffers, PageMap } from '../src/core/readers/page-map.ts';
 import { quickSummary, summarize } from '../src/core/readers/summary.ts';
-import { DefinitionMismatch, ROW_STATE_COLUMN, type DecodeStats, type Row } from '../src/core/readers/table-reader.ts';
+import { DefinitionMismatch, ROW_STATE_COLUMN, type DecodeStats, type Row, type TableReader } from '../src/core/readers/table-reader.ts';
 import { csvBuffers, csvPages, type CsvBuffers } from '../src/core/writers/csv-pages.ts';
 import { parquetFooter, parquetPart } from '../src/core/writers/parquet-rows.ts';
 import { PARQUET_MAGIC, type ParquetGroups, type ParquetPart } from '../src/core/writers/parquet-row-groups.ts';
@@ -23,6 +24,7 @@ import { batchToRows } from '../src/ui/grid/batch-text.ts';
 import { keyRows, textRows } from '../src/ui/search/search.ts';
 import { seekKey, type KeySeekMethods, type SeekTree } from './key-seek.ts';
 import { LeafCounter } from './leaf-damage.ts';
+import { PartialView, sqlKeepingPartial } from './partial-view.ts';
 import { PartitionView, type ViewCounter, type ViewReader } from './partition-view.ts';
 import { PageMapStore } from './page-map-methods.ts';
 import { createSortMethods, type SortMethods } from './sort-methods.ts';
@@ -89,16 +91,10 @@ export function keyColumns(table: TableDef, columns: readonly string[], clustere
   return out.every((i) => i >= 0) ? out : [];
 }
 
-/** Packs decoded rows into a RowBatch (one UTF-8 buffer, offsets, NULL flags): for tests. */
-export function packRows(rows: readonly Row[], cols: number, builder = new BatchBuilder(cols, rows.length)): RowBatch {
-  for (const row of rows) {
-    const base = builder.startRow();
-    for (let c = 0; c < cols; c++) {
-      const v = row[c];
-      if (v !== null && v !== undefined) builder.setString(base + c, v);
-    }
-  }
-  return builder.take();
+/** The table's reader, its partial rows among its rows when the spec asks for them (live mode of a table's clustered index). */
+function withPartial(spec: ViewSpec, reader: TableReader): ViewReader {
+  if (!spec.partial || spec.mode !== 'live' || spec.indexName !== undefined) return reader;
+  return new PartialView(reader, spec.partial);
 }
 
 /** The table this worker has open. */
@@ -201,16 +197,23 @@ function handedOver(bytes: Uint8Array, spare: ArrayBuffer | undefined): Uint8Arr
 function formatRows(open: OpenView, rows: Row[], options: ExportOptions, as: 'blob' | 'bytes'): Blob | Uint8Array<ArrayBuffer> {
   // Parquet takes whole batches in key order (formatRun); a sort by a column merges rows one by one.
   if (options.format === 'parquet') throw new Error('a Parquet export is written in primary-key order: export the rows sorted by a column as CSV, NDJSON or SQL');
-  const { reader, spec } = open;
+  const { reader } = open;
   const text = options.format === 'csv'
     ? csvRows(rows, options.csv ?? {})
     : options.format === 'ndjson'
       ? ndjsonRows(reader.columns, rows)
-      : sqlInserts(spec.table.name, sqlColumns(spec.table, reader.columns), rows, options.sqlRowsPerInsert ?? 1000);
+      : sqlText(open, rows, options.sqlRowsPerInsert ?? 1000);
   return as === 'bytes' ? encoder.encode(text) : new Blob([text]);
 }
 
 const encoder = new TextEncoder();
+
+/** INSERTs of `rows`; with partial rows among them, theirs commented out (sqlKeepingPartial). */
+function sqlText(open: OpenView, rows: Row[], perInsert: number): string {
+  const { reader, spec } = open;
+  const inserts = (some: Row[]) => sqlInserts(spec.table.name, sqlColumns(spec.table, reader.columns), some, perInsert);
+  return reader instanceof PartialView ? sqlKeepingPartial(rows, reader.columns.length - 1, inserts) : inserts(rows);
+}
 
 /** A Parquet export's head (PAR1) or its footer, for the row groups its runs made as the page laid them out. */
 function parquetEdge(open: OpenView, edge: 'head' | 'tail', groups: ParquetGroups | undefined): Blob {
@@ -288,7 +291,7 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
       // A secondary index: its tree found by name (in a general tablespace, the SDI's), not the table's `index`.
       const how = spec.indexName === undefined ? { target: { index: spec.index, raw: spec.raw } } : { index: spec.indexName };
       const table = partitioned ? null : await openDefinedTable(source, spec.table, { rows: spec.mode, keys: spec.keys, timeZone: spec.timeZone, ...how });
-      const reader: ViewReader = partitioned ?? (table as InnodbTable).reader;
+      const reader: ViewReader = partitioned ?? withPartial(spec, (table as InnodbTable).reader);
       const view: OpenedView = {
         table: spec.table.name,
         columns: reader.columns.slice(),

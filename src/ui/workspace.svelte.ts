@@ -13,7 +13,7 @@
  *  - each export gets a pool of its own (export/export-run.svelte.ts), killed on Cancel, while the
  *    background work steps aside (export/export-hold.ts).
  */
-import type { ColumnEdit, RowMode } from '../../workers/decoder-api.ts';
+import type { ColumnEdit, PartialGrid, RowMode } from '../../workers/decoder-api.ts';
 import { ExportHold } from './export/export-hold.ts';
 import { FileSet } from './files/file-set.svelte.ts';
 import { kindOf, type InputFile } from './files/pairing.ts';
@@ -219,6 +219,13 @@ export class Workspace {
     const before = entry.mode;
     this.#reopen(entry, () => (entry.mode = withDamaged(entry.mode)));
     entry.modeBeforeDamaged = before;
+  }
+
+  /** Shows the partial rows (read from the secondary indexes) among the rows, or leaves them out (null). */
+  showPartial(key: string, grid: PartialGrid | null): void {
+    const entry = this.#find(key);
+    if (!entry || entry.partial === grid) return;
+    this.#reopen(entry, () => (entry.partial = grid));
   }
 
   /** Leaves the rows of damaged pages out again: back to the mode before showDamaged. */

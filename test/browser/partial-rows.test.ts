@@ -4,7 +4,11 @@
  * .ibd. The keys on that page are read from the intact file (not assumed). The page offers the partial
  * rows; they are exactly those keys, marked partial, their a, b, c what the server's SELECT shows and
  * `note` marked not recovered (not NULL, not a value); the full rows (the default CSV export) are the
- * server's other rows; the partial rows' export holds them with `_row_state` partial.
+ * server's other rows; the partial rows' export holds them with `_row_state` partial. Shown in the
+ * grid: the panel's bound (before any is read) is their number, the rows are the server's in key
+ * order with the partial ones among them (marked, `note` not recovered), a filter on an indexed column
+ * finds them, a sort by an indexed column and Go to place them as the server orders them, and the
+ * NDJSON, CSV and Parquet exports hold them with `_row_state` partial (SQL: their INSERTs commented out).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +18,7 @@ import { openTable } from '../../src/core/readers/table-reader.ts';
 import { cellText } from '../../src/core/values/row-batch.ts';
 import { fileSource } from '../../src/node/file-source.ts';
 import { tableDef } from '../differential/index-query.ts';
+import { readRaw } from '../differential/parquet-values.ts';
 import { pageSteps } from './harness.ts';
 import { pageTest } from './page-test.ts';
 
@@ -81,5 +86,86 @@ describe('partial rows from the secondary indexes, in the page', () => {
     expect(rows[0]).toEqual(['id', 'a', 'b', 'c', 'note', '_row_state']);
     expect(rows.slice(1).map((r) => r.slice(0, 4).map((v) => (v === '\\N' ? null : v)))).toEqual(expected.rows);
     expect(rows.slice(1).every((r) => r[4].startsWith('[absent:') && r[5] === 'partial')).toBe(true);
+  }, 300_000);
+
+  it('shows them in the grid in key order among the intact rows, filters them and exports them in every format', async () => {
+    const page = env.page;
+    const bound = page.locator('[data-testid="damage-banner"] [data-testid="partial-bound"]');
+    await bound.waitFor({ timeout: 60_000 });
+    expect(Number(await bound.getAttribute('data-rows'))).toBe(lostIds.length);
+    await page.getByTestId('partial-grid-show').click();
+    await page.getByTestId('partial-grid-hide').waitFor({ timeout: 60_000 });
+    await waitForTable('pr', 'done', 120_000);
+    await expect.poll(() => page.getByTestId('grid').getAttribute('data-count'), { timeout: 60_000 }).toBe('3000');
+    const lost = new Set(lostIds);
+    const all = await env.db.query('SELECT id, a, b, c, note FROM pr ORDER BY id');
+    const text = (v: unknown): string | null => (v === null ? null : String(v));
+    /** A row as the server has it, `note` not recovered where the row is partial, then its state. */
+    const expected = all.rows.map((r) => (lost.has(String(r[0])) ? [...r.slice(0, 4).map(text), 'absent', 'partial'] : [...r.map(text), 'live']));
+
+    const ndjson = (await download('NDJSON', 'pr.ndjson')).toString('utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(ndjson.map((o) => ['id', 'a', 'b', 'c', 'note', '_row_state'].map((k) => (typeof o[k] === 'string' && (o[k] as string).startsWith('[absent:') ? 'absent' : text(o[k]))))).toEqual(expected);
+    const csv = Papa.parse<string[]>((await download('CSV', 'pr.csv')).toString('utf8'), { skipEmptyLines: true }).data;
+    expect(csv[0]).toEqual(['id', 'a', 'b', 'c', 'note', '_row_state']);
+    expect(csv.slice(1).map((r) => r.map((v) => (v === '\\N' ? null : v.startsWith('[absent:') ? 'absent' : v)))).toEqual(expected);
+
+    // SQL: a partial row's INSERT is commented out (a re-import loads whole rows only); Parquet holds them, marked.
+    const sql = (await download('SQL', 'pr.sql')).toString('utf8');
+    const commented = sql.split('\n').filter((l) => l.startsWith('-- ')).join('\n');
+    for (const id of lostIds) expect(commented).toMatch(new RegExp(`\\(${id},`));
+    const loaded = sql.split('\n').filter((l) => !l.startsWith('--')).join('\n');
+    for (const id of lostIds) expect(loaded).not.toMatch(new RegExp(`\\(${id},`));
+    const parquet = await download('Parquet', 'pr.parquet');
+    const { meta, rows: pq } = await readRaw(parquet.buffer.slice(parquet.byteOffset, parquet.byteOffset + parquet.length) as ArrayBuffer);
+    expect(meta.schema.slice(1).map((e) => e.name)).toEqual(['id', 'a', 'b', 'c', 'note', '_row_state']);
+    const utf8 = (v: unknown): string => (v instanceof Uint8Array ? new TextDecoder().decode(v) : String(v));
+    expect(pq.map((r) => [utf8(r[0]), r[1] === null ? null : utf8(r[1]), utf8(r[5])])).toEqual(expected.map((r) => [r[0], r[1], r[5]]));
+
+    // A filter on an indexed column finds partial rows among the intact ones, in key order.
+    const [probe] = (await env.db.query(`SELECT a FROM pr WHERE id IN (${lostIds.join(',')}) AND a IS NOT NULL ORDER BY id LIMIT 1`)).rows;
+    const value = String(probe[0]);
+    const matches = await env.db.query(`SELECT id FROM pr WHERE CAST(a AS CHAR) LIKE '%${value}%' ORDER BY id`);
+    await page.getByTestId('filter-column').selectOption({ label: 'in a' });
+    await page.getByTestId('filter-text').fill(value);
+    await page.getByTestId('filter-text').press('Enter');
+    await expect.poll(() => page.getByTestId('grid').getAttribute('data-count'), { timeout: 60_000 }).toBe(String(matches.rows.length));
+    await page.locator('.row[data-pending]').first().waitFor({ state: 'detached', timeout: 10_000 });
+    const rows = await page.locator('[data-row]').evaluateAll((els) => els.map((el) => ({
+      state: el.getAttribute('data-state'),
+      cells: Array.from(el.querySelectorAll('[role="gridcell"]'), (c) => (c.hasAttribute('data-absent') ? 'absent' : c.textContent ?? '')),
+    })));
+    expect(rows.map((r) => r.cells[0])).toEqual(matches.rows.map((r) => String(r[0])));
+    expect(rows.map((r) => r.state)).toEqual(matches.rows.map((r) => (lost.has(String(r[0])) ? 'partial' : 'live')));
+    expect(rows.some((r) => r.state === 'partial' && r.cells[4] === 'absent')).toBe(true);
+
+    // Go to a lost key: its partial row, at its place in key order.
+    const target = lostIds[Math.floor(lostIds.length / 2)];
+    const rowNo = all.rows.findIndex((r) => String(r[0]) === target);
+    await page.getByTestId('jump-key').fill(target);
+    await page.getByTestId('jump-key').press('Enter');
+    const row = page.locator(`[data-row="${rowNo}"]`);
+    await row.waitFor({ timeout: 30_000 });
+    expect(await row.getAttribute('data-state')).toBe('partial');
+    expect(await row.locator('[role="gridcell"][data-col="0"]').textContent()).toBe(target);
+    expect(await row.locator('.cell.active').count()).toBe(1);
+
+    // Sorted by c (held by index kbc): the partial rows take their places among the intact ones.
+    const byC = (await env.db.query('SELECT id FROM pr ORDER BY c, id')).rows.map((r) => String(r[0]));
+    const sortButton = page.getByTestId('sort-c');
+    for (let i = 0; i < 3 && (await sortButton.getAttribute('data-direction')) !== 'asc'; i++) await sortButton.click();
+    await expect.poll(() => page.getByTestId('sort-status').textContent(), { timeout: 60_000 }).toMatch(/^\s*Sorted by c, ties in primary key order/);
+    const firstPartial = byC.findIndex((id) => lost.has(id));
+    await page.getByTestId('grid').evaluate((el, y) => {
+      el.scrollTop = y;
+    }, Math.max(0, firstPartial - 4) * 28);
+    await page.locator(`[data-row-pos="${firstPartial}"][data-row]`).waitFor({ timeout: 30_000 });
+    const sorted = await page.locator('[data-row]').evaluateAll((els) => els.map((el) => ({
+      pos: Number(el.getAttribute('data-row-pos')),
+      id: el.querySelector('[role="gridcell"][data-col="0"]')?.textContent ?? '',
+      state: el.getAttribute('data-state'),
+    })));
+    expect(sorted.length).toBeGreaterThan(5);
+    expect(sorted.map((r) => r.id)).toEqual(sorted.map((r) => byC[r.pos]));
+    expect(sorted.map((r) => r.state)).toEqual(sorted.map((r) => (lost.has(byC[r.pos]) ? 'partial' : 'live')));
   }, 300_000);
 });

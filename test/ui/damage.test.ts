@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyStats } from '../../src/core/readers/decode-stats.ts';
 import type { RowBatch } from '../../src/core/values/row-batch.ts';
-import { packRows } from '../../workers/viewer-methods.ts';
+import { packRows } from '../../src/core/values/batch-edit.ts';
 import type { DamagedLeaf } from '../../workers/viewer-api.ts';
 import {
   damagedRowsOf, damageReport, DamageTally, exportMode, MAX_LISTED, pageList, readProblems, reasonOf, withDamaged, withoutDamaged,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import type { RowQuery } from '../../workers/viewer-api.ts';
-import { packRows } from '../../workers/viewer-methods.ts';
+import { packRows } from '../../src/core/values/batch-edit.ts';
 import { parseCreateTables } from '../../src/core/definitions/ddl/create-table.ts';
 import { bytesSource } from '../../src/core/tablespace/source.ts';
 import { openTable } from '../../src/core/readers/table-reader.ts';

@@ -21,9 +21,12 @@ import { cellText, type RowBatch } from '../values/row-batch.ts';
 import { ROW_STATE_COLUMN } from './row-state.ts';
 import type { Row, TableReader } from './table-reader.ts';
 
+/** How the text of every absent cell begins (the page shows such a cell of a partial row as not recovered). */
+export const ABSENT_MARK = '[absent: not in any secondary index;';
+
 /** A cell of a partial row whose column no secondary index holds: not NULL, not a value. */
 export function absentCell(lostPages: readonly number[]): string {
-  return `[absent: not in any secondary index; clustered leaf page${lostPages.length > 1 ? 's' : ''} ${lostPages.join(', ')} lost]`;
+  return `${ABSENT_MARK} clustered leaf page${lostPages.length > 1 ? 's' : ''} ${lostPages.join(', ')} lost]`;
 }
 
 /** A run of lost or damaged clustered leaves and the key range they covered (exclusive bounds; null: open). */
@@ -38,6 +41,8 @@ export interface PartialRows {
   rows: Row[];
   /** Per row, the positions in `columns` of its cells no index held (their text is absentCell's mark). */
   absent: number[][];
+  /** Per row, the first clustered leaf page of the run of lost ones its key fell in: where it sits in key order. */
+  pages: number[];
   /** The clustered leaf pages lost or damaged. */
   lostPages: number[];
   /** Per secondary index read: how many partial rows took columns from it. */
@@ -62,7 +67,7 @@ interface Found {
  * are lost), `open` opens each secondary index.
  */
 export async function partialRows(table: TableDef, clustered: TableReader, open: OpenIndex, columns: readonly string[]): Promise<PartialRows> {
-  const result: PartialRows = { rows: [], absent: [], lostPages: [], byIndex: new Map(), notes: [] };
+  const result: PartialRows = { rows: [], absent: [], pages: [], lostPages: [], byIndex: new Map(), notes: [] };
   const key = clusterKey(table);
   if (key.kind === 'row_id') return note(result, 'the table has no primary key: its rows are clustered on a hidden DB_ROW_ID, which no secondary index entry can be matched to a lost page by');
   const parts = key.cols.map((k) => keyPart(column(table, k.name), k.prefix, k.descending));
@@ -81,6 +86,7 @@ export async function partialRows(table: TableDef, clustered: TableReader, open:
   const at = columns.map((c) => (c === ROW_STATE_COLUMN ? null : names.indexOf(c.toLowerCase())));
   result.rows = sorted.map((f) => at.map((i) => (i === null ? 'partial' : cellOf(f, i))));
   result.absent = sorted.map((f) => at.flatMap((i, c) => (i !== null && (i < 0 || f.cells[i] === undefined) ? [c] : [])));
+  result.pages = sorted.map((f) => f.gap.pages[0]);
   return result;
 }
 

@@ -2,9 +2,10 @@
  * Batches made from batches (row-batch.ts) without decoding again: some of a batch's rows (a lookup's
  * filter), or its rows with one more column holding the same text in every row (which partition a
  * row came from), where the text buffer is shared and only the cells, NULL flags and lines are
- * copied; rows of several batches in one (a merge of partitions in key order), their text copied.
+ * copied; rows of several batches in one (a merge of partitions in key order), their text copied;
+ * rows of cells given as strings packed into a batch.
  */
-import type { RowBatch } from './row-batch.ts';
+import { BatchBuilder, type RowBatch } from './row-batch.ts';
 
 /** The rows `keep` (indexes, in the order given) of `batch`. */
 export function selectRows(batch: RowBatch, keep: ArrayLike<number>): RowBatch {
@@ -95,4 +96,16 @@ export function gatherRows(picks: readonly RowPick[], cols: number): RowBatch {
     }
   }
   return { rows: picks.length, cols, text, cells, nulls };
+}
+
+/** Rows of cells (null: NULL) packed into a RowBatch (one UTF-8 buffer, offsets, NULL flags). */
+export function packRows(rows: readonly (readonly (string | null | undefined)[])[], cols: number, builder = new BatchBuilder(cols, rows.length)): RowBatch {
+  for (const row of rows) {
+    const base = builder.startRow();
+    for (let c = 0; c < cols; c++) {
+      const v = row[c];
+      if (v !== null && v !== undefined) builder.setString(base + c, v);
+    }
+  }
+  return builder.take();
 }

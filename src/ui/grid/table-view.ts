@@ -19,7 +19,7 @@
  *  - `sortBy`: the rows (a filter's matches) by a non-key column, sorted in the workers (sort-rows.ts);
  *  - `damage`: the damaged and unreadable leaves the count found (damage.ts).
  */
-import type { FirstLeaf, LeafCounts, OpenedView, RowQuery, ViewSpec } from '../../../workers/viewer-api.ts';
+import type { FirstLeaf, LeafCounts, OpenedView, PartialGrid, RowQuery, ViewSpec } from '../../../workers/viewer-api.ts';
 import type { DecodeStats, MappedRange, PartialResult } from '../../../workers/decoder-api.ts';
 import type { RowBatch } from '../../core/values/row-batch.ts';
 import { runBounds, runOrdered } from '../ordered.ts';
@@ -105,6 +105,28 @@ export class TableView {
   /** The same as CSV, each row's `_row_state` partial. */
   partialCsv(): Promise<Blob> {
     return this.pool.run((api) => api.partialCsv(), 'low', this.gen);
+  }
+
+  /** The same rows for the grid (ViewSpec.partial). */
+  partialGrid(): Promise<PartialGrid> {
+    return this.pool.run((api) => api.partialGrid(), 'low', this.gen);
+  }
+
+  /** Each secondary index's live entries, counted without decoding (the banner's bound on the partial rows). */
+  indexEntries(): Promise<{ index: string; entries: number }[]> {
+    return this.pool.run((api) => api.indexEntries(), 'low', this.gen);
+  }
+
+  /**
+   * A run's counts as the rows read: with partial rows shown, a lost leaf that carries some has them
+   * (partial-view.ts; the count of the leaf itself, UNCOUNTED, stays the damage tally's).
+   */
+  #rowsCounted(from: number, counts: Int32Array): Int32Array {
+    const partial = this.spec.partial;
+    if (!partial || partial.pages.length === 0) return counts;
+    const carried = new Map<number, number>();
+    for (const page of partial.pages) carried.set(page, (carried.get(page) ?? 0) + 1);
+    return counts.map((c, i) => Math.max(0, c) + (carried.get(this.map.leaves[from + i]) ?? 0));
   }
 
   static async open(pool: WorkerPool, spec: ViewSpec, onChange: () => void): Promise<TableView> {
@@ -195,7 +217,7 @@ export class TableView {
       runs.length,
       (i) => Promise.race([free(), stopped]).then(() => this.pool.run((api) => api.countLeaves(this.#pages(runs[i][0], runs[i][1]), onMapped !== undefined), 'low', this.gen)),
       (counted: LeafCounts, i) => {
-        this.map.setCounts(runs[i][0], counted.counts);
+        this.map.setCounts(runs[i][0], this.#rowsCounted(runs[i][0], counted.counts));
         this.damage.add(runs[i][0], counted);
         if (counted.mapped?.length) onMapped?.(counted.mapped);
         onRun();

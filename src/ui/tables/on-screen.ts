@@ -44,6 +44,11 @@ function shownIndex(entry: TableEntry): Pick<ViewSpec, 'indexName'> {
   return entry.indexName !== null && entry.indexable ? { indexName: entry.indexName } : {};
 }
 
+/** The partial rows among the rows, in live mode only (partial-view.ts). */
+function shownPartial(entry: TableEntry): Pick<ViewSpec, 'partial'> {
+  return entry.partial !== null && entry.mode === 'live' && entry.indexName === null ? { partial: entry.partial } : {};
+}
+
 function sameLeaves(a: Int32Array, b: Int32Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -147,7 +152,7 @@ export class OnScreen {
    */
   async #resolve(entry: TableEntry, run: number): Promise<{ table: TableDef; opened: Opened | null } | null> {
     const files = this.#files.schemaFiles(entry.paired);
-    const want = { mode: entry.mode, keys: this.#files.keyRing.keys, chosen: entry.chosen, index: entry.index, raw: entry.raw, timeZone: this.#files.timeZone.zone, ...partitionFiles(entry.paired), ...shownIndex(entry) };
+    const want = { mode: entry.mode, keys: this.#files.keyRing.keys, chosen: entry.chosen, index: entry.index, raw: entry.raw, timeZone: this.#files.timeZone.zone, ...partitionFiles(entry.paired), ...shownIndex(entry), ...shownPartial(entry) };
     let opened: Opened | null = null;
     const found = await this.#pool.run(async (api, member) => {
       const r = await api.resolveAndOpen(entry.file, entry.file.name, files, want);
@@ -175,7 +180,7 @@ export class OnScreen {
     // a table of a system tablespace: that one.
     const choice = entry.custom ? undefined : resolved?.tables.find((t) => t.name === table.name);
     const index = entry.index ?? choice?.clusteredIndex ?? undefined;
-    return { ibd: entry.file, name: entry.file.name, table, mode: entry.mode, keys: this.#files.keyRing.keys, index, raw: entry.raw, timeZone: this.#files.timeZone.zone, ...partitionFiles(entry.paired), ...shownIndex(entry) };
+    return { ibd: entry.file, name: entry.file.name, table, mode: entry.mode, keys: this.#files.keyRing.keys, index, raw: entry.raw, timeZone: this.#files.timeZone.zone, ...partitionFiles(entry.paired), ...shownIndex(entry), ...shownPartial(entry) };
   }
 
   /** Opens the table in the pool, or takes the view a worker already opened (`opened`). */
@@ -204,7 +209,7 @@ export class OnScreen {
   /** The counts of the last full count, when they are of the same leaves in the same mode: no count needed. */
   #restore(entry: TableEntry, view: TableView): boolean {
     const known = entry.counts;
-    if (!known || known.mode !== entry.mode || !sameLeaves(known.leaves, view.map.leaves)) return false;
+    if (!known || known.mode !== entry.mode || known.partial !== (view.spec.partial !== undefined) || !sameLeaves(known.leaves, view.map.leaves)) return false;
     view.restore(known.counts, known.damage);
     entry.damage = known.damage.figures;
     entry.rowCount = view.map.rows;
@@ -243,7 +248,7 @@ export class OnScreen {
       entry.damage = view.damage.figures;
       entry.version++;
       entry.counted = view.map.rows;
-      entry.counts = { mode: entry.mode, leaves: view.map.leaves, counts: view.map.counts.slice(), damage: view.damage };
+      entry.counts = { mode: entry.mode, partial: view.spec.partial !== undefined, leaves: view.map.leaves, counts: view.map.counts.slice(), damage: view.damage };
       entry.state = 'done';
       // The count read the whole file: its buffers go with the workers (an export, say, starts its own).
       if (large) this.#pool.recycle();

@@ -7,7 +7,7 @@
  *                       └──▶ needs-schema (nothing describes it) · choose (no definition named like it)
  */
 import type {
-  DecodeStats, ExportedTable, GuessResult, IndexList, IndexListEntry, ListedTable, OpenedView, RawTarget, ResolvedSchemaResult, RowMode, SystemTable,
+  DecodeStats, ExportedTable, GuessResult, IndexList, IndexListEntry, ListedTable, OpenedView, PartialGrid, RawTarget, ResolvedSchemaResult, RowMode, SystemTable,
   TableDef, TablespaceSummary, ViewSpec,
 } from '../../../workers/decoder-api.ts';
 import type { DamageFigures, DamageTally } from '../recovery/damage.ts';
@@ -66,6 +66,8 @@ export class TableEntry {
   mode = $state<RowMode>('live');
   /** The secondary index whose rows the grid shows (its name in the definition); null: the table's rows. */
   indexName = $state<string | null>(null);
+  /** The partial rows shown among the rows (live mode), once read from the secondary indexes; null: not shown. */
+  partial = $state.raw<PartialGrid | null>(null);
   /** The index to decode instead of the one page 0 leads to (chosen from `scan`). */
   target = $state.raw<DecodeTarget | null>(null);
   /** The last "Scan the file for indexes". */
@@ -102,7 +104,7 @@ export class TableEntry {
    * Rows per leaf page from the last full count (4 bytes a page) and what it found damaged: coming
    * back to the table skips counting.
    */
-  counts: { mode: RowMode; leaves: Int32Array; counts: Int32Array; damage: DamageTally } | null = null;
+  counts: { mode: RowMode; partial: boolean; leaves: Int32Array; counts: Int32Array; damage: DamageTally } | null = null;
   /** What the count of the rows on screen found damaged or unreadable so far (damage.ts). */
   damage = $state.raw<DamageFigures | null>(null);
   /** The mode before "Show damaged rows" switched to one with them, to go back to. */
