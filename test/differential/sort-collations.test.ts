@@ -135,6 +135,35 @@ describe('sorting by a UCA-collated, SET, geometry or JSON column, as MariaDB or
   });
 });
 
+/** A server whose table t has `columns`, filled with `rows`, each column's ORDER BY (both ways) as the server gives it, and t's export opened to sort. */
+interface ColumnsSorted {
+  server: MariadbServer;
+  t: SortedTable;
+  serverOrder: Map<string, number[]>;
+}
+
+async function sortedColumns(columns: readonly [string, string][], rows: readonly string[]): Promise<ColumnsSorted> {
+  const server = await startMariadb({ pageSize: 16384 });
+  await server.query(`CREATE TABLE t (id INT PRIMARY KEY, ${columns.map(([c, type]) => `${c} ${type}`).join(', ')}) ENGINE=InnoDB`);
+  await server.query(`INSERT INTO t VALUES ${rows.join(',\n')}`);
+  const serverOrder = new Map<string, number[]>();
+  for (const [col] of columns) {
+    serverOrder.set(col, await serverIds(server, `SELECT id FROM t ORDER BY \`${col}\`, id`));
+    serverOrder.set(`${col} desc`, await serverIds(server, `SELECT id FROM t ORDER BY \`${col}\` DESC, id DESC`));
+  }
+  return { server, t: await openSortedTable(server), serverOrder };
+}
+
+/** Each of `columns` sorted here as the server orders it, ascending and, read backwards, descending. */
+function itSortsEachAsTheServer(columns: readonly [string, string][], sorted: () => ColumnsSorted): void {
+  it.each(columns.map(([c]) => c))('ORDER BY %s, id, ascending and, read backwards, descending (DESC, id DESC)', async (col) => {
+    const { t, serverOrder } = sorted();
+    const ids = await sortedIds(t, col);
+    expect(ids).toEqual(serverOrder.get(col));
+    expect(ids.reverse()).toEqual(serverOrder.get(`${col} desc`));
+  });
+}
+
 /** Texts that tie at the primary level and differ in their accents, their case or both. */
 const LEVEL_TIES = [
   'cote', 'coté', 'côte', 'côté', 'COTE', 'Cote', 'cotE', 'CÔTÉ', 'Côte', 'resume', 'résumé', 'Resume', 'RÉSUMÉ', 'a', 'A', 'á', 'Á', 'à', 'ä',
@@ -156,13 +185,9 @@ const LEVEL_COLUMNS: [string, string][] = [
 ];
 
 describe('sorting by a uca1400 column with accents or case, as MariaDB orders it', () => {
-  let server: MariadbServer;
-  let t: SortedTable;
-  const serverOrder = new Map<string, number[]>();
+  let sorted: ColumnsSorted;
 
   beforeAll(async () => {
-    server = await startMariadb({ pageSize: 16384 });
-    await server.query(`CREATE TABLE t (id INT PRIMARY KEY, ${LEVEL_COLUMNS.map(([c, type]) => `${c} ${type}`).join(', ')}) ENGINE=InnoDB`);
     const r = rng(23);
     const pick = () => {
       const from = r() < 0.6 ? LEVEL_TIES : STRESS;
@@ -177,18 +202,14 @@ describe('sorting by a uca1400 column with accents or case, as MariaDB orders it
       });
       return `(${i * 5 + 1}, ${texts.join(', ')})`;
     });
-    await server.query(`INSERT INTO t VALUES ${rows.join(',\n')}`);
-    for (const [col] of LEVEL_COLUMNS) {
-      serverOrder.set(col, await serverIds(server, `SELECT id FROM t ORDER BY \`${col}\`, id`));
-      serverOrder.set(`${col} desc`, await serverIds(server, `SELECT id FROM t ORDER BY \`${col}\` DESC, id DESC`));
-    }
-    t = await openSortedTable(server);
+    sorted = await sortedColumns(LEVEL_COLUMNS, rows);
   }, 240_000);
   afterAll(async () => {
-    await server?.stop();
+    await sorted?.server.stop();
   });
 
   it('has values the server tells apart only by their accents or case', () => {
+    const { serverOrder } = sorted;
     const ascs = serverOrder.get('ascs')!;
     const ai = serverOrder.get('longascs')!;
     expect(ascs).not.toEqual(serverOrder.get('asci'));
@@ -196,11 +217,7 @@ describe('sorting by a uca1400 column with accents or case, as MariaDB orders it
     expect(ai).not.toEqual(ascs);
   });
 
-  it.each(LEVEL_COLUMNS.map(([c]) => c))('ORDER BY %s, id, ascending and, read backwards, descending (DESC, id DESC)', async (col) => {
-    const ids = await sortedIds(t, col);
-    expect(ids).toEqual(serverOrder.get(col));
-    expect(ids.reverse()).toEqual(serverOrder.get(`${col} desc`));
-  });
+  itSortsEachAsTheServer(LEVEL_COLUMNS, () => sorted);
 });
 
 /**
@@ -226,13 +243,9 @@ const TAILORED_COLUMNS: [string, string][] = [
 ];
 
 describe('sorting by a column in a language\'s tailoring, as MariaDB orders it', () => {
-  let server: MariadbServer;
-  let t: SortedTable;
-  const serverOrder = new Map<string, number[]>();
+  let sorted: ColumnsSorted;
 
   beforeAll(async () => {
-    server = await startMariadb({ pageSize: 16384 });
-    await server.query(`CREATE TABLE t (id INT PRIMARY KEY, ${TAILORED_COLUMNS.map(([c, type]) => `${c} ${type}`).join(', ')}) ENGINE=InnoDB`);
     const r = rng(31);
     const letter = () => TAILORED_LETTERS[Math.floor(r() * TAILORED_LETTERS.length)];
     const rows = Array.from({ length: 1500 }, (_, i) => {
@@ -245,27 +258,18 @@ describe('sorting by a column in a language\'s tailoring, as MariaDB orders it',
       });
       return `(${i * 3 + 2}, ${texts.join(', ')})`;
     });
-    await server.query(`INSERT INTO t VALUES ${rows.join(',\n')}`);
-    for (const [col] of TAILORED_COLUMNS) {
-      serverOrder.set(col, await serverIds(server, `SELECT id FROM t ORDER BY \`${col}\`, id`));
-      serverOrder.set(`${col} desc`, await serverIds(server, `SELECT id FROM t ORDER BY \`${col}\` DESC, id DESC`));
-    }
-    t = await openSortedTable(server);
+    sorted = await sortedColumns(TAILORED_COLUMNS, rows);
   }, 240_000);
   afterAll(async () => {
-    await server?.stop();
+    await sorted?.server.stop();
   });
 
   it('has values each tailoring orders otherwise than the untailored collation', async () => {
     for (const [col] of TAILORED_COLUMNS.slice(0, 2 * TAILORED_LANGUAGES.length)) {
       const base = col.endsWith('14') ? 'utf8mb4_uca1400_ai_ci' : 'utf8mb4_unicode_ci';
-      expect(await serverIds(server, `SELECT id FROM t ORDER BY \`${col}\` COLLATE ${base}, id`), col).not.toEqual(serverOrder.get(col));
+      expect(await serverIds(sorted.server, `SELECT id FROM t ORDER BY \`${col}\` COLLATE ${base}, id`), col).not.toEqual(sorted.serverOrder.get(col));
     }
   });
 
-  it.each(TAILORED_COLUMNS.map(([c]) => c))('ORDER BY %s, id, ascending and, read backwards, descending (DESC, id DESC)', async (col) => {
-    const ids = await sortedIds(t, col);
-    expect(ids).toEqual(serverOrder.get(col));
-    expect(ids.reverse()).toEqual(serverOrder.get(`${col} desc`));
-  });
+  itSortsEachAsTheServer(TAILORED_COLUMNS, () => sorted);
 });
