@@ -5,7 +5,8 @@
  * PARTITION BY clause), each with its own TableReader, behind the few methods the viewer calls on a
  * reader (`ViewReader`). Its leaves are numbered across the partitions (leaf i of the table, not a
  * page number): a leaf of the first partition is 0 …, of the second follows on. Each row ends with
- * the name of its partition (`_partition`, as the CLI's --partition-column).
+ * the name of its partition (`_partition`, as the CLI's --partition-column). A secondary index read
+ * gives each partition's index rows in turn, each partition's in the index's order.
  */
 import { PARTITION_COLUMN, openPartitionSources } from '../src/lib/partitioned-table.ts';
 import { partitionOfFile, samePartition } from '../src/core/definitions/partitions.ts';
@@ -54,14 +55,20 @@ export class PartitionView implements ViewReader {
     readonly columns: string[],
     /** Partitions the order names that were not given, and what else the library said. */
     readonly warnings: readonly string[],
+    /** The secondary index read in each partition (its name), or null for the clustered index. */
+    readonly index: string | null,
   ) {}
 
-  /** Opens the partitions of `spec` (`spec.partitions`, with `spec.companions` for the .par) with its definition. */
+  /**
+   * Opens the partitions of `spec` (`spec.partitions`, with `spec.companions` for the .par) with its
+   * definition; with `spec.indexName`, each partition's tree of that index (its rows in the index's
+   * order within the partition: the leaves are the table's, so they are not merged across partitions).
+   */
   static async open(spec: ViewSpec): Promise<PartitionView> {
     const files = spec.partitions ?? [];
     const sources = files.map((f) => sharedBlobSource(f.blob, f.name));
     const companions = (spec.companions ?? []).map((f) => blobSource(f.blob, f.name));
-    const table = await openPartitionSources(sources, companions, { definition: spec.table, rows: spec.mode, keys: spec.keys, timeZone: spec.timeZone });
+    const table = await openPartitionSources(sources, companions, { definition: spec.table, rows: spec.mode, keys: spec.keys, timeZone: spec.timeZone, index: spec.indexName });
     const parts: Part[] = [];
     for (const p of table.partitions) {
       if (p.table === null) continue;
@@ -70,7 +77,7 @@ export class PartitionView implements ViewReader {
       parts.push({ name: p.name, source: sources[at], spec: { ...spec, ibd: file.blob, name: file.name, partitions: undefined }, reader: p.table.reader, counter: null });
     }
     if (parts.length === 0) throw new Error(`none of the partitions of ${spec.table.name} was given`);
-    return new PartitionView(parts, [...parts[0].reader.columns, PARTITION_COLUMN], table.warnings);
+    return new PartitionView(parts, [...parts[0].reader.columns, PARTITION_COLUMN], table.warnings, table.index);
   }
 
   get info(): TableInfo {

@@ -19,6 +19,7 @@ import { csvBuffers, csvPages, type CsvBuffers } from '../src/core/writers/csv-p
 import { parquetFooter, parquetPart } from '../src/core/writers/parquet-rows.ts';
 import { PARQUET_MAGIC, type ParquetGroups, type ParquetPart } from '../src/core/writers/parquet-row-groups.ts';
 import { openDefinedTable, type InnodbTable } from '../src/lib/innodb-table.ts';
+import { PARTITION_COLUMN } from '../src/lib/partitioned-table.ts';
 import type { ByteSource } from '../src/core/tablespace/source.ts';
 import { batchToRows } from '../src/ui/grid/batch-text.ts';
 import { keyRows, textRows } from '../src/ui/search/search.ts';
@@ -77,9 +78,9 @@ export function columnInfo(table: TableDef, columns: readonly string[]): ColumnI
   });
 }
 
-/** Output column indexes of the key InnoDB clusters the rows on; of a secondary index read (`secondary`), all its fields. */
+/** Output column indexes of the key InnoDB clusters the rows on; of a secondary index read (`secondary`), all its fields (not the row state or partition added). */
 export function keyColumns(table: TableDef, columns: readonly string[], clusteredOn: string, secondary = false): number[] {
-  if (secondary) return columns.flatMap((c, i) => (c === ROW_STATE_COLUMN ? [] : [i]));
+  if (secondary) return columns.flatMap((c, i) => (c === ROW_STATE_COLUMN || c === PARTITION_COLUMN ? [] : [i]));
   let index = table.indexes.find((i) => i.kind === 'primary');
   if (!index && clusteredOn === 'unique') {
     const notNull = new Set(table.columns.filter((c) => !c.nullable).map((c) => c.name.toLowerCase()));
@@ -296,7 +297,7 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
         table: spec.table.name,
         columns: reader.columns.slice(),
         columnInfo: columnInfo(spec.table, reader.columns),
-        keyColumns: keyColumns(spec.table, reader.columns, reader.info.clusteredOn, spec.indexName !== undefined && table?.options.indexName !== undefined),
+        keyColumns: keyColumns(spec.table, reader.columns, reader.info.clusteredOn, spec.indexName !== undefined && (partitioned ? partitioned.index !== null : table?.options.indexName !== undefined)),
         warnings: table?.warnings.slice() ?? [],
         stateColumn: reader.columns.indexOf(ROW_STATE_COLUMN),
         mode: spec.mode,

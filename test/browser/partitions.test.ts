@@ -5,7 +5,9 @@
  * shown as one table each with its partitions in order and the rows of each (INFORMATION_SCHEMA's
  * order, `SELECT … PARTITION (p)`'s counts); the CSV export of all of them, each row ending with its
  * partition (`_partition`), equal to the server's rows partition by partition; "Go to" a key
- * through each partition's B-tree in turn (the pages read: one per level of each partition searched).
+ * through each partition's B-tree in turn (the pages read: one per level of each partition searched);
+ * a secondary index chosen: each partition's rows of it in turn, each in the index's order, as the
+ * server's `FORCE INDEX` reads of each partition, with the note that they are not merged.
  */
 import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,7 +43,7 @@ describe('partitioned tables, in the built page', () => {
   beforeAll(async () => {
     ({ db, session, page, work } = env);
     await db.exec(`
-      CREATE TABLE sales (id INT NOT NULL, yr INT NOT NULL, amt DECIMAL(8,2), note VARCHAR(30), PRIMARY KEY (id, yr))
+      CREATE TABLE sales (id INT NOT NULL, yr INT NOT NULL, amt DECIMAL(8,2), note VARCHAR(30), PRIMARY KEY (id, yr), KEY kan (amt, note))
         PARTITION BY RANGE (yr) SUBPARTITION BY HASH (id) SUBPARTITIONS 2
         (PARTITION p2019 VALUES LESS THAN (2020), PARTITION p2020 VALUES LESS THAN (2021), PARTITION pmax VALUES LESS THAN MAXVALUE);
       INSERT INTO sales SELECT seq, 2018 + seq % 5, seq / 7, CONCAT('sale ', seq) FROM seq_1_to_6000;
@@ -113,5 +115,41 @@ describe('partitioned tables, in the built page', () => {
     await expect.poll(() => page.getByTestId('jump-message').textContent()).toBe('No row has id, yr = 99999, 2020.');
     expect(await page.getByTestId('jump-info').getAttribute('data-pages')).toBe(String(heights.reduce((a, b) => a + b, 0)));
     await shot('partitions-go-to');
+  }, 300_000);
+
+  it('shows a secondary index partition by partition, each in the index\'s order, as the server reads each with FORCE INDEX', async () => {
+    const server = db as MariadbServer;
+    const parts = await serverPartitions(server, 'sales', 'id, yr');
+    const want: (string | null)[][] = [];
+    for (const { name } of parts) {
+      const own = name.split('#SP#').at(-1) as string;
+      const rows = (await server.query(`SELECT amt, note, id, yr FROM sales PARTITION (\`${own}\`) FORCE INDEX (kan) ORDER BY amt, note, id, yr`)).rows;
+      want.push(...rows.map((r) => [...r, name]));
+    }
+    await page.locator('[data-testid="table-item"][data-table="sales"]').click();
+    await waitForTable('sales', 'done', 120_000);
+    await page.getByTestId('index-choice').selectOption('kan');
+    await page.getByTestId('sort-amt').waitFor();
+    await waitForTable('sales', 'done', 120_000);
+    expect(await rowCount()).toBe(want.length);
+    expect(await page.getByTestId('index-order-note').textContent()).toMatch(/in index order within each partition; sort by a column for one order/);
+    expect((await download('CSV', 'sales.kan.csv')).toString('utf8')).toBe(csvHeader(['amt', 'note', 'id', 'yr', '_partition']) + csvRows(want));
+    // A filter over the index's rows; a sort by its first column: the one order of all partitions (not read as already in it).
+    await page.getByTestId('filter-text').fill('sale 12');
+    await page.getByTestId('filter-text').press('Enter');
+    const matching = want.filter((r) => String(r[1]).includes('sale 12')).length;
+    await expect.poll(() => page.getByTestId('filter-result').textContent(), { timeout: 30_000 }).toMatch(new RegExp(`^${matching} of 6,000 rows`));
+    await page.getByTestId('filter-text').fill('');
+    await page.getByTestId('filter-text').press('Enter');
+    await page.getByTestId('sort-amt').click();
+    await expect.poll(() => page.getByTestId('sort-status').textContent(), { timeout: 60_000 }).toMatch(/^\s*Sorted by amt, ties/);
+    const least = (await server.query('SELECT amt, note, id, yr FROM sales ORDER BY amt, note, id, yr LIMIT 1')).rows[0].map(String);
+    expect(least).not.toEqual(want[0].slice(0, 4).map(String));
+    const first = page.locator('[data-row-pos="0"][data-row]:not([data-pending])');
+    await first.waitFor({ timeout: 20_000 });
+    const cells: string[] = [];
+    for (let c = 0; c < 4; c++) cells.push((await first.locator(`[data-col="${c}"]`).textContent()) ?? '');
+    expect(cells).toEqual(least);
+    await shot('partitions-index');
   }, 300_000);
 });

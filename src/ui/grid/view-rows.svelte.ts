@@ -56,7 +56,8 @@ export class ViewRows {
 
   /** The sort of a column, or none (`descending` null). */
   setSort(column: number, descending: boolean | null): void {
-    const key = this.view.view.keyColumns[0] === column;
+    // Rows already in the key's order: not a partitioned table's (its partitions' rows come one partition after the other).
+    const key = this.view.view.partitions === null && this.view.view.keyColumns[0] === column;
     // The other direction of the sort made: the same rows, read from the other end.
     const made = this.sort !== null && !this.sort.key && this.sort.column === column && this.sorted !== null;
     if (descending !== null && made) {

@@ -161,9 +161,9 @@ export class TableEntry {
     return cut < 0 ? system.name : `${ibd.path.slice(0, cut)}/${system.name}`;
   }
 
-  /** Whether a secondary index's rows can be shown: a table of its own file (or a general tablespace's), not ibdata1's, a raw image's or partitions. */
+  /** Whether a secondary index's rows can be shown: a table of its own file (a general tablespace's, or partitions), not ibdata1's or a raw image's. */
   get indexable(): boolean {
-    return !this.paired.system && !this.target && !this.paired.partitions?.length;
+    return !this.paired.system && !this.target;
   }
 
   /** Table name for display (with the partition). */
