@@ -142,7 +142,7 @@ describe('partitioned tables, in the built page', () => {
     await page.getByTestId('filter-text').fill('');
     await page.getByTestId('filter-text').press('Enter');
     await page.getByTestId('sort-amt').click();
-    await expect.poll(() => page.getByTestId('sort-status').textContent(), { timeout: 60_000 }).toMatch(/^\s*Sorted by amt, ties/);
+    await expect.poll(() => page.getByTestId('sort-status').textContent(), { timeout: 60_000 }).toMatch(/^\s*Sorted by amt, ties by partition, then in the index's order\./);
     const least = (await server.query('SELECT amt, note, id, yr FROM sales ORDER BY amt, note, id, yr LIMIT 1')).rows[0].map(String);
     expect(least).not.toEqual(want[0].slice(0, 4).map(String));
     const first = page.locator('[data-row-pos="0"][data-row]:not([data-pending])');
