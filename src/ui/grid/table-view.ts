@@ -122,11 +122,19 @@ export class TableView {
    * (partial-view.ts; the count of the leaf itself, UNCOUNTED, stays the damage tally's).
    */
   #rowsCounted(from: number, counts: Int32Array): Int32Array {
-    const partial = this.spec.partial;
-    if (!partial || partial.pages.length === 0) return counts;
-    const carried = new Map<number, number>();
-    for (const page of partial.pages) carried.set(page, (carried.get(page) ?? 0) + 1);
+    const carried = this.#carried();
+    if (carried === null) return counts;
     return counts.map((c, i) => Math.max(0, c) + (carried.get(this.map.leaves[from + i]) ?? 0));
+  }
+
+  /** Partial rows per lost leaf that carries them, made once for every run of the count; null with none shown. */
+  #carriedRows: Map<number, number> | null | undefined;
+  #carried(): Map<number, number> | null {
+    if (this.#carriedRows !== undefined) return this.#carriedRows;
+    const pages = this.spec.partial?.pages ?? [];
+    const carried = pages.length === 0 ? null : new Map<number, number>();
+    for (const page of pages) carried?.set(page, (carried.get(page) ?? 0) + 1);
+    return (this.#carriedRows = carried);
   }
 
   static async open(pool: WorkerPool, spec: ViewSpec, onChange: () => void): Promise<TableView> {
