@@ -6,10 +6,12 @@
  * reader (`ViewReader`). Its leaves are numbered across the partitions (leaf i of the table, not a
  * page number): a leaf of the first partition is 0 …, of the second follows on. Each row ends with
  * the name of its partition (`_partition`, as the CLI's --partition-column). A secondary index read
- * gives each partition's index rows in turn, each partition's in the index's order.
+ * gives each partition's index rows in turn, each partition's in the index's order; a sort by the
+ * whole key (`keyOrder`, sort-methods.ts) puts them in one order across the partitions.
  */
 import { PARTITION_COLUMN, openPartitionSources } from '../src/lib/partitioned-table.ts';
 import { partitionOfFile, samePartition } from '../src/core/definitions/partitions.ts';
+import type { MergeKey } from '../src/core/readers/key-merge.ts';
 import { mergeStats } from '../src/core/readers/parallel.ts';
 import type { DecodePagesOptions, DecodeStats, KeyRange, TableInfo, TableReader } from '../src/core/readers/table-reader.ts';
 import type { SeekTree } from './key-seek.ts';
@@ -20,7 +22,14 @@ import { LeafCounter } from './leaf-damage.ts';
 import type { LeafCounts, ViewSpec } from './viewer-api.ts';
 
 /** What the viewer methods call on the table open (a TableReader has them all). */
-export type ViewReader = Pick<TableReader, 'columns' | 'info' | 'stats' | 'leafPages' | 'firstLeafPage' | 'checkDefinition' | 'readRun' | 'releaseRun' | 'decodePages'>;
+export type ViewReader = Pick<TableReader, 'columns' | 'info' | 'stats' | 'leafPages' | 'firstLeafPage' | 'checkDefinition' | 'readRun' | 'releaseRun' | 'decodePages'> & {
+  /**
+   * The order of the view's whole key (the index's parts, then the primary key's) across the trees it
+   * reads, a partitioned table's, or why there is none: a sort by it (sort-methods.ts) is the index's
+   * order across the partitions. Absent for one tree, whose leaves are in that order already.
+   */
+  readonly keyOrder?: MergeKey | { why: string };
+};
 
 /** Counts runs of leaves (LeafCounter has it). */
 export interface ViewCounter {
@@ -57,6 +66,7 @@ export class PartitionView implements ViewReader {
     readonly warnings: readonly string[],
     /** The secondary index read in each partition (its name), or null for the clustered index. */
     readonly index: string | null,
+    readonly keyOrder: MergeKey | { why: string },
   ) {}
 
   /**
@@ -77,7 +87,7 @@ export class PartitionView implements ViewReader {
       parts.push({ name: p.name, source: sources[at], spec: { ...spec, ibd: file.blob, name: file.name, partitions: undefined }, reader: p.table.reader, counter: null });
     }
     if (parts.length === 0) throw new Error(`none of the partitions of ${spec.table.name} was given`);
-    return new PartitionView(parts, [...parts[0].reader.columns, PARTITION_COLUMN], table.warnings, table.index);
+    return new PartitionView(parts, [...parts[0].reader.columns, PARTITION_COLUMN], table.warnings, table.index, table.keyOrder);
   }
 
   get info(): TableInfo {

@@ -14,17 +14,20 @@
  *    keeps the cursor (an offset per run) between calls, so any worker can take the next part.
  *
  * Ties are broken by the row's place in the clustered index (leaf, then row on it): the primary key
- * order, so the order is `ORDER BY col, pk`, and deterministic.
+ * order, so the order is `ORDER BY col, pk`, and deterministic. A sort by a partitioned view's whole
+ * key (RunSort.index) is the index's order across its partitions, the partitions' rows being each in
+ * it already: the runs' sorts find them sorted, and the merge interleaves them.
  */
 import * as Comlink from 'comlink';
 import { BatchBuilder, type RowBatch } from '../src/core/values/row-batch.ts';
-import { loadColumnOrder, type ColumnOrder } from '../src/core/values/order-key.ts';
+import { compareOrderKeys, loadColumnOrder, type ColumnOrder, type KeySink } from '../src/core/values/order-key.ts';
+import { compareMergeKeys, writeMergeKey } from '../src/core/readers/key-merge.ts';
 import type { DecodeStats } from '../src/core/readers/table-reader.ts';
 import type { ViewReader } from './partition-view.ts';
 import type { TableDef } from '../src/core/schema.ts';
 import { batchText } from '../src/ui/grid/batch-text.ts';
 import { keyRows, textRows } from '../src/ui/search/search.ts';
-import { Merger, mergeRuns, RunWriter } from './sort-run.ts';
+import { Merger, mergeRuns, RunWriter, type KeyCompare } from './sort-run.ts';
 import { readPayload, writePayload } from './row-payload.ts';
 import type { ExportOptions, RowQuery } from './viewer-api.ts';
 
@@ -38,11 +41,16 @@ export interface SortedRun {
   stats: DecodeStats;
 }
 
-/** How a run is sorted: by output column `column`, descending or not, with the rows' cells (`payload`) or not. */
+/**
+ * How a run is sorted: by output column `column`, descending or not, with the rows' cells (`payload`)
+ * or not; with `index`, by the view's whole key from that column on (ViewReader.keyOrder: the index's
+ * order across a partitioned table's partitions), compared whole as the index compares its records.
+ */
 export interface RunSort {
   column: number;
   descending: boolean;
   payload: boolean;
+  index?: boolean;
 }
 
 /** A part of a sorted export, and where the merge goes on from. */
@@ -63,10 +71,10 @@ export interface SortMethods {
    */
   sortLeaves(pages: Int32Array, firstLeaf: number, first: boolean, sort: RunSort, filter: RowQuery | null): Promise<SortedRun>;
   /**
-   * Merges the sorted runs of `column` (`total` rows in all) into row numbers (`starts`:
+   * Merges the runs sorted as `sort` says (`total` rows in all) into row numbers (`starts`:
    * RowMap.starts, each leaf's first row).
    */
-  mergeSorted(runs: Blob[], column: number, starts: Float64Array, total: number): Promise<Float64Array>;
+  mergeSorted(runs: Blob[], sort: RunSort, starts: Float64Array, total: number): Promise<Float64Array>;
   /**
    * The next rows (at most `limit`, and about 8 MiB) of the merge of runs sorted with their payload,
    * from `cursor` (null: the start), formatted.
@@ -113,21 +121,54 @@ export async function outputColumnOrder(open: SortTable, column: number): Promis
   return order;
 }
 
+/** How a run's rows are keyed and compared. */
+interface RunOrder {
+  compare: KeyCompare;
+  /** For one decoded page: whether row r's key is NULL, and writing it. */
+  page(batch: RowBatch): { isNull(r: number): boolean; write(r: number, out: KeySink): void };
+}
+
+/** By one column's ORDER BY order. */
+function columnRunOrder(order: ColumnOrder, column: number): RunOrder {
+  const { kind } = order;
+  return {
+    compare: (a, ao, al, b, bo, bl) => compareOrderKeys(kind, a, ao, al, b, bo, bl),
+    page(batch) {
+      const { str, map } = batchText(batch);
+      return {
+        isNull: (r) => batch.nulls[r * batch.cols + column] === 1,
+        write(r, out) {
+          const cell = r * batch.cols + column;
+          const s = map ? map[batch.cells[2 * cell]] : batch.cells[2 * cell];
+          const e = map ? map[batch.cells[2 * cell + 1]] : batch.cells[2 * cell + 1];
+          order.key(str.slice(s, e), out);
+        },
+      };
+    },
+  };
+}
+
+/** How `sort` orders the rows of the open view, or an Error that says why it cannot. */
+async function runOrder(open: SortTable, sort: RunSort): Promise<RunOrder> {
+  if (sort.index !== true) return columnRunOrder(await outputColumnOrder(open, sort.column), sort.column);
+  const key = open.reader.keyOrder;
+  if (key === undefined) throw new Error('The rows are read in the index\'s order already: there is no other tree to merge them with.');
+  if ('why' in key) throw new Error(`The rows cannot be put in the index's order across the partitions: ${key.why}.`);
+  return {
+    compare: (a, ao, _, b, bo) => compareMergeKeys(key, a, ao, b, bo),
+    page: (batch) => ({ isNull: () => false, write: (r, out) => writeMergeKey(key, batch, r, out) }),
+  };
+}
+
 /** Appends the keys (and cells, with `payload`) of `rows` (all rows when null) of one decoded page to the run. */
-function addPage(batch: RowBatch, rows: readonly number[] | null, sort: RunSort, leaf: number, order: ColumnOrder, out: RunWriter): void {
-  const { column, payload } = sort;
-  const { str, map } = batchText(batch);
+function addPage(batch: RowBatch, rows: readonly number[] | null, payload: boolean, leaf: number, order: RunOrder, out: RunWriter): void {
+  const keys = order.page(batch);
   const n = rows ? rows.length : batch.rows;
   for (let k = 0; k < n; k++) {
     const r = rows ? rows[k] : k;
-    const cell = r * batch.cols + column;
-    const isNull = batch.nulls[cell] === 1;
+    const isNull = keys.isNull(r);
     out.begin(isNull, leaf, r);
-    if (!isNull) {
-      const s = map ? map[batch.cells[2 * cell]] : batch.cells[2 * cell];
-      const e = map ? map[batch.cells[2 * cell + 1]] : batch.cells[2 * cell + 1];
-      order.key(str.slice(s, e), out.data);
-    }
+    if (!isNull) keys.write(r, out.data);
     out.keyDone();
     if (payload) writePayload(batch, r, out.data);
   }
@@ -138,10 +179,10 @@ export function createSortMethods(opened: () => SortTable, format: FormatBatch):
     async sortLeaves(pages, firstLeaf, first, sort, filter) {
       const open = opened();
       const { reader } = open;
-      const order = await outputColumnOrder(open, sort.column);
+      const order = await runOrder(open, sort);
       const builder = open.builders.pop() ?? new BatchBuilder(reader.columns.length, 64, reader.info.pageSize);
       const counts = new Int32Array(pages.length);
-      const writer = new RunWriter(order.kind, sort.descending);
+      const writer = new RunWriter(order.compare, sort.descending);
       const matched: number[] = [];
       const run = await reader.readRun(pages);
       try {
@@ -151,7 +192,7 @@ export function createSortMethods(opened: () => SortTable, format: FormatBatch):
           matched.length = 0;
           if (filter?.kind === 'text') textRows(batch, filter, matched);
           else if (filter) keyRows(batch, filter, matched);
-          addPage(batch, filter ? matched : null, sort, firstLeaf + i, order, writer);
+          addPage(batch, filter ? matched : null, sort.payload, firstLeaf + i, order, writer);
         }
       } finally {
         reader.releaseRun(run);
@@ -161,15 +202,15 @@ export function createSortMethods(opened: () => SortTable, format: FormatBatch):
       return Comlink.transfer(result, [counts.buffer]);
     },
 
-    async mergeSorted(runs, column, starts, total) {
-      const order = await outputColumnOrder(opened(), column);
-      const rows = await mergeRuns(runs, order.kind, starts, total);
+    async mergeSorted(runs, sort, starts, total) {
+      const order = await runOrder(opened(), sort);
+      const rows = await mergeRuns(runs, order.compare, starts, total);
       return Comlink.transfer(rows, [rows.buffer]);
     },
 
     async exportSorted(runs, sort, cursor, limit, options, as) {
       const open = opened();
-      const merger = new Merger(runs, (await outputColumnOrder(open, sort.column)).kind, sort.descending, cursor ?? undefined);
+      const merger = new Merger(runs, (await runOrder(open, sort)).compare, sort.descending, cursor ?? undefined);
       const builder = new BatchBuilder(open.reader.columns.length, 256, PART_BYTES);
       while (builder.rows < limit && builder.pos < PART_BYTES) {
         const r = await merger.next();

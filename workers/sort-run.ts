@@ -5,13 +5,14 @@
  * A run is a Blob of records, one per row, in order: [u8 1 | 0 for NULL][u32 key length][key]
  * [i32 leaf][i32 row on the leaf][u32 payload length][payload] (little-endian; the payload is the
  * row's cells for an export, row-payload.ts, else empty). Records compare by NULL first, then the key
- * (compareOrderKeys, the column's ORDER BY order), then leaf and row: the clustered key's order,
+ * (a KeyCompare: the column's ORDER BY order, or an index's whole key, sort-methods.ts), then leaf and row: the clustered key's order,
  * which breaks ties as `ORDER BY col, pk` does; all of it reversed for a descending sort (`ORDER BY
  * col DESC, pk DESC`). A `Merger` reads each run 1 MiB at a time, so its memory is a chunk per run,
  * whatever the runs' size, and it can stop and go on from a cursor (each run's offset) in another
  * call. Pure TypeScript over Blob: unit-tested in Node.
  */
-import { compareOrderKeys, type OrderKind } from '../src/core/values/order-key.ts';
+/** How two keys of a run compare (`a[ao, ao + al)` and `b[bo, bo + bl)`): a column's order, or an index's whole key. */
+export type KeyCompare = (a: Uint8Array, ao: number, al: number, b: Uint8Array, bo: number, bl: number) => number;
 
 const HEAD = 5;
 const TAIL = 12;
@@ -53,7 +54,7 @@ export class RunWriter {
   #pay: number[] = [];
   #payLen: number[] = [];
 
-  constructor(readonly kind: OrderKind, readonly descending = false) {}
+  constructor(readonly compare: KeyCompare, readonly descending = false) {}
 
   /** Starts a row (NULL or not): its key is written into `data` next, then `keyDone`, then its payload if any. */
   begin(isNull: boolean, leaf: number, row: number): void {
@@ -85,7 +86,7 @@ export class RunWriter {
     this.#close();
     // Locals, not fields, in the comparator: it runs ~n log n times.
     const keys = this.data.bytes;
-    const { kind } = this;
+    const { compare } = this;
     const at = this.#at;
     const len = this.#len;
     const leaf = this.#leaf;
@@ -96,7 +97,7 @@ export class RunWriter {
       const b = at[j];
       let c = 0;
       if ((a < 0) !== (b < 0)) c = a < 0 ? -1 : 1;
-      else if (a >= 0) c = compareOrderKeys(kind, keys, a, len[i], keys, b, len[j]);
+      else if (a >= 0) c = compare(keys, a, len[i], keys, b, len[j]);
       return sign * (c || leaf[i] - leaf[j] || row[i] - row[j]);
     });
     const out = new Uint8Array(this.rows * (HEAD + TAIL) + this.data.length);
@@ -191,10 +192,10 @@ export class RunReader {
 }
 
 /** The order of two readers' current records (as RunWriter sorts). */
-function compareRecords(kind: OrderKind, a: RunReader, b: RunReader): number {
+function compareRecords(compare: KeyCompare, a: RunReader, b: RunReader): number {
   let c = 0;
   if (a.isNull !== b.isNull) c = a.isNull ? -1 : 1;
-  else if (!a.isNull) c = compareOrderKeys(kind, a.buf, a.keyAt, a.keyLen, b.buf, b.keyAt, b.keyLen);
+  else if (!a.isNull) c = compare(a.buf, a.keyAt, a.keyLen, b.buf, b.keyAt, b.keyLen);
   return c || a.leaf - b.leaf || a.row - b.row;
 }
 
@@ -209,12 +210,12 @@ export class Merger {
   #taken: RunReader | null = null;
 
   /** `cursor`: each run's offset to go on from (Merger.cursor of an earlier merge), else the starts. */
-  constructor(runs: readonly Blob[], kind: OrderKind, descending: boolean, cursor?: ArrayLike<number>) {
+  constructor(runs: readonly Blob[], compare: KeyCompare, descending: boolean, cursor?: ArrayLike<number>) {
     this.#runs = runs;
     this.#from = Float64Array.from(runs, (_, i) => cursor?.[i] ?? 0);
     this.#readers = runs.map((blob, i) => new RunReader(blob, this.#from[i]));
     const sign = descending ? -1 : 1;
-    this.#less = (i, j) => sign * compareRecords(kind, this.#heap[i], this.#heap[j]) < 0;
+    this.#less = (i, j) => sign * compareRecords(compare, this.#heap[i], this.#heap[j]) < 0;
   }
 
   /** The next record in order (its reader, valid until the next call), or null at the end. */
@@ -268,8 +269,8 @@ function recordLength(r: RunReader): number {
  * Merges sorted runs into the rows' numbers in order (`starts[leaf] + row`: RowMap.starts, final
  * once every leaf was decoded); `total`: the rows the runs hold.
  */
-export async function mergeRuns(runs: readonly Blob[], kind: OrderKind, starts: Float64Array, total: number): Promise<Float64Array> {
-  const merger = new Merger(runs, kind, false);
+export async function mergeRuns(runs: readonly Blob[], compare: KeyCompare, starts: Float64Array, total: number): Promise<Float64Array> {
+  const merger = new Merger(runs, compare, false);
   const out = new Float64Array(total);
   let n = 0;
   for (let r = await merger.next(); r; r = await merger.next()) {

@@ -110,9 +110,11 @@ export interface OpenedView {
   createSql: string;
   /**
    * A partitioned table: its partitions in order, each with the table's leaf its leaves begin at (its
-   * rows end with `_partition`), and what the partitions' reading said (a partition not given).
+   * rows end with `_partition`), what the partitions' reading said (a partition not given), and why
+   * its rows cannot be sorted into the key's order across partitions (an R-tree, a hidden row id), or
+   * null when they can (RunSort.index).
    */
-  partitions: { parts: { name: string; start: number }[]; warnings: string[] } | null;
+  partitions: { parts: { name: string; start: number }[]; warnings: string[]; unmerged: string | null } | null;
 }
 
 /** A text filter, or an exact key match (`columns` / `values`: every one must equal). */

@@ -303,7 +303,7 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
         mode: spec.mode,
         info: { ...reader.info },
         createSql: spec.table.createSql,
-        partitions: partitioned ? { parts: partitioned.partitions, warnings: partitioned.warnings.slice() } : null,
+        partitions: partitioned ? { parts: partitioned.partitions, warnings: partitioned.warnings.slice(), unmerged: 'why' in partitioned.keyOrder ? partitioned.keyOrder.why : null } : null,
       };
       const counterOf = () => (partitioned ? Promise.resolve(partitioned) : LeafCounter.open(source, spec, (table as InnodbTable).reader));
       current = { spec, source, reader, trees: partitioned?.trees() ?? [{ lookup: (range) => (table as InnodbTable).reader.lookup(range), leaf: (page) => page, partition: null }], counter: null, counterOf, view, exportBuffers: [], searchBuilders: [] };

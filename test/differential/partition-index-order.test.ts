@@ -4,15 +4,20 @@
  * VARCHAR in utf8mb4_general_ci and one in utf8mb4_unicode_ci, whose case and accent variants tie and
  * fall to the primary key; NULLs; a descending part). The CLI's `--index k` is compared with
  * `SELECT k_cols, pk FROM t FORCE INDEX (k) ORDER BY k_cols, pk`, its point and range `--key` /
- * `--from` / `--to` with `SELECT … WHERE … ORDER BY`, the library's read with the same; a big table's
+ * `--from` / `--to` with `SELECT … WHERE … ORDER BY`, the library's read and the page's view sorted by
+ * the index's whole key (workers/sort-methods.ts, RunSort.index) with the same; a big table's
  * index read with the worker threads is byte for byte the one-thread read.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { createConnection } from 'mariadb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { batchRows } from '../../src/core/values/row-batch.ts';
+import type { TableDef } from '../../src/core/schema.ts';
+import { batchRows, type RowBatch } from '../../src/core/values/row-batch.ts';
+import { TableView } from '../../src/ui/grid/table-view.ts';
+import type { ViewSpec } from '../../workers/viewer-api.ts';
+import { inThreadPool } from '../ui/in-thread-pool.ts';
 import { csvHeader, csvRows } from '../../src/core/writers/output.ts';
 import { openInnodbPartitions } from '../../src/lib/node.ts';
 import { PARALLEL_MIN_PAGES } from '../../src/node/pool.ts';
@@ -66,6 +71,18 @@ describe('partitioned tables in index order', () => {
     return readdirSync(dir).filter((f) => f.endsWith('.ibd')).sort().reverse().map((f) => join(dir, f));
   }
 
+  /** The partitioned table as the page opens it (a TableView on an in-thread pool), its index `index` chosen, counted. */
+  async function pageView(files: string[], table: TableDef, index: string): Promise<TableView> {
+    const named = (f: string) => ({ name: basename(f), blob: new Blob([readFileSync(f)]) });
+    const dir = dirname(files[0]);
+    const partitions = files.map(named);
+    const companions = readdirSync(dir).filter((f) => !f.endsWith('.ibd')).map((f) => named(join(dir, f)));
+    const spec: ViewSpec = { ibd: partitions[0].blob, name: partitions[0].name, table, mode: 'live', partitions, companions, indexName: index };
+    const view = await TableView.open(inThreadPool((name) => (name === table.name ? table : undefined)), spec, () => undefined);
+    await view.count(new AbortController().signal, () => Promise.resolve(), () => undefined);
+    return view;
+  }
+
   const cli = (files: string[], ...args: string[]) => spawnSync(process.execPath, [CLI, ...files, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
 
   /** The server's rows of index `index` of `table` (with `where`), and its CSV as the CLI writes it. */
@@ -93,6 +110,12 @@ describe('partitioned tables in index order', () => {
     } finally {
       await close();
     }
+    // The page's view of the index, sorted by its whole key in runs of 3 leaves (runs that span partitions): the same order.
+    const view = await pageView(files, await tableDef(server, table), index);
+    const sorted = await view.sortBy({ column: view.view.keyColumns[0], index: true }, null, new AbortController().signal, () => undefined, 3);
+    const all: (string | null)[][] = [];
+    for (let leaf = 0; leaf < view.map.leaves.length; leaf++) all.push(...batchRows((await view.store.page(leaf)) as RowBatch));
+    expectSameRows(Array.from(sorted, (n) => all[n].slice(0, -1)), expected.rows, `the page's ${table}.${index}`);
   });
 
   it('--key and --from/--to: each partition searched, the rows merged in key order', async () => {

@@ -38,6 +38,6 @@ export async function openSortedTable(server: MariadbServer): Promise<SortedTabl
 
 /** The ids of the rows `view.sortBy(column)` orders, in runs of one leaf page. */
 export async function sortedIds(t: SortedTable, column: string, filter: Parameters<TableView['sortBy']>[1] = null): Promise<number[]> {
-  const rows = await t.view.sortBy(t.view.view.columns.indexOf(column), filter, new AbortController().signal, () => undefined, 1);
+  const rows = await t.view.sortBy({ column: t.view.view.columns.indexOf(column) }, filter, new AbortController().signal, () => undefined, 1);
   return Array.from(rows, (r) => t.ids[r]);
 }

@@ -39,6 +39,56 @@ export async function mergeKey(keyParts: readonly KeyColumn[], spatial: boolean)
   return { parts };
 }
 
+/**
+ * Writes the merge key of row `row` of `batch` into `out`: part after part, a NULL as the byte 0, a
+ * value as the byte 1, its key's length (u32, little-endian) and the key. Self-delimiting, so that
+ * keys can be stored one after another (a sort's runs, workers/sort-run.ts) and compared part by
+ * part (`compareMergeKeys`), each by its own column's order and direction.
+ */
+export function writeMergeKey(key: MergeKey, batch: RowBatch, row: number, out: KeySink): void {
+  for (const p of key.parts) {
+    const text = cellText(batch, row, p.out);
+    const at = out.reserve(text === null ? 1 : 5);
+    out.bytes[at] = text === null ? 0 : 1;
+    out.length = at + (text === null ? 1 : 5);
+    if (text === null) continue;
+    p.key(text, out);
+    const n = out.length - at - 5;
+    out.bytes[at + 1] = n & 0xff;
+    out.bytes[at + 2] = (n >>> 8) & 0xff;
+    out.bytes[at + 3] = (n >>> 16) & 0xff;
+    out.bytes[at + 4] = n >>> 24;
+  }
+}
+
+function lengthAt(b: Uint8Array, i: number): number {
+  return (b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) | (b[i + 3] << 24)) >>> 0;
+}
+
+/** The order of two keys writeMergeKey wrote (at `a[ao]`, `b[bo]`; each holds its parts' lengths): the index's order of its records. */
+export function compareMergeKeys(key: MergeKey, a: Uint8Array, ao: number, b: Uint8Array, bo: number): number {
+  let i = ao;
+  let j = bo;
+  for (const p of key.parts) {
+    const an = a[i] === 0;
+    const bn = b[j] === 0;
+    let c: number;
+    if (an || bn) {
+      c = Number(bn) - Number(an);
+      i += an ? 1 : 5 + lengthAt(a, i + 1);
+      j += bn ? 1 : 5 + lengthAt(b, j + 1);
+    } else {
+      const na = lengthAt(a, i + 1);
+      const nb = lengthAt(b, j + 1);
+      c = compareOrderKeys(p.kind, a, i + 5, na, b, j + 5, nb);
+      i += 5 + na;
+      j += 5 + nb;
+    }
+    if (c !== 0) return p.descending ? -c : c;
+  }
+  return 0;
+}
+
 /** A growable buffer that keys are written into. */
 class KeyBytes implements KeySink {
   bytes = new Uint8Array(256);
@@ -54,18 +104,13 @@ class KeyBytes implements KeySink {
   }
 }
 
-/** An input's current row, and its key (each part's bytes in `keys`; start -1 for NULL). */
+/** An input's current row, and its key (writeMergeKey's). */
 class Cursor {
   readonly keys = new KeyBytes();
-  readonly start: Int32Array;
-  readonly size: Int32Array;
   batch: RowBatch | null = null;
   row = 0;
 
-  constructor(readonly rank: number, readonly input: AsyncIterator<RowBatch>, private readonly key: MergeKey) {
-    this.start = new Int32Array(key.parts.length);
-    this.size = new Int32Array(key.parts.length);
-  }
+  constructor(readonly rank: number, readonly input: AsyncIterator<RowBatch>, private readonly key: MergeKey) {}
 
   /** Moves to the next row; false at the input's end. */
   async next(): Promise<boolean> {
@@ -80,36 +125,23 @@ class Cursor {
       this.row = 0;
     }
     this.keys.length = 0;
-    this.key.parts.forEach((p, i) => {
-      const text = cellText(this.batch as RowBatch, this.row, p.out);
-      this.start[i] = text === null ? -1 : this.keys.length;
-      if (text !== null) p.key(text, this.keys);
-      this.size[i] = this.keys.length - Math.max(0, this.start[i]);
-    });
+    writeMergeKey(this.key, this.batch, this.row, this.keys);
     return true;
   }
 }
 
-function compareCursors(parts: readonly MergePart[], a: Cursor, b: Cursor): number {
-  for (let i = 0; i < parts.length; i++) {
-    const p = parts[i];
-    const an = a.start[i] < 0;
-    const bn = b.start[i] < 0;
-    let c = an || bn ? Number(bn) - Number(an) : compareOrderKeys(p.kind, a.keys.bytes, a.start[i], a.size[i], b.keys.bytes, b.start[i], b.size[i]);
-    if (p.descending) c = -c;
-    if (c !== 0) return c;
-  }
-  return a.rank - b.rank;
+function compareCursors(key: MergeKey, a: Cursor, b: Cursor): number {
+  return compareMergeKeys(key, a.keys.bytes, 0, b.keys.bytes, 0) || a.rank - b.rank;
 }
 
 /** A binary min-heap of the cursors, by their rows' keys. */
 class CursorHeap {
   readonly items: Cursor[] = [];
 
-  constructor(private readonly parts: readonly MergePart[]) {}
+  constructor(private readonly key: MergeKey) {}
 
   private less(i: number, j: number): boolean {
-    return compareCursors(this.parts, this.items[i], this.items[j]) < 0;
+    return compareCursors(this.key, this.items[i], this.items[j]) < 0;
   }
 
   private swap(i: number, j: number): void {
@@ -148,7 +180,7 @@ class CursorHeap {
 export async function* mergeInKeyOrder(inputs: readonly AsyncIterable<RowBatch>[], key: MergeKey, batchRows = 5000): AsyncGenerator<RowBatch> {
   const cursors = inputs.map((input, rank) => new Cursor(rank, input[Symbol.asyncIterator](), key));
   try {
-    const heap = new CursorHeap(key.parts);
+    const heap = new CursorHeap(key);
     for (const c of cursors) if (await c.next()) heap.push(c);
     let picks: RowPick[] = [];
     let cols = 0;

@@ -18,7 +18,7 @@ import { sortRuns, type SortProgress } from '../grid/sort-rows.ts';
 
 export interface ExportOrder {
   filter: RowQuery | null;
-  sort: { column: number; descending: boolean; key: boolean } | null;
+  sort: { column: number; descending: boolean; key: boolean; index?: boolean } | null;
 }
 
 /** Rows merged and formatted per exportSorted call, at most. */
@@ -55,7 +55,7 @@ export interface SortedExport {
 /** Sorts the rows in the export's pool and writes them in order; the rows written. */
 export async function writeSorted(job: SortedExport): Promise<number> {
   const { pool, gen, order } = job;
-  const sort = { column: order.sort.column, descending: order.sort.descending, payload: true };
+  const sort = { column: order.sort.column, descending: order.sort.descending, payload: true, index: order.sort.index };
   // Never aborted: a cancel terminates the export's pool, which rejects what runs in it.
   const running = new AbortController().signal;
   const sorted = await sortRuns({ pool, gen, leaves: job.leaves }, sort, order.filter, running, (p) => job.onRows(0, p), job.runPages ?? SORT_RUN_PAGES);

@@ -85,11 +85,12 @@ export async function sortRuns(
 
 /**
  * Row numbers of the rows (those `filter` matches, or all) in ascending order of output column
- * `column`, ties in key order: `ORDER BY col, pk` (read from the end for `DESC`). Every leaf's count
- * goes to `map` as it is decoded, so that its starts are final for the merge.
+ * `by.column`, ties in key order: `ORDER BY col, pk` (read from the end for `DESC`); with `by.index`,
+ * in the order of the view's whole key (a partitioned table's index order across its partitions).
+ * Every leaf's count goes to `map` as it is decoded, so that its starts are final for the merge.
  */
 export async function sortRows(
-  src: Omit<SortSource, 'leaves' | 'onCount'>, map: RowMap, onRenumber: () => void, column: number, filter: RowQuery | null,
+  src: Omit<SortSource, 'leaves' | 'onCount'>, map: RowMap, onRenumber: () => void, by: Pick<RunSort, 'column' | 'index'>, filter: RowQuery | null,
   signal: AbortSignal, onProgress: (p: SortProgress) => void, runPages: number,
 ): Promise<Float64Array> {
   let renumbered = false;
@@ -101,9 +102,10 @@ export async function sortRows(
     renumbered = false;
     onProgress(p);
   };
-  const sorted = await sortRuns({ ...src, leaves: map.leaves, onCount }, { column, descending: false, payload: false }, filter, signal, progress, runPages);
+  const sort: RunSort = { ...by, descending: false, payload: false };
+  const sorted = await sortRuns({ ...src, leaves: map.leaves, onCount }, sort, filter, signal, progress, runPages);
   onProgress({ searched: map.rows, sorted: sorted.rows, merging: true });
-  return src.pool.run((api) => api.mergeSorted(sorted.runs, column, map.starts, sorted.rows), 'low', src.gen);
+  return src.pool.run((api) => api.mergeSorted(sorted.runs, sort, map.starts, sorted.rows), 'low', src.gen);
 }
 
 /** Row numbers in the clustered key's order, or the reverse: the view's rows (a filter's matches, or all). */

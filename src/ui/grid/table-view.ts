@@ -297,10 +297,11 @@ export class TableView {
 
   /**
    * Row numbers of the rows (those `filter` matches, or all) in ascending order of output column
-   * `column`, ties in key order (sort-rows.ts); `runPages`: leaves per sorted run.
+   * `by.column`, ties in key order, or of the view's whole key (`by.index`, sort-rows.ts); `runPages`:
+   * leaves per sorted run.
    */
-  sortBy(column: number, filter: RowQuery | null, signal: AbortSignal, onProgress: (p: SortProgress) => void, runPages = SEARCH_RUN): Promise<Float64Array> {
-    return sortRows({ pool: this.pool, gen: this.gen }, this.map, this.#onChange, column, filter, signal, onProgress, runPages);
+  sortBy(by: { column: number; index?: boolean }, filter: RowQuery | null, signal: AbortSignal, onProgress: (p: SortProgress) => void, runPages = SEARCH_RUN): Promise<Float64Array> {
+    return sortRows({ pool: this.pool, gen: this.gen }, this.map, this.#onChange, by, filter, signal, onProgress, runPages);
   }
 
   /**

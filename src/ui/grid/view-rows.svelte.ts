@@ -4,7 +4,8 @@
  * (TableExport) share one per TableView (`viewRows`), so that an export can write what is shown.
  *
  * A sort by the clustered key's first column needs no work: the leaves are in its order, and the
- * reverse is read from the end. A sort by another column runs in the workers (TableView.sortBy,
+ * reverse is read from the end. On a partitioned table it is a sort by the whole key (`index`),
+ * which puts the partitions' rows in one order; a secondary index's view starts with it. A sort by another column runs in the workers (TableView.sortBy,
  * sort-rows.ts) over the filter's matches, and gives their row numbers in order (8 bytes a row);
  * `DESC` reads them from the end: `ORDER BY col DESC, pk DESC`. A new filter sorts again.
  */
@@ -24,6 +25,11 @@ export interface RowsSort {
   descending: boolean;
   /** By the clustered key's (first) column: the leaves' own order. */
   key: boolean;
+  /**
+   * By a partitioned table's key's first column: by its whole key, sorted in the workers into the
+   * index's order across the partitions (each partition's rows come in it, one partition after the other).
+   */
+  index: boolean;
 }
 
 export class ViewRows {
@@ -36,7 +42,20 @@ export class ViewRows {
   error = $state<string | null>(null);
   #controller: AbortController | null = null;
 
+  #indexOrdered = false;
+
   constructor(readonly view: TableView) {}
+
+  /**
+   * A partitioned table's secondary index is put in its order across the partitions (a sort by its
+   * whole key), as the CLI's --index gives it: once, when its rows are first shown.
+   */
+  orderIndex(): void {
+    const { partitions, keyColumns } = this.view.view;
+    if (this.#indexOrdered || this.view.spec.indexName === undefined || partitions?.unmerged !== null || keyColumns.length === 0) return;
+    this.#indexOrdered = true;
+    if (this.sort === null) this.setSort(keyColumns[0], false);
+  }
 
   /** Rows shown, out of `rowCount` in the table. */
   count(rowCount: number): number {
@@ -54,18 +73,32 @@ export class ViewRows {
     return desc && this.sort?.key ? (i) => n - 1 - i : (i) => i;
   }
 
+  /** Where row number `rowNo` is shown, or -1 when the view leaves it out (a filter) or is being sorted. */
+  positionOf(rowNo: number, rowCount: number): number {
+    const n = this.count(rowCount);
+    const sorted = this.sort && !this.sort.key ? this.sorted : null;
+    if (this.sort && !this.sort.key && !sorted) return -1;
+    const base = sorted ?? this.filter?.matches ?? null;
+    // A filter's matches ascend; a sort's row numbers are in its order: looked through (8 bytes a row, in memory).
+    const at = base === null ? (rowNo < n ? rowNo : -1) : sorted ? base.indexOf(rowNo) : ascendingIndex(base, rowNo);
+    const desc = this.sort?.descending ?? false;
+    return at >= 0 && desc && (sorted !== null || this.sort?.key) ? n - 1 - at : at;
+  }
+
   /** The sort of a column, or none (`descending` null). */
   setSort(column: number, descending: boolean | null): void {
+    const { partitions, keyColumns } = this.view.view;
     // Rows already in the key's order: not a partitioned table's (its partitions' rows come one partition after the other).
-    const key = this.view.view.partitions === null && this.view.view.keyColumns[0] === column;
+    const key = partitions === null && keyColumns[0] === column;
+    const index = partitions !== null && partitions.unmerged === null && keyColumns[0] === column;
     // The other direction of the sort made: the same rows, read from the other end.
     const made = this.sort !== null && !this.sort.key && this.sort.column === column && this.sorted !== null;
     if (descending !== null && made) {
-      this.sort = { column, descending, key };
+      this.sort = { column, descending, key, index };
       return;
     }
     this.#stop();
-    this.sort = descending === null ? null : { column, descending, key };
+    this.sort = descending === null ? null : { column, descending, key, index };
     if (descending !== null && !key) void this.#run();
   }
 
@@ -89,7 +122,13 @@ export class ViewRows {
     const rows = this.filter ? `the ${plural(n, 'filtered row')}` : `all ${formatCount(n)} rows`;
     const s = this.sort;
     if (!s || (!s.key && !this.sorted)) return rows;
-    return `${rows}, sorted by ${this.view.view.columns[s.column]}${s.descending ? ' descending' : ''}`;
+    const by = s.index ? `the key (${this.keyNames()})` : this.view.view.columns[s.column];
+    return `${rows}, sorted by ${by}${s.descending ? ' descending' : ''}`;
+  }
+
+  /** The view's key columns, as the index orders by them. */
+  keyNames(): string {
+    return this.view.view.keyColumns.map((c) => this.view.view.columns[c]).join(', ');
   }
 
   #stop(): void {
@@ -107,7 +146,7 @@ export class ViewRows {
     this.#controller = mine;
     this.progress = { searched: 0, sorted: 0, merging: false };
     try {
-      const rows = await this.view.sortBy(sort.column, this.filter?.query ?? null, mine.signal, (p) => {
+      const rows = await this.view.sortBy({ column: sort.column, index: sort.index }, this.filter?.query ?? null, mine.signal, (p) => {
         if (this.#controller === mine) this.progress = p;
       });
       if (this.#controller !== mine) return;
@@ -123,6 +162,19 @@ export class ViewRows {
       }
     }
   }
+}
+
+/** Where `v` is in ascending `list`, or -1. */
+function ascendingIndex(list: Float64Array, v: number): number {
+  let lo = 0;
+  let hi = list.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid] === v) return mid;
+    if (list[mid] < v) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
 }
 
 const shared = new WeakMap<TableView, ViewRows>();
