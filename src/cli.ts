@@ -40,7 +40,7 @@ import { inKeyOrder, pooledCount } from './cli/pooled-read.ts';
 import { PARALLEL_MIN_PAGES, startPool, type NodePool } from './node/pool.ts';
 import { parseArgs, sortFiles, textFormat, UsageError, USAGE, type Args } from './cli/args.ts';
 import { parquetDecoded, type Decoded } from './cli/parquet-output.ts';
-import { writePartialRows } from './cli/partial-output.ts';
+import { filePartialSource, writePartialRows } from './cli/partial-output.ts';
 
 /** Writes with backpressure, so a multi-GB export never piles up in memory. */
 function write(out: Writable, text: string | Uint8Array): Promise<void> | undefined {
@@ -271,7 +271,7 @@ async function run(args: Args): Promise<number> {
     // Partial rows stand for the rows of lost or damaged clustered leaves: with none, no second pass.
     const lost = s.damagedPages + s.pagesSkipped > 0;
     if (lost && args.mode !== 'partial' && args.index === null && entry.definition.indexes.some((i) => i.kind === 'unique' || i.kind === 'key')) warn(`${file.name}: of the rows of the lost or damaged leaf pages, --rows partial gives the keys and indexed columns of their rows from the secondary indexes`);
-    if (lost && args.mode === 'partial' && args.index === null) await writePartialRows(file, entry, table, { format: args.format, timeZone: args.timeZone, write: (t) => write(stream, t), say: (l) => process.stderr.write(`${l}\n`) });
+    if (lost && args.mode === 'partial' && args.index === null) await writePartialRows(filePartialSource(file, entry, table, args.timeZone), { format: args.format, columns: table.columns, write: (t) => write(stream, t), say: (l) => process.stderr.write(`${l}\n`) });
     const { info } = table;
     warnProblems(file.name, s.problems);
     process.stderr.write(`${file.name}: ${s.rowsDecoded} rows from ${s.pagesRead} leaf pages (${info.pageSize / 1024} KB pages, ${info.rowFormat}, ${info.checksumFormat} checksums); ${s.recordsFailed} undecodable records, ${s.pagesSkipped} skipped pages, ${s.badChecksums} bad checksums, ${s.damagedPages} damaged leaf pages\n`);

@@ -2,38 +2,76 @@
  * The CLI's partial rows (core/readers/partial-rows.ts): after the rows of a read whose `--rows` mode
  * has the state `partial` (`partial`, `all`), the rows of the clustered leaf pages that were lost or
  * damaged, made from the secondary indexes' entries, in the output's format, and their count in the
- * recovery report: which pages, which indexes gave columns. Parquet's typed columns cannot hold the
+ * recovery report: which pages, which indexes gave columns. A partition's come after its own rows,
+ * from its own indexes (an index of a partitioned table holds its partition's rows only), with the
+ * partition's name where the rows end with `_partition`. Parquet's typed columns cannot hold the
  * absent mark: there they are left out, and said so.
  */
 import { partialRows } from '../core/readers/partial-rows.ts';
+import type { TableReader } from '../core/readers/table-reader.ts';
+import type { TableDef } from '../core/schema.ts';
 import { csvRows, ndjsonRows } from '../core/writers/output.ts';
 import type { TableEntry } from '../lib/definitions.ts';
 import type { InnodbFile } from '../lib/innodb-file.ts';
 import type { InnodbTable } from '../lib/innodb-table.ts';
+import { PARTITION_COLUMN } from '../lib/partitioned-table.ts';
 
 export interface PartialOutput {
   format: 'csv' | 'ndjson' | 'parquet';
-  timeZone: string | null;
+  /** The output's columns: the table's, `_row_state`, then `_partition` when the rows end with it. */
+  columns: readonly string[];
+  /** The partition read, named in the `_partition` column. */
+  partition?: string;
   write(text: string): Promise<void> | undefined;
   say(line: string): void;
 }
 
-/** Writes the partial rows of `table` (read as `entry` from `file`); how many there were. */
-export async function writePartialRows(file: InnodbFile, entry: TableEntry, table: InnodbTable, out: PartialOutput): Promise<number> {
-  const name = file.name;
+/** Where the partial rows are read from: the file's name, and opens of its indexes (live rows). */
+export interface PartialSource {
+  name: string;
+  definition: TableDef;
+  /** The clustered index read before (the same tree, live rows): which of its leaves are lost. */
+  clustered(): Promise<TableReader>;
+  /** The table's secondary index `index`. */
+  index(index: string): Promise<TableReader>;
+}
+
+/** The partial rows' reads of `table`, opened as `entry` of `file` (a system tablespace's table too). */
+export function filePartialSource(file: InnodbFile, entry: TableEntry, table: InnodbTable, timeZone: string | null): PartialSource {
+  const zone = timeZone ?? undefined;
+  return {
+    name: file.name,
+    definition: entry.definition,
+    clustered: async () => (await file.table(entry, { rows: 'live', timeZone: zone, target: { index: table.options.index, raw: table.options.raw } })).reader,
+    index: async (index) => (await file.table(entry, { rows: 'live', timeZone: zone, index })).reader,
+  };
+}
+
+/** The partial rows' reads of a partition's `table` (its own file). */
+export function partitionPartialSource(table: InnodbTable, timeZone: string): PartialSource {
+  return {
+    name: table.info.file,
+    definition: table.definition,
+    clustered: async () => (await table.reopen({ rows: 'live', timeZone, target: { index: table.options.index, raw: table.options.raw } })).reader,
+    index: async (index) => (await table.reopen({ rows: 'live', timeZone, index })).reader,
+  };
+}
+
+/** Writes the partial rows of `from`; how many there were. */
+export async function writePartialRows(from: PartialSource, out: PartialOutput): Promise<number> {
+  const { name } = from;
   if (out.format === 'parquet') {
     out.say(`warning: ${name}: partial rows are not written to Parquet (their absent columns cannot be marked in typed columns); read them with --format csv or ndjson`);
     return 0;
   }
-  const options = { rows: 'live' as const, timeZone: out.timeZone ?? undefined, target: { index: table.options.index, raw: table.options.raw } };
-  const clustered = await file.table(entry, options);
-  const open = async (index: string) => (await file.table(entry, { rows: 'live', timeZone: options.timeZone, index })).reader;
-  const found = await partialRows(entry.definition, clustered.reader, open, table.columns);
+  const tagged = out.columns.at(-1) === PARTITION_COLUMN;
+  const columns = tagged ? out.columns.slice(0, -1) : out.columns;
+  const found = await partialRows(from.definition, await from.clustered(), (index) => from.index(index), columns);
   for (const n of found.notes) out.say(`warning: ${name}: partial rows: ${n}`);
   if (found.lostPages.length === 0) return 0;
-  const rows = found.rows;
-  if (rows.length > 0) await out.write(out.format === 'csv' ? csvRows(rows) : ndjsonRows(table.columns, rows));
-  const from = [...found.byIndex].map(([index, n]) => `\`${index}\` ${n}`).join(', ') || 'none';
-  out.say(`${name}: partial rows ${rows.length} (state partial), for the keys of clustered leaf pages ${found.lostPages.join(', ')} (lost or damaged), from the secondary indexes' entries (${from}); the columns no index holds say [absent: …]`);
+  const rows = tagged ? found.rows.map((row) => [...row, out.partition ?? null]) : found.rows;
+  if (rows.length > 0) await out.write(out.format === 'csv' ? csvRows(rows) : ndjsonRows(out.columns, rows));
+  const byIndex = [...found.byIndex].map(([index, n]) => `\`${index}\` ${n}`).join(', ') || 'none';
+  out.say(`${name}: partial rows ${rows.length} (state partial), for the keys of clustered leaf pages ${found.lostPages.join(', ')} (lost or damaged), from the secondary indexes' entries (${byIndex}); the columns no index holds say [absent: …]`);
   return rows.length;
 }

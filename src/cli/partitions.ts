@@ -12,7 +12,8 @@
  * `--from/--to` descend each partition's B-tree in this thread: they read few pages, or a range's
  * leaves one after the other, and their rows are merged in key order too. With `--format parquet -o FILE`,
  * the runs of every partition go into one Parquet file (parquet-output.ts). Each partition's recovery
- * report follows on stderr.
+ * report follows on stderr. With `--rows partial`, a partition's partial rows (partial-output.ts: the
+ * rows of its lost or damaged clustered leaves, from its own secondary indexes) follow its rows.
  */
 import { basename } from 'node:path';
 import { anythingAmiss } from '../core/readers/decode-stats.ts';
@@ -29,6 +30,7 @@ import type { InnodbTable } from '../lib/innodb-table.ts';
 import type { Partition, PartitionedTable } from '../lib/partitioned-table.ts';
 import { pooledBatches, pooledCount, pooledParquet, type PooledRead } from './pooled-read.ts';
 import { ParquetOutput } from './parquet-output.ts';
+import { partitionPartialSource, writePartialRows } from './partial-output.ts';
 import type { WriteOut } from './lookup.ts';
 
 export interface PartitionRun {
@@ -117,9 +119,22 @@ async function writeRows(table: PartitionedTable, run: PartitionRun, decoded: Ma
       rows += batch.rows;
       await run.write(chunk(table, run.partitionColumn ? appendColumn(batch, p.partition.name) : batch, run));
     }
-    decoded.set(p.partition, read.stats());
+    const stats = read.stats();
+    decoded.set(p.partition, stats);
+    rows += await writePartial(table, p, stats, run);
   }
   return rows;
+}
+
+/** After a partition's rows, the partial rows of its lost or damaged leaves (`--rows partial`), or a hint at them. */
+async function writePartial(table: PartitionedTable, p: { partition: Partition; table: InnodbTable }, stats: DecodeStats, run: PartitionRun): Promise<number> {
+  if (stats.damagedPages + stats.pagesSkipped === 0 || table.index !== null) return 0;
+  const name = p.table.info.file;
+  if (run.rows === 'partial') {
+    return writePartialRows(partitionPartialSource(p.table, run.timeZone), { format: run.format, columns: table.columns, partition: p.partition.name, write: run.write, say: run.say });
+  }
+  if (table.definition.indexes.some((i) => i.kind === 'unique' || i.kind === 'key')) run.say(`warning: ${name}: of the rows of the lost or damaged leaf pages, --rows partial gives the keys and indexed columns of their rows from the secondary indexes`);
+  return 0;
 }
 
 /** A secondary index's rows: every partition read at once, with a share of the threads, merged in the index's order. */
@@ -153,7 +168,9 @@ async function writeParquet(table: PartitionedTable, out: ParquetOutput, run: Pa
       rows += part.part.rows;
       await run.write(out.place(part, read.threads));
     }
-    decoded.set(p.partition, read.stats());
+    const stats = read.stats();
+    decoded.set(p.partition, stats);
+    await writePartial(table, p, stats, run);
   }
   await run.write(out.end((message) => run.say(`warning: ${message}`)));
   run.say(out.summary(run.output ?? ''));

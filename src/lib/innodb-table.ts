@@ -81,7 +81,16 @@ export class InnodbTable {
     readonly options: OpenOptions,
     /** Guesses made on the way (a raw image: which index was taken). */
     readonly warnings: readonly string[],
+    private readonly source: ByteSource,
   ) {}
+
+  /**
+   * The same file's table opened anew with `options` (another index, another row mode), with the
+   * same keys: the partial rows' second reads of a partition's clustered and secondary indexes.
+   */
+  reopen(options: TableOptions): Promise<InnodbTable> {
+    return openDefinedTable(this.source, this.definition, { ...options, keys: this.options.keys });
+  }
 
   get name(): string {
     return this.definition.name;
@@ -180,5 +189,5 @@ export async function openDefinedTable(source: ByteSource, definition: TableDef,
     // Its tree: the one given by id, else found by name (the target's is the table's clustered index).
     if (options.indexId === undefined && !options.target) open.index = await treeByName(source, definition, secondary, options.keys, warnings);
   }
-  return new InnodbTable(definition, await openTable(source, definition, open), open, warnings);
+  return new InnodbTable(definition, await openTable(source, definition, open), open, warnings, source);
 }

@@ -5,9 +5,11 @@
  * must be exactly the keys on those two pages (read from the intact file), their indexed columns
  * what the server's SELECT shows, the others (not indexed, or by a prefix only) the absent mark; no
  * partial row in `--rows live` nor `--rows all`, whose report says `--rows partial` gives them.
+ * A partitioned table with a leaf of one partition zeroed: its partial rows come from that
+ * partition's own indexes, named by `_partition`.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +18,7 @@ import { absentCell } from '../../src/core/readers/partial-rows.ts';
 import { cellText } from '../../src/core/values/row-batch.ts';
 import { fileSource } from '../../src/node/file-source.ts';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
+import { exportPartitions } from '../harness/mariadb-partitions.ts';
 import { tableDef } from './index-query.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -110,5 +113,38 @@ describe('partial rows from the secondary indexes, where clustered leaves are lo
     // A usage error, though only told once the files are sorted (exit status 64, as the others).
     expect(c.status).toBe(64);
     expect(c.stderr).toContain('--rows partial reads the whole table');
+  });
+
+  it('a partitioned table: each partition\u2019s partial rows from its own indexes, after its rows, with its name', async () => {
+    await server.exec(`CREATE TABLE pp (id INT NOT NULL PRIMARY KEY, a INT NULL, b VARCHAR(30) NULL, note VARCHAR(200) NULL, KEY ka (a), KEY kb (b)) ENGINE=InnoDB
+        PARTITION BY HASH (id) PARTITIONS 2;
+      INSERT INTO pp SELECT seq, seq % 300, CONCAT('b', seq % 777), REPEAT('x', 50 + seq % 90) FROM seq_1_to_8000;`);
+    const folder = await exportPartitions(server, dir, 'pp');
+    const file = join(folder, 'pp#P#p1.ibd');
+    const source = await fileSource(file);
+    const reader = await openTable(source, await tableDef(server, 'pp'));
+    const leaf = (await reader.leafPages())[3];
+    const ids: string[] = [];
+    const batch = await reader.decodePages([leaf]);
+    for (let r = 0; r < batch.rows; r++) ids.push(cellText(batch, r, 0) ?? '');
+    await source.close();
+    const bytes = readFileSync(file);
+    bytes.fill(0, leaf * server.pageSize, (leaf + 1) * server.pageSize);
+    writeFileSync(file, bytes);
+    const ibds = readdirSync(folder).filter((f) => f.endsWith('.ibd')).map((f) => join(folder, f));
+    const expected = await server.query(`SELECT id, a, b FROM pp WHERE id IN (${ids.join(',')}) ORDER BY id`);
+    expect(expected.rows.length).toBeGreaterThan(20);
+    const r = cli(...ibds, '--rows', 'partial', '--partition-column', '--format', 'ndjson', '--threads', '2');
+    expect(r.status, r.stderr).toBe(2);
+    const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, string | null>);
+    expect(rows.map((o) => [o.id, o.a, o.b])).toEqual(expected.rows);
+    expect(new Set(rows.map((o) => `${o.note} ${o._partition}`))).toEqual(new Set([`${absentCell([leaf])} p1`]));
+    expect(r.stderr).toContain(`pp#P#p1.ibd: partial rows ${ids.length} (state partial), for the keys of clustered leaf pages ${leaf} `);
+    // CSV: the header once, the partial rows after the rows of p0 (none in this mode) and p1.
+    const csv = cli(...ibds, '--rows', 'partial', '--threads', '1');
+    expect(csv.stdout.trim().split('\n')).toHaveLength(ids.length + 1);
+    const live = cli(...ibds, '--rows', 'live', '--threads', '1');
+    expect(live.stdout.trim().split('\n')).toHaveLength(8000 - ids.length + 1);
+    expect(live.stderr).toContain('pp#P#p1.ibd: of the rows of the lost or damaged leaf pages, --rows partial gives');
   });
 });
