@@ -20,7 +20,7 @@ export class PartialView implements ViewReader {
   /** Per lost leaf page that carries partial rows, its rows as a batch. */
   readonly #byPage = new Map<number, RowBatch>();
 
-  constructor(private readonly inner: TableReader, grid: PartialGrid) {
+  constructor(private readonly inner: ViewReader, grid: PartialGrid) {
     this.columns = [...inner.columns, ROW_STATE_COLUMN];
     const rowsOf = new Map<number, (string | null)[][]>();
     grid.pages.forEach((page, r) => {
@@ -34,6 +34,11 @@ export class PartialView implements ViewReader {
   /** How many partial rows page `page` carries (0 for any other page). */
   rowsOn(page: number): number {
     return this.#byPage.get(page)?.rows ?? 0;
+  }
+
+  /** A partitioned table's key order across its partitions (partition-view.ts). */
+  get keyOrder(): ViewReader['keyOrder'] {
+    return this.inner.keyOrder;
   }
 
   get info(): TableReader['info'] {

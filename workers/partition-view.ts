@@ -100,14 +100,17 @@ export class PartitionView implements ViewReader {
 
   /** Each partition's B-tree, for Go to (key-seek.ts): its leaf pages named by the table's leaves (once leafPages() is known). */
   trees(): SeekTree[] {
-    return this.parts.map((p, i) => ({
-      lookup: (range: KeyRange) => p.reader.lookup(range),
-      leaf: (page: number) => {
-        const at = this.#pages.slice(this.#starts[i], this.#starts[i + 1] ?? this.#pages.length).indexOf(page);
-        return at < 0 ? -1 : this.#starts[i] + at;
-      },
-      partition: p.name,
-    }));
+    return this.parts.map((p, i) => ({ lookup: (range: KeyRange) => p.reader.lookup(range), leaf: (page: number) => this.#leafOf(i, page), partition: p.name }));
+  }
+
+  /** Each partition's name, file and the table leaf its leaf page `page` is (-1: not one of its leaves), once leafPages() is known. */
+  files(): { name: string; source: ByteSource; leaf(page: number): number }[] {
+    return this.parts.map((p, i) => ({ name: p.name, source: p.source, leaf: (page: number) => this.#leafOf(i, page) }));
+  }
+
+  #leafOf(part: number, page: number): number {
+    const at = this.#pages.slice(this.#starts[part], this.#starts[part + 1] ?? this.#pages.length).indexOf(page);
+    return at < 0 ? -1 : this.#starts[part] + at;
   }
 
   /** Each partition's name and the table's leaf its leaves begin at (once leafPages() is known). */

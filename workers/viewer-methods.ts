@@ -14,7 +14,7 @@ import type { Column, TableDef } from '../src/core/schema.ts';
 import { blobSource, sharedBlobSource } from '../src/core/tablespace/source.ts';
 import { packedBuffers, PageMap } from '../src/core/readers/page-map.ts';
 import { quickSummary, summarize } from '../src/core/readers/summary.ts';
-import { DefinitionMismatch, ROW_STATE_COLUMN, type DecodeStats, type Row, type TableReader } from '../src/core/readers/table-reader.ts';
+import { DefinitionMismatch, ROW_STATE_COLUMN, type DecodeStats, type Row } from '../src/core/readers/table-reader.ts';
 import { csvBuffers, csvPages, type CsvBuffers } from '../src/core/writers/csv-pages.ts';
 import { parquetFooter, parquetPart } from '../src/core/writers/parquet-rows.ts';
 import { PARQUET_MAGIC, type ParquetGroups, type ParquetPart } from '../src/core/writers/parquet-row-groups.ts';
@@ -93,7 +93,7 @@ export function keyColumns(table: TableDef, columns: readonly string[], clustere
 }
 
 /** The table's reader, its partial rows among its rows when the spec asks for them (live mode of a table's clustered index). */
-function withPartial(spec: ViewSpec, reader: TableReader): ViewReader {
+function withPartial(spec: ViewSpec, reader: ViewReader): ViewReader {
   if (!spec.partial || spec.mode !== 'live' || spec.indexName !== undefined) return reader;
   return new PartialView(reader, spec.partial);
 }
@@ -292,7 +292,7 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
       // A secondary index: its tree found by name (in a general tablespace, the SDI's), not the table's `index`.
       const how = spec.indexName === undefined ? { target: { index: spec.index, raw: spec.raw } } : { index: spec.indexName };
       const table = partitioned ? null : await openDefinedTable(source, spec.table, { rows: spec.mode, keys: spec.keys, timeZone: spec.timeZone, ...how });
-      const reader: ViewReader = partitioned ?? withPartial(spec, (table as InnodbTable).reader);
+      const reader = withPartial(spec, partitioned ?? (table as InnodbTable).reader);
       const view: OpenedView = {
         table: spec.table.name,
         columns: reader.columns.slice(),

@@ -9,11 +9,14 @@
  * order with the partial ones among them (marked, `note` not recovered), a filter on an indexed column
  * finds them, a sort by an indexed column and Go to place them as the server orders them, and the
  * NDJSON, CSV and Parquet exports hold them with `_row_state` partial (SQL: their INSERTs commented out).
+ * A partitioned table dropped as a folder, a leaf of one partition zeroed: its partial rows from that
+ * partition's indexes, named by `_partition`, shown in the grid in partition order.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import Papa from 'papaparse';
+import { createConnection } from 'mariadb';
 import { openTable } from '../../src/core/readers/table-reader.ts';
 import { cellText } from '../../src/core/values/row-batch.ts';
 import { fileSource } from '../../src/node/file-source.ts';
@@ -24,7 +27,7 @@ import { pageTest } from './page-test.ts';
 
 describe('partial rows from the secondary indexes, in the page', () => {
   const env = pageTest('partial-rows', { mariadb: {} });
-  const { waitForTable, open, download } = pageSteps(() => env.page);
+  const { waitForTable, open, download, clearAll } = pageSteps(() => env.page);
   let ibdCopy: string;
   let sqlPath: string;
   let lostIds: string[];
@@ -167,5 +170,64 @@ describe('partial rows from the secondary indexes, in the page', () => {
     expect(sorted.length).toBeGreaterThan(5);
     expect(sorted.map((r) => r.id)).toEqual(sorted.map((r) => byC[r.pos]));
     expect(sorted.map((r) => r.state)).toEqual(sorted.map((r) => (lost.has(byC[r.pos]) ? 'partial' : 'live')));
+  }, 300_000);
+
+  it('a partitioned table: a partition\u2019s partial rows from its own indexes, with its name, in the grid in partition order', async () => {
+    const { db, page } = env;
+    await db.exec(`CREATE TABLE pp (id INT NOT NULL PRIMARY KEY, a INT NULL, b VARCHAR(30) NULL, note VARCHAR(200) NULL, KEY ka (a), KEY kb (b)) ENGINE=InnoDB
+        PARTITION BY HASH (id) PARTITIONS 2;
+      INSERT INTO pp SELECT seq, seq % 300, CONCAT('b', seq % 777), REPEAT('x', 50 + seq % 90) FROM seq_1_to_6000;`);
+    const folder = join(env.work, 'ppdir', 'test');
+    mkdirSync(folder, { recursive: true });
+    const c = await createConnection({ socketPath: db.socket, user: 'root', database: 'test' });
+    try {
+      await c.query('FLUSH TABLES pp FOR EXPORT');
+      const from = join(db.datadir, 'test');
+      for (const f of readdirSync(from)) if (/^pp(#P#.*\.ibd|\.frm|\.par)$/.test(f)) copyFileSync(join(from, f), join(folder, f));
+    } finally {
+      await c.query('UNLOCK TABLES');
+      await c.end();
+    }
+    const file = join(folder, 'pp#P#p1.ibd');
+    const source = await fileSource(file);
+    const reader = await openTable(source, await tableDef(db, 'pp'));
+    const leaf = (await reader.leafPages())[2];
+    const batch = await reader.decodePages([leaf]);
+    const lost = new Set<string>();
+    for (let r = 0; r < batch.rows; r++) lost.add(cellText(batch, r, 0) ?? '');
+    await source.close();
+    const bytes = readFileSync(file);
+    bytes.fill(0, leaf * db.pageSize, (leaf + 1) * db.pageSize);
+    writeFileSync(file, bytes);
+    expect(lost.size).toBeGreaterThan(20);
+
+    await clearAll();
+    await page.locator('[data-testid="folder-input"]').setInputFiles(join(env.work, 'ppdir'));
+    await page.locator('[data-testid="table-item"][data-table="pp"]').click();
+    await waitForTable('pp', 'done', 120_000);
+    const bound = page.locator('[data-testid="damage-banner"] [data-testid="partial-bound"]');
+    await bound.waitFor({ timeout: 60_000 });
+    expect(Number(await bound.getAttribute('data-rows'))).toBe(lost.size);
+    await page.getByTestId('partial-load').click();
+    const section = page.locator('[data-testid="partial-rows"][data-rows]');
+    await section.waitFor({ timeout: 60_000 });
+    expect(Number(await section.getAttribute('data-rows'))).toBe(lost.size);
+    expect((await page.getByTestId('partial-summary').textContent())?.replace(/\s+/g, ' ')).toContain(`clustered leaf page ${leaf} of partition p1:`);
+    expect(await page.locator('[data-testid="partial-grid"] th').allTextContents()).toEqual(['id', 'a', 'b', 'note', '_partition', '_row_state']);
+
+    await page.getByTestId('partial-grid-show').click();
+    await page.getByTestId('partial-grid-hide').waitFor({ timeout: 60_000 });
+    await waitForTable('pp', 'done', 120_000);
+    await expect.poll(() => page.getByTestId('grid').getAttribute('data-count'), { timeout: 60_000 }).toBe('6000');
+    const text = (v: unknown): string | null => (v === null ? null : String(v));
+    const expected: (string | null)[][] = [];
+    for (const p of ['p0', 'p1']) {
+      for (const r of (await db.query(`SELECT id, a, b, note FROM pp PARTITION (${p}) ORDER BY id`)).rows) {
+        expected.push(lost.has(String(r[0])) ? [...r.slice(0, 3).map(text), 'absent', p, 'partial'] : [...r.map(text), p, 'live']);
+      }
+    }
+    const csv = Papa.parse<string[]>((await download('CSV', 'pp.csv')).toString('utf8'), { skipEmptyLines: true }).data;
+    expect(csv[0]).toEqual(['id', 'a', 'b', 'note', '_partition', '_row_state']);
+    expect(csv.slice(1).map((r) => r.map((v) => (v === '\\N' ? null : v.startsWith('[absent:') ? 'absent' : v)))).toEqual(expected);
   }, 300_000);
 });
