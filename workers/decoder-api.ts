@@ -22,7 +22,7 @@ import type { GuessMethods } from './guess-methods.ts';
 import type { ListMethods } from './list-methods.ts';
 import type { PageMapMethods } from './page-map-methods.ts';
 import type { SortMethods } from './sort-methods.ts';
-import type { PartialMethods, PartialResult } from './partial-methods.ts';
+import type { IndexEntries, PartialMethods, PartialResult } from './partial-methods.ts';
 import type { KeySeekMethods } from './key-seek.ts';
 import type { SystemMethods } from './system-methods.ts';
 import type { NamedBlob, ResolvedSchemaResult, SchemaResult } from './schema-api.ts';
@@ -35,7 +35,7 @@ export type { ColumnEdit, GuessResult, GuessedTableInfo } from './guess-methods.
 export type { ExportedTable, ListedTable, ListItem } from './list-methods.ts';
 export type { SystemListing, SystemTable } from './system-methods.ts';
 export type { KeySeek } from './key-seek.ts';
-export type { PartialResult };
+export type { IndexEntries, PartialResult };
 export type { BTreeLevels, IndexName, MappedRange, PackedPageMap, PageBucket, PageCells, PageInspection, PageMapEntry } from './page-map-methods.ts';
 
 /**

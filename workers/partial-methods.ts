@@ -34,6 +34,13 @@ export interface PartialResult {
   notes: string[];
 }
 
+/** A secondary index's live entries, and whether every leaf of it was read (none lost or damaged). */
+export interface IndexEntries {
+  index: string;
+  entries: number;
+  complete: boolean;
+}
+
 export interface PartialMethods {
   /** The partial rows of the open table (none when no clustered leaf is lost or damaged). */
   partialRows(): Promise<PartialResult>;
@@ -43,10 +50,11 @@ export interface PartialMethods {
   partialGrid(): Promise<PartialGrid>;
   /**
    * Before the rows are read: each secondary index's live entries, counted from its leaves' record
-   * lists without decoding them (leaf-counts.ts). Every live row has an entry in each index, so an
-   * index's count less the table's intact live rows is at most the rows partial rows can give back.
+   * lists without decoding them (leaf-counts.ts). Every live row has an entry in each index, so a
+   * complete index's count less the table's intact live rows is the number of the lost leaves' live
+   * rows, at most what partial rows can give back; an index with leaves lost or damaged bounds nothing.
    */
-  indexEntries(): Promise<{ index: string; entries: number }[]>;
+  indexEntries(): Promise<IndexEntries[]>;
 }
 
 /** A tree the partial rows are read from: the table's file or a partition's, and the view's name of its leaf page `page`. */
@@ -100,21 +108,24 @@ async function read(open: { spec: ViewSpec; source: ByteSource }): Promise<{ res
 }
 
 /** Each secondary index's live entries, in every partition (no FULLTEXT or SPATIAL index: partial-rows.ts reads neither). */
-async function indexEntries(open: { spec: ViewSpec; source: ByteSource }): Promise<{ index: string; entries: number }[]> {
+async function indexEntries(open: { spec: ViewSpec; source: ByteSource }): Promise<IndexEntries[]> {
   const { spec, source } = open;
   if (spec.indexName !== undefined) return [];
   const files = await filesOf(spec, source);
-  const out: { index: string; entries: number }[] = [];
+  const out: IndexEntries[] = [];
   for (const index of spec.table.indexes) {
     if (index.kind === 'fulltext' || index.kind === 'spatial' || isClusteredIndex(spec.table, index)) continue;
     try {
       let entries = 0;
+      let complete = true;
       for (const file of files) {
         const { reader } = await openDefinedTable(file.source, spec.table, { rows: 'live', keys: spec.keys, timeZone: spec.timeZone, index: index.name });
         const counts = await reader.countLeaves(await reader.leafPages());
         entries += counts.reduce((n, c) => n + Math.max(0, c), 0);
+        const s = reader.stats;
+        complete &&= counts.every((c) => c >= 0) && s.pagesSkipped + s.damagedPages + s.recordsFailed === 0;
       }
-      out.push({ index: index.name, entries });
+      out.push({ index: index.name, entries, complete });
     } catch {
       // An index that cannot be opened gives no partial row either (partial-rows.ts says why when they are read).
     }

@@ -68,7 +68,7 @@ export interface ViewSpec {
   /**
    * Read the table's secondary index of this name (from the definition) instead of its rows: its
    * columns, then the primary key's, in the index's order (TableOptions.index; its tree is found by
-   * the file's data dictionary or InnoDB's creation order). Not with `raw`, nor with `partitions`.
+   * the file's data dictionary or InnoDB's creation order); with `partitions`, each partition's. Not with `raw`.
    */
   indexName?: string;
   /** A partitioned table: the files of its partitions (`ibd` is the first of them), read as one table (partition-view.ts). */
@@ -77,7 +77,7 @@ export interface ViewSpec {
   companions?: NamedBlob[];
   /**
    * The partial rows shown among the rows (partial-view.ts): the rows of lost clustered leaves made
-   * from the secondary indexes (partial-methods.ts). Live mode of one table's clustered index only.
+   * from the secondary indexes (partial-methods.ts). Live mode of a table's clustered index only (a partitioned table's too).
    */
   partial?: PartialGrid;
 }

@@ -20,7 +20,7 @@
  *  - `damage`: the damaged and unreadable leaves the count found (damage.ts).
  */
 import type { FirstLeaf, LeafCounts, OpenedView, PartialGrid, RowQuery, ViewSpec } from '../../../workers/viewer-api.ts';
-import type { DecodeStats, MappedRange, PartialResult } from '../../../workers/decoder-api.ts';
+import type { DecodeStats, IndexEntries, MappedRange, PartialResult } from '../../../workers/decoder-api.ts';
 import type { RowBatch } from '../../core/values/row-batch.ts';
 import { runBounds, runOrdered } from '../ordered.ts';
 import type { WorkerPool } from '../pool.ts';
@@ -113,7 +113,7 @@ export class TableView {
   }
 
   /** Each secondary index's live entries, counted without decoding (the banner's bound on the partial rows). */
-  indexEntries(): Promise<{ index: string; entries: number }[]> {
+  indexEntries(): Promise<IndexEntries[]> {
     return this.pool.run((api) => api.indexEntries(), 'low', this.gen);
   }
 

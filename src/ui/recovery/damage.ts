@@ -240,3 +240,10 @@ export function readProblems(s: DecodeStats): string | null {
   if (s.pagesSkipped > 0) parts.push(`${plural(s.pagesSkipped, 'page')} skipped`);
   return parts.length > 0 ? parts.join('; ') : null;
 }
+
+/**
+ * What the secondary indexes' entries, counted before any partial row is read, say of those rows: at
+ * most `rows` (a complete index's entries less the intact rows), or nothing, every index having
+ * leaves lost or damaged too (`damaged`: their names).
+ */
+export type PartialBound = { rows: number } | { damaged: string[] };
