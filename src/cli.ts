@@ -20,7 +20,6 @@ import { anythingAmiss } from './core/readers/decode-stats.ts';
 import { modeIncludes } from './core/readers/row-state.ts';
 import { DefinitionMismatch, type DecodeStats, type Problem } from './core/readers/table-reader.ts';
 import { Tablespace } from './core/tablespace/tablespace.ts';
-import { leafTruncation } from './core/btree/truncation.ts';
 import { formatGuess, guessColumns } from './core/definitions/guess/index.ts';
 import { listIndexes, recoveryReport } from './core/readers/recovery-target.ts';
 import { indexNames } from './core/definitions/dictionary/dict-tables.ts';
@@ -195,20 +194,6 @@ async function countWithoutDefinition(file: InnodbFile, out: Writable): Promise<
   return counted.uncounted + counted.damaged > 0 ? 2 : 0;
 }
 
-/**
- * What is wrong with the file as a whole, said before its rows: page 0 damaged, space flags that
- * disagree with the pages, the file cut short. Whether the file is damaged so (exit status 2).
- */
-async function warnSpace(file: InnodbFile, table: InnodbTable): Promise<boolean> {
-  if (table.options.raw) return false;
-  const { source } = file;
-  const ts = await Tablespace.open(source, { keys: file.keys });
-  if (ts.headerNote !== null) warn(`${source.name}: ${ts.headerNote}`);
-  const cut = await leafTruncation(ts, await table.reader.leafPages().catch(() => []));
-  if (cut !== null) warn(`${source.name}: ${cut.message}`);
-  return ts.page0Damaged !== null || cut !== null;
-}
-
 /** --list-indexes: every index found by reading every page, on any file (not InnoDB, no page 0). */
 async function listFileIndexes(args: Args): Promise<number> {
   const source = await dataFilesOf(args.files);
@@ -258,7 +243,9 @@ async function run(args: Args): Promise<number> {
     }
     const table = await file.table(entry, { rows: args.mode, indexId: args.indexId ?? undefined, pageSize: args.pageSize ?? undefined, index: args.index ?? undefined, timeZone: args.timeZone ?? undefined });
     for (const w of table.warnings) warn(w);
-    const spaceDamaged = await warnSpace(file, table);
+    const space = await table.spaceDamage();
+    for (const w of space.warnings) warn(w);
+    const spaceDamaged = space.damaged;
     if (!(await definitionFits(table, file))) return 1;
     const range = keyRange(args.key, args.from, args.to);
     const stream = out;

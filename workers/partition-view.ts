@@ -62,7 +62,7 @@ export class PartitionView implements ViewReader {
   private constructor(
     private readonly parts: readonly Part[],
     readonly columns: string[],
-    /** Partitions the order names that were not given, and what else the library said. */
+    /** Partitions the order names that were not given or cannot be read, partitions' files damaged as a whole, and what else the library said. */
     readonly warnings: readonly string[],
     /** The secondary index read in each partition (its name), or null for the clustered index. */
     readonly index: string | null,
@@ -80,14 +80,17 @@ export class PartitionView implements ViewReader {
     const companions = (spec.companions ?? []).map((f) => blobSource(f.blob, f.name));
     const table = await openPartitionSources(sources, companions, { definition: spec.table, rows: spec.mode, keys: spec.keys, timeZone: spec.timeZone, index: spec.indexName });
     const parts: Part[] = [];
+    const warnings = [...table.warnings];
     for (const p of table.partitions) {
       if (p.table === null) continue;
+      // A partition's file damaged as a whole (page 0, cut short) is said beside the partitions, as its summary would.
+      warnings.push(...(await p.table.spaceDamage()).warnings);
       const at = files.findIndex((f) => samePartition(partitionOfFile(f.name)?.partition ?? '', p.name));
       const file = files[at];
       parts.push({ name: p.name, source: sources[at], spec: { ...spec, ibd: file.blob, name: file.name, partitions: undefined }, reader: p.table.reader, counter: null });
     }
     if (parts.length === 0) throw new Error(`none of the partitions of ${spec.table.name} was given`);
-    return new PartitionView(parts, [...parts[0].reader.columns, PARTITION_COLUMN], table.warnings, table.index, table.keyOrder);
+    return new PartitionView(parts, [...parts[0].reader.columns, PARTITION_COLUMN], warnings, table.index, table.keyOrder);
   }
 
   get info(): TableInfo {

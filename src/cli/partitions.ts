@@ -3,7 +3,8 @@
  * with `--partition-column`): one table, its partitions read in their order (the .par beside, the
  * files' own data dictionary, the definition's PARTITION BY clause; lib/partitioned-table.ts), one
  * header, `--partition-column` ending each row with its partition's name (`_partition`). A partition
- * not given is named in a warning and the exit status is 2; `--count`, `--index`, `--key` and
+ * not given, or whose file cannot be read, is named in a warning and the exit status is 2, as a file
+ * damaged as a whole (page 0, cut short: InnodbTable.spaceDamage); `--count`, `--index`, `--key` and
  * `--from/--to` apply to every partition. Each partition is read (and counted) with the worker
  * threads (pooled-read.ts), one partition after the other so the rows stay in order; `--index`
  * reads all partitions at once, their rows merged in the index's order (PartitionedTable.inKeyOrder),
@@ -11,12 +12,13 @@
  * threads or more: then all partitions decode at once, and this thread merges). `--key` and
  * `--from/--to` descend each partition's B-tree in this thread: they read few pages, or a range's
  * leaves one after the other, and their rows are merged in key order too. With `--format parquet -o FILE`,
- * the runs of every partition go into one Parquet file (parquet-output.ts). Each partition's recovery
- * report follows on stderr. With `--rows partial`, a partition's partial rows (partial-output.ts: the
+ * the runs of every partition go into one Parquet file (parquet-output.ts). After a read of rows,
+ * each partition's recovery report follows on stderr; a count or a lookup says what it read. With `--rows partial`, a partition's partial rows (partial-output.ts: the
  * rows of its lost or damaged clustered leaves, from its own secondary indexes) follow its rows.
  */
 import { basename } from 'node:path';
 import { anythingAmiss } from '../core/readers/decode-stats.ts';
+import { mergeStats } from '../core/readers/parallel.ts';
 import { recoveryReport } from '../core/readers/recovery-target.ts';
 import type { DecodeStats, KeyRange, RowMode } from '../core/readers/table-reader.ts';
 import type { EncryptionKeys } from '../core/tablespace/encryption.ts';
@@ -64,24 +66,41 @@ export async function writePartitions(run: PartitionRun): Promise<number> {
     const { table } = opened;
     for (const w of table.warnings) run.say(`warning: ${w}`);
     if (!(await definitionFits(table, run))) return 1;
+    let amiss = false;
+    for (const p of present(table, run)) {
+      const space = await p.table.spaceDamage();
+      for (const w of space.warnings) run.say(`warning: ${w}`);
+      amiss ||= space.damaged;
+    }
     const decoded = new Map<Partition, DecodeStats>();
     const parquet = run.format === 'parquet' ? new ParquetOutput(table.definition, table.columns) : null;
-    const rows = run.range !== null ? await writeLookups(table, run.range, run) : run.count ? await writeCount(table, run, decoded)
-      : parquet !== null ? await writeParquet(table, parquet, run, decoded) : await writeRows(table, run, decoded);
-    let amiss = false;
-    for (const p of table.partitions) {
-      if (p.table === null) continue;
-      const stats = decoded.get(p) ?? p.table.stats;
-      run.say(recoveryReport(p.table.info.file, stats).trimEnd());
-      for (const problem of stats.problems) run.say(`warning: ${p.table.info.file}${problem.page !== null ? `, page ${problem.page}` : ''}: ${problem.message}`);
-      amiss ||= anythingAmiss(stats);
+    let rows: number;
+    if (run.range !== null || run.count) {
+      // A lookup or a count says what it read itself: a recovery report would tell of pages it never read.
+      const read = run.range !== null ? await writeLookups(table, run.range, run) : await writeCount(table, run);
+      rows = read.rows;
+      amiss ||= read.amiss;
+    } else {
+      rows = parquet !== null ? await writeParquet(table, parquet, run, decoded) : await writeRows(table, run, decoded);
+      for (const p of present(table, run)) {
+        const stats = decoded.get(p.partition) ?? p.table.stats;
+        run.say(recoveryReport(p.table.info.file, stats).trimEnd());
+        sayProblems(p.table, stats, run);
+        amiss ||= anythingAmiss(stats);
+      }
     }
-    const missing = table.partitions.filter((p) => p.table === null).length;
-    run.say(`${table.definition.name}: ${rows} rows from ${table.partitions.length - missing} of ${table.partitions.length} partitions${missing > 0 ? ` (${missing} not given)` : ''}`);
-    return amiss || missing > 0 || parquet?.amiss() === true ? 2 : 0;
+    const notGiven = table.partitions.filter((p) => p.table === null && p.unreadable === undefined).length;
+    const unreadable = table.partitions.filter((p) => p.unreadable !== undefined).length;
+    const unread = [notGiven > 0 ? `${notGiven} not given` : '', unreadable > 0 ? `${unreadable} unreadable` : ''].filter((t) => t !== '').join(', ');
+    run.say(`${table.definition.name}: ${rows} rows from ${table.partitions.length - notGiven - unreadable} of ${table.partitions.length} partitions${unread ? ` (${unread})` : ''}`);
+    return amiss || notGiven + unreadable > 0 || parquet?.amiss() === true ? 2 : 0;
   } finally {
     await opened.close();
   }
+}
+
+function sayProblems(table: InnodbTable, stats: DecodeStats, run: PartitionRun): void {
+  for (const problem of stats.problems) run.say(`warning: ${table.info.file}${problem.page !== null ? `, page ${problem.page}` : ''}: ${problem.message}`);
 }
 
 /** Every partition's definition check: a misfit in one is said, and no row is written. */
@@ -177,18 +196,25 @@ async function writeParquet(table: PartitionedTable, out: ParquetOutput, run: Pa
   return rows;
 }
 
-async function writeCount(table: PartitionedTable, run: PartitionRun, decoded: Map<Partition, DecodeStats>): Promise<number> {
+/** `--count`: each partition's rows counted from its leaves' record headers, what could not be counted said per partition. */
+async function writeCount(table: PartitionedTable, run: PartitionRun): Promise<{ rows: number; amiss: boolean }> {
   let rows = 0;
+  let amiss = false;
   for (const p of present(table, run)) {
     const { count, stats } = await pooledCount(p.table, [p.path], run.threads);
     rows += count.rows;
-    decoded.set(p.partition, stats);
+    const file = p.table.info.file;
+    const uncounted = count.uncountedPages;
+    sayProblems(p.table, stats === p.table.stats ? stats : mergeStats([p.table.stats, stats]), run);
+    for (const page of uncounted.slice(0, 20)) run.say(`warning: ${file}, page ${page}: not a readable leaf page of index ${p.table.info.indexId}; its rows are not in the count`);
+    run.say(`${file}: ${count.rows} rows on ${count.leafPages - uncounted.length} leaf pages${uncounted.length > 0 ? `; ${uncounted.length} leaf pages could not be counted` : ''}`);
+    amiss ||= uncounted.length > 0 || anythingAmiss(stats) || anythingAmiss(p.table.stats) || p.table.info.leafSource === 'scan';
   }
   await run.write(`${rows}\n`);
-  return rows;
+  return { rows, amiss };
 }
 
-async function writeLookups(table: PartitionedTable, range: KeyRange, run: PartitionRun): Promise<number> {
+async function writeLookups(table: PartitionedTable, range: KeyRange, run: PartitionRun): Promise<{ rows: number; amiss: boolean }> {
   let rows = 0;
   const lookup = await table.lookup(range);
   if (!run.count && run.format === 'csv') await run.write(csvHeader(table.columns));
@@ -199,5 +225,10 @@ async function writeLookups(table: PartitionedTable, range: KeyRange, run: Parti
   if (run.count) await run.write(`${rows}\n`);
   for (const note of lookup.notes) run.say(`note: ${note}`);
   run.say(`${table.definition.name}: ${rows} rows by key; ${lookup.path.length} pages read in all`);
-  return rows;
+  let amiss = false;
+  for (const p of present(table, run)) {
+    sayProblems(p.table, p.table.stats, run);
+    amiss ||= anythingAmiss(p.table.stats);
+  }
+  return { rows, amiss };
 }

@@ -17,6 +17,7 @@ import { targetOptions } from '../core/readers/recovery-target.ts';
 import { secondaryIndexName, secondaryTree, type IndexTreeChoice } from '../core/readers/index-choice.ts';
 import { IbdError } from '../core/errors.ts';
 import { Tablespace } from '../core/tablespace/tablespace.ts';
+import { leafTruncation } from '../core/btree/truncation.ts';
 import {
   openTable, type DecodeStats, type KeyLookup, type KeyRange, type OpenOptions, type ReadOptions, type RowMode, type TableInfo, type TableReader,
 } from '../core/readers/table-reader.ts';
@@ -81,8 +82,25 @@ export class InnodbTable {
     readonly options: OpenOptions,
     /** Guesses made on the way (a raw image: which index was taken). */
     readonly warnings: readonly string[],
-    private readonly source: ByteSource,
+    /** The file read. */
+    readonly source: ByteSource,
   ) {}
+
+  /**
+   * What is wrong with the file as a whole, said before its rows: page 0 damaged, space flags that
+   * disagree with the pages, the file cut short (btree/truncation.ts); `damaged`: so (the CLI's exit
+   * status 2). Nothing for a raw image, which has no page 0 to trust.
+   */
+  async spaceDamage(): Promise<{ warnings: string[]; damaged: boolean }> {
+    if (this.options.raw) return { warnings: [], damaged: false };
+    const { source } = this;
+    const ts = await Tablespace.open(source, { keys: this.options.keys });
+    const warnings: string[] = [];
+    if (ts.headerNote !== null) warnings.push(`${source.name}: ${ts.headerNote}`);
+    const cut = await leafTruncation(ts, await this.reader.leafPages().catch(() => []));
+    if (cut !== null) warnings.push(`${source.name}: ${cut.message}`);
+    return { warnings, damaged: ts.page0Damaged !== null || cut !== null };
+  }
 
   /**
    * The same file's table opened anew with `options` (another index, another row mode), with the

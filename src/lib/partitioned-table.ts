@@ -3,7 +3,8 @@
  * each opened as a table of its own (innodb-table.ts) with the one definition, read in partition
  * order — the order of the table's .par file, else of its MySQL 8 data dictionary, else of its
  * PARTITION BY clause, else the order the files were given (said in a warning). A partition the
- * order names but no file was given for is named in a warning; the others are read all the same.
+ * order names but no file was given for is named in a warning, as one whose file cannot be read
+ * (empty, not InnoDB, no tree of the table in it), with why; the others are read all the same.
  * With `partitionColumn`, each row ends with the name of the partition it came from. A read of a
  * secondary index, and a key lookup, gives the rows of all partitions merged into the index's order
  * (key-merge.ts), as the server's `ORDER BY` the index's columns and the primary key does; a read of
@@ -33,10 +34,12 @@ export interface PartitionedOptions extends TableOptions {
   table?: string;
 }
 
-/** One partition in order: its name, and its table (null when its file was not given). */
+/** One partition in order: its name, and its table (null when its file was not given, or cannot be read). */
 export interface Partition {
   name: string;
   table: InnodbTable | null;
+  /** Why its file, given, cannot be read as the partition (empty, not InnoDB, no index of the table in it). */
+  unreadable?: string;
 }
 
 export class PartitionedTable {
@@ -179,29 +182,53 @@ export interface PartitionSourceOptions extends PartitionedOptions {
 export async function openPartitionSources(ibds: readonly ByteSource[], companions: readonly ByteSource[], options: PartitionSourceOptions = {}): Promise<PartitionedTable> {
   const warnings: string[] = [];
   const table = partitionedTableName(ibds);
-  const files = await Promise.all(ibds.map((source) => openSource(source, { schema: options.schema, files: companions, keys: options.keys })));
+  // A file that cannot be opened is one partition unread, named; the others are read all the same.
+  const tried = await Promise.all(ibds.map((source) => openSource(source, { schema: options.schema, files: companions, keys: options.keys }).then(
+    (file) => ({ source, file, error: null }),
+    (e: unknown) => ({ source, file: null, error: e instanceof Error ? e : new Error(String(e)) }),
+  )));
+  const files = tried.flatMap((t) => (t.file === null ? [] : [t.file]));
+  const failed = tried.flatMap((t) => (t.error === null ? [] : [{ name: t.source.name, error: t.error }]));
+  if (files.length === 0) throw failed[0].error;
   const definition = options.definition ?? files[0].definition(options.table ?? null).definition;
   // Said once, and not that the table is partitioned: it is read so.
   for (const w of new Set(files.flatMap((f) => f.warnings))) if (!w.endsWith(PARTITIONED_NOTE)) warnings.push(w);
   const order = await partitionOrder(table, files, companions, definition);
-  const partitionOf = (f: InnodbFile) => partitionOfFile(f.name)?.partition ?? '';
-  const named = order?.names ?? files.map(partitionOf);
+  const partitionOf = (f: { name: string }) => partitionOfFile(f.name)?.partition ?? '';
+  const named = order?.names ?? ibds.map(partitionOf);
   if (order === null) warnings.push(`nothing gives the order of ${table}'s partitions (no ${table}.par, data dictionary or PARTITION BY clause): they are read in the order the files were given`);
-  for (const f of files) {
+  for (const f of ibds) {
     if (!named.some((n) => samePartition(n, partitionOf(f)))) throw new Error(`${f.name} is not a partition of ${table}: ${order?.from ?? 'the order'} names ${named.join(', ')}`);
   }
   const partitions: Partition[] = [];
+  const unreadable = (name: string, file: string, e: Error) => {
+    // The reason names its file already, or is given the name.
+    const why = e.message.startsWith(file) ? e.message : `${file}: ${e.message}`;
+    warnings.push(`partition ${name} of ${table} cannot be read: ${why}; its rows are not read`);
+    partitions.push({ name, table: null, unreadable: e.message });
+    failed.push({ name: file, error: e });
+  };
   for (const name of named) {
     const file = files.find((f) => samePartition(partitionOf(f), name));
-    if (!file) {
+    const bad = failed.find((f) => samePartition(partitionOf(f), name));
+    if (bad) {
+      failed.splice(failed.indexOf(bad), 1);
+      unreadable(name, bad.name, bad.error);
+    } else if (!file) {
       warnings.push(`partition ${name} of ${table} (named by ${order?.from}) was not given: its rows are not read`);
       partitions.push({ name, table: null });
-      continue;
+    } else {
+      try {
+        const opened = await openDefinedTable(file.source, definition, { ...options, keys: options.keys });
+        warnings.push(...opened.warnings);
+        partitions.push({ name, table: opened });
+      } catch (e) {
+        unreadable(name, file.name, e instanceof Error ? e : new Error(String(e)));
+      }
     }
-    const opened = await openDefinedTable(file.source, definition, { ...options, keys: options.keys });
-    warnings.push(...opened.warnings);
-    partitions.push({ name, table: opened });
   }
+  // Not one partition readable: the first file's reason is the answer, not an empty table.
+  if (!partitions.some((p) => p.table !== null) && failed.length > 0) throw failed[0].error;
   const first = partitions.find((p) => p.table !== null)?.table;
   const spatial = first?.options.indexName !== undefined && definition.indexes.some((i) => i.name === first.options.indexName && i.kind === 'spatial');
   const keyOrder = await mergeKey(first?.reader.keyParts ?? [], spatial);

@@ -9,7 +9,7 @@
  * a secondary index chosen: its rows put in the index's order across the partitions (a sort by its
  * whole key), as the server's `FORCE INDEX` read of the table, Go to and a filter keeping that order.
  */
-import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createConnection } from 'mariadb';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -28,7 +28,7 @@ describe('partitioned tables, in the built page', () => {
   let folder: string;
 
   const env = pageTest('partitions', { mariadb: {} });
-  const { shot, waitForTable, rowCount, download } = pageSteps(() => page);
+  const { shot, waitForTable, rowCount, download, clearAll } = pageSteps(() => page);
 
   /** The table's (sub)partitions in order, with the server's rows of each in key order. */
   async function serverPartitions(server: MariadbServer, table: string, order: string): Promise<{ name: string; rows: (string | null)[][] }[]> {
@@ -166,5 +166,30 @@ describe('partitioned tables, in the built page', () => {
     await page.getByTestId('sort-amt').click();
     await page.getByTestId('sort-amt').click();
     await expect.poll(() => page.getByTestId('index-order-note').textContent()).toMatch(/in index order within each partition; sort by amt for one order/);
+  }, 300_000);
+
+  it('damaged partitions: one empty file named unreadable, one with page 0 zeroed said; the rows of those that read', async () => {
+    const server = db as MariadbServer;
+    const want = await serverPartitions(server, 'regions', 'id');
+    const damaged = join(work, 'damaged', 'test');
+    mkdirSync(damaged, { recursive: true });
+    for (const f of readdirSync(folder)) if (f.startsWith('regions')) copyFileSync(join(folder, f), join(damaged, f));
+    writeFileSync(join(damaged, 'regions#P#west.ibd'), new Uint8Array(0));
+    const mid = readFileSync(join(damaged, 'regions#P#mid.ibd'));
+    mid.fill(0, 0, server.pageSize);
+    writeFileSync(join(damaged, 'regions#P#mid.ibd'), mid);
+    await clearAll();
+    await page.locator('[data-testid="folder-input"]').setInputFiles(join(work, 'damaged'));
+    await page.locator('[data-testid="table-item"][data-table="regions"]').click();
+    await waitForTable('regions', 'done', 120_000);
+    const read = want.filter((p) => p.name !== 'west');
+    expect(await rowCount()).toBe(read.reduce((n, p) => n + p.rows.length, 0));
+    const shown = await page.locator('[data-testid="partition"]').evaluateAll((els) => els.map((e) => [e.getAttribute('data-name'), e.getAttribute('data-rows')]));
+    expect(shown).toEqual(read.map((p) => [p.name, String(p.rows.length)]));
+    const warnings = (await page.getByTestId('partition-warnings').textContent()) ?? '';
+    expect(warnings).toContain('partition west of regions cannot be read: regions#P#west.ibd');
+    expect(warnings).toContain('regions#P#mid.ibd: page 0 (the space header) is damaged');
+    const columns = (await server.query('SELECT * FROM regions LIMIT 0')).columns;
+    expect((await download('CSV', 'regions.csv')).toString('utf8')).toBe(csvHeader([...columns, '_partition']) + csvRows(read.flatMap((p) => p.rows.map((r) => [...r, p.name]))));
   }, 300_000);
 });

@@ -4,14 +4,18 @@
  * .par beside them (library: openInnodbPartitions; CLI: several files) and compared row for row with
  * `SELECT * FROM t PARTITION (p) ORDER BY key` in partition order; the partition column; a secondary
  * index in its order across the partitions (partition-index-order.test.ts has more) and a key lookup over every partition; the browser entry given the files as bytes; a missing
- * partition file named in a warning while the others are read; the .par file's format.
+ * partition file named in a warning while the others are read; damaged partitions (an empty file
+ * named unreadable, page 0 zeroed, a file cut short: the rows of its leaves before the cut, read from
+ * the intact file) read, counted and looked up; the .par file's format.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePar, partitionNamesOfClause } from '../../src/core/definitions/partitions.ts';
+import { openTable } from '../../src/core/readers/table-reader.ts';
 import { batchRows } from '../../src/core/values/row-batch.ts';
+import { fileSource } from '../../src/node/file-source.ts';
 import { csvHeader, csvRows } from '../../src/core/writers/output.ts';
 import { openInnodbPartitions as openInnodbPartitionsInBrowser } from '../../src/lib/index.ts';
 import { openInnodbPartitions } from '../../src/lib/node.ts';
@@ -20,6 +24,7 @@ import { PARALLEL_MIN_PAGES } from '../../src/node/pool.ts';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
 import { exportPartitions as exportPartitionsOf, partitionIbds, serverPartitions as serverPartitionsOf } from '../harness/mariadb-partitions.ts';
 import { expectSameRows } from './decode.ts';
+import { tableDef } from './index-query.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const CLI = join(ROOT, 'dist-cli/ibd-reader.mjs');
@@ -127,6 +132,55 @@ describe('partitioned tables', () => {
     expect(partial.stderr).toMatch(/warning: partition p2020#SP#p2020sp1 of sales \(named by .*sales\.par\) was not given: its rows are not read/);
     const kept = expected.filter((p) => p.name !== 'p2020#SP#p2020sp1');
     expect(partial.stdout).toBe(csvHeader(columns) + csvRows(kept.flatMap((p) => p.rows.map((r) => [...r, p.name]))));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('damaged partitions: an empty file named unreadable, a zeroed page 0 and a cut file said, every row still readable read', async () => {
+    const dir = await exportPartitions('sales');
+    const expected = await serverPartitions('sales');
+    const def = await tableDef(server, 'sales');
+    const file = (p: string) => join(dir, `sales#P#${p}.ibd`);
+    // pmax#SP#pmaxsp1 cut in half: its rows are those of the leaves before the cut, read from the intact file.
+    const cutName = 'pmax#SP#pmaxsp1';
+    const size = server.pageSize;
+    const cutAt = Math.floor(readFileSync(file(cutName)).length / size / 2);
+    const source = await fileSource(file(cutName));
+    const reader = await openTable(source, def);
+    const kept = (await reader.leafPages()).filter((no) => no < cutAt);
+    const cutRows = batchRows(await reader.decodePages(kept));
+    await source.close();
+    expect(cutRows.length).toBeGreaterThan(0);
+    truncateSync(file(cutName), cutAt * size);
+    truncateSync(file('p2019#SP#p2019sp0'), 0);
+    const zeroed = readFileSync(file('p2020#SP#p2020sp0'));
+    zeroed.fill(0, 0, size);
+    writeFileSync(file('p2020#SP#p2020sp0'), zeroed);
+
+    const r = spawnSync(process.execPath, [CLI, ...ibds(dir), '--partition-column'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('warning: partition p2019#SP#p2019sp0 of sales cannot be read: sales#P#p2019#SP#p2019sp0.ibd is not an InnoDB tablespace: it looks like an empty file (0 bytes); its rows are not read');
+    expect(r.stderr).toMatch(/warning: sales#P#p2020#SP#p2020sp0\.ibd: page 0 \(the space header\) is damaged/);
+    expect(r.stderr).toMatch(new RegExp(`warning: sales#P#pmax#SP#pmaxsp1\\.ibd: the file is cut at page ${cutAt}`));
+    expect(r.stderr).toContain('sales: ');
+    expect(r.stderr).toMatch(/rows from 5 of 6 partitions \(1 unreadable\)/);
+    const want = expected.filter((p) => p.name !== 'p2019#SP#p2019sp0').flatMap((p) => (p.name === cutName ? cutRows : p.rows).map((row) => [...row, p.name]));
+    expect(r.stdout).toBe(csvHeader(['id', 'yr', 'amt', 'note', '_partition']) + csvRows(want));
+
+    const count = spawnSync(process.execPath, [CLI, ...ibds(dir), '--count'], { encoding: 'utf8' });
+    expect(count.status).toBe(2);
+    expect(count.stdout).toBe(`${want.length}\n`);
+    expect(count.stderr).toMatch(/sales#P#pmax#SP#pmaxsp1\.ibd: \d+ rows on \d+ leaf pages; \d+ leaf pages could not be counted/);
+    // A key of the partition whose page 0 is zeros, through its B-tree.
+    const [[id, yr]] = expected.find((p) => p.name === 'p2020#SP#p2020sp0')?.rows ?? [[]];
+    const key = spawnSync(process.execPath, [CLI, ...ibds(dir), '--key', `${id},${yr}`], { encoding: 'utf8' });
+    expect(key.stdout).toBe(csvHeader(['id', 'yr', 'amt', 'note']) + csvRows((await server.query(`SELECT * FROM sales WHERE id = ${id} AND yr = ${yr}`)).rows));
+    expect(key.stderr).not.toContain('recovery report');
+    truncateSync(file('p2020#SP#p2020sp0'), 0);
+    const none = spawnSync(process.execPath, [CLI, file('p2019#SP#p2019sp0'), file('p2020#SP#p2020sp0'), '--partition-column'], { encoding: 'utf8' });
+    // Not one partition readable: the first file's reason, no empty table.
+    expect(none.status).not.toBe(0);
+    expect(none.stderr).toMatch(/is not an InnoDB tablespace: it looks like an empty file/);
+    expect(none.stdout).toBe('');
     rmSync(dir, { recursive: true, force: true });
   });
 
