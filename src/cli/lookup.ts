@@ -7,7 +7,7 @@
  * found, where it is not the plain search, is said on stderr (a note per line), with the pages read.
  */
 import { anythingAmiss } from '../core/readers/decode-stats.ts';
-import type { KeyRange } from '../core/readers/table-reader.ts';
+import type { DecodeStats, KeyRange } from '../core/readers/table-reader.ts';
 import { csvBytes } from '../core/writers/csv-bytes.ts';
 import { csvHeader, ndjsonRows } from '../core/writers/output.ts';
 import { batchRows } from '../core/values/row-batch.ts';
@@ -64,5 +64,17 @@ export async function writeLookup(table: InnodbTable, range: KeyRange, out: Look
   const levels = table.info.treeHeight;
   out.say(`${table.info.file}: ${rows} rows by key; ${lookup.path.length} pages read (a B-tree of ${levels} level${levels === 1 ? '' : 's'}, ${s.pagesRead} leaf pages decoded)`);
   for (const p of s.problems) out.say(`warning: ${table.info.file}${p.page !== null ? `, page ${p.page}` : ''}: ${p.message}`);
+  const missing = lookupDamage(table.info.file, s);
+  if (missing !== null) out.say(`warning: ${missing}`);
   return anythingAmiss(s) ? 2 : 0;
+}
+
+/**
+ * What a lookup could not read of the leaves its range reaches, said plainly: a key not found there
+ * is not a key absent from the table. Null when every leaf read was whole.
+ */
+export function lookupDamage(file: string, s: DecodeStats): string | null {
+  if (s.pagesSkipped + s.damagedPages === 0) return null;
+  const withheld = s.damagedWithheld > 0 ? ` (${s.damagedWithheld} of their rows withheld: --rows damaged shows them)` : '';
+  return `${file}: of the leaf pages the key's range reaches, ${s.pagesSkipped} could not be read and ${s.damagedPages} are damaged${withheld}: rows of these keys may be missing from this answer`;
 }

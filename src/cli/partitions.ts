@@ -33,7 +33,7 @@ import type { Partition, PartitionedTable } from '../lib/partitioned-table.ts';
 import { pooledBatches, pooledCount, pooledParquet, type PooledRead } from './pooled-read.ts';
 import { ParquetOutput } from './parquet-output.ts';
 import { partitionPartialSource, writePartialRows } from './partial-output.ts';
-import type { WriteOut } from './lookup.ts';
+import { lookupDamage, type WriteOut } from './lookup.ts';
 
 export interface PartitionRun {
   paths: readonly string[];
@@ -228,6 +228,8 @@ async function writeLookups(table: PartitionedTable, range: KeyRange, run: Parti
   let amiss = false;
   for (const p of present(table, run)) {
     sayProblems(p.table, p.table.stats, run);
+    const missing = lookupDamage(p.table.info.file, p.table.stats);
+    if (missing !== null) run.say(`warning: ${missing}`);
     amiss ||= anythingAmiss(p.table.stats);
   }
   return { rows, amiss };
