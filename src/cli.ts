@@ -34,7 +34,7 @@ import { writePageMap } from './cli/page-map.ts';
 import { listTables } from './node/list-tables.ts';
 import { keyRange, writeLookup } from './cli/lookup.ts';
 import { cliTimeZone } from './cli/time-zone.ts';
-import { writePartitions } from './cli/partitions.ts';
+import { guessedDefinition, writePartitions, type PartitionRun } from './cli/partitions.ts';
 import { inKeyOrder, pooledCount } from './cli/pooled-read.ts';
 import { PARALLEL_MIN_PAGES, startPool, type NodePool } from './node/pool.ts';
 import { parseArgs, sortFiles, textFormat, UsageError, USAGE, type Args } from './cli/args.ts';
@@ -276,11 +276,21 @@ async function run(args: Args): Promise<number> {
 /** Several files: the partitions of one table (src/cli/partitions.ts). */
 async function readPartitions(args: Args): Promise<number> {
   const out = args.output !== null ? createWriteStream(args.output) : process.stdout;
+  const paths = [args.ibd, ...args.more];
+  const keys = await keysOf(args);
+  const run: PartitionRun = {
+    paths, schema: args.schema, table: args.table, keys, rows: args.mode, index: args.index, partitionColumn: args.partitionColumn, timeZone: args.timeZone ?? 'UTC',
+    threads: args.threads, range: keyRange(args.key, args.from, args.to), format: args.format, output: args.output, count: args.count, write: (c) => write(out, c), say: (l) => process.stderr.write(`${l}\n`),
+  };
   try {
-    return await writePartitions({
-      paths: [args.ibd, ...args.more], schema: args.schema, table: args.table, keys: await keysOf(args), rows: args.mode, index: args.index, partitionColumn: args.partitionColumn, timeZone: args.timeZone ?? 'UTC',
-      threads: args.threads, range: keyRange(args.key, args.from, args.to), format: args.format, output: args.output, count: args.count, write: (c) => write(out, c), say: (l) => process.stderr.write(`${l}\n`),
-    });
+    try {
+      return await writePartitions(run);
+    } catch (e) {
+      // No definition found: with --guess, the columns guessed from the records; else what to give.
+      if (!(e instanceof NoDefinitionError) || !guessMode || args.schema !== null) throw withHint(e, args);
+      warn(`${e.message}; guessing the columns from the records (--guess)`);
+    }
+    return await writePartitions({ ...run, definition: await guessedDefinition(paths, keys, run.say) });
   } finally {
     if (out !== process.stdout) await new Promise<void>((resolve) => out.end(resolve));
   }

@@ -30,6 +30,7 @@ export const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [-
                      page's record headers, no row is decoded
   --guess            when no table definition is given or found, guess the columns from the records:
                      the guessed CREATE TABLE and a report per field go to stderr, rows are decoded with it
+                     (a partitioned table's: from its first partition with records, for every partition)
   --format F         csv (default; NULL as \\N), ndjson (one JSON object per row) or parquet (typed
                      columns, into -o OUT; a value its type cannot hold, a zero date, is null and warned)
   --threads N        decode with N worker threads (default: one per core)

@@ -27,9 +27,14 @@ import { batchRows, type RowBatch } from '../core/values/row-batch.ts';
 import { csvBytes } from '../core/writers/csv-bytes.ts';
 import { csvHeader, ndjsonRows } from '../core/writers/output.ts';
 import { DefinitionMismatch } from '../core/readers/leaf-decoder.ts';
+import { formatGuess, guessColumns } from '../core/definitions/guess/index.ts';
+import { guessedTable } from '../core/definitions/guess/result.ts';
+import type { TableDef } from '../core/schema.ts';
+import { Tablespace } from '../core/tablespace/tablespace.ts';
 import { openInnodbPartitions } from '../lib/node.ts';
+import { fileSource } from '../node/file-source.ts';
 import type { InnodbTable } from '../lib/innodb-table.ts';
-import type { Partition, PartitionedTable } from '../lib/partitioned-table.ts';
+import { partitionedTableName, type Partition, type PartitionedTable } from '../lib/partitioned-table.ts';
 import { pooledBatches, pooledCount, pooledParquet, type PooledRead } from './pooled-read.ts';
 import { ParquetOutput } from './parquet-output.ts';
 import { partitionPartialSource, writePartialRows } from './partial-output.ts';
@@ -43,6 +48,8 @@ export interface PartitionRun {
   rows: RowMode;
   index: string | null;
   partitionColumn: boolean;
+  /** The definition already made (--guess's), in place of `schema` and the files'. */
+  definition?: TableDef;
   /** The zone TIMESTAMP values are shown in. */
   timeZone: string;
   range: KeyRange | null;
@@ -60,7 +67,7 @@ export interface PartitionRun {
 /** Reads the partitions of `run.paths` as one table; the exit status. */
 export async function writePartitions(run: PartitionRun): Promise<number> {
   const opened = await openInnodbPartitions(run.paths, {
-    schema: run.schema ?? undefined, keys: run.keys, rows: run.rows, index: run.index ?? undefined, partitionColumn: run.partitionColumn, table: run.table ?? undefined, timeZone: run.timeZone,
+    definition: run.definition, schema: run.schema ?? undefined, keys: run.keys, rows: run.rows, index: run.index ?? undefined, partitionColumn: run.partitionColumn, table: run.table ?? undefined, timeZone: run.timeZone,
   });
   try {
     const { table } = opened;
@@ -233,4 +240,27 @@ async function writeLookups(table: PartitionedTable, range: KeyRange, run: Parti
     amiss ||= anythingAmiss(p.table.stats);
   }
   return { rows, amiss };
+}
+
+/**
+ * `--guess` with no definition to be had: the columns guessed from the records of the first
+ * partition that has any (definitions/guess/), said on stderr with the CREATE TABLE to correct and
+ * give back with --schema, and used for every partition (they share one definition).
+ */
+export async function guessedDefinition(paths: readonly string[], keys: EncryptionKeys, say: (line: string) => void): Promise<TableDef> {
+  const table = partitionedTableName(paths.map((p) => ({ name: basename(p) })));
+  let why = '';
+  for (const path of paths) {
+    const source = await fileSource(path);
+    try {
+      const guess = await guessColumns(await Tablespace.open(source, { keys }), table);
+      say(`${basename(path)}: ${formatGuess(guess)}\n${guess.createSql};`);
+      return guessedTable(guess);
+    } catch (e) {
+      why ||= (e as Error).message;
+    } finally {
+      await source.close();
+    }
+  }
+  throw new Error(`the columns of ${table} could not be guessed from any of its partitions: ${why}`);
 }

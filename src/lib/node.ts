@@ -16,6 +16,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import type { TableDef } from '../core/schema.ts';
 import type { ByteSource } from '../core/tablespace/source.ts';
 import { Tablespace } from '../core/tablespace/tablespace.ts';
 import { fileSource, type FileSource } from '../node/file-source.ts';
@@ -131,7 +132,7 @@ export interface OpenedPartitions {
  * (partitioned-table.ts); the table's .par and .frm beside the first file are looked at too, unless
  * `files` or `schema` is given.
  */
-export async function openInnodbPartitions(paths: readonly NodeFileInput[], options: OpenInnodbOptions<NodeFileInput> & PartitionedOptions = {}): Promise<OpenedPartitions> {
+export async function openInnodbPartitions(paths: readonly NodeFileInput[], options: OpenInnodbOptions<NodeFileInput> & PartitionedOptions & { definition?: TableDef } = {}): Promise<OpenedPartitions> {
   const opened: FileSource[] = [];
   const open = async (f: NodeFileInput): Promise<ByteSource> => {
     if (typeof f !== 'string') return companionSource(f);

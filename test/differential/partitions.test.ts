@@ -6,7 +6,8 @@
  * index in its order across the partitions (partition-index-order.test.ts has more) and a key lookup over every partition; the browser entry given the files as bytes; a missing
  * partition file named in a warning while the others are read; damaged partitions (an empty file
  * named unreadable, page 0 zeroed, a file cut short: the rows of its leaves before the cut, read from
- * the intact file) read, counted and looked up; the .par file's format.
+ * the intact file) read, counted and looked up; the .frm lost, the columns guessed (--guess); the
+ * .par file's format.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -181,6 +182,23 @@ describe('partitioned tables', () => {
     expect(none.status).not.toBe(0);
     expect(none.stderr).toMatch(/is not an InnoDB tablespace: it looks like an empty file/);
     expect(none.stdout).toBe('');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('the .frm lost: what to give is said; with --guess the columns guessed from a partition\u2019s records read every partition', async () => {
+    const dir = await exportPartitions('regions');
+    const expected = await serverPartitions('regions');
+    unlinkSync(join(dir, 'regions.frm'));
+    const plain = spawnSync(process.execPath, [CLI, ...ibds(dir)], { encoding: 'utf8' });
+    expect(plain.status).toBe(1);
+    expect(plain.stderr).toMatch(/no \.frm or \.sql file describing it was given; give the table definition with --schema FILE\.sql \(or FILE\.frm\)/);
+    const guessed = spawnSync(process.execPath, [CLI, ...ibds(dir), '--guess', '--partition-column'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    expect(guessed.status, guessed.stderr).toBe(0);
+    expect(guessed.stderr).toContain('guessing the columns from the records (--guess)');
+    expect(guessed.stderr).toMatch(/CREATE TABLE `regions`/);
+    const lines = guessed.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe('c1,c2,c3,_partition');
+    expect(lines.slice(1).join('\n') + '\n').toBe(csvRows(expected.flatMap((p) => p.rows.map((r) => [...r, p.name]))));
     rmSync(dir, { recursive: true, force: true });
   });
 
