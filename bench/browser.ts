@@ -373,6 +373,11 @@ export async function openBrowserSession(siteDir: string, chromiumPath: string):
           await withPage(async (page, _sampler, result) => {
             const t0 = performance.now();
             await page.locator('[data-testid="file-input"]').setInputFiles([ibd, sql]);
+            // Once the rows show, the export is a tab of the table view (rows first), opened as a user
+            // would: before, every panel shows, and the button hides as the rows come.
+            await Promise.race([page.locator(MARKS.rows).first().waitFor({ state: 'attached', timeout: timeoutMs }), failure(page, timeoutMs)]);
+            const tab = page.locator('[data-testid="panel-tab"][data-panel="export"]');
+            if ((await tab.count()) > 0 && (await tab.getAttribute('aria-expanded')) !== 'true') await tab.click();
             const button = page.locator('[data-testid="download"]:enabled');
             await Promise.race([button.waitFor({ state: 'visible', timeout: timeoutMs }), failure(page, timeoutMs)]);
             const clicked = performance.now();
