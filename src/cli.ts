@@ -39,7 +39,8 @@ import { inKeyOrder, pooledCount } from './cli/pooled-read.ts';
 import { PARALLEL_MIN_PAGES, startPool, type NodePool } from './node/pool.ts';
 import { parseArgs, sortFiles, textFormat, UsageError, USAGE, type Args } from './cli/args.ts';
 import { parquetDecoded, type Decoded } from './cli/parquet-output.ts';
-import { filePartialSource, writePartialRows } from './cli/partial-output.ts';
+import { partialHint, partialSource, writePartialRows } from './cli/partial-output.ts';
+import { problemLine, uncountedLines } from './cli/problem-lines.ts';
 
 /** Writes with backpressure, so a multi-GB export never piles up in memory. */
 function write(out: Writable, text: string | Uint8Array): Promise<void> | undefined {
@@ -90,7 +91,7 @@ function warn(message: string): void {
 
 /** The decoder's problems, one line each, naming the file, page and record. */
 function warnProblems(file: string, problems: readonly Problem[]): void {
-  for (const p of problems) warn(`${file}${p.page !== null ? `, page ${p.page}` : ''}${p.record !== null ? `, record at ${p.record}` : ''}: ${p.message}`);
+  for (const p of problems) warn(problemLine(file, p));
 }
 
 /**
@@ -179,7 +180,7 @@ async function countRows(table: InnodbTable, out: Writable, args: Args): Promise
   await write(out, `${count.rows}\n`);
   const file = reader.info.file;
   warnProblems(file, [...reader.stats.problems, ...(stats === reader.stats ? [] : stats.problems)]);
-  for (const page of uncounted.slice(0, 20)) warn(`${file}, page ${page}: not a readable leaf page of index ${reader.info.indexId}; its rows are not in the count`);
+  for (const line of uncountedLines(file, reader.info.indexId, uncounted)) warn(line);
   process.stderr.write(`${file}: ${count.rows} rows on ${count.leafPages - uncounted.length} leaf pages (counted from the record headers${stats.damagedPages > 0 || modeIncludes(reader.mode, 'purged') ? '; damaged pages and free lists decoded' : ', not decoded'})${uncounted.length > 0 ? `; ${uncounted.length} leaf pages could not be counted` : ''}\n`);
   warnWithheld(reader.info.file, stats);
   return anythingAmiss(reader.stats) || anythingAmiss(stats) || uncounted.length > 0 || reader.info.leafSource === 'scan' ? 2 : 0;
@@ -257,8 +258,13 @@ async function run(args: Args): Promise<number> {
     const s = await decoded.stats();
     // Partial rows stand for the rows of lost or damaged clustered leaves: with none, no second pass.
     const lost = s.damagedPages + s.pagesSkipped > 0;
-    if (lost && args.mode !== 'partial' && args.index === null && entry.definition.indexes.some((i) => i.kind === 'unique' || i.kind === 'key')) warn(`${file.name}: of the rows of the lost or damaged leaf pages, --rows partial gives the keys and indexed columns of their rows from the secondary indexes`);
-    if (lost && args.mode === 'partial' && args.index === null) await writePartialRows(filePartialSource(file, entry, table, args.timeZone), { format: args.format, columns: table.columns, write: (t) => write(stream, t), say: (l) => process.stderr.write(`${l}\n`) });
+    const hint = lost && args.mode !== 'partial' && args.index === null ? partialHint(file.name, entry.definition) : null;
+    if (hint !== null) warn(hint);
+    if (lost && args.mode === 'partial' && args.index === null) {
+      const zone = args.timeZone ?? undefined;
+      const from = partialSource(table, zone, (index) => file.table(entry, { rows: 'live', timeZone: zone, index }));
+      await writePartialRows(from, { format: args.format, columns: table.columns, write: (t) => write(stream, t), say: (l) => process.stderr.write(`${l}\n`) });
+    }
     const { info } = table;
     warnProblems(file.name, s.problems);
     process.stderr.write(`${file.name}: ${s.rowsDecoded} rows from ${s.pagesRead} leaf pages (${info.pageSize / 1024} KB pages, ${info.rowFormat}, ${info.checksumFormat} checksums); ${s.recordsFailed} undecodable records, ${s.pagesSkipped} skipped pages, ${s.badChecksums} bad checksums, ${s.damagedPages} damaged leaf pages\n`);

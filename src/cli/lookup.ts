@@ -12,6 +12,7 @@ import { csvBytes } from '../core/writers/csv-bytes.ts';
 import { csvHeader, ndjsonRows } from '../core/writers/output.ts';
 import { batchRows } from '../core/values/row-batch.ts';
 import type { InnodbTable } from '../lib/innodb-table.ts';
+import { problemLine } from './problem-lines.ts';
 
 /** Writes to the output, with backpressure (a promise to wait for, or nothing). */
 export type WriteOut = (chunk: string | Uint8Array) => Promise<void> | undefined;
@@ -63,7 +64,7 @@ export async function writeLookup(table: InnodbTable, range: KeyRange, out: Look
   const s = table.stats;
   const levels = table.info.treeHeight;
   out.say(`${table.info.file}: ${rows} rows by key; ${lookup.path.length} pages read (a B-tree of ${levels} level${levels === 1 ? '' : 's'}, ${s.pagesRead} leaf pages decoded)`);
-  for (const p of s.problems) out.say(`warning: ${table.info.file}${p.page !== null ? `, page ${p.page}` : ''}: ${p.message}`);
+  for (const p of s.problems) out.say(`warning: ${problemLine(table.info.file, p)}`);
   const missing = lookupDamage(table.info.file, s);
   if (missing !== null) out.say(`warning: ${missing}`);
   return anythingAmiss(s) ? 2 : 0;

@@ -11,8 +11,6 @@ import { partialRows } from '../core/readers/partial-rows.ts';
 import type { TableReader } from '../core/readers/table-reader.ts';
 import type { TableDef } from '../core/schema.ts';
 import { csvRows, ndjsonRows } from '../core/writers/output.ts';
-import type { TableEntry } from '../lib/definitions.ts';
-import type { InnodbFile } from '../lib/innodb-file.ts';
 import type { InnodbTable } from '../lib/innodb-table.ts';
 import { PARTITION_COLUMN } from '../lib/partitioned-table.ts';
 
@@ -36,25 +34,24 @@ export interface PartialSource {
   index(index: string): Promise<TableReader>;
 }
 
-/** The partial rows' reads of `table`, opened as `entry` of `file` (a system tablespace's table too). */
-export function filePartialSource(file: InnodbFile, entry: TableEntry, table: InnodbTable, timeZone: string | null): PartialSource {
-  const zone = timeZone ?? undefined;
-  return {
-    name: file.name,
-    definition: entry.definition,
-    clustered: async () => (await file.table(entry, { rows: 'live', timeZone: zone, target: { index: table.options.index, raw: table.options.raw } })).reader,
-    index: async (index) => (await file.table(entry, { rows: 'live', timeZone: zone, index })).reader,
-  };
-}
-
-/** The partial rows' reads of a partition's `table` (its own file). */
-export function partitionPartialSource(table: InnodbTable, timeZone: string): PartialSource {
+/**
+ * The partial rows' reads of `table`: its clustered tree again, and each secondary index opened by
+ * `openIndex` (by default from the same file: a partition's; the CLI's one file opens them through
+ * its InnodbFile, a system tablespace's table too).
+ */
+export function partialSource(table: InnodbTable, timeZone: string | undefined, openIndex = (index: string) => table.reopen({ rows: 'live', timeZone, index })): PartialSource {
   return {
     name: table.info.file,
     definition: table.definition,
     clustered: async () => (await table.reopen({ rows: 'live', timeZone, target: { index: table.options.index, raw: table.options.raw } })).reader,
-    index: async (index) => (await table.reopen({ rows: 'live', timeZone, index })).reader,
+    index: async (index) => (await openIndex(index)).reader,
   };
+}
+
+/** The recovery report's hint, where leaves were lost and no partial rows asked for: the table's secondary indexes hold their keys. */
+export function partialHint(name: string, definition: TableDef): string | null {
+  if (!definition.indexes.some((i) => i.kind === 'unique' || i.kind === 'key')) return null;
+  return `${name}: of the rows of the lost or damaged leaf pages, --rows partial gives the keys and indexed columns of their rows from the secondary indexes`;
 }
 
 /** Writes the partial rows of `from`; how many there were. */

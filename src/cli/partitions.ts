@@ -27,18 +27,16 @@ import { batchRows, type RowBatch } from '../core/values/row-batch.ts';
 import { csvBytes } from '../core/writers/csv-bytes.ts';
 import { csvHeader, ndjsonRows } from '../core/writers/output.ts';
 import { DefinitionMismatch } from '../core/readers/leaf-decoder.ts';
-import { formatGuess, guessColumns } from '../core/definitions/guess/index.ts';
-import { guessedTable } from '../core/definitions/guess/result.ts';
+import { formatGuess } from '../core/definitions/guess/index.ts';
 import type { TableDef } from '../core/schema.ts';
-import { Tablespace } from '../core/tablespace/tablespace.ts';
-import { openInnodbPartitions } from '../lib/node.ts';
-import { fileSource } from '../node/file-source.ts';
+import { openInnodb, openInnodbPartitions } from '../lib/node.ts';
 import type { InnodbTable } from '../lib/innodb-table.ts';
 import { partitionedTableName, type Partition, type PartitionedTable } from '../lib/partitioned-table.ts';
 import { pooledBatches, pooledCount, pooledParquet, type PooledRead } from './pooled-read.ts';
 import { ParquetOutput } from './parquet-output.ts';
-import { partitionPartialSource, writePartialRows } from './partial-output.ts';
+import { partialHint, partialSource, writePartialRows } from './partial-output.ts';
 import { lookupDamage, type WriteOut } from './lookup.ts';
+import { problemLine, uncountedLines } from './problem-lines.ts';
 
 export interface PartitionRun {
   paths: readonly string[];
@@ -107,7 +105,7 @@ export async function writePartitions(run: PartitionRun): Promise<number> {
 }
 
 function sayProblems(table: InnodbTable, stats: DecodeStats, run: PartitionRun): void {
-  for (const problem of stats.problems) run.say(`warning: ${table.info.file}${problem.page !== null ? `, page ${problem.page}` : ''}: ${problem.message}`);
+  for (const problem of stats.problems) run.say(`warning: ${problemLine(table.info.file, problem)}`);
 }
 
 /** Every partition's definition check: a misfit in one is said, and no row is written. */
@@ -155,11 +153,11 @@ async function writeRows(table: PartitionedTable, run: PartitionRun, decoded: Ma
 /** After a partition's rows, the partial rows of its lost or damaged leaves (`--rows partial`), or a hint at them. */
 async function writePartial(table: PartitionedTable, p: { partition: Partition; table: InnodbTable }, stats: DecodeStats, run: PartitionRun): Promise<number> {
   if (stats.damagedPages + stats.pagesSkipped === 0 || table.index !== null) return 0;
-  const name = p.table.info.file;
   if (run.rows === 'partial') {
-    return writePartialRows(partitionPartialSource(p.table, run.timeZone), { format: run.format, columns: table.columns, partition: p.partition.name, write: run.write, say: run.say });
+    return writePartialRows(partialSource(p.table, run.timeZone), { format: run.format, columns: table.columns, partition: p.partition.name, write: run.write, say: run.say });
   }
-  if (table.definition.indexes.some((i) => i.kind === 'unique' || i.kind === 'key')) run.say(`warning: ${name}: of the rows of the lost or damaged leaf pages, --rows partial gives the keys and indexed columns of their rows from the secondary indexes`);
+  const hint = partialHint(p.table.info.file, table.definition);
+  if (hint !== null) run.say(`warning: ${hint}`);
   return 0;
 }
 
@@ -213,7 +211,7 @@ async function writeCount(table: PartitionedTable, run: PartitionRun): Promise<{
     const file = p.table.info.file;
     const uncounted = count.uncountedPages;
     sayProblems(p.table, stats === p.table.stats ? stats : mergeStats([p.table.stats, stats]), run);
-    for (const page of uncounted.slice(0, 20)) run.say(`warning: ${file}, page ${page}: not a readable leaf page of index ${p.table.info.indexId}; its rows are not in the count`);
+    for (const line of uncountedLines(file, p.table.info.indexId, uncounted)) run.say(`warning: ${line}`);
     run.say(`${file}: ${count.rows} rows on ${count.leafPages - uncounted.length} leaf pages${uncounted.length > 0 ? `; ${uncounted.length} leaf pages could not be counted` : ''}`);
     amiss ||= uncounted.length > 0 || anythingAmiss(stats) || anythingAmiss(p.table.stats) || p.table.info.leafSource === 'scan';
   }
@@ -244,23 +242,26 @@ async function writeLookups(table: PartitionedTable, range: KeyRange, run: Parti
 
 /**
  * `--guess` with no definition to be had: the columns guessed from the records of the first
- * partition that has any (definitions/guess/), said on stderr with the CREATE TABLE to correct and
+ * partition that has any (InnodbFile.guess), said on stderr with the CREATE TABLE to correct and
  * give back with --schema, and used for every partition (they share one definition).
  */
 export async function guessedDefinition(paths: readonly string[], keys: EncryptionKeys, say: (line: string) => void): Promise<TableDef> {
-  const table = partitionedTableName(paths.map((p) => ({ name: basename(p) })));
   let why = '';
   for (const path of paths) {
-    const source = await fileSource(path);
+    const file = await openInnodb(path, { keys }).catch((e: unknown) => e as Error);
+    if (file instanceof Error) {
+      why ||= file.message;
+      continue;
+    }
     try {
-      const guess = await guessColumns(await Tablespace.open(source, { keys }), table);
-      say(`${basename(path)}: ${formatGuess(guess)}\n${guess.createSql};`);
-      return guessedTable(guess);
+      const { guess, definition } = await file.guess();
+      say(`${file.name}: ${formatGuess(guess)}\n${guess.createSql};`);
+      return definition;
     } catch (e) {
       why ||= (e as Error).message;
     } finally {
-      await source.close();
+      await file.close();
     }
   }
-  throw new Error(`the columns of ${table} could not be guessed from any of its partitions: ${why}`);
+  throw new Error(`the columns of ${partitionedTableName(paths.map((p) => ({ name: basename(p) })))} could not be guessed from any of its partitions: ${why}`);
 }

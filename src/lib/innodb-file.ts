@@ -7,6 +7,7 @@
  * turn a File, Blob, bytes or path into one.
  */
 import { guessColumns, guessedTable, type GuessResult } from '../core/definitions/guess/index.ts';
+import { partitionOfFile } from '../core/definitions/partitions.ts';
 import type { Dictionary } from '../core/definitions/dictionary/dict-tables.ts';
 import { IbdError, NotInnodbError } from '../core/errors.ts';
 import { droppedIndexes, systemIndexTarget, type DroppedIndex, type IndexTarget } from '../core/readers/dropped-indexes.ts';
@@ -98,7 +99,9 @@ export class InnodbFile {
 
   private async guessIndex(indexId: bigint | undefined): Promise<GuessedEntry> {
     const ts = await Tablespace.open(this.source, { keys: this.keys });
-    const guess = await guessColumns(ts, this.source.name.replace(/\.ibd$/i, ''), indexId);
+    // A partition's file (t#P#p0.ibd) holds rows of its table, named so.
+    const name = partitionOfFile(this.source.name)?.table ?? this.source.name.replace(/\.ibd$/i, '');
+    const guess = await guessColumns(ts, name, indexId);
     const definition = guessedTable(guess);
     return { name: definition.name, source: 'guess', file: this.source.name, definition, clusteredIndex: null, disagreements: [], guess };
   }

@@ -201,20 +201,19 @@ export async function openPartitionSources(ibds: readonly ByteSource[], companio
     if (!named.some((n) => samePartition(n, partitionOf(f)))) throw new Error(`${f.name} is not a partition of ${table}: ${order?.from ?? 'the order'} names ${named.join(', ')}`);
   }
   const partitions: Partition[] = [];
+  const unread: Error[] = [];
   const unreadable = (name: string, file: string, e: Error) => {
     // The reason names its file already, or is given the name.
     const why = e.message.startsWith(file) ? e.message : `${file}: ${e.message}`;
     warnings.push(`partition ${name} of ${table} cannot be read: ${why}; its rows are not read`);
     partitions.push({ name, table: null, unreadable: e.message });
-    failed.push({ name: file, error: e });
+    unread.push(e);
   };
   for (const name of named) {
     const file = files.find((f) => samePartition(partitionOf(f), name));
     const bad = failed.find((f) => samePartition(partitionOf(f), name));
-    if (bad) {
-      failed.splice(failed.indexOf(bad), 1);
-      unreadable(name, bad.name, bad.error);
-    } else if (!file) {
+    if (bad) unreadable(name, bad.name, bad.error);
+    else if (!file) {
       warnings.push(`partition ${name} of ${table} (named by ${order?.from}) was not given: its rows are not read`);
       partitions.push({ name, table: null });
     } else {
@@ -228,7 +227,7 @@ export async function openPartitionSources(ibds: readonly ByteSource[], companio
     }
   }
   // Not one partition readable: the first file's reason is the answer, not an empty table.
-  if (!partitions.some((p) => p.table !== null) && failed.length > 0) throw failed[0].error;
+  if (!partitions.some((p) => p.table !== null) && unread.length > 0) throw unread[0];
   const first = partitions.find((p) => p.table !== null)?.table;
   const spatial = first?.options.indexName !== undefined && definition.indexes.some((i) => i.name === first.options.indexName && i.kind === 'spatial');
   const keyOrder = await mergeKey(first?.reader.keyParts ?? [], spatial);
