@@ -181,3 +181,29 @@ describe('mariadb harness, 4K crc32', () => {
     await expect(srv.query('SELECT 1')).rejects.toThrow(/stopped/);
   });
 });
+
+describe('mariadb harness, a crash and the server recovering a copy', () => {
+  it('keeps committed rows the crash left only in the log, and rolls back the open transaction', async () => {
+    const crashed = await startMariadb({ extraArgs: ['--innodb-flush-log-at-trx-commit=1'] });
+    let recovered: MariadbServer | null = null;
+    try {
+      await crashed.exec('CREATE TABLE c (id INT PRIMARY KEY, v INT); INSERT INTO c VALUES (1, 1), (2, 2)');
+      const open = await crashed.openSession();
+      await open.exec('START TRANSACTION; UPDATE c SET v = 99 WHERE id = 1');
+      await crashed.exec('INSERT INTO c VALUES (3, 3)');
+      await crashed.crash();
+      expect(processAlive(crashed.pid)).toBe(false);
+      const copy = crashed.copyDatadir();
+      recovered = await startMariadb({ datadir: copy });
+      expect((await recovered.query('SELECT id, v FROM c ORDER BY id')).rows).toEqual([
+        ['1', '1'],
+        ['2', '2'],
+        ['3', '3'],
+      ]);
+      expect(recovered.errorLog()).toMatch(/crash recovery|Starting final batch|Rolled back|rollback/i);
+    } finally {
+      await recovered?.stop();
+      await crashed.stop();
+    }
+  });
+});

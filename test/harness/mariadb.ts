@@ -47,7 +47,7 @@
  * undone), max_allowed_packet 1G (large `exec` scripts are fine).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createConnection, type Connection } from 'mariadb';
 import { exportTableFiles, tableFiles } from './mariadb-export.ts';
@@ -71,6 +71,16 @@ export interface StartMariadbOptions {
   extraArgs?: string[];
   /** How long to wait for the server to accept connections (default 60000 ms). */
   startTimeoutMs?: number;
+  /** Start on this existing datadir (a copy of a crashed server's, say) instead of a new one: no
+   *  mariadb-install-db; the server runs its own crash recovery on it at start. The folder is
+   *  used in place and deleted by stop() like the rest of the server's files. */
+  datadir?: string;
+}
+
+export interface Session {
+  exec(sql: string): Promise<void>;
+  query(sql: string): Promise<QueryResult>;
+  close(): Promise<void>;
 }
 
 export interface MariadbServer {
@@ -100,6 +110,16 @@ export interface MariadbServer {
   /** A slow shutdown (innodb_fast_shutdown=0: purge done, every page written); resolves once the
    *  process is gone, its files left in datadir for the test to copy (stop() then removes them). */
   slowShutdown(): Promise<void>;
+  /** SIGKILL, as a crash: no page is flushed, no log written after it; resolves once the process
+   *  is gone, its datadir left as the crash left it (copy it, then start a server on the copy with
+   *  `startMariadb({ datadir })` to have the server's own recovery judge it). */
+  crash(): Promise<void>;
+  /** A copy of the datadir (after crash() or slowShutdown()) in a fresh temp folder, for
+   *  `startMariadb({ datadir })`; deleted by that server's stop(), or by the caller. */
+  copyDatadir(): string;
+  /** One connection kept open (a transaction left open across other statements, a read view held
+   *  to keep purge back); closed by close(), or with the server. */
+  openSession(database?: string): Promise<Session>;
   /** Shuts the server down and removes baseDir. Idempotent. */
   stop(): Promise<void>;
 }
@@ -120,7 +140,7 @@ export async function startMariadb(opts: StartMariadbOptions = {}): Promise<Mari
   installExitHook();
 
   const baseDir = makeBaseDir();
-  const datadir = join(baseDir, 'data');
+  const datadir = opts.datadir ?? join(baseDir, 'data');
   const serverTmp = join(baseDir, 'tmp');
   const socket = join(baseDir, 'mysqld.sock');
   const errorLogPath = join(baseDir, 'error.log');
@@ -145,7 +165,7 @@ export async function startMariadb(opts: StartMariadbOptions = {}): Promise<Mari
   let watchdog: ChildProcess | null = null;
   let entry: LiveServer | null = null;
   try {
-    await runInstallDb(
+    if (opts.datadir === undefined) await runInstallDb(
       [
         '--no-defaults',
         '--user=root',
@@ -284,6 +304,34 @@ export async function startMariadb(opts: StartMariadbOptions = {}): Promise<Mari
         return withConn(database, (c) => exportTableFiles(c, files, baseDir, table, database));
       },
 
+      copyDatadir(): string {
+        const copy = makeBaseDir();
+        cpSync(datadir, copy, { recursive: true });
+        return copy;
+      },
+
+      async openSession(database = 'test'): Promise<Session> {
+        const conn = await connectAsRoot(socket, database);
+        conn.on('error', () => undefined);
+        const run = async (sql: string): Promise<unknown> => {
+          try {
+            return await conn.query(sql);
+          } catch (e) {
+            throw sqlError(e, sql);
+          }
+        };
+        return {
+          exec: async (sql) => void (await run(sql)),
+          query: async (sql) => queryResult(await run(sql)),
+          close: () => conn.end().catch(() => conn.destroy()),
+        };
+      },
+
+      async crash(): Promise<void> {
+        proc.kill('SIGKILL');
+        if (!(await waitForExit(proc, 30000))) throw new Error('mariadbd did not die within 30 s of SIGKILL');
+      },
+
       async slowShutdown(): Promise<void> {
         await server.exec('SET GLOBAL innodb_fast_shutdown = 0');
         const conn = await connectAsRoot(socket, undefined);
@@ -313,6 +361,7 @@ export async function startMariadb(opts: StartMariadbOptions = {}): Promise<Mari
               }
             }
             rmSync(baseDir, { recursive: true, force: true });
+            if (opts.datadir !== undefined) rmSync(opts.datadir, { recursive: true, force: true });
             live.delete(myEntry);
             try {
               myWatchdog?.kill('SIGKILL');
