@@ -138,28 +138,31 @@ describe('MySQL 5.7 and 5.6: a log group of two files, wrapping round', () => {
   });
 });
 
-describe('MySQL 8.0 before 8.0.30: ib_logfile0/1, checkpoints without offsets', () => {
-  it('places LSNs by the file headers\' start LSNs', async () => {
+describe('MySQL 8.0 before 8.0.30: ib_logfile0/1', () => {
+  it('the checkpoint places its LSN in the group, as in 5.7', async () => {
     const g = new Group(2, 65536, 8192);
     const capacity = 2 * 63488;
+    const ckpt = 8192 + capacity + 5000;
     g.write(8192, 8192 + capacity + 10_000 + 9, 'crc32');
-    // File 0 was entered again on the second lap; file 1 last on the first.
     g.files[0].set(header(4, 'MySQL 8.0.26', 8192 + capacity, 'crc32'), 0);
-    g.files[1].set(header(4, 'MySQL 8.0.26', 8192 + 63488, 'crc32'), 0);
-    const ckpt = new Uint8Array(512);
-    put64(ckpt, 8, 8192 + capacity + 5000);
-    g.files[0].set(seal(ckpt, 'crc32'), 1536);
-    g.files[0].set(seal(new Uint8Array(512), 'crc32'), 512);
-    expect(await redoLogBounds(g.sources())).toEqual({ format: 'MySQL 8.0', creator: 'MySQL 8.0.26', checkpointLsn: 8192 + capacity + 5000, endLsn: 8192 + capacity + 10_009, encrypted: false });
+    g.files[0].set(offsetCheckpoint(31, ckpt, g.groupOffset(ckpt)), 1536);
+    g.files[0].set(offsetCheckpoint(30, ckpt - 3000, g.groupOffset(ckpt - 3000)), 512);
+    expect(await redoLogBounds(g.sources())).toEqual({ format: 'MySQL 8.0', creator: 'MySQL 8.0.26', checkpointLsn: ckpt, endLsn: 8192 + capacity + 10_009, encrypted: false });
+  });
+
+  it('a checkpoint offset past the files: a file is missing', async () => {
+    const g = new Group(2, 65536, 8192);
+    g.write(8192, 20_000, 'crc32');
+    g.files[0].set(header(4, 'MySQL 8.0.26', 8192, 'crc32'), 0);
+    g.files[0].set(offsetCheckpoint(3, 9000, 3 * 65536 + 4096), 512);
+    await expect(redoLogBounds(g.sources())).rejects.toThrow(/outside the data of its 2 files of 65536 bytes: a log file is missing/);
   });
 
   it('says the log is encrypted when its encryption block is there', async () => {
     const g = new Group(1, 65536, 8192);
     g.write(8192, 9000, 'crc32');
     g.files[0].set(header(3, 'MySQL 8.0.18', 8192, 'crc32'), 0);
-    const ckpt = new Uint8Array(512);
-    put64(ckpt, 8, 8704);
-    g.files[0].set(seal(ckpt, 'crc32'), 512);
+    g.files[0].set(offsetCheckpoint(1, 8704, g.groupOffset(8704)), 512);
     g.files[0].set([0x6c, 0x43, 0x43], 1024); // "lCC"
     expect(await redoLogBounds(g.sources())).toMatchObject({ checkpointLsn: 8704, endLsn: 9000, encrypted: true });
   });

@@ -6,10 +6,10 @@
  * higher LSN is the checkpoint. How a checkpoint is laid out and checked differs by format:
  *  - MySQL 5.6 / MariaDB ≤ 10.1 (format 0): two fold checksums at 288 and 292, the offset's halves
  *    at 16 and 304; blocks with the 5.6 sum (or CRC-32C, or none);
- *  - MySQL 5.7, MariaDB 10.2–10.7 (formats 1, 103, 104, 10.5's "PHYS"): checkpoint number, LSN, and
- *    the byte offset in the group where that LSN is, under a CRC-32C block checksum;
- *  - MySQL 8.0 before 8.0.30 (formats 2–5): the LSN only; where an LSN lies follows from the file
- *    headers, each of which says the LSN its data starts at (LOG_HEADER_START_LSN).
+ *  - MySQL 5.7, 8.0 before 8.0.30 (formats 1–5), MariaDB 10.2–10.7 (1, 103, 104, 10.5's "PHYS"):
+ *    checkpoint number, LSN, and the byte offset in the group where that LSN is (LOG_CHECKPOINT_OFFSET,
+ *    "used for calibration of lsn and offset calculations"), under a CRC-32C block checksum (or
+ *    MySQL's none marker).
  */
 import { IbdError } from '../errors.ts';
 import { fold } from '../pages/checksum.ts';
@@ -34,8 +34,8 @@ export function hasEncryptionBlock(header: Uint8Array): boolean {
   return ENCRYPTION_MAGICS.includes(String.fromCharCode(...header.subarray(2 * LOG_BLOCK, 2 * LOG_BLOCK + 3)));
 }
 
-/** The families this module reads, by the format field of ib_logfile0. */
-type Family = 'mysql-5.6' | 'offset' | 'mysql-8.0';
+/** The checkpoint layouts this module reads: 5.6's, and the one with a checksummed block after it. */
+type Family = 'mysql-5.6' | 'offset';
 
 interface GroupFormat {
   name: string;
@@ -59,15 +59,15 @@ export function groupFormat(header: Uint8Array): GroupFormat | null {
   if (format === 1) {
     return creator.startsWith('MariaDB') ? mariadb('MariaDB 10.2') : { name: 'MySQL 5.7', family: 'offset', encrypted: false, mysql: true, checksums: ['crc32', 'none'] };
   }
-  if (format >= 2 && format <= 5) return { name: 'MySQL 8.0', family: 'mysql-8.0', encrypted: false, mysql: true, checksums: ['crc32', 'none'] };
+  if (format >= 2 && format <= 5) return { name: 'MySQL 8.0', family: 'offset', encrypted: false, mysql: true, checksums: ['crc32', 'none'] };
   if (format === 0) return { name: 'MySQL 5.6 or MariaDB 10.1', family: 'mysql-5.6', encrypted: false, mysql: true, checksums: ['innodb', 'crc32', 'none'] };
   return null;
 }
 
-/** A checkpoint: its LSN, and for the families that record it, the byte offset of that LSN in the group. */
+/** A checkpoint: its LSN, and the byte offset of that LSN in the group, headers counted. */
 interface Checkpoint {
   lsn: number;
-  offset: number | null;
+  offset: number;
 }
 
 function readCheckpoint(block: Uint8Array, format: GroupFormat): Checkpoint | null {
@@ -77,7 +77,7 @@ function readCheckpoint(block: Uint8Array, format: GroupFormat): Checkpoint | nu
     return { lsn: u64n(block, 8), offset: u32(block, OFFSET_HIGH32) * 0x1_0000_0000 + u32(block, 16) };
   }
   if (blockChecksum(block, format.checksums) === null) return null;
-  return { lsn: u64n(block, 8), offset: format.family === 'offset' ? u64n(block, 16) : null };
+  return { lsn: u64n(block, 8), offset: u64n(block, 16) };
 }
 
 /** The group's files in order: ib_logfile0, ib_logfile1 … (by the number in their names). */
@@ -99,18 +99,6 @@ function groupLocator(files: readonly ByteSource[], fileSize: number, anchorLsn:
   return { locate, capacity };
 }
 
-/** MySQL 8.0 before 8.0.30: the newest file header that passes its checksum gives the LSN its data starts at. */
-async function headerAnchor(files: readonly ByteSource[], fileSize: number, format: GroupFormat): Promise<{ lsn: number; offset: number } | null> {
-  let best: { lsn: number; offset: number } | null = null;
-  for (let k = 0; k < files.length; k++) {
-    const header = await files[k].read(0, LOG_BLOCK);
-    if (header.length < LOG_BLOCK || blockChecksum(header, format.checksums) === null) continue;
-    const lsn = u64n(header, 8);
-    if (best === null || lsn > best.lsn) best = { lsn, offset: k * fileSize + LOG_FILE_HEADER };
-  }
-  return best;
-}
-
 /** The bounds of a log group whose first file's header (2048 bytes) is `head`; null when it is not a format read here. */
 export async function groupBounds(group: readonly ByteSource[], head: Uint8Array): Promise<RedoLogBounds | null> {
   const format = groupFormat(head);
@@ -127,9 +115,10 @@ export async function groupBounds(group: readonly ByteSource[], head: Uint8Array
   if (checkpoint === null) {
     throw new IbdError(files[0].name, `neither checkpoint block (bytes 512 and 1536) of this ${format.name} log passes its checksum: where recovery would start is unknown`, null);
   }
-  const anchor = checkpoint.offset !== null ? { lsn: checkpoint.lsn, offset: checkpoint.offset } : await headerAnchor(files, fileSize, format);
-  if (anchor === null) throw new IbdError(files[0].name, `no header of this ${format.name} log group passes its checksum: where its LSNs lie is unknown`, null);
-  const { locate, capacity } = groupLocator(files, fileSize, anchor.lsn, anchor.offset);
+  if (checkpoint.offset % fileSize < LOG_FILE_HEADER || checkpoint.offset >= files.length * fileSize) {
+    throw new IbdError(files[0].name, `the checkpoint places LSN ${checkpoint.lsn} at byte ${checkpoint.offset} of the group, outside the data of its ${files.length} files of ${fileSize} bytes: a log file is missing, or the checkpoint is damaged`, null);
+  }
+  const { locate, capacity } = groupLocator(files, fileSize, checkpoint.lsn, checkpoint.offset);
   const scan = await scanBlocks(checkpoint.lsn, capacity, locate, format.checksums);
   return {
     format: format.name,
