@@ -7,7 +7,7 @@
  */
 import { crc32c, verifyPage } from '../pages/checksum.ts';
 import { FIL_PAGE_DATA, FIL_PAGE_FILE_FLUSH_LSN, FIL_PAGE_LSN, FIL_PAGE_OFFSET, FIL_PAGE_SPACE_ID, FIL_PAGE_TYPE, isAllZero, PageType, u16, u32 } from '../pages/fil-header.ts';
-import { fullCrc32StoredSize } from '../pages/page-compression.ts';
+import { decompressFullCrc32, fullCrc32StoredSize, isFullCrc32Compressed, MARIADB_ALGORITHMS } from '../pages/page-compression.ts';
 import { verifyZipPage, zipPageCrc32 } from '../pages/zip-page.ts';
 
 /** A page copy that passes its checksum: which page it is, its LSN, and its bytes as stored. */
@@ -29,7 +29,9 @@ export type SlotRejection =
   /** No checksum of any format matches: a torn or overwritten copy. */
   | 'bad checksum'
   /** Its checksum can only be checked after decryption (MySQL keyring), or it has none (MariaDB page_compressed outside full_crc32). */
-  | 'unverifiable';
+  | 'unverifiable'
+  /** A full_crc32 copy whose space id is encrypted (or compressed by no known algorithm): whose page it is, is unknown. */
+  | 'space unknown';
 
 const ZIP_SIZES = [1024, 2048, 4096, 8192, 16384];
 /** MySQL's encrypted page types: their checksum is over the decrypted page. */
@@ -78,11 +80,36 @@ function zipCopy(slot: Uint8Array): { size: number; checksum: string } | null {
   return null;
 }
 
+/**
+ * The space id of a full_crc32 page, which only the plain page keeps in its header: an encrypted one
+ * has its key version in bytes 0-3 and the rest encrypted; a page-compressed one is compressed from
+ * byte 26 on, so its id is read from the page it decompresses to (by whichever of MariaDB's
+ * algorithms gives back the same page number and LSN). Null when it cannot be known.
+ */
+function fullCrc32SpaceId(slot: Uint8Array): number | null {
+  if (u32(slot, 0) !== 0) return null;
+  if (!isFullCrc32Compressed(slot)) return u32(slot, FIL_PAGE_SPACE_ID);
+  for (const algo of Object.keys(MARIADB_ALGORITHMS).map(Number).filter((a) => a > 0)) {
+    let page: Uint8Array;
+    try {
+      page = decompressFullCrc32(slot, algo);
+    } catch {
+      continue;
+    }
+    if (u32(page, FIL_PAGE_OFFSET) === u32(slot, FIL_PAGE_OFFSET) && lsnAt(page, FIL_PAGE_LSN) === lsnAt(slot, FIL_PAGE_LSN)) return u32(page, FIL_PAGE_SPACE_ID);
+  }
+  return null;
+}
+
 /** What slot `slot` holds: a copy that passes its checksum, or why not. */
 export function readSlot(slot: Uint8Array): SlotCopy | SlotRejection {
   if (isAllZero(slot)) return 'empty';
   const id = { spaceId: u32(slot, FIL_PAGE_SPACE_ID), pageNo: u32(slot, FIL_PAGE_OFFSET), lsn: lsnAt(slot, FIL_PAGE_LSN) };
   const whole = wholePageChecksum(slot);
+  if (whole === 'full_crc32') {
+    const spaceId = fullCrc32SpaceId(slot);
+    return spaceId === null ? 'space unknown' : { ...id, spaceId, bytes: slot, checksum: whole };
+  }
   if (whole !== null) return { ...id, bytes: slot, checksum: whole };
   const zip = zipCopy(slot);
   if (zip !== null) return { ...id, bytes: slot.subarray(0, zip.size), checksum: zip.checksum };

@@ -64,7 +64,7 @@ export class Doublewrite implements DoublewriteCopies {
   #size = 0;
   /** Slots holding no usable copy, by why. */
   readonly rejected: Record<SlotRejection | 'own page' | 'outside the LSN range', number> = {
-    empty: 0, 'bad checksum': 0, unverifiable: 0, 'own page': 0, 'outside the LSN range': 0,
+    empty: 0, 'bad checksum': 0, unverifiable: 0, 'space unknown': 0, 'own page': 0, 'outside the LSN range': 0,
   };
   /** Slots read. */
   slots = 0;
