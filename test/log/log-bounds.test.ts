@@ -108,10 +108,13 @@ describe('MySQL 5.7 and 5.6: a log group of two files, wrapping round', () => {
     expect(await redoLogBounds(g.sources())).toEqual({ format: 'MySQL 5.7', creator: 'MySQL 5.7.44', checkpointLsn: checkpoint, endLsn: end, encrypted: false });
   });
 
-  it('5.7 with innodb_log_checksums=OFF: blocks marked, not summed', async () => {
-    const g = build('none', header(1, 'MySQL 5.7.44', start, 'none'), [new Uint8Array(512), new Uint8Array(512)]);
-    g.files[0].set(offsetCheckpoint(9, checkpoint, g.groupOffset(checkpoint), 'none'), 512);
+  it('5.7 with innodb_log_checksums=OFF: blocks marked, not summed; checkpoints still CRC-32C', async () => {
+    const g = build('none', header(1, 'MySQL 5.7.44', start, 'crc32'), [new Uint8Array(512), new Uint8Array(512)]);
+    g.files[0].set(offsetCheckpoint(9, checkpoint, g.groupOffset(checkpoint)), 512);
     expect(await redoLogBounds(g.sources())).toMatchObject({ checkpointLsn: checkpoint, endLsn: end });
+    // A checkpoint is always CRC-32C: one with the none marker is not believed.
+    g.files[0].set(offsetCheckpoint(9, checkpoint, g.groupOffset(checkpoint), 'none'), 512);
+    await expect(redoLogBounds(g.sources())).rejects.toThrow(/neither checkpoint block/);
   });
 
   it('5.6 (format 0): fold-checksummed checkpoints, the 5.6 block sum', async () => {

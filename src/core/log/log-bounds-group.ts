@@ -76,7 +76,8 @@ function readCheckpoint(block: Uint8Array, format: GroupFormat): Checkpoint | nu
     if (u32(block, CHECKSUM_2) !== fold(block, 8, CHECKSUM_2)) return null;
     return { lsn: u64n(block, 8), offset: u32(block, OFFSET_HIGH32) * 0x1_0000_0000 + u32(block, 16) };
   }
-  if (blockChecksum(block, format.checksums) === null) return null;
+  // Checkpoints are always CRC-32C (recv_check_log_header_checksum), whatever the blocks carry.
+  if (blockChecksum(block, ['crc32']) === null) return null;
   return { lsn: u64n(block, 8), offset: u64n(block, 16) };
 }
 

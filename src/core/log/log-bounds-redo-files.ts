@@ -19,6 +19,7 @@ const FORMATS = new Set([5, 6]);
 const HEADER_FLAGS = 48;
 const FLAG_CRASH_UNSAFE = 1 << 1;
 const FLAG_NOT_INITIALIZED = 1 << 2;
+/** Data blocks: CRC-32C, or the none marker with innodb_log_checksums=OFF; headers and checkpoints are always CRC-32C. */
 const CHECKSUMS: readonly BlockChecksum[] = ['crc32', 'none'];
 
 /** A redo file of the new layout by its name (`#ib_redo12`), spares (`_tmp`) left out. */
@@ -39,7 +40,7 @@ async function readFile(file: ByteSource): Promise<RedoFile> {
   const header = await file.read(0, LOG_FILE_HEADER);
   const format = u32(header, 0);
   if (!FORMATS.has(format)) throw new IbdError(file.name, `a #ib_redo file whose format is ${format}, not MySQL 8.0.30's 6`, null);
-  if (blockChecksum(header.subarray(0, LOG_BLOCK), CHECKSUMS) === null) throw new IbdError(file.name, 'the redo file header fails its checksum: the LSN its data starts at is unknown', null);
+  if (blockChecksum(header.subarray(0, LOG_BLOCK), ['crc32']) === null) throw new IbdError(file.name, 'the redo file header fails its checksum: the LSN its data starts at is unknown', null);
   const flags = u32(header, HEADER_FLAGS);
   if (flags & FLAG_NOT_INITIALIZED) throw new IbdError(file.name, 'the redo log says the data directory was never fully initialized (LOG_HEADER_FLAG_NOT_INITIALIZED): there is nothing to recover', null);
   if (flags & FLAG_CRASH_UNSAFE) {
@@ -59,7 +60,7 @@ export async function redoFilesBounds(given: readonly ByteSource[]): Promise<Red
   for (const { header } of files) {
     for (const at of CHECKPOINT_BLOCKS) {
       const block = header.subarray(at, at + LOG_BLOCK);
-      if (blockChecksum(block, CHECKSUMS) !== null) checkpointLsn = Math.max(checkpointLsn, u64n(block, 8));
+      if (blockChecksum(block, ['crc32']) !== null) checkpointLsn = Math.max(checkpointLsn, u64n(block, 8));
     }
   }
   if (checkpointLsn < 0) throw new IbdError(files[0].file.name, 'no checkpoint block of the redo files passes its checksum: where recovery would start is unknown', null);
