@@ -59,7 +59,7 @@ const FOLD_MASK2 = 1653893711;
  * ut_fold_binary(). The engine computes it in 64-bit words, but shifts, xors and additions only carry
  * upwards, so the low 32 bits (all that is kept) are exact in 32-bit arithmetic.
  */
-function fold(b: Uint8Array, start: number, end: number): number {
+export function fold(b: Uint8Array, start: number, end: number): number {
   let f = 0;
   for (let i = start; i < end; i++) {
     const x = b[i];
