@@ -54,9 +54,11 @@ describe('parquetColumns', () => {
   it('maps DECIMAL by precision: INT32, INT64, fixed bytes', () => {
     expect(by('d1')).toMatchObject({ type: 'INT32', converted_type: 'DECIMAL', precision: 5, scale: 2, logical_type: { type: 'DECIMAL', precision: 5, scale: 2 } });
     expect(by('d2')).toMatchObject({ type: 'INT64', precision: 18, scale: 4 });
-    expect(by('d3')).toMatchObject({ type: 'FIXED_LEN_BYTE_ARRAY', type_length: 28, precision: 65, scale: 30 });
-    // 10^65 - 1 needs 217 bits with its sign: 28 bytes; 10^19 - 1 needs 65: 9 bytes
-    expect(decimalBytes(65)).toBe(28);
+    expect(by('d3')).toMatchObject({ type: 'FIXED_LEN_BYTE_ARRAY', type_length: 32, precision: 65, scale: 30 });
+    // 10^65 - 1 needs 217 bits with its sign: 28 bytes, 32 above 38 digits (DuckDB); 10^19 - 1 needs 65: 9 bytes; 10^38 - 1 needs 128: 16
+    expect(decimalBytes(65)).toBe(32);
+    expect(decimalBytes(39)).toBe(24);
+    expect(decimalBytes(38)).toBe(16);
     expect(decimalBytes(19)).toBe(9);
   });
 
