@@ -254,11 +254,11 @@ async function run(args: Args): Promise<number> {
     const spaceDamaged = space.damaged;
     if (!(await definitionFits(table, file))) return 1;
     const range = keyRange(args.key, args.from, args.to);
+    if (args.csvFor !== null && args.output !== null) process.stderr.write(`${await writeLoadData(table.definition, table.columns, args.output)}: the LOAD DATA statement of ${args.output}\n`);
     const stream = out;
     if (range !== null) return Math.max(await writeLookup(table, range, { format: textFormat(args), count: args.count, write: (c) => write(stream, c), say: (l) => process.stderr.write(`${l}\n`) }), spaceDamaged ? 2 : 0);
     if (args.count) return Math.max(await countRows(table, out, args), spaceDamaged ? 2 : 0);
     if (args.format === 'csv') await write(out, csvHeader(table.columns));
-    if (args.csvFor !== null && args.output !== null) process.stderr.write(`${await writeLoadData(table.definition, table.columns, args.output)}: the LOAD DATA statement of ${args.output}\n`);
     const decoded = await decodeAll(table, args);
     for await (const chunk of decoded.chunks) await write(out, chunk);
     const s = await decoded.stats();

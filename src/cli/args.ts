@@ -171,6 +171,7 @@ export function parseArgs(argv: string[]): Args {
   if (args.ibd === undefined) throw new UsageError('no .ibd file given');
   if (args.key !== null && (args.from !== null || args.to !== null)) throw new UsageError('--key looks up one key; --from and --to a range: not both');
   if (args.format === 'parquet' && args.output === null) throw new UsageError('--format parquet writes a binary file: name it with -o FILE');
+  if (args.csvFor !== null && (args.count || args.printDdl || args.listTables || args.listIndexes || args.pageMap || args.page !== null)) throw new UsageError('--csv-for load-data writes a table\'s rows: not with --count, --print-ddl, --list-*, --page-map or --page');
   if (args.csvFor !== null && (args.format !== 'csv' || args.output === null)) throw new UsageError('--csv-for load-data writes CSV (--format csv) to -o FILE, and its LOAD DATA statement beside it');
   return args as Args;
 }

@@ -44,7 +44,7 @@ function nullWord(t: Uint8Array, i: number): boolean {
  * marker's (a field that is exactly `\N`, unquoted); a value that is the word NULL quoted. The same
  * array when there is nothing to change.
  */
-export function loadDataEscaped(csv: Uint8Array): Uint8Array {
+export function loadDataEscaped<B extends ArrayBufferLike>(csv: Uint8Array<B>): Uint8Array<B> | Uint8Array<ArrayBuffer> {
   if (csv.indexOf(BACKSLASH) < 0 && !hasNullWord(csv)) return csv;
   // At most twice as long: a backslash becomes two bytes, NULL six.
   const out = new Uint8Array(2 * csv.length);
