@@ -39,6 +39,7 @@ import { inKeyOrder, pooledCount } from './cli/pooled-read.ts';
 import { PARALLEL_MIN_PAGES, startPool, type NodePool } from './node/pool.ts';
 import { parseArgs, sortFiles, textFormat, UsageError, USAGE, type Args } from './cli/args.ts';
 import { parquetDecoded, type Decoded } from './cli/parquet-output.ts';
+import { LoadDataOut, writeLoadData } from './cli/load-data-output.ts';
 import { partialHint, partialSource, writePartialRows } from './cli/partial-output.ts';
 import { problemLine, uncountedLines } from './cli/problem-lines.ts';
 
@@ -213,6 +214,9 @@ async function run(args: Args): Promise<number> {
   // Parquet's TIMESTAMP is an instant (UTC-adjusted): a zone only changes how text shows it.
   if (args.format === 'parquet' && args.timeZone !== null) warn('--time-zone does not apply to --format parquet: its TIMESTAMP columns are instants, read in any zone');
   args.timeZone = args.format === 'parquet' ? null : await cliTimeZone(args.timeZone, args.ibd, (line) => process.stderr.write(`${line}\n`));
+  // LOAD DATA reads TIMESTAMP text in the session's zone: the statement sets UTC, the file is written in it.
+  if (args.csvFor !== null && args.timeZone !== 'UTC') warn(`--csv-for load-data writes TIMESTAMP values in UTC (its statement loads them so), not ${args.timeZone}`);
+  if (args.csvFor !== null) args.timeZone = 'UTC';
   if (args.more.length > 0 || args.partitionColumn) return readPartitions(args);
   const file = await openInnodb(args.ibd, { schema: args.schema ?? undefined, keys: await keysOf(args), dictionary: args.dictionary ?? undefined, dataFiles: args.files.slice(1) });
   let out: Writable | null = null;
@@ -237,6 +241,7 @@ async function run(args: Args): Promise<number> {
     const countAlone = args.count && args.mode === 'live' && args.schema === null && !guessMode;
     const entry = countAlone ? await tableOrGuess(file, args).catch(() => null) : await tableOrGuess(file, args);
     out = args.output !== null ? createWriteStream(args.output) : process.stdout;
+    if (args.csvFor !== null) out = new LoadDataOut(out);
     if (entry === null) return await countWithoutDefinition(file, out);
     if (args.printDdl) {
       await write(out, `${entry.definition.createSql.replace(/;?\s*$/, '')};\n`);
@@ -249,6 +254,7 @@ async function run(args: Args): Promise<number> {
     const spaceDamaged = space.damaged;
     if (!(await definitionFits(table, file))) return 1;
     const range = keyRange(args.key, args.from, args.to);
+    if (args.csvFor !== null && args.output !== null) process.stderr.write(`${await writeLoadData(table.definition, table.columns, args.output)}: the LOAD DATA statement of ${args.output}\n`);
     const stream = out;
     if (range !== null) return Math.max(await writeLookup(table, range, { format: textFormat(args), count: args.count, write: (c) => write(stream, c), say: (l) => process.stderr.write(`${l}\n`) }), spaceDamaged ? 2 : 0);
     if (args.count) return Math.max(await countRows(table, out, args), spaceDamaged ? 2 : 0);

@@ -1,9 +1,12 @@
 /**
  * The Parquet writer without a server: the type mapping of each column type (parquet-columns.ts),
  * cells read as typed values and the ones a type cannot hold (parquet-cells.ts), and files read back
- * with hyparquet, row groups and notes included (parquet-rows.ts). Against a server:
- * test/differential/parquet-export.test.ts.
+ * with hyparquet, row groups and notes included (parquet-rows.ts), and by DuckDB (marks, nulls, an
+ * empty file). Against a server: test/differential/parquet-export.test.ts.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { parseCreateTables } from '../src/core/definitions/ddl/create-table.ts';
@@ -12,6 +15,7 @@ import { batchText } from '../src/core/values/batch-strings.ts';
 import { decimalBytes, parquetColumns } from '../src/core/writers/parquet-columns.ts';
 import { cellReader, civilDays, timestampMicros, unscaled } from '../src/core/writers/parquet-cells.ts';
 import { parquetFooter, ParquetRows } from '../src/core/writers/parquet-rows.ts';
+import { duckdbRead } from './differential/parquet-duckdb.ts';
 
 const enc = new TextEncoder();
 const bytes = (s: string) => enc.encode(s);
@@ -54,9 +58,11 @@ describe('parquetColumns', () => {
   it('maps DECIMAL by precision: INT32, INT64, fixed bytes', () => {
     expect(by('d1')).toMatchObject({ type: 'INT32', converted_type: 'DECIMAL', precision: 5, scale: 2, logical_type: { type: 'DECIMAL', precision: 5, scale: 2 } });
     expect(by('d2')).toMatchObject({ type: 'INT64', precision: 18, scale: 4 });
-    expect(by('d3')).toMatchObject({ type: 'FIXED_LEN_BYTE_ARRAY', type_length: 28, precision: 65, scale: 30 });
-    // 10^65 - 1 needs 217 bits with its sign: 28 bytes; 10^19 - 1 needs 65: 9 bytes
-    expect(decimalBytes(65)).toBe(28);
+    expect(by('d3')).toMatchObject({ type: 'FIXED_LEN_BYTE_ARRAY', type_length: 32, precision: 65, scale: 30 });
+    // 10^65 - 1 needs 217 bits with its sign: 28 bytes, 32 above 38 digits (DuckDB); 10^19 - 1 needs 65: 9 bytes; 10^38 - 1 needs 128: 16
+    expect(decimalBytes(65)).toBe(32);
+    expect(decimalBytes(39)).toBe(24);
+    expect(decimalBytes(38)).toBe(16);
     expect(decimalBytes(19)).toBe(9);
   });
 
@@ -139,6 +145,13 @@ describe('ParquetRows', () => {
     return out.buffer;
   }
 
+  /** DuckDB's reading of the file, each value as text (the rows' own text where it holds it). */
+  async function duckdb(buf: ArrayBuffer, rows: (string | null)[][]) {
+    const path = join(mkdtempSync(join(tmpdir(), 'parquet-writer-')), 'f.parquet');
+    writeFileSync(path, new Uint8Array(buf));
+    return duckdbRead(path, { rows });
+  }
+
   /** The file's last row group and its footer. */
   const ended = (w: ParquetRows): Uint8Array[] => [w.flush(), parquetFooter(small, columns, w.groups())];
 
@@ -164,8 +177,13 @@ describe('ParquetRows', () => {
 
   it('writes a null where the type cannot hold the cell, and says which and where', async () => {
     const w = new ParquetRows(small, columns);
-    const parts = [w.add(batchOf([['1', '0000-00-00', '[unreadable: column `b`: cut]', 'x', '1.00', 'live'], ['2', '2024-01-01', '0x', 'y', null, 'live']])), ...ended(w)];
+    const rows = [['1', '0000-00-00', '[unreadable: column `b`: cut]', 'x', '1.00', 'live'], ['2', '2024-01-01', '0x', '[absent: not in index k]', null, 'partial']];
+    const parts = [w.add(batchOf(rows)), ...ended(w)];
     const buf = file(parts);
+    // DuckDB: the values its type cannot hold are nulls, a text column keeps its mark.
+    const duck = await duckdb(buf, rows);
+    expect(duck.thrift).toEqual([]);
+    expect(duck.rows).toEqual([['1', null, null, 'x', '1.00', 'live'], rows[1]]);
     const back = await parquetReadObjects({ file: buf });
     expect(back.map((r) => [r.d === null, r.b === null])).toEqual([[true, true], [false, false]]);
     const notes = w.notHeld();
@@ -183,5 +201,7 @@ describe('ParquetRows', () => {
     const buf = file(ended(w));
     expect(parquetMetadata(buf).num_rows).toBe(0n);
     expect(await parquetReadObjects({ file: buf })).toEqual([]);
+    const duck = await duckdb(buf, []);
+    expect([duck.columns, duck.rows, duck.thrift]).toEqual([columns, [], []]);
   });
 });

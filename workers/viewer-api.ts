@@ -227,6 +227,8 @@ export interface ViewerApi {
   exportLeaves(pages: Int32Array, first: boolean, options: ExportOptions, as?: 'blob' | 'bytes', spare?: ArrayBuffer): Promise<ExportedRun>;
   /** Parquet's tail is the footer of `parquet`, the row groups as the page laid them out. */
   exportEdge(options: ExportOptions, edge: 'head' | 'tail', parquet?: ParquetGroups): Promise<Blob>;
+  /** The LOAD DATA statement of a CSV export written for it (`csv.loadData`), named `csvFile` (load-data.ts). */
+  loadDataStatement(csvFile: string): Promise<string>;
   stats(): Promise<DecodeStats>;
   /**
    * Decodes a run of leaves for the recovery report only (no rows come back): the decode statistics

@@ -16,6 +16,7 @@ import { packedBuffers, PageMap } from '../src/core/readers/page-map.ts';
 import { quickSummary, summarize } from '../src/core/readers/summary.ts';
 import { DefinitionMismatch, ROW_STATE_COLUMN, type DecodeStats, type Row } from '../src/core/readers/table-reader.ts';
 import { csvBuffers, csvPages, type CsvBuffers } from '../src/core/writers/csv-pages.ts';
+import { loadDataEscaped, loadDataStatement } from '../src/core/writers/load-data.ts';
 import { parquetFooter, parquetPart } from '../src/core/writers/parquet-rows.ts';
 import { PARQUET_MAGIC, type ParquetGroups, type ParquetPart } from '../src/core/writers/parquet-row-groups.ts';
 import { openDefinedTable, type InnodbTable } from '../src/lib/innodb-table.ts';
@@ -148,7 +149,8 @@ async function formatRun(open: OpenView, pages: number[], first: boolean, option
   const buffers = open.exportBuffers.pop() ?? csvBuffers(open.reader.columns.length);
   try {
     if (plainCsv(options) && !options.filter && !options.reverse) {
-      const { csv: bytes, rows } = await csvPages(open.reader, pages, first, buffers);
+      const { csv, rows } = await csvPages(open.reader, pages, first, buffers);
+      const bytes = options.csv?.loadData ? loadDataEscaped(csv) : csv;
       // A copy of its own: it is held until written, with others in flight.
       return { data: as === 'bytes' ? handedOver(bytes, spare) : new Blob([bytes]), rows };
     }
@@ -204,6 +206,8 @@ function formatRows(open: OpenView, rows: Row[], options: ExportOptions, as: 'bl
     : options.format === 'ndjson'
       ? ndjsonRows(reader.columns, rows)
       : sqlText(open, rows, options.sqlRowsPerInsert ?? 1000);
+  const bytes = options.format === 'csv' && options.csv?.loadData ? loadDataEscaped(encoder.encode(text)) : null;
+  if (bytes !== null) return as === 'bytes' ? handedOver(bytes, undefined) : new Blob([bytes]);
   return as === 'bytes' ? encoder.encode(text) : new Blob([text]);
 }
 
@@ -406,7 +410,12 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
       if (edge === 'head' && options.format === 'csv' && options.csvHeader !== false) text = csvHeader(reader.columns, options.csv ?? {});
       if (edge === 'head' && options.format === 'sql') text = sqlPreamble(spec.table, spec.name);
       if (edge === 'tail' && options.format === 'sql') text = sqlPostamble();
-      return new Blob([text]);
+      return new Blob([options.csv?.loadData ? loadDataEscaped(encoder.encode(text)) : text]);
+    },
+
+    async loadDataStatement(csvFile) {
+      const { reader, spec } = opened();
+      return loadDataStatement(spec.table, reader.columns, csvFile);
     },
 
     async stats() {

@@ -33,6 +33,8 @@ export const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [-
                      (a partitioned table's: from its first partition with records, for every partition)
   --format F         csv (default; NULL as \\N), ndjson (one JSON object per row) or parquet (typed
                      columns, into -o OUT; a value its type cannot hold, a zero date, is null and warned)
+  --csv-for load-data  CSV that MySQL/MariaDB's LOAD DATA reads back exactly (backslashes escaped,
+                     TIMESTAMP in UTC), into -o OUT, with the LOAD DATA statement beside it (OUT.load.sql)
   --threads N        decode with N worker threads (default: one per core)
   --time-zone ZONE   show TIMESTAMP values in ZONE: an IANA name (Europe/Berlin) or an offset (+02:00);
                      default: the server's zone when a .cnf in the file's datadir says it, else UTC
@@ -99,10 +101,12 @@ export interface Args {
   files: string[];
   partitionColumn: boolean;
   timeZone: string | null;
+  /** `--csv-for load-data`: CSV for LOAD DATA (cli/load-data-output.ts). */
+  csvFor: 'load-data' | null;
 }
 
 export function parseArgs(argv: string[]): Args {
-  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null; more: string[] } = { format: 'csv', schema: null, printDdl: false, count: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, listTables: false, dictionary: null, indexId: null, pageSize: null, pageMap: false, page: null, index: null, key: null, from: null, to: null, more: [], files: [], partitionColumn: false, timeZone: null };
+  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null; more: string[] } = { format: 'csv', schema: null, printDdl: false, count: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, listTables: false, dictionary: null, indexId: null, pageSize: null, pageMap: false, page: null, index: null, key: null, from: null, to: null, more: [], files: [], partitionColumn: false, timeZone: null, csvFor: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = (): string => {
@@ -126,6 +130,10 @@ export function parseArgs(argv: string[]): Args {
     else if (a === '--from') args.from = value();
     else if (a === '--to') args.to = value();
     else if (a === '--partition-column') args.partitionColumn = true;
+    else if (a === '--csv-for') {
+      if (value() !== 'load-data') throw new UsageError('--csv-for takes load-data');
+      args.csvFor = 'load-data';
+    }
     else if (a === '--page') {
       const v = value();
       if (!/^\d+$/.test(v)) throw new UsageError('--page takes a page number');
@@ -163,6 +171,8 @@ export function parseArgs(argv: string[]): Args {
   if (args.ibd === undefined) throw new UsageError('no .ibd file given');
   if (args.key !== null && (args.from !== null || args.to !== null)) throw new UsageError('--key looks up one key; --from and --to a range: not both');
   if (args.format === 'parquet' && args.output === null) throw new UsageError('--format parquet writes a binary file: name it with -o FILE');
+  if (args.csvFor !== null && (args.count || args.printDdl || args.listTables || args.listIndexes || args.pageMap || args.page !== null)) throw new UsageError('--csv-for load-data writes a table\'s rows: not with --count, --print-ddl, --list-*, --page-map or --page');
+  if (args.csvFor !== null && (args.format !== 'csv' || args.output === null)) throw new UsageError('--csv-for load-data writes CSV (--format csv) to -o FILE, and its LOAD DATA statement beside it');
   return args as Args;
 }
 
@@ -175,6 +185,7 @@ export async function sortFiles(args: Args): Promise<void> {
   if (args.files.length > 1) args.more = [];
   if ((args.more.length > 0 || args.partitionColumn) && (args.listIndexes || args.pageMap || args.page !== null || args.printDdl)) throw new UsageError('--list-indexes, --page-map, --page and --print-ddl take one file, not a partitioned table\'s');
   if (args.format === 'parquet' && args.index !== null && (args.more.length > 0 || args.partitionColumn)) throw new UsageError('--index on a partitioned table merges the partitions\' rows into the index\'s order: not with --format parquet, whose runs are written partition by partition');
+  if (args.csvFor !== null && (args.more.length > 0 || args.partitionColumn)) throw new UsageError('--csv-for load-data takes one file, not a partitioned table\'s');
   if (args.mode === 'partial' && (args.count || args.index !== null || args.key !== null || args.from !== null || args.to !== null)) throw new UsageError('--rows partial reads the whole table\'s secondary indexes for the keys of its lost leaves: not with --count, --index, --key, --from or --to');
   if (args.format === 'parquet' && (args.key !== null || args.from !== null || args.to !== null || args.count || args.printDdl || args.listTables || args.listIndexes || args.pageMap || args.page !== null)) throw new UsageError('--format parquet writes the rows of a table (of one file or its partitions\'): not with --key, --from, --to, --count, --print-ddl, --list-*, --page-map or --page');
 }

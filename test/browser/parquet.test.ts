@@ -4,13 +4,17 @@
  * own row group by a worker of the pool and laid out in key order by the page), streamed as a
  * download through the service worker, read back with hyparquet and compared value by value, in
  * order, with the server's SELECT (test/differential/parquet-values.ts); zero dates in the first and
- * the last run written as null and said at the end, their rows counted from the file's first.
+ * the last run written as null and said at the end, their rows counted from the file's first; and
+ * read by DuckDB (a strict reader: parquet-duckdb.ts), its types and each value the server's.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { MariadbServer } from '../harness/mariadb.ts';
 import { expectSameRows } from '../differential/decode.ts';
 import { parquetText, readRaw } from '../differential/parquet-values.ts';
+import { duckdbRead } from '../differential/parquet-duckdb.ts';
 import { expectOwnOriginOnly, pageSteps, type Session } from './harness.ts';
 import { pageTest } from './page-test.ts';
 import { tableFiles } from './test-tables.ts';
@@ -63,6 +67,13 @@ describe('the page exports Parquet', () => {
     const zero = new Set([76, 158999]);
     const got = rows.map((row, r) => row.map((v, c) => (zero.has(r) && expected.columns[c] === 'd' && v === null ? expected.rows[r][c] : parquetText(v, schema[c], expected.rows[r][c]))));
     expectSameRows(got, expected.rows, 'typed');
+    const path = join(work, 'typed.parquet');
+    writeFileSync(path, bytes);
+    const duck = await duckdbRead(path, expected);
+    expect(duck.thrift).toEqual([]);
+    expect(duck.types).toEqual({ id: 'INTEGER', bu: 'UBIGINT', amt: 'DECIMAL(20,4)', at: 'TIMESTAMP', ts: 'TIMESTAMP WITH TIME ZONE', d: 'DATE', name: 'VARCHAR', b: 'BLOB', f: 'DOUBLE', tm: 'VARCHAR' });
+    const d = expected.columns.indexOf('d');
+    expectSameRows(duck.rows.map((row, r) => row.map((text, c) => (zero.has(r) && c === d && text === null ? expected.rows[r][c] : text))), expected.rows, 'typed (DuckDB)');
     expectOwnOriginOnly(session);
   }, 300_000);
 });

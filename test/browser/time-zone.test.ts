@@ -4,10 +4,12 @@
  * changes, a zone-less DATETIME and geometries, dropped with a my.cnf that names the server's zone.
  * The grid shows the server's zone (said as such), re-renders in the zone picked; the CSV and NDJSON
  * are in the zone picked, equal to the server's `SET time_zone` SELECT; the SQL export (TIMESTAMP in
- * UTC, geometry as ST_GeomFromText) loads back into the server with the same stored values.
+ * UTC, geometry as ST_GeomFromText) loads back into the server with the same stored values. The CSV
+ * and NDJSON in a zone other than UTC say it in their names; the CSV for LOAD DATA (TIMESTAMP in UTC)
+ * and its name.load.sql, run by the mariadb client, load back the same stored values too.
  */
-import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -65,14 +67,29 @@ describe('TIMESTAMP time zones and geometry in the built page', () => {
     const ny = (await db!.query(select('America/New_York'))).rows;
     await expect.poll(() => column(1)).toEqual(ny.map((r) => r[1]));
     const columns = ['id', 'ts', 'dt', 'g'];
-    expect((await download('CSV', 'tz.csv')).toString('utf8')).toBe(csvHeader(columns) + csvRows(ny));
-    expect((await download('NDJSON', 'tz.ndjson')).toString('utf8')).toBe(ndjsonRows(columns, ny));
+    expect((await download('CSV', 'tz (TIMESTAMP in America_New_York).csv')).toString('utf8')).toBe(csvHeader(columns) + csvRows(ny));
+    expect((await download('NDJSON', 'tz (TIMESTAMP in America_New_York).ndjson')).toString('utf8')).toBe(ndjsonRows(columns, ny));
 
     const sql = await download('SQL', 'tz.sql');
     await db!.exec('CREATE DATABASE reloaded');
     await db!.exec(sql.toString('utf8'), 'reloaded');
     const stored = (database: string) => db!.query("SET STATEMENT time_zone = '+00:00' FOR SELECT id, ts, dt, HEX(g) FROM tz ORDER BY id", database);
     expect((await stored('reloaded')).rows).toEqual((await stored('test')).rows);
+
+    // The CSV for LOAD DATA: TIMESTAMP in UTC (so no zone in its name), and its statement downloaded beside it.
+    await page.getByRole('radio', { name: 'CSV', exact: true }).check();
+    await page.getByTestId('csv-load-data').check();
+    const statement = page.waitForEvent('download', { predicate: (d) => d.suggestedFilename() === 'tz.load.sql', timeout: 120_000 });
+    const csv = await download('CSV', 'tz.csv');
+    const folder = join(work, 'load-data');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'tz.csv'), csv);
+    const loadSql = readFileSync(await (await statement).path(), 'utf8');
+    await db!.exec('CREATE DATABASE loaded; CREATE TABLE loaded.tz LIKE test.tz');
+    const load = spawnSync('mariadb', ['--local-infile=1', `--socket=${db!.socket}`, '-uroot', 'loaded'], { cwd: folder, input: loadSql, encoding: 'utf8' });
+    expect(load.status, load.stderr).toBe(0);
+    expect((await stored('loaded')).rows).toEqual((await stored('test')).rows);
+    await page.getByTestId('csv-load-data').uncheck();
 
     // Closed and opened again without the my.cnf: the server's zone is forgotten, the zone picked kept.
     await clearAll();

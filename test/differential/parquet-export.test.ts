@@ -6,7 +6,9 @@
  * SELECT, each type by its physical value read as the Parquet spec says (parquet-values.ts), and by
  * hyparquet's own conversion where that is exact; the schema's logical types; zero dates as nulls,
  * warned (exit status 2) and noted in the footer; `_row_state` a string column (`--rows all`). Then
- * 200,000 rows through the worker threads, read back equal in more than one row group.
+ * 200,000 rows through the worker threads, read back equal in more than one row group. Each file is
+ * also read by DuckDB (a strict reader, of the Arrow C++ kind: parquet-duckdb.ts), its types and every
+ * value equal to the server's, and its Thrift fields checked against parquet.thrift.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -17,6 +19,7 @@ import { openInnodb } from '../../src/lib/node.ts';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
 import { expectSameRows } from './decode.ts';
 import { parquetText, readRaw } from './parquet-values.ts';
+import { duckdbRead } from './parquet-duckdb.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const CLI = join(ROOT, 'dist-cli/ibd-reader.mjs');
@@ -54,6 +57,19 @@ SET SESSION sql_mode = '';
 INSERT INTO every (id, dt, dtm, dtf, ts) VALUES (5, '0000-00-00', '0000-00-00 00:00:00', '2024-00-00 00:00:00', '0000-00-00 00:00:00');
 `;
 
+/**
+ * The type DuckDB reads each column as: what a user of a strict reader gets. DECIMAL(65,30) is wider
+ * than DuckDB's 38 digits: it reads it as a DOUBLE (compared within 4 ulps of the server's text).
+ * JSON is VARCHAR to a DuckDB without its json extension loaded (none is here: no downloads).
+ */
+const DUCKDB_TYPES: Record<string, string> = {
+  id: 'INTEGER', ti: 'TINYINT', tu: 'UTINYINT', si: 'SMALLINT', su: 'USMALLINT', mi: 'INTEGER', mu: 'UINTEGER', i: 'INTEGER', iu: 'UINTEGER',
+  bi: 'BIGINT', bu: 'UBIGINT', zf: 'UINTEGER', bo: 'TINYINT', d1: 'DECIMAL(5,2)', d2: 'DECIMAL(18,6)', d3: 'DOUBLE', d4: 'DECIMAL(10,0)',
+  f: 'FLOAT', db: 'DOUBLE', b1: 'UTINYINT', b12: 'USMALLINT', b64: 'UBIGINT', y: 'USMALLINT', dt: 'DATE', dtm: 'TIMESTAMP', dtf: 'TIMESTAMP',
+  ts: 'TIMESTAMP WITH TIME ZONE', tm: 'VARCHAR', c: 'VARCHAR', v: 'VARCHAR', tx: 'VARCHAR', lt: 'VARCHAR', l1: 'VARCHAR',
+  bn: 'BLOB', vb: 'BLOB', bl: 'BLOB', mb: 'BLOB', e: 'VARCHAR', st: 'VARCHAR', j: 'VARCHAR', g: 'VARCHAR', pt: 'VARCHAR',
+};
+
 /** The physical Parquet type and logical type each column must have. */
 const SCHEMA: Record<string, Partial<SchemaElement>> = {
   id: { type: 'INT32', logical_type: { type: 'INTEGER', bitWidth: 32, isSigned: true } },
@@ -66,7 +82,7 @@ const SCHEMA: Record<string, Partial<SchemaElement>> = {
   bu: { type: 'INT64', converted_type: 'UINT_64', logical_type: { type: 'INTEGER', bitWidth: 64, isSigned: false } },
   d1: { type: 'INT32', logical_type: { type: 'DECIMAL', precision: 5, scale: 2 } },
   d2: { type: 'INT64', logical_type: { type: 'DECIMAL', precision: 18, scale: 6 } },
-  d3: { type: 'FIXED_LEN_BYTE_ARRAY', type_length: 28, logical_type: { type: 'DECIMAL', precision: 65, scale: 30 } },
+  d3: { type: 'FIXED_LEN_BYTE_ARRAY', type_length: 32, logical_type: { type: 'DECIMAL', precision: 65, scale: 30 } },
   f: { type: 'FLOAT' },
   db: { type: 'DOUBLE' },
   b64: { type: 'INT64', converted_type: 'UINT_64' },
@@ -95,16 +111,16 @@ describe('Parquet export (CLI) against MariaDB', () => {
   });
 
   /** The table's .ibd (its .frm beside) written to Parquet by the CLI; the file's bytes, stderr and status. */
-  async function exportParquet(table: string, threads: number, more: string[] = []): Promise<{ file: ArrayBuffer; stderr: string; status: number | null }> {
+  async function exportParquet(table: string, threads: number, more: string[] = []): Promise<{ file: ArrayBuffer; out: string; stderr: string; status: number | null }> {
     const ibd = await server.exportTable(table);
     const out = join(dirname(ibd), `${table}.parquet`);
     const run = spawnSync(process.execPath, [CLI, ibd, '--format', 'parquet', '-o', out, '--threads', String(threads), ...more], { encoding: 'utf8' });
     const bytes = readFileSync(out);
-    return { file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length), stderr: run.stderr, status: run.status };
+    return { file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length), out, stderr: run.stderr, status: run.status };
   }
 
   it('every type family: each value equal to the server\'s, the logical types as mapped', async () => {
-    const { file, stderr, status } = await exportParquet('every', 1);
+    const { file, out, stderr, status } = await exportParquet('every', 1);
     const expected = await server.query('SELECT * FROM every ORDER BY id');
     const meta = parquetMetadata(file);
     const schema = meta.schema.slice(1);
@@ -117,16 +133,20 @@ describe('Parquet export (CLI) against MariaDB', () => {
     for await (const row of (await lib.table(null)).rows()) libRows.push(Object.values(row));
     await lib.close();
     const zero = new Set(['dt', 'dtm', 'dtf', 'ts']);
-    const got = raw.rows.map((row, r) => row.map((v, c) => {
+    /** A cell read back as `text`: geometry is the decoder's text, a zero date is null; else the server's text. */
+    const judged = (text: string | null, r: number, c: number) => {
       const name = expected.columns[c];
-      if (name === 'g' || name === 'pt') {
-        const text = parquetText(v, schema[c], null);
-        return text === libRows[r][c] ? expected.rows[r][c] : `${text} (the decoder's ${libRows[r][c]})`;
-      }
-      if (r === 4 && zero.has(name)) return v === null ? expected.rows[r][c] : `${String(v)}, not null`;
-      return parquetText(v, schema[c], expected.rows[r][c]);
-    }));
+      if (name === 'g' || name === 'pt') return text === libRows[r][c] ? expected.rows[r][c] : `${text} (the decoder's ${libRows[r][c]})`;
+      if (r === 4 && zero.has(name)) return text === null ? expected.rows[r][c] : `${text}, not null`;
+      return text;
+    };
+    const got = raw.rows.map((row, r) => row.map((v, c) => judged(parquetText(v, schema[c], expected.rows[r][c]), r, c)));
     expectSameRows(got, expected.rows, 'every');
+    // DuckDB: every column of the type it should be, every value the server's.
+    const duck = await duckdbRead(out, expected, ['d3']);
+    expect(duck.thrift).toEqual([]);
+    expect(duck.types).toEqual(Object.fromEntries(expected.columns.map((n) => [n, DUCKDB_TYPES[n]])));
+    expectSameRows(duck.rows.map((row, r) => row.map((text, c) => judged(text, r, c))), expected.rows, 'every (DuckDB)');
     // hyparquet's own reading, where it converts exactly: integers, strings, dates.
     const objects = await parquetReadObjects({ file });
     expect(objects.map((o) => String(o.bu))).toEqual(expected.rows.map((r) => String(r[expected.columns.indexOf('bu')])));
@@ -150,7 +170,7 @@ describe('Parquet export (CLI) against MariaDB', () => {
   });
 
   it('200,000 rows through the worker threads: equal to the server, in several row groups', async () => {
-    const { file, stderr, status } = await exportParquet('big', 2);
+    const { file, out, stderr, status } = await exportParquet('big', 2);
     expect(status, stderr).toBe(0);
     const meta = parquetMetadata(file);
     expect(meta.row_groups.length).toBeGreaterThan(1);
@@ -159,5 +179,8 @@ describe('Parquet export (CLI) against MariaDB', () => {
     const schema = meta.schema.slice(1);
     const raw = await readRaw(file);
     expectSameRows(raw.rows.map((row, r) => row.map((v, c) => parquetText(v, schema[c], expected.rows[r][c]))), expected.rows, 'big');
+    const duck = await duckdbRead(out, expected);
+    expect(duck.thrift).toEqual([]);
+    expectSameRows(duck.rows, expected.rows, 'big (DuckDB)');
   });
 });

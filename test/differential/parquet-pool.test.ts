@@ -6,7 +6,8 @@
  * (Node's own trace of the workers it starts, NODE_DEBUG=worker, and the CLI's line saying which
  * threads encoded the row groups), the two files are byte for byte the same, and read back with
  * hyparquet each value equals the server's SELECT, type by type (parquet-values.ts). A zero date in
- * a later run is a null, warned with its row counted from the file's first.
+ * a later run is a null, warned with its row counted from the file's first. DuckDB reads each file too
+ * (parquet-duckdb.ts): its Thrift fields as parquet.thrift declares them, each value the server's.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -19,6 +20,7 @@ import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
 import { exportPartitions, partitionIbds, serverPartitions } from '../harness/mariadb-partitions.ts';
 import { expectSameRows } from './decode.ts';
 import { parquetText, readRaw } from './parquet-values.ts';
+import { duckdbRead } from './parquet-duckdb.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const CLI = join(ROOT, 'dist-cli/ibd-reader.mjs');
@@ -45,14 +47,14 @@ describe('Parquet on the worker threads (CLI) against MariaDB', () => {
   });
 
   /** The CLI writing `files` to `out` as Parquet with `threads` threads (Node tracing its workers); the file, stderr and status. */
-  function parquet(files: string[], out: string, threads: number, more: string[] = []): { file: ArrayBuffer; stderr: string; status: number | null } {
+  function parquet(files: string[], out: string, threads: number, more: string[] = []): { file: ArrayBuffer; out: string; stderr: string; status: number | null } {
     const run = spawnSync(process.execPath, [CLI, ...files, '--format', 'parquet', '-o', out, '--threads', String(threads), ...more], { encoding: 'utf8', env: { ...process.env, NODE_DEBUG: 'worker' } });
     const bytes = readFileSync(out);
-    return { file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length), stderr: run.stderr, status: run.status };
+    return { file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length), out, stderr: run.stderr, status: run.status };
   }
 
   /** Written by one thread and by two: the same bytes, and only two's made by worker threads (two per pool, a pool per file). */
-  function bothWays(files: string[], dir: string, more: string[] = []): { file: ArrayBuffer; stderr: string; status: number | null } {
+  function bothWays(files: string[], dir: string, more: string[] = []): { file: ArrayBuffer; out: string; stderr: string; status: number | null } {
     const one = parquet(files, join(dir, 'one.parquet'), 1, more);
     const two = parquet(files, join(dir, 'two.parquet'), 2, more);
     expect(one.stderr).not.toMatch(/created Worker with ID/);
@@ -73,7 +75,7 @@ describe('Parquet on the worker threads (CLI) against MariaDB', () => {
     } finally {
       await lib.close();
     }
-    const { file, stderr, status } = bothWays([ibd], dirname(ibd));
+    const { file, out, stderr, status } = bothWays([ibd], dirname(ibd));
     expect(status).toBe(2);
     expect(stderr).toContain(`column \`d\`: 1 value its Parquet type cannot hold, written as null ("0000-00-00"; row ${ZERO_ROW}, counted from 0)`);
     const meta = parquetMetadata(file);
@@ -90,6 +92,10 @@ describe('Parquet on the worker threads (CLI) against MariaDB', () => {
     const raw = await readRaw(file);
     const got = raw.rows.map((row, r) => row.map((v, c) => (r === ZERO_ROW && c === d ? (v === null ? expected.rows[r][c] : `${String(v)}, not null`) : parquetText(v, schema[c], expected.rows[r][c]))));
     expectSameRows(got, expected.rows, 'wide');
+    const duck = await duckdbRead(out, expected);
+    expect(duck.thrift).toEqual([]);
+    expect(duck.types).toEqual({ id: 'INTEGER', u: 'UBIGINT', amount: 'DECIMAL(12,2)', at: 'TIMESTAMP', d: 'DATE', f: 'DOUBLE', name: 'VARCHAR', b: 'BLOB', e: 'VARCHAR' });
+    expectSameRows(duck.rows.map((row, r) => row.map((text, c) => (r === ZERO_ROW && c === d && text === null ? expected.rows[r][c] : text))), expected.rows, 'wide (DuckDB)');
   });
 
   it('partitions: one file of every partition in order, the same with 1 and 2 threads, each value the server\'s', async () => {
@@ -100,7 +106,7 @@ describe('Parquet on the worker threads (CLI) against MariaDB', () => {
     } finally {
       await close();
     }
-    const { file, stderr, status } = bothWays(partitionIbds(dir), dir, ['--partition-column']);
+    const { file, out, stderr, status } = bothWays(partitionIbds(dir), dir, ['--partition-column']);
     expect(status, stderr).toBe(0);
     expect(stderr).not.toMatch(/warning/);
     const expected = (await serverPartitions(server, 'parted')).flatMap((p) => p.rows.map((r) => [...r, p.name]));
@@ -109,6 +115,9 @@ describe('Parquet on the worker threads (CLI) against MariaDB', () => {
     expect(schema.map((e) => e.name)).toEqual(['id', 'pad', 'amount', 'at', '_partition']);
     const raw = await readRaw(file);
     expectSameRows(raw.rows.map((row, r) => row.map((v, c) => parquetText(v, schema[c], expected[r][c]))), expected, 'parted');
+    const duck = await duckdbRead(out, { rows: expected });
+    expect(duck.thrift).toEqual([]);
+    expectSameRows(duck.rows, expected, 'parted (DuckDB)');
     // An index's rows are merged across the partitions; the Parquet runs are not: refused, not written in partition order.
     const merged = spawnSync(process.execPath, [CLI, ...partitionIbds(dir), '--index', 'PRIMARY', '--format', 'parquet', '-o', join(dir, 'index.parquet')], { encoding: 'utf8' });
     expect(merged.status, merged.stderr).toBe(64);

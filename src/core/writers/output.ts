@@ -45,6 +45,8 @@ export interface CsvOptions {
   quoteAll?: boolean;
   /** How NULL is written: `\N` (default) or an empty unquoted field. */
   nullAs?: 'marker' | 'empty';
+  /** Written for LOAD DATA (load-data.ts applies its escapes to the lines; `,` and `\N` with it), TIMESTAMP in UTC. */
+  loadData?: boolean;
 }
 
 function csvLines(data: unknown[][], singleColumn: boolean, options: CsvOptions): string {

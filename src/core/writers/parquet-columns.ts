@@ -10,7 +10,8 @@
  *    (MEDIUMINT as 32 bits, the nearest Parquet width); BIGINT UNSIGNED is INT64 as UINT_64. BOOL is
  *    TINYINT(1), an 8-bit integer, as the server stores it. YEAR: a 16-bit unsigned integer (0 for 0000).
  *  - DECIMAL(p,s): the DECIMAL logical type with p and s, in INT32 up to 9 digits, INT64 up to 18,
- *    else a FIXED_LEN_BYTE_ARRAY just long enough for p digits (28 bytes for DECIMAL(65,30)): exact.
+ *    else a FIXED_LEN_BYTE_ARRAY just long enough for p digits, exact (above 38 digits a multiple of 8
+ *    bytes, for DuckDB: see decimalBytes; 32 bytes for DECIMAL(65,30)).
  *  - FLOAT: FLOAT (float32), DOUBLE: DOUBLE.
  *  - BIT(n): an unsigned integer of the smallest width holding n bits (INT64 above 32).
  *  - DATE: the DATE logical type (days since 1970-01-01). DATETIME: TIMESTAMP in microseconds, not
@@ -107,9 +108,17 @@ function bitField(n: number): Typed {
   return { ...int, kind: bits === 64 ? 'bits64' : 'bits32' };
 }
 
-/** Bytes of a two's-complement FIXED_LEN_BYTE_ARRAY holding every number of `precision` digits. */
+/** The most digits of a DECIMAL that DuckDB reads as one (a wider one it reads as a double). */
+const DUCKDB_DECIMAL_DIGITS = 38;
+
+/**
+ * Bytes of a two's-complement FIXED_LEN_BYTE_ARRAY holding every number of `precision` digits: the
+ * fewest, but a multiple of 8 above 38 digits. DuckDB (1.5) reads such a DECIMAL as a double 8 bytes
+ * at a time, and a last run of fewer bytes it scales wrong (-1e35 in 28 bytes reads as -4.29e44).
+ */
 export function decimalBytes(precision: number): number {
-  return Math.ceil((precision * Math.log2(10) + 1) / 8);
+  const fewest = Math.ceil((precision * Math.log2(10) + 1) / 8);
+  return precision > DUCKDB_DECIMAL_DIGITS ? Math.ceil(fewest / 8) * 8 : fewest;
 }
 
 function decimal(precision: number, scale: number): Typed {

@@ -10,7 +10,7 @@
  */
 import * as Comlink from 'comlink';
 import type { ExportOptions, ViewSpec } from '../../../workers/viewer-api.ts';
-import type { ExportFormat, SaveTarget } from './export.ts';
+import { saveBlob, type ExportFormat, type SaveTarget } from './export.ts';
 import { alignedBounds } from '../../core/readers/parallel.ts';
 import { describeNotHeld, ParquetLayout } from '../../core/writers/parquet-row-groups.ts';
 import { runOrdered } from '../ordered.ts';
@@ -178,6 +178,11 @@ export class ExportRun {
       const rows = await Promise.race([work, cancelled]);
       this.progress = { ...this.progress, state: 'finishing' };
       await job.target.finish();
+      // A CSV for LOAD DATA: its statement beside it, `name.load.sql`.
+      if (job.options.csv?.loadData) {
+        const csvFile = job.target.fileName;
+        saveBlob(new Blob([await pool.run((api) => api.loadDataStatement(csvFile), 'low', gen)]), csvFile.replace(/\.csv$/i, '') + '.load.sql');
+      }
       update(rows, true);
       this.progress = { ...this.progress, state: 'done', rows, bytes, note: [job.note, ...notHeld].filter((n) => n !== null).join('; ') || null };
     } catch (err) {

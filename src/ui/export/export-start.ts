@@ -25,7 +25,13 @@ export async function startExport(hold: ExportHold, run: ExportRun, entry: Table
   const view = entry.view;
   if (!view) return;
   // An index's rows: `table.index.csv`.
-  const fileName = exportFileName(view.spec.indexName === undefined ? view.spec.table.name : `${view.spec.table.name}.${view.spec.indexName}`, options.format);
+  const name = view.spec.indexName === undefined ? view.spec.table.name : `${view.spec.table.name}.${view.spec.indexName}`;
+  // SQL keeps TIMESTAMP in UTC, the zone its preamble sets, so that it loads back exactly, and so does
+  // a CSV for LOAD DATA (its statement sets it); Parquet's TIMESTAMP is an instant (UTC-adjusted). The
+  // zone is the other text formats' only: named in the file's name when not UTC and the table has TIMESTAMPs.
+  const timeZone = options.format === 'sql' || options.format === 'parquet' || options.csv?.loadData ? 'UTC' : view.spec.timeZone;
+  const zoned = timeZone !== 'UTC' && view.spec.table.columns.some((c) => c.type === 'timestamp');
+  const fileName = exportFileName(zoned ? `${name} (TIMESTAMP in ${timeZone})` : name, options.format);
   const target = how === 'pick'
     ? await pickSaveFile(fileName, options.format)
     : ((await streamTarget(fileName, options.format, () => run.cancel())) ?? downloadTarget(fileName, options.format));
@@ -35,10 +41,7 @@ export async function startExport(hold: ExportHold, run: ExportRun, entry: Table
   const note = damaged === 0 || mode === 'damaged' ? null : `${plural(damaged, 'row')} of damaged pages ${includeDamaged ? 'included, tagged damaged' : 'left out'}`;
   const release = hold.begin();
   try {
-    // Another mode than the view's has another row count, which only its own count would tell. SQL
-    // keeps TIMESTAMP in UTC, the zone its preamble sets, so that it loads back exactly; Parquet's
-    // TIMESTAMP is an instant (UTC-adjusted). The zone is the text formats' only.
-    const timeZone = options.format === 'sql' || options.format === 'parquet' ? 'UTC' : view.spec.timeZone;
+    // Another mode than the view's has another row count, which only its own count would tell.
     const total = mode !== entry.mode ? null : shown ? shown.rows : entry.rows;
     await run.start({ spec: { ...view.spec, mode, timeZone }, leaves: view.map.leaves, total, options, target, note, owner: entry.key, ...(shown ? { order: shown.order } : {}) });
   } finally {
