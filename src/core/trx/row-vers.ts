@@ -58,7 +58,8 @@ export class RowVersions {
   changedBy(page: Uint8Array, trxIdAt: number): number {
     if (trxIdAt < 0) return -1;
     const id = readTrxId(page, trxIdAt);
-    return this.trxIds.has(id) || id >= this.from ? id : -1;
+    // With no log of the transaction asked for, a DB_TRX_ID that purge reset to 0 may hide its change too.
+    return this.trxIds.has(id) || id >= this.from || (id === 0 && this.from !== Infinity) ? id : -1;
   }
 
   /**
@@ -66,12 +67,14 @@ export class RowVersions {
    * DB_TRX_ID (at `trxIdAt`) being `trxId`, one of them.
    */
   versionOf(page: Uint8Array, origin: number, layout: ClusteredLayout, compact: boolean, trxId: number): Version {
+    if (trxId === 0) return { kind: 'lost', trxId, why: 'purge reset its DB_TRX_ID: it was last changed by a transaction whose undo log is gone, which may be the one asked for or a later one' };
     if (layout.instant) return { kind: 'lost', trxId, why: 'the table was altered with ALGORITHM=INSTANT, whose records this reader does not rebuild from undo logs' };
     let bytes = page;
     let at = origin;
     let id = trxId;
     let deleted = false;
     for (let n = 0; n < MAX_CHAIN && (this.trxIds.has(id) || id >= this.from); n++) {
+      if (!this.trxIds.has(id)) return { kind: 'lost', trxId, why: `transaction ${id}'s undo log is no longer kept (purged)` };
       try {
         const fields = recordFields(bytes, at, layout, compact);
         const roll = readRollPtr(fields[layout.nUnique + 1].bytes as Uint8Array, 0);
