@@ -44,7 +44,12 @@ export async function openDatadirUndo(path: string): Promise<DatadirUndo> {
       if (ts !== null) spaces.set(ts.fsp.spaceId, ts);
     }
     const spaceOf: SpaceOf = async (id) => spaces.get(id) ?? null;
-    return { path, system, spaceOf, logs: await readUndoLogs(system, spaceOf), close };
+    const logs = await readUndoLogs(system, spaceOf);
+    // MySQL 8 names its undo tablespaces undo_001 … and lists their rollback segments in their own
+    // RSEG_ARRAY pages, not in TRX_SYS: their logs are not read, and that is said.
+    const mysql8 = readdirSync(dir).filter((n) => /^undo_\d{3}$/i.test(n));
+    if (mysql8.length > 0) logs.problems.push(`${mysql8.join(', ')}: MySQL 8 undo tablespaces, whose rollback segments (in their RSEG_ARRAY pages) this reader does not read: transactions active at a crash whose undo logs lie there are not rolled back, and their rows are shown as on disk`);
+    return { path, system, spaceOf, logs, close };
   } catch (e) {
     await close();
     throw e;

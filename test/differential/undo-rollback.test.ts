@@ -60,6 +60,12 @@ describe.each(FORMATS)('a transaction active at the crash, ROW_FORMAT=%s', (form
     expect(run.stderr).toContain(`was active at the crash: rolled back, ${touched} rows changed`);
   });
 
+  it('--count counts the rows the rollback leaves', () => {
+    const run = cli([file(), '--count']);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout.trim()).toBe(String(expected.get(format)?.length));
+  });
+
   it('the pages hold the uncommitted changes (read --as-on-disk), so the rollback made the difference', () => {
     const run = cli([file(), '--format', 'ndjson', '--as-on-disk']);
     expect(run.status, run.stderr).toBe(0);

@@ -21,6 +21,8 @@ export const TRX_UNDO_DEL_MARK_REC = 14;
 /** MariaDB 10.6+: an insert into an empty table under a table lock, undone by emptying it. */
 export const TRX_UNDO_EMPTY = 15;
 const TRX_UNDO_UPD_EXTERN = 128;
+/** MySQL 8's TRX_UNDO_MODIFY_BLOB: a flags byte follows, and LOB changes are logged as partial updates (not read here). */
+const TRX_UNDO_MODIFY_BLOB = 64;
 const TRX_UNDO_CMPL_INFO_MULT = 16;
 
 /** UNIV_SQL_NULL and UNIV_EXTERN_STORAGE_FIELD (UNIV_SQL_NULL - UNIV_PAGE_SIZE_DEF). */
@@ -87,6 +89,7 @@ export function undoRecHeader(page: Uint8Array, offset: number): UndoRecHeader {
 
 function headerAt(c: UndoCursor, offset: number): UndoRecHeader {
   const typeCmpl = readByte(c);
+  if (typeCmpl & TRX_UNDO_MODIFY_BLOB) throw new UndoRecordError('it is in MySQL 8\'s format for changes of LOB columns (TRX_UNDO_MODIFY_BLOB), which this reader does not read');
   const type = typeCmpl & (TRX_UNDO_CMPL_INFO_MULT - 1);
   return { offset, type, cmplInfo: (typeCmpl & ~TRX_UNDO_UPD_EXTERN) >> 4, updExtern: (typeCmpl & TRX_UNDO_UPD_EXTERN) !== 0, undoNo: readMuchCompressed(c), tableId: readMuchCompressed(c) };
 }
