@@ -276,7 +276,8 @@ async function run(args: Args): Promise<number> {
     process.stderr.write(recoveryReport(file.name, s));
     warnWithheld(file.name, s);
     // Leaves found by scanning: the B-tree above them is damaged, even where every row came back.
-    return anythingAmiss(s) || info.leafSource === 'scan' || spaceDamaged || decoded.amiss?.() === true ? 2 : 0;
+    const uncommitted = (taken?.versions.keptRows.size ?? 0) > 0;
+    return anythingAmiss(s) || info.leafSource === 'scan' || spaceDamaged || uncommitted || decoded.amiss?.() === true ? 2 : 0;
   } finally {
     await file.close();
     const stream = out;

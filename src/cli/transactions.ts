@@ -91,12 +91,11 @@ export interface TakenBack {
 export async function takenBack(undo: DatadirUndo, beforeTrx: number | null, say: (m: string) => void): Promise<TakenBack | null> {
   const logs = undo.logs.logs;
   for (const p of undo.logs.problems) say(p);
-  for (const log of logs.filter((l) => l.state === 'prepared')) {
-    say(`transaction ${log.header.trxId} is XA PREPARED in ${undo.path}'s undo logs: its changes are shown as on disk, as the server keeps them until XA COMMIT or XA ROLLBACK`);
-  }
   if (beforeTrx === null) {
+    // XA PREPARED ones the server keeps until XA COMMIT or XA ROLLBACK: shown as on disk, counted.
     const active = logs.filter((l) => l.state === 'active');
-    return active.length === 0 ? null : { versions: await loadVersions(active, undo.spaceOf), verb: 'was active at the crash: rolled back' };
+    const prepared = logs.filter((l) => l.state === 'prepared');
+    return active.length + prepared.length === 0 ? null : { versions: await loadVersions(active, undo.spaceOf, Infinity, prepared), verb: 'was active at the crash: rolled back' };
   }
   const asked = logs.find((l) => l.header.trxId === beforeTrx && l.state !== 'purged');
   if (asked === undefined) {
@@ -114,5 +113,8 @@ export function sayTakenBack(file: string, taken: TakenBack, say: (m: string) =>
   for (const p of taken.versions.problems) say(p);
   for (const [trx, n] of [...taken.versions.undone].sort((a, b) => a[0] - b[0])) {
     say(`${file}: transaction ${trx} ${taken.verb}, ${n.toLocaleString('en-US')} ${n === 1 ? 'row' : 'rows'} changed`);
+  }
+  for (const [trx, n] of taken.versions.keptRows) {
+    say(`${file}: transaction ${trx} is XA PREPARED (never committed, not rolled back by the server either): ${n.toLocaleString('en-US')} ${n === 1 ? 'row' : 'rows'} it changed are shown as on disk, pending XA COMMIT or XA ROLLBACK`);
   }
 }

@@ -39,6 +39,8 @@ const MAX_CHAIN = 10000;
 export class RowVersions {
   /** Rows each transaction of the set changed that were taken back (an update or delete undone, an insert removed). */
   readonly undone = new Map<number, number>();
+  /** Records each kept transaction (XA prepared: not taken back) changed, shown as on disk. */
+  readonly keptRows = new Map<number, number>();
 
   constructor(
     /** The transactions whose changes are taken back. */
@@ -52,6 +54,8 @@ export class RowVersions {
      * processed the log of the transaction asked for): their rows' history is lost, and said so.
      */
     private readonly from = Infinity,
+    /** Transactions not taken back but never committed (XA prepared): their records are counted. */
+    private readonly kept: ReadonlySet<number> = new Set(),
   ) {}
 
   /** The record's DB_TRX_ID when it is one of the set's (its version must be taken back), else -1. One read per record. */
@@ -59,7 +63,9 @@ export class RowVersions {
     if (trxIdAt < 0) return -1;
     const id = readTrxId(page, trxIdAt);
     // With no log of the transaction asked for, a DB_TRX_ID that purge reset to 0 may hide its change too.
-    return this.trxIds.has(id) || id >= this.from || (id === 0 && this.from !== Infinity) ? id : -1;
+    if (this.trxIds.has(id) || id >= this.from || (id === 0 && this.from !== Infinity)) return id;
+    if (this.kept.size > 0 && this.kept.has(id)) this.keptRows.set(id, (this.keptRows.get(id) ?? 0) + 1);
+    return -1;
   }
 
   /**
@@ -145,7 +151,7 @@ function applyUndo(rec: UndoRec, fields: readonly UndoValue[], nUnique: number):
  * The RowVersions taking back the changes of these logs' transactions: their undo records read (and
  * kept, by address) from their pages. Records are parsed when a row asks for one.
  */
-export async function loadVersions(logs: readonly UndoLog[], spaceOf: SpaceOf, from = Infinity): Promise<RowVersions> {
+export async function loadVersions(logs: readonly UndoLog[], spaceOf: SpaceOf, from = Infinity, kept: readonly UndoLog[] = []): Promise<RowVersions> {
   const records = new Map<number, Map<number, Located>>();
   const problems: string[] = [];
   for (const log of logs) {
@@ -166,5 +172,5 @@ export async function loadVersions(logs: readonly UndoLog[], spaceOf: SpaceOf, f
       for (const offset of offsets) bySeg.set(undoAddress(pageNo, offset), { page: kept, offset, trxId: log.header.trxId });
     }
   }
-  return new RowVersions(new Set(logs.map((l) => l.header.trxId)), records, problems, from);
+  return new RowVersions(new Set(logs.map((l) => l.header.trxId)), records, problems, from, new Set(kept.map((l) => l.header.trxId)));
 }
