@@ -33,6 +33,12 @@ interface Located {
   trxId: number;
 }
 
+/**
+ * The undo pages kept for a read, at most: the logs of an UPDATE of every row of a large table pass
+ * it; rows whose undo records lie beyond it are history-lost (said), memory stays bounded.
+ */
+const MAX_KEPT_BYTES = 256 << 20;
+
 /** Changes chained through one row beyond this many are a damaged chain (a loop), not history. */
 const MAX_CHAIN = 10000;
 
@@ -151,10 +157,15 @@ function applyUndo(rec: UndoRec, fields: readonly UndoValue[], nUnique: number):
  * The RowVersions taking back the changes of these logs' transactions: their undo records read (and
  * kept, by address) from their pages. Records are parsed when a row asks for one.
  */
-export async function loadVersions(logs: readonly UndoLog[], spaceOf: SpaceOf, from = Infinity, kept: readonly UndoLog[] = []): Promise<RowVersions> {
+export async function loadVersions(logs: readonly UndoLog[], spaceOf: SpaceOf, from = Infinity, prepared: readonly UndoLog[] = []): Promise<RowVersions> {
   const records = new Map<number, Map<number, Located>>();
   const problems: string[] = [];
+  let kept = 0;
   for (const log of logs) {
+    if (kept > MAX_KEPT_BYTES) {
+      problems.push(`the undo logs to take back pass ${MAX_KEPT_BYTES >> 20} MiB: those of transaction ${log.header.trxId} and later are not read, and the rows they changed are history-lost`);
+      break;
+    }
     const ts: Tablespace | null = await spaceOf(log.rseg.spaceId);
     if (ts === null) {
       problems.push(`the undo log of transaction ${log.header.trxId} lies in tablespace ${log.rseg.spaceId}, which is not at hand`);
@@ -168,9 +179,10 @@ export async function loadVersions(logs: readonly UndoLog[], spaceOf: SpaceOf, f
       const broken = recordOffsets(page, from, to, offsets);
       if (broken !== null) problems.push(`the undo log of transaction ${log.header.trxId}, ${ts.source.name} page ${pageNo}: ${broken}`);
       // A copy: the tablespace's buffers are its own.
-      const kept = page.slice();
-      for (const offset of offsets) bySeg.set(undoAddress(pageNo, offset), { page: kept, offset, trxId: log.header.trxId });
+      const copy = page.slice();
+      kept += copy.length;
+      for (const offset of offsets) bySeg.set(undoAddress(pageNo, offset), { page: copy, offset, trxId: log.header.trxId });
     }
   }
-  return new RowVersions(new Set(logs.map((l) => l.header.trxId)), records, problems, from, new Set(kept.map((l) => l.header.trxId)));
+  return new RowVersions(new Set(logs.map((l) => l.header.trxId)), records, problems, from, new Set(prepared.map((l) => l.header.trxId)));
 }
