@@ -77,6 +77,7 @@ export async function listTransactions(undo: DatadirUndo, dictionary: Dictionary
     const ddl = h.dictTrans ? `, DDL of table id ${h.tableId}` : '';
     await write(`trx ${h.trxId}\tno ${h.trxNo}\t${STATE_WORDS[log.state]}${xa}${ddl}\t${parts.length > 0 ? parts.join('; ') : 'no row changes'}\n`);
   }
+  if (undo.logs.logs.length === 0) warn(`${undo.path}: its undo logs hold no transaction (none active or prepared at the crash, no history left: purge has processed every committed one)`);
   for (const p of problems) warn(p);
   return problems.length > 0 ? 2 : 0;
 }
