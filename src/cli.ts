@@ -42,6 +42,8 @@ import { parquetDecoded, type Decoded } from './cli/parquet-output.ts';
 import { LoadDataOut, writeLoadData } from './cli/load-data-output.ts';
 import { partialHint, partialSource, writePartialRows } from './cli/partial-output.ts';
 import { problemLine, uncountedLines } from './cli/problem-lines.ts';
+import { listTransactions, sayTakenBack, takenBack, type TakenBack } from './cli/transactions.ts';
+import { openDatadirUndo, systemSpaceOf, type DatadirUndo } from './node/undo-spaces.ts';
 
 /** Writes with backpressure, so a multi-GB export never piles up in memory. */
 function write(out: Writable, text: string | Uint8Array): Promise<void> | undefined {
@@ -228,6 +230,7 @@ async function run(args: Args): Promise<number> {
       await listTables(file, { format: textFormat(args), count: async (table) => (await pooledCount(table, args.files, args.threads)).count, write: (text) => write(to, text), warn });
       return 0;
     }
+    if (args.listTransactions) return await transactionList(file, args);
     if (args.pageMap || args.page !== null) {
       const stream = (out = args.output !== null ? createWriteStream(args.output) : process.stdout);
       const ndjson = args.format === 'ndjson';
@@ -247,7 +250,8 @@ async function run(args: Args): Promise<number> {
       await write(out, `${entry.definition.createSql.replace(/;?\s*$/, '')};\n`);
       return 0;
     }
-    const table = await file.table(entry, { rows: args.mode, indexId: args.indexId ?? undefined, pageSize: args.pageSize ?? undefined, index: args.index ?? undefined, timeZone: args.timeZone ?? undefined });
+    const taken = args.index === null ? await rollback(file, args) : null;
+    const table = await file.table(entry, { rows: args.mode, indexId: args.indexId ?? undefined, pageSize: args.pageSize ?? undefined, index: args.index ?? undefined, timeZone: args.timeZone ?? undefined, versions: taken?.versions });
     for (const w of table.warnings) warn(w);
     const space = await table.spaceDamage();
     for (const w of space.warnings) warn(w);
@@ -273,15 +277,60 @@ async function run(args: Args): Promise<number> {
     }
     const { info } = table;
     warnProblems(file.name, s.problems);
+    if (taken !== null) sayTakenBack(file.name, taken, warn);
     process.stderr.write(`${file.name}: ${s.rowsDecoded} rows from ${s.pagesRead} leaf pages (${info.pageSize / 1024} KB pages, ${info.rowFormat}, ${info.checksumFormat} checksums); ${s.recordsFailed} undecodable records, ${s.pagesSkipped} skipped pages, ${s.badChecksums} bad checksums, ${s.damagedPages} damaged leaf pages\n`);
     process.stderr.write(recoveryReport(file.name, s));
     warnWithheld(file.name, s);
     // Leaves found by scanning: the B-tree above them is damaged, even where every row came back.
-    return anythingAmiss(s) || info.leafSource === 'scan' || spaceDamaged || decoded.amiss?.() === true ? 2 : 0;
+    const uncommitted = (taken?.versions.keptRows.size ?? 0) > 0;
+    return anythingAmiss(s) || info.leafSource === 'scan' || spaceDamaged || uncommitted || decoded.amiss?.() === true ? 2 : 0;
   } finally {
     await file.close();
     const stream = out;
     if (stream !== null && stream !== process.stdout) await new Promise<void>((resolve) => stream.end(resolve));
+  }
+}
+
+/** The undo logs of the file's datadir (its ibdata1 and undo tablespaces), or null when it has none beside it. */
+async function datadirUndo(file: InnodbFile, args: Args): Promise<DatadirUndo | null> {
+  const path = systemSpaceOf(args.ibd, file.dictionary !== null);
+  return path === null ? null : openDatadirUndo(path);
+}
+
+/** --list-transactions: of the file's datadir. */
+async function transactionList(file: InnodbFile, args: Args): Promise<number> {
+  const undo = await datadirUndo(file, args);
+  if (undo === null) throw new Error(`${args.ibd}: no ibdata1 beside its database folder, whose undo logs --list-transactions reads (give the ibdata1 itself)`);
+  try {
+    const dictionary = file.dictionary ?? (await systemDictionary(undo.system.source));
+    return await listTransactions(undo, dictionary, (text) => write(process.stdout, text), warn);
+  } finally {
+    await undo.close();
+  }
+}
+
+/**
+ * The transactions the read takes back (core/trx/row-vers.ts): those active at a crash, as the
+ * server's recovery would, unless --as-on-disk; with --before-trx N, N and every later one. Read on
+ * one thread (the versions live in this one).
+ */
+async function rollback(file: InnodbFile, args: Args): Promise<TakenBack | null> {
+  if (args.asOnDisk && args.beforeTrx === null) return null;
+  const undo = await datadirUndo(file, args).catch((e: unknown) => {
+    if (args.beforeTrx !== null) throw e;
+    warn(`the undo logs of ${args.ibd}'s datadir cannot be read (${(e as Error).message}): rows of transactions active at a crash, if any, are shown as on disk`);
+    return null;
+  });
+  if (undo === null) {
+    if (args.beforeTrx !== null) throw new Error(`${args.ibd}: --before-trx needs the datadir's ibdata1 (beside the database folder) and its undo tablespaces`);
+    return null;
+  }
+  try {
+    const taken = await takenBack(undo, args.beforeTrx, warn);
+    if (taken !== null) args.threads = 1;
+    return taken;
+  } finally {
+    await undo.close();
   }
 }
 

@@ -68,6 +68,12 @@ export const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [-
                      several files given are read so with or without it
   --page-map         a line per page: number, state (valid, checksum-bad, all-zero, free, missing,
                      unreadable), type, index id, level, records, fill, LSN (text; ndjson with --format)
+  --list-transactions  a line per transaction the datadir's undo logs hold (of ibdata1, or of FILE.ibd's
+                     datadir): id, commit number, state, tables changed, rows inserted/updated/deleted
+  --before-trx N     the table as it was before transaction N and every later one changed it (from the
+                     undo logs); rows whose earlier version is gone are withheld (--rows both: marked
+                     history-lost). Transactions active at a crash are always rolled back, as the server would
+  --as-on-disk       read the rows as the pages hold them: no rollback of transactions active at a crash
   --page N           page N described: FIL header and trailer, checksums, its structures, records
                      (their values with a table definition), page directory, a labelled hex dump`;
 
@@ -103,10 +109,14 @@ export interface Args {
   timeZone: string | null;
   /** `--csv-for load-data`: CSV for LOAD DATA (cli/load-data-output.ts). */
   csvFor: 'load-data' | null;
+  listTransactions: boolean;
+  /** --before-trx N: the table before transaction N (trx/row-vers.ts). */
+  beforeTrx: number | null;
+  asOnDisk: boolean;
 }
 
 export function parseArgs(argv: string[]): Args {
-  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null; more: string[] } = { format: 'csv', schema: null, printDdl: false, count: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, listTables: false, dictionary: null, indexId: null, pageSize: null, pageMap: false, page: null, index: null, key: null, from: null, to: null, more: [], files: [], partitionColumn: false, timeZone: null, csvFor: null };
+  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null; more: string[] } = { format: 'csv', schema: null, printDdl: false, count: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, listTables: false, dictionary: null, indexId: null, pageSize: null, pageMap: false, page: null, index: null, key: null, from: null, to: null, more: [], files: [], partitionColumn: false, timeZone: null, csvFor: null, listTransactions: false, beforeTrx: null, asOnDisk: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = (): string => {
@@ -140,6 +150,13 @@ export function parseArgs(argv: string[]): Args {
       args.page = Number(v);
     }
     else if (a === '--list-tables') args.listTables = true;
+    else if (a === '--list-transactions') args.listTransactions = true;
+    else if (a === '--as-on-disk') args.asOnDisk = true;
+    else if (a === '--before-trx') {
+      const v = value();
+      if (!/^\d+$/.test(v)) throw new UsageError('--before-trx takes a transaction id (see --list-transactions)');
+      args.beforeTrx = Number(v);
+    }
     else if (a === '--dictionary') args.dictionary = value();
     else if (a === '--index-id') {
       const v = value();

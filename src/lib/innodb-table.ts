@@ -21,6 +21,7 @@ import { leafTruncation } from '../core/btree/truncation.ts';
 import {
   openTable, type DecodeStats, type KeyLookup, type KeyRange, type OpenOptions, type ReadOptions, type RowMode, type TableInfo, type TableReader,
 } from '../core/readers/table-reader.ts';
+import type { RowVersions } from '../core/trx/row-vers.ts';
 
 export interface TableOptions {
   /** Which rows: `live` (default), `deleted`, `both`, `damaged` or `all` (see row-state.ts). */
@@ -42,6 +43,8 @@ export interface TableOptions {
   target?: Pick<OpenOptions, 'index' | 'raw'>;
   /** The zone TIMESTAMP values are shown in: `UTC` (default), an IANA name (`Europe/Berlin`) or an offset (`+02:00`). */
   timeZone?: string;
+  /** Transactions whose changes are taken back (core/trx/row-vers.ts): active at a crash, or from one on (read on one thread). */
+  versions?: RowVersions | null;
 }
 
 /** A row keyed by column name; SQL NULL is null; `_row_state` is the last key when the mode returns several states. */
@@ -207,5 +210,5 @@ export async function openDefinedTable(source: ByteSource, definition: TableDef,
     // Its tree: the one given by id, else found by name (the target's is the table's clustered index).
     if (options.indexId === undefined && !options.target) open.index = await treeByName(source, definition, secondary, options.keys, warnings);
   }
-  return new InnodbTable(definition, await openTable(source, definition, open), open, warnings, source);
+  return new InnodbTable(definition, await openTable(source, definition, { ...open, versions: options.versions }), open, warnings, source);
 }

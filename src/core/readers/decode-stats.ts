@@ -33,6 +33,10 @@ export interface DecodeStats {
   valuesUnreadable: number;
   /** Records of damaged pages found by carving the page body (page-carve.ts), past a broken record list. */
   carvedRecords: number;
+  /** Records changed by a transaction whose changes are taken back (trx/row-vers.ts): shown as their earlier version, or no row (an insert). */
+  rowsRolledBack: number;
+  /** Of those, rows whose earlier version is no longer in the undo logs: shown marked `history-lost`, or withheld. */
+  historyLost: number;
   /** Every skipped page and undecodable record, with why (capped list; counts are exact). */
   problems: Problem[];
 }
@@ -43,7 +47,7 @@ export function emptyStats(): DecodeStats {
   return {
     pagesRead: 0, pagesSkipped: 0, badChecksums: 0, rowsDecoded: 0, recordsFailed: 0,
     deletedSkipped: 0, deletedRecovered: 0, purgedUnreadable: 0,
-    damagedPages: 0, damagedRows: 0, damagedWithheld: 0, valuesUnreadable: 0, carvedRecords: 0, problems: [],
+    damagedPages: 0, damagedRows: 0, damagedWithheld: 0, valuesUnreadable: 0, carvedRecords: 0, rowsRolledBack: 0, historyLost: 0, problems: [],
   };
 }
 
@@ -53,5 +57,5 @@ export function addProblem(stats: DecodeStats, page: number | null, record: numb
 
 /** Whether anything was left out, damaged or unreadable (the CLI's exit status 2). */
 export function anythingAmiss(s: DecodeStats): boolean {
-  return s.recordsFailed + s.pagesSkipped + s.badChecksums + s.damagedPages + s.valuesUnreadable > 0;
+  return s.recordsFailed + s.pagesSkipped + s.badChecksums + s.damagedPages + s.valuesUnreadable + s.historyLost > 0;
 }

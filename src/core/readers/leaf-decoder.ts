@@ -31,6 +31,8 @@ import {
 import { carveRecords, heapArea, pointsIntoItself, type CarveTarget, type Extent } from '../pages/page-carve.ts';
 import { compactRecordReadable, decodeCompact, decodeRedundant, lastRecord, RecordError, ValueCheckError, type ExternField, type FieldColumns, type RecordSink } from '../records/record.ts';
 import { purgeScrubbed } from '../records/key-fields.ts';
+import type { RowVersions } from '../trx/row-vers.ts';
+import { LeafVersions } from './leaf-versions.ts';
 import type { BatchBuilder } from '../values/row-batch.ts';
 import { hasStateColumn, modeIncludes, type RowMode, type RowState } from './row-state.ts';
 import type { Page, Tablespace } from '../tablespace/tablespace.ts';
@@ -52,6 +54,11 @@ export interface LeafContext {
   fieldColumns: FieldColumns;
   quoteChecks: Uint8Array;
   stats: DecodeStats;
+  /**
+   * Transactions whose changes are taken back (trx/row-vers.ts): those active at a crash, or every
+   * one from --before-trx on. A record one of them changed is shown as its version before it.
+   */
+  versions?: RowVersions | null;
 }
 
 /** Why a record is no row of the table, and the bytes of the field whose value check refused it (null for another reason). */
@@ -73,6 +80,8 @@ const MARIADB_STATUS_INSTANT = 4;
 export class LeafDecoder {
   private readonly origins: number[] = [];
   private readonly fields: ExternField[] = [];
+  /** Records changed by transactions whose changes are taken back, or null. */
+  private readonly versions: LeafVersions | null;
   private readonly sink: RecordSink;
   private readonly stateColumn: number;
   /** Why the last record measure() refused does not fit. */
@@ -83,6 +92,7 @@ export class LeafDecoder {
   constructor(private readonly ctx: LeafContext) {
     this.sink = { out: null as unknown as BatchBuilder, base: 0, writers: ctx.writers, fast: ctx.fast, ...ctx.fieldColumns };
     this.stateColumn = hasStateColumn(ctx.mode) ? ctx.columns - 1 : -1;
+    this.versions = ctx.versions ? new LeafVersions(ctx, ctx.versions, this.sink, (out, state) => this.startRow(out, state), (page, origin, message) => this.fail(page, origin, message)) : null;
   }
 
   /**
@@ -184,6 +194,13 @@ export class LeafDecoder {
         accountable = false;
         this.fail(page.no, origin, 'the record is in a format the table\'s metadata does not describe (written after an instant ALTER TABLE that this file does not record)');
         continue;
+      }
+      if (this.versions !== null) {
+        const size = this.versions.decode(page.no, bytes, origin, out, externs);
+        if (size >= 0) {
+          recordBytes += size;
+          continue;
+        }
       }
       const deleted = (info & REC_INFO_DELETED) !== 0;
       const wanted = modeIncludes(mode, deleted ? 'delete-marked' : 'live');

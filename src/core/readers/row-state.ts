@@ -7,12 +7,14 @@
  *   check of their types, but nothing vouches for them, nor for its delete mark (a record of a damaged
  *   page is of this state whatever its delete mark says);
  * - `partial`: a row of a lost or damaged clustered leaf page, made from the secondary indexes' entries
- *   of its key (partial-rows.ts): the columns they hold, the others marked absent.
+ *   of its key (partial-rows.ts): the columns they hold, the others marked absent;
+ * - `history-lost`: a row changed by a transaction whose changes are taken back (rolled back at a crash,
+ *   or --before-trx), whose earlier version is no longer in the undo logs: shown as it is on disk.
  * A read (RowMode) returns the states it names; one that returns more than one adds the last column
  * `_row_state`, so that rows a user will import again never mix states unmarked.
  */
 
-export type RowState = 'live' | 'delete-marked' | 'purged' | 'damaged' | 'partial';
+export type RowState = 'live' | 'delete-marked' | 'purged' | 'damaged' | 'partial' | 'history-lost';
 
 /**
  * `live` (the table as the server shows it), `deleted` (delete-marked and purged), `both` (live and
@@ -31,10 +33,10 @@ export const CLI_ROW_MODES: readonly RowMode[] = ['live', 'deleted', 'both', 'da
 const MODE_STATES: Record<RowMode, readonly RowState[]> = {
   live: ['live'],
   deleted: ['delete-marked', 'purged'],
-  both: ['live', 'delete-marked', 'purged'],
+  both: ['live', 'delete-marked', 'purged', 'history-lost'],
   damaged: ['damaged'],
   partial: ['partial'],
-  all: ['live', 'delete-marked', 'purged', 'damaged'],
+  all: ['live', 'delete-marked', 'purged', 'damaged', 'history-lost'],
 };
 
 /** The extra last column of the modes that return more than one state. */

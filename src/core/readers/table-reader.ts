@@ -13,6 +13,7 @@ import type { EncryptionKeys } from '../tablespace/encryption.ts';
 import { countLeafRows, markDisowned, DECODE_TO_COUNT } from './leaf-counts.ts';
 import { addProblem, emptyStats, type DecodeStats } from './decode-stats.ts';
 import { LeafDecoder, type LeafContext } from './leaf-decoder.ts';
+import type { RowVersions } from '../trx/row-vers.ts';
 import { RecordError } from '../records/record.ts';
 import { compactChildPage, redundantChildPage } from '../records/key-fields.ts';
 import { hasStateColumn, modeIncludes, ROW_STATE_COLUMN, type RowMode } from './row-state.ts';
@@ -90,8 +91,9 @@ export interface OpenOptions {
    * (`Europe/Berlin`) or an offset (`+02:00`). DATETIME is zone-less.
    */
   timeZone?: string;
+  /** Transactions whose changes are taken back (trx/row-vers.ts): active at a crash, or from --before-trx on. Clustered index only. */
+  versions?: RowVersions | null;
 }
-
 
 export interface DecodePagesOptions {
   /**
@@ -209,7 +211,7 @@ export async function openTable(source: ByteSource, table: TableDef, options: Op
     clusteredOn: layout.keyKind,
     leafSource: root.page < 0 ? 'scan' : 'btree',
   };
-  return new ClusteredReader(ts, root, info, layout, compact, options.mode ?? 'live', zone);
+  return new ClusteredReader(ts, root, info, layout, compact, options.mode ?? 'live', zone, secondary === null ? options.versions ?? null : null);
 }
 
 /** What `step` returns; what it throws, as an IbdError naming the file and the table. */
@@ -276,11 +278,12 @@ class ClusteredReader implements TableReader {
     private readonly compact: boolean,
     readonly mode: RowMode,
     private readonly zone: TimeZone,
+    versions: RowVersions | null,
   ) {
     this.columns = layout.columns.map((c) => c.name);
     this.keyParts = layout.keyParts;
     if (hasStateColumn(mode)) this.columns.push(ROW_STATE_COLUMN);
-    this.context = leafContext(ts, layout, compact, mode, this.stats, zone);
+    this.context = { ...leafContext(ts, layout, compact, mode, this.stats, zone), versions };
     this.leaf = new LeafDecoder(this.context);
   }
 
@@ -288,7 +291,7 @@ class ClusteredReader implements TableReader {
 
   async checkDefinition(): Promise<void> {
     // Aside: its own decoder and counts, so that the pages decoded here are not counted twice.
-    const check = new LeafDecoder({ ...this.context, stats: emptyStats() });
+    const check = new LeafDecoder({ ...this.context, stats: emptyStats(), versions: null });
     const out = new BatchBuilder(this.columns.length);
     for (const no of (await this.leafPages()).slice(0, DEFINITION_CHECK_PAGES)) {
       const page = await this.ts.page(no).catch(() => null);
@@ -343,8 +346,10 @@ class ClusteredReader implements TableReader {
     const counts = await countLeafRows(this.ts, pageNos, { indexId: this.info.indexId, compact: this.compact, mode: this.mode, ...options });
     markDisowned(pageNos, counts, await this.disownedLeaves());
     let scratch: BatchBuilder | null = null;
+    // Versions taken back change which records are rows: every page is decoded to count them.
+    const decodeAll = this.context.versions != null;
     for (let i = 0; i < counts.length; i++) {
-      if (counts[i] !== DECODE_TO_COUNT) continue;
+      if (counts[i] !== DECODE_TO_COUNT && !decodeAll) continue;
       options.signal?.throwIfAborted();
       scratch ??= new BatchBuilder(this.columns.length);
       counts[i] = (await this.decodePages([pageNos[i]], { into: scratch })).rows;

@@ -1,0 +1,114 @@
+/**
+ * The leaf decoder's part for versions (trx/row-vers.ts): a record whose DB_TRX_ID is one of the
+ * transactions whose changes are taken back is shown as its version before them, is no row (they
+ * inserted it), or, its earlier version lost, is marked `history-lost` (or withheld), counted and
+ * named. Records of other transactions cost one read of their DB_TRX_ID and a set lookup.
+ */
+import { RecordError, decodeCompact, decodeRedundant, type ExternField, type RecordSink } from '../records/record.ts';
+import { keySpans } from '../records/key-fields.ts';
+import type { RowVersions } from '../trx/row-vers.ts';
+import type { BatchBuilder } from '../values/row-batch.ts';
+import { addProblem } from './decode-stats.ts';
+import type { ClusteredLayout } from '../records/clustered-index.ts';
+import type { DecodeStats } from './decode-stats.ts';
+import { modeIncludes, type RowMode, type RowState } from './row-state.ts';
+
+/** What of the leaf decoder's context the versions need (leaf-decoder.ts LeafContext). */
+interface VersionContext {
+  layout: ClusteredLayout;
+  compact: boolean;
+  mode: RowMode;
+  stats: DecodeStats;
+}
+
+/** A value stored off-page, fetched by the leaf decoder once the page's records are read. */
+type PendingExtern = { origin: number; field: ExternField };
+
+export class LeafVersions {
+  private readonly fields: ExternField[] = [];
+  /** Key fields' spans, for where a record's DB_TRX_ID lies. */
+  private readonly spans = new Int32Array(128);
+
+  constructor(
+    private readonly ctx: VersionContext,
+    private readonly rows: RowVersions,
+    private readonly sink: RecordSink,
+    private readonly startRow: (out: BatchBuilder, state: RowState) => number,
+    private readonly fail: (page: number, origin: number, message: string) => void,
+  ) {}
+
+  /**
+   * The record at `origin` when a transaction taken back changed it last (see decodeVersion); -1 for
+   * any other record, which the caller reads as usual.
+   */
+  decode(pageNo: number, bytes: Uint8Array, origin: number, out: BatchBuilder, externs: PendingExtern[]): number {
+    const trxId = this.rows.changedBy(bytes, this.trxIdAt(bytes, origin));
+    return trxId < 0 ? -1 : this.decodeVersion(pageNo, bytes, origin, trxId, out, externs);
+  }
+
+  /** Where the record's DB_TRX_ID lies (after the key fields), or -1 when its key fields do not measure. */
+  private trxIdAt(bytes: Uint8Array, origin: number): number {
+    const { layout, compact } = this.ctx;
+    const n = layout.nUnique;
+    if (this.spans.length < 2 * n + 2) return -1;
+    try {
+      keySpans(bytes, origin, layout, compact, true, n + 1, this.spans);
+    } catch (e) {
+      if (e instanceof RecordError) return -1;
+      throw e;
+    }
+    return this.spans[2 * n];
+  }
+
+  /**
+   * A record last changed by a transaction whose changes are taken back: its version before them
+   * (trx/row-vers.ts) as the row, no row when they inserted it, or, when that version cannot be had,
+   * the record as it is marked `history-lost` (or withheld, counted and named). Returns the record's
+   * size for the heap's account, or -1 when it does not measure (it is then read as any record).
+   */
+  private decodeVersion(pageNo: number, bytes: Uint8Array, origin: number, trxId: number, out: BatchBuilder, externs: PendingExtern[]): number {
+    const { compact, layout, mode, stats } = this.ctx;
+    let size: number;
+    try {
+      size = compact ? decodeCompact(bytes, origin, layout, null, this.fields, false) : decodeRedundant(bytes, origin, layout, null, this.fields, false);
+    } catch (e) {
+      if (e instanceof RecordError) return -1;
+      throw e;
+    }
+    this.fields.length = 0;
+    const v = this.rows.versionOf(bytes, origin, layout, compact, trxId);
+    if (v.kind === 'lost') {
+      stats.historyLost++;
+      const shown = modeIncludes(mode, 'history-lost');
+      addProblem(stats, pageNo, origin, `the row was last changed by transaction ${trxId}, and its version before it cannot be had: ${v.why}; ${shown ? 'shown as it is on disk, marked history-lost' : 'withheld (--rows both shows it as it is on disk, marked history-lost)'}`);
+      if (shown) this.writeVersion(pageNo, bytes, origin, 'history-lost', out, externs);
+      return size;
+    }
+    stats.rowsRolledBack++;
+    if (v.kind === 'none') return size;
+    const state = v.deleted ? 'delete-marked' : 'live';
+    const wanted = modeIncludes(mode, state);
+    if (v.deleted) stats[wanted ? 'deletedRecovered' : 'deletedSkipped']++;
+    if (wanted) this.writeVersion(pageNo, v.bytes, v.origin, state, out, externs);
+    return size;
+  }
+
+  /** A record (a rebuilt version, or one whose history is lost) as a row of this state, its values checked. */
+  private writeVersion(pageNo: number, bytes: Uint8Array, origin: number, state: RowState, out: BatchBuilder, externs: PendingExtern[]): void {
+    const { compact, layout } = this.ctx;
+    const row = out.mark();
+    this.sink.base = this.startRow(out, state);
+    this.fields.length = 0;
+    try {
+      if (compact) decodeCompact(bytes, origin, layout, this.sink, this.fields, true);
+      else decodeRedundant(bytes, origin, layout, this.sink, this.fields, true);
+    } catch (e) {
+      if (!(e instanceof RecordError)) throw e;
+      out.rollback(row);
+      this.fail(pageNo, origin, `the row's earlier version does not decode: ${e.message}`);
+      return;
+    }
+    out.endRow();
+    for (const field of this.fields) externs.push({ origin, field });
+  }
+}

@@ -1,0 +1,188 @@
+/**
+ * Older versions of clustered records (row0vers: row_vers_build_for_consistent_read, and trx0roll's
+ * rollback of a recovered transaction, which undoes the same way): a record last changed by a
+ * transaction of a given set is replaced by its version before that transaction, rebuilt from the
+ * undo record its DB_ROLL_PTR names (the fields the update changed get their old values back, the
+ * delete mark its old state, DB_TRX_ID and DB_ROLL_PTR theirs), repeated while that version is also
+ * one of the set's. A record the set inserted had no earlier version: it is no row. An undo record
+ * that is gone (purged, its page reused), of another transaction, or of another row is never taken for
+ * the old version: the row's history is lost, and said.
+ */
+import type { ClusteredLayout } from '../records/clustered-index.ts';
+import type { Tablespace } from '../tablespace/tablespace.ts';
+import { UndoRecordError } from './mach-compressed.ts';
+import { buildRecord, recordFields } from './rec-fields.ts';
+import { readRollPtr, readTrxId, undoAddress, writeRollPtr } from './roll-ptr.ts';
+import { readUndoRec, TRX_UNDO_DEL_MARK_REC, TRX_UNDO_UPD_DEL_REC, TRX_UNDO_UPD_EXIST_REC, type UndoRec, type UndoValue } from './trx-rec.ts';
+import { recordOffsets } from './trx-undo.ts';
+import { logPages, type SpaceOf, type UndoLog } from './undo-logs.ts';
+
+/** What a record is once the set's changes are taken back. */
+export type Version =
+  /** The set inserted it: no row. */
+  | { kind: 'none'; trxId: number }
+  /** An earlier version, as a record in the page's format; `deleted`: its delete mark. */
+  | { kind: 'record'; trxId: number; bytes: Uint8Array; origin: number; deleted: boolean }
+  /** Its version before the set cannot be had: why. */
+  | { kind: 'lost'; trxId: number; why: string };
+
+/** Where an undo record lies, with its page and the transaction whose log holds it. */
+interface Located {
+  page: Uint8Array;
+  offset: number;
+  trxId: number;
+}
+
+/**
+ * The undo pages kept for a read, at most: the logs of an UPDATE of every row of a large table pass
+ * it; rows whose undo records lie beyond it are history-lost (said), memory stays bounded.
+ */
+const MAX_KEPT_BYTES = 256 << 20;
+
+/** Changes chained through one row beyond this many are a damaged chain (a loop), not history. */
+const MAX_CHAIN = 10000;
+
+export class RowVersions {
+  /** Rows each transaction of the set changed that were taken back (an update or delete undone, an insert removed). */
+  readonly undone = new Map<number, number>();
+  /** Records each kept transaction (XA prepared: not taken back) changed, shown as on disk. */
+  readonly keptRows = new Map<number, number>();
+
+  constructor(
+    /** The transactions whose changes are taken back. */
+    readonly trxIds: ReadonlySet<number>,
+    /** Undo records of the set's logs, by rollback segment, then page and offset (undoAddress). */
+    private readonly records: ReadonlyMap<number, ReadonlyMap<number, Located>>,
+    /** Pages of the set's logs that could not be read, said once. */
+    readonly problems: readonly string[],
+    /**
+     * Transactions from this id on are taken back too, though no log of theirs is at hand (purge
+     * processed the log of the transaction asked for): their rows' history is lost, and said so.
+     */
+    private readonly from = Infinity,
+    /** Transactions not taken back but never committed (XA prepared): their records are counted. */
+    private readonly kept: ReadonlySet<number> = new Set(),
+  ) {}
+
+  /** The record's DB_TRX_ID when it is one of the set's (its version must be taken back), else -1. One read per record. */
+  changedBy(page: Uint8Array, trxIdAt: number): number {
+    if (trxIdAt < 0) return -1;
+    const id = readTrxId(page, trxIdAt);
+    // With no log of the transaction asked for, a DB_TRX_ID that purge reset to 0 may hide its change too.
+    if (this.trxIds.has(id) || id >= this.from || (id === 0 && this.from !== Infinity)) return id;
+    if (this.kept.size > 0 && this.kept.has(id)) this.keptRows.set(id, (this.keptRows.get(id) ?? 0) + 1);
+    return -1;
+  }
+
+  /**
+   * The version of the record at `origin` before every transaction of the set, the record's
+   * DB_TRX_ID (at `trxIdAt`) being `trxId`, one of them.
+   */
+  versionOf(page: Uint8Array, origin: number, layout: ClusteredLayout, compact: boolean, trxId: number): Version {
+    if (trxId === 0) return { kind: 'lost', trxId, why: 'purge reset its DB_TRX_ID: it was last changed by a transaction whose undo log is gone, which may be the one asked for or a later one' };
+    if (layout.instant) return { kind: 'lost', trxId, why: 'the table was altered with ALGORITHM=INSTANT, whose records this reader does not rebuild from undo logs' };
+    let bytes = page;
+    let at = origin;
+    let id = trxId;
+    let deleted = false;
+    for (let n = 0; n < MAX_CHAIN && (this.trxIds.has(id) || id >= this.from); n++) {
+      if (!this.trxIds.has(id)) return { kind: 'lost', trxId, why: `transaction ${id}'s undo log is no longer kept (purged)` };
+      try {
+        const fields = recordFields(bytes, at, layout, compact);
+        const roll = readRollPtr(fields[layout.nUnique + 1].bytes as Uint8Array, 0);
+        if (roll.insert) return this.taken({ kind: 'none', trxId });
+        const located = this.records.get(roll.rsegId)?.get(undoAddress(roll.pageNo, roll.offset));
+        if (located === undefined) return { kind: 'lost', trxId, why: `its undo record (rollback segment ${roll.rsegId}, page ${roll.pageNo}, offset ${roll.offset}) is not in the undo log of transaction ${id}${this.problems.length > 0 ? ' as far as it could be read' : ''}` };
+        if (located.trxId !== id) return { kind: 'lost', trxId, why: `its undo record (page ${roll.pageNo}, offset ${roll.offset}) is now transaction ${located.trxId}'s, not ${id}'s: that log was purged and its space reused` };
+        const rec = readUndoRec(located.page, located.offset, layout.nUnique);
+        const why = mismatch(rec, fields, layout.nUnique);
+        if (why !== null) return { kind: 'lost', trxId, why: `its undo record (page ${roll.pageNo}, offset ${roll.offset}) ${why}` };
+        const previous = applyUndo(rec, fields, layout.nUnique);
+        deleted = (rec.infoBits & 0x20) !== 0;
+        const built = buildRecord(previous, layout, compact, rec.infoBits);
+        bytes = built.bytes;
+        at = built.origin;
+        id = rec.oldTrxId;
+      } catch (e) {
+        if (!(e instanceof UndoRecordError)) throw e;
+        return { kind: 'lost', trxId, why: `its undo record cannot be read: ${e.message}` };
+      }
+    }
+    if (this.trxIds.has(id) || id >= this.from) return { kind: 'lost', trxId, why: `its chain of versions runs past ${MAX_CHAIN} changes` };
+    return this.taken({ kind: 'record', trxId, bytes, origin: at, deleted });
+  }
+
+  /** A version taken back, counted for its transaction. */
+  private taken(v: Version): Version {
+    this.undone.set(v.trxId, (this.undone.get(v.trxId) ?? 0) + 1);
+    return v;
+  }
+}
+
+/** Why the undo record is not one of this record's changes, or null. */
+function mismatch(rec: UndoRec, fields: readonly UndoValue[], nUnique: number): string | null {
+  if (rec.type !== TRX_UNDO_UPD_EXIST_REC && rec.type !== TRX_UNDO_UPD_DEL_REC && rec.type !== TRX_UNDO_DEL_MARK_REC) return `is of type ${rec.type}, not an update or delete`;
+  for (let i = 0; i < nUnique; i++) {
+    const a = rec.key[i].bytes;
+    const b = fields[i].bytes;
+    if (a === null || b === null ? a !== b : !sameBytes(a, b)) return 'is of another row (its key differs)';
+  }
+  return null;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** The fields of the version before the undo record's change: old values, old DB_TRX_ID and DB_ROLL_PTR. */
+function applyUndo(rec: UndoRec, fields: readonly UndoValue[], nUnique: number): UndoValue[] {
+  const out = fields.slice();
+  const trx = new Uint8Array(6);
+  const high = Math.floor(rec.oldTrxId / 2 ** 32);
+  trx.set([(high >> 8) & 0xff, high & 0xff, rec.oldTrxId >>> 24 & 0xff, (rec.oldTrxId >>> 16) & 0xff, (rec.oldTrxId >>> 8) & 0xff, rec.oldTrxId & 0xff]);
+  const roll = new Uint8Array(7);
+  if (rec.oldRollPtr !== null) writeRollPtr(rec.oldRollPtr, roll, 0);
+  out[nUnique] = { bytes: trx, external: false };
+  out[nUnique + 1] = { bytes: roll, external: false };
+  for (const u of rec.update ?? []) {
+    if (u.fieldNo >= out.length || u.fieldNo === nUnique || u.fieldNo === nUnique + 1) throw new UndoRecordError(`the update vector names field ${u.fieldNo}, which the table's records do not have`);
+    out[u.fieldNo] = u.value;
+  }
+  return out;
+}
+
+/**
+ * The RowVersions taking back the changes of these logs' transactions: their undo records read (and
+ * kept, by address) from their pages. Records are parsed when a row asks for one.
+ */
+export async function loadVersions(logs: readonly UndoLog[], spaceOf: SpaceOf, from = Infinity, prepared: readonly UndoLog[] = []): Promise<RowVersions> {
+  const records = new Map<number, Map<number, Located>>();
+  const problems: string[] = [];
+  let kept = 0;
+  for (const log of logs) {
+    if (kept > MAX_KEPT_BYTES) {
+      problems.push(`the undo logs to take back pass ${MAX_KEPT_BYTES >> 20} MiB: those of transaction ${log.header.trxId} and later are not read, and the rows they changed are history-lost`);
+      break;
+    }
+    const ts: Tablespace | null = await spaceOf(log.rseg.spaceId);
+    if (ts === null) {
+      problems.push(`the undo log of transaction ${log.header.trxId} lies in tablespace ${log.rseg.spaceId}, which is not at hand`);
+      continue;
+    }
+    let bySeg = records.get(log.rseg.id);
+    if (bySeg === undefined) records.set(log.rseg.id, (bySeg = new Map()));
+    const offsets: number[] = [];
+    for await (const { pageNo, page, from, to } of logPages(ts, log.header, problems)) {
+      offsets.length = 0;
+      const broken = recordOffsets(page, from, to, offsets);
+      if (broken !== null) problems.push(`the undo log of transaction ${log.header.trxId}, ${ts.source.name} page ${pageNo}: ${broken}`);
+      // A copy: the tablespace's buffers are its own.
+      const copy = page.slice();
+      kept += copy.length;
+      for (const offset of offsets) bySeg.set(undoAddress(pageNo, offset), { page: copy, offset, trxId: log.header.trxId });
+    }
+  }
+  return new RowVersions(new Set(logs.map((l) => l.header.trxId)), records, problems, from, new Set(prepared.map((l) => l.header.trxId)));
+}
