@@ -5,7 +5,8 @@
  * offered, `tb04.sql` creates `tb04` twice: the chooser listed them by name, the duplicate key threw
  * in the page's rendering and the screen stayed as it was (tb07's rows under the other table's
  * header). Now each is offered under a name of its own, the chooser shows, no rows; and a wrong
- * definition chosen gets the verdict that it does not fit, not a request for a key file.
+ * definition chosen gets the verdict that it does not fit, not a request for a key file. The list's
+ * row count in another row mode says which rows it counts; Close all files clears "export all".
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -61,6 +62,28 @@ describe('selecting a table that waits for a definition', () => {
     await waitForTable('tb07', 'done');
     await page.locator('[data-row="9"]').waitFor();
     expect(await rowCount()).toBe(10);
+  });
+
+  it('a count in another row mode says which rows it counts; a count of none says the table has none of them', async () => {
+    await page.getByTestId('row-mode').selectOption('deleted');
+    await waitForTable('tb07', 'done');
+    expect(await rowCount()).toBe(0);
+    expect(await item('tb07').getByTestId('table-rows').innerText()).toBe('0 deleted rows');
+    expect(await page.locator('.nothing').innerText()).toBe('No rows of this kind in the table.');
+    await page.getByTestId('row-mode').selectOption('live');
+    await waitForTable('tb07', 'done');
+    expect(await item('tb07').getByTestId('table-rows').innerText()).toBe('10 rows');
+  });
+
+  it('Close all files takes the last "export all" outcome with it', async () => {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-all-zip').click()]);
+    expect(download.suggestedFilename()).toBe('tables.zip');
+    await page.locator('[data-testid="export-all"][data-running="false"][data-done="2"]').waitFor();
+    await page.getByTestId('clear-all').click();
+    await open(FILES);
+    await page.getByTestId('export-all').waitFor();
+    expect(await page.getByTestId('export-all').getAttribute('data-done')).toBe('0');
+    expect(await page.getByTestId('export-all-status').count()).toBe(0);
     expectOwnOriginOnly(session);
   });
 });
