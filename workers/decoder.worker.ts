@@ -13,7 +13,7 @@ import { createViewerMethods } from './viewer-methods.ts';
 import { createRecoveryMethods } from './recovery-methods.ts';
 import { createGuessMethods } from './guess-methods.ts';
 import { createListMethods, resolveCached } from './list-methods.ts';
-import { candidateName, createSystemMethods } from './system-methods.ts';
+import { choiceNames, createSystemMethods } from './system-methods.ts';
 import { createPageMapMethods, PageMapStore } from './page-map-methods.ts';
 
 let tables: TableDef[] = [];
@@ -47,10 +47,11 @@ const api: DecoderApi = {
     // the chosen source's tables (a general tablespace or a dump can hold several), chosen one first
     const candidates = resolved.candidates.slice().sort((a, b) => Number(b.table === resolved.table) - Number(a.table === resolved.table));
     tables = candidates.map((c) => c.table);
+    const names = choiceNames(candidates);
     const result: ResolvedSchemaResult = {
       // (a system tablespace's tables are chosen by `db/table`)
-      tables: candidates.map((c) => ({
-        name: candidateName(c), columnCount: c.table.columns.length, source: c.source,
+      tables: candidates.map((c, i) => ({
+        name: names[i]!, columnCount: c.table.columns.length, source: c.source,
         // Only a file holding several tables needs its index named (one table: found through page 0);
         // only a system tablespace's candidates that are not SDI have one.
         ...(c.clusteredIndex && (c.source !== 'sdi' || candidates.filter((o) => o.source === 'sdi').length > 1) ? { clusteredIndex: c.clusteredIndex } : {}),

@@ -35,7 +35,7 @@ import { openPartitionSources } from '../src/lib/partitioned-table.ts';
 import { Tablespace } from '../src/core/tablespace/tablespace.ts';
 import { readProblems } from '../src/ui/recovery/damage.ts';
 import type { NamedBlob, ResolvedSchemaResult, TableChoice } from './schema-api.ts';
-import { candidateName, isSystemFileName, resolveSystem, withDictionaryBeside, type Resolved } from './system-methods.ts';
+import { choiceNames, isSystemFileName, resolveSystem, withDictionaryBeside, type Resolved } from './system-methods.ts';
 import type { EncryptionKeys } from '../src/core/tablespace/encryption.ts';
 import { NotInnodbError } from '../src/core/errors.ts';
 
@@ -303,8 +303,9 @@ function resolvedResult(r: Resolved): ResolvedSchemaResult {
   // A dump's candidates are every CREATE TABLE in it; a file's own dictionary (several tables in a
   // general tablespace, an ibdata1's) stays whole, with the index of each (as the worker's resolveSchema gives it).
   const several = r.candidates.filter((c) => c.source === 'sdi').length > 1;
+  const names = choiceNames(r.candidates);
   const choice = (c: (typeof r.candidates)[number]): TableChoice => ({
-    name: candidateName(c), columnCount: c.table.columns.length, source: c.source,
+    name: names[r.candidates.indexOf(c)]!, columnCount: c.table.columns.length, source: c.source,
     ...(c.clusteredIndex && (several || c.source !== 'sdi') ? { clusteredIndex: c.clusteredIndex } : {}),
   });
   return {
@@ -422,7 +423,7 @@ export function createListMethods(): ListMethods {
           if (!table) {
             const r = await resolveCached(ibd, item.frm ? [item.frm, ...sqls] : sqls);
             table = r.table;
-            if (item.chosen) table = r.candidates.find((c) => candidateName(c) === item.chosen)?.table ?? table;
+            if (item.chosen) table = r.candidates[choiceNames(r.candidates).indexOf(item.chosen)]?.table ?? table;
             if (!table) throw new Error(r.error ?? `no table definition for ${item.name}`);
           }
           row = item.partitions ? await partitionedCsv(item, table) : await tableCsv(ibd, table, { index: item.index, raw: item.raw }, item.timeZone);

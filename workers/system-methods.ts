@@ -206,6 +206,30 @@ export function createSystemMethods(): SystemMethods {
 }
 
 /** The name a candidate is chosen by. */
-export function candidateName(c: SystemCandidate): string {
+function candidateName(c: SystemCandidate): string {
   return c.name ?? c.table.name;
+}
+
+/**
+ * The names the candidates are chosen by, one per candidate: a table defined twice in the files
+ * given (`tb04` in two dumps, or twice in one script that drops and creates it again) is named with
+ * its file too, and its place in the file, else the choice could not tell them apart (and the page's
+ * list of them, keyed by name, would not render at all).
+ */
+export function choiceNames(candidates: readonly SystemCandidate[]): string[] {
+  const names = candidates.map(candidateName);
+  const withFile = distinguish(names, (n, i) => `${n} (${candidates[i]!.file})`);
+  const seen = new Map<string, number>();
+  return distinguish(withFile, (n) => {
+    const k = (seen.get(n) ?? 0) + 1;
+    seen.set(n, k);
+    return `${n.slice(0, -1)}, #${k})`;
+  });
+}
+
+/** `names`, each that occurs more than once renamed by `rename` (a dump of 10,000 tables: counted once, not searched per name). */
+function distinguish(names: string[], rename: (name: string, i: number) => string): string[] {
+  const count = new Map<string, number>();
+  for (const n of names) count.set(n, (count.get(n) ?? 0) + 1);
+  return names.map((n, i) => (count.get(n)! > 1 ? rename(n, i) : n));
 }

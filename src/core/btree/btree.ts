@@ -104,8 +104,10 @@ async function leftmostAt(ts: Tablespace, root: IndexRoot, childOf: ChildOf, lev
  * The index's first leaf page (in key order), by descending the leftmost node pointers: one read per
  * level, so the first rows can be decoded before the whole leaf level is planned.
  */
-export function leftmostLeaf(ts: Tablespace, root: IndexRoot, childOf: ChildOf): Promise<number> {
-  return leftmostAt(ts, root, childOf, 0);
+export async function leftmostLeaf(ts: Tablespace, root: IndexRoot, childOf: ChildOf): Promise<number> {
+  const leaf = await leftmostAt(ts, root, childOf, 0);
+  if (root.header.level > 0) await checkFirstLeaf(ts, root, leaf);
+  return leaf;
 }
 
 /**
@@ -118,14 +120,51 @@ export async function leafPageNumbers(ts: Tablespace, root: IndexRoot, childOf: 
   const leaves: number[] = [];
   const origins: number[] = [];
   let pageNo = await leftmostAt(ts, root, childOf, 1);
+  const bound = pageBound(ts);
   // The level-1 chain cannot be longer than the file; past that it loops.
   for (let visited = 0; pageNo !== FIL_NULL; visited++) {
     if (visited > ts.pageCount) throw new IbdError(ts.source.name, 'the chain of level-1 B-tree pages loops', pageNo);
     const bytes = await nodePage(ts, root, pageNo, 1, origins);
-    for (const origin of origins) leaves.push(childOf(bytes, origin));
+    for (const origin of origins) {
+      const child = childOf(bytes, origin);
+      if (child >= bound) throw impossibleChild(ts, pageNo, child, bound);
+      leaves.push(child);
+    }
     pageNo = u32(bytes, FIL_PAGE_NEXT);
   }
+  await checkFirstLeaf(ts, root, leaves[0]);
   return leaves;
+}
+
+/**
+ * The pages a node pointer can point to: those the space header gives the space (a file cut short
+ * lacks some of them), or, with no space header to trust, those in the file. A child page number
+ * read with a key layout that does not fit the node pointers is any 4 bytes of the record: believed,
+ * it would say the file is cut millions of pages short.
+ */
+function pageBound(ts: Tablespace): number {
+  return ts.page0Damaged === null && !ts.raw ? Math.max(ts.fsp.size, ts.pageCount) : ts.pageCount;
+}
+
+function impossibleChild(ts: Tablespace, pageNo: number | null, child: number, bound: number): IbdError {
+  return new IbdError(ts.source.name, `a node pointer gives child page ${child}, but the space has ${bound} pages: the node pointers do not read with this key layout (a table definition that does not fit), or the page is damaged`, pageNo);
+}
+
+/**
+ * The first node pointer must lead to a leaf page of the index (when that page is in the file): a
+ * key layout that does not fit the node pointers gives page numbers that are not, even below the bound.
+ */
+async function checkFirstLeaf(ts: Tablespace, root: IndexRoot, first: number | undefined): Promise<void> {
+  if (first === undefined) return;
+  const bound = pageBound(ts);
+  if (first >= bound) throw impossibleChild(ts, null, first, bound);
+  if (first >= ts.pageCount) return;
+  const page = await ts.page(first);
+  if (page.checksum === 'bad') return;
+  const h = readIndexHeader(page.bytes);
+  if (!isIndexPage(page.bytes) || h.indexId !== root.header.indexId || h.level !== 0) {
+    throw new IbdError(ts.source.name, `the first node pointer leads to page ${first}, which is not a leaf page of index ${root.header.indexId} (${pageTypeName(u16(page.bytes, FIL_PAGE_TYPE))}, index ${h.indexId}, level ${h.level}): the node pointers do not read with this key layout (a table definition that does not fit), or the page is damaged`, first);
+  }
 }
 
 /**

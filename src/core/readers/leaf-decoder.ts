@@ -59,6 +59,8 @@ export interface LeafContext {
    * one from --before-trx on. A record one of them changed is shown as its version before it.
    */
   versions?: RowVersions | null;
+  /** What the definition says that the file contradicts (definition-clues.ts), added to its verdict. */
+  clues?: string;
 }
 
 /** Why a record is no row of the table, and the bytes of the field whose value check refused it (null for another reason). */
@@ -231,7 +233,7 @@ export class LeafDecoder {
     // cannot be laid out with the definition, or values mostly out of range, are the definition's
     // fault, not the page's. A few values out of range on a page whose heap adds up are those records'.
     if (first && (misfits > 0 || 2 * failed > origins.length)) {
-      throw new DefinitionMismatch(this.ctx.ts.source.name, `the table definition does not match the records of this file: ${failed} of the ${origins.length} records of its first leaf page do not fit it (${firstFailure}). Check that the CREATE TABLE is this table's, with every column in order and the same types`, page.no);
+      throw new DefinitionMismatch(this.ctx.ts.source.name, `the table definition does not match the records of this file: ${failed} of the ${origins.length} records of its first leaf page do not fit it (${firstFailure}). Check that the CREATE TABLE is this table's, with every column in order and the same types${this.ctx.clues ?? ''}`, page.no);
     }
     return accountable ? this.heapMismatch(bytes, recordBytes, first, page.no) : null;
   }
@@ -255,7 +257,7 @@ export class LeafDecoder {
     if (recordBytes === expected) return null;
     const detail = `its records take ${recordBytes} bytes when decoded with this table definition, but the page holds ${expected} bytes of records`;
     if (first) {
-      throw new DefinitionMismatch(this.ctx.ts.source.name, `the table definition does not match the records of this file: ${detail}. Check that the CREATE TABLE is this table's, with every column in order and the same types`, pageNo);
+      throw new DefinitionMismatch(this.ctx.ts.source.name, `the table definition does not match the records of this file: ${detail}. Check that the CREATE TABLE is this table's, with every column in order and the same types${this.ctx.clues ?? ''}`, pageNo);
     }
     return detail;
   }

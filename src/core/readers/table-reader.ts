@@ -18,6 +18,7 @@ import { RecordError } from '../records/record.ts';
 import { compactChildPage, redundantChildPage } from '../records/key-fields.ts';
 import { hasStateColumn, modeIncludes, ROW_STATE_COLUMN, type RowMode } from './row-state.ts';
 import { fileLayout, leafContext } from './leaf-context.ts';
+import { definitionClues, fileRowFormat } from './definition-clues.ts';
 import { secondaryIndexName, secondaryTree } from './index-choice.ts';
 import { planLookup, type KeyLookup, type KeyRange } from './key-lookup.ts';
 import type { ClusteredLayout, KeyColumn } from '../records/clustered-index.ts';
@@ -180,14 +181,6 @@ export interface TableReader {
 const DEFINITION_CHECK_PAGES = 8;
 /** The largest span of pages decodePages() reads at once. */
 const RUN_MAX_BYTES = 16 << 20;
-function rowFormatOf(ts: Tablespace, compact: boolean, table: TableDef): TableInfo['rowFormat'] {
-  if (!compact) return 'REDUNDANT';
-  if (ts.fsp.flags.zipSize !== 0) return 'COMPRESSED';
-  if (table.rowFormat === 'COMPACT' || table.rowFormat === 'DYNAMIC') return table.rowFormat;
-  // MySQL marks DYNAMIC in the space flags; MariaDB's full_crc32 flags do not, and DYNAMIC is its default.
-  return ts.fsp.flags.atomicBlobs || ts.fsp.flags.fullCrc32 ? 'DYNAMIC' : 'COMPACT';
-}
-
 export async function openTable(source: ByteSource, table: TableDef, options: OpenOptions = {}): Promise<TableReader> {
   const zone = await tableError(source, table, async () => timeZone(options.timeZone ?? 'UTC'));
   const ts = options.raw ? Tablespace.openRaw(rawView(source, options.raw.base), options.raw) : await Tablespace.open(source, { keys: options.keys });
@@ -204,14 +197,14 @@ export async function openTable(source: ByteSource, table: TableDef, options: Op
     pageCount: ts.pageCount,
     spaceId: ts.fsp.spaceId,
     checksumFormat: ts.fullCrc32 ? 'full_crc32' : 'mysql',
-    rowFormat: rowFormatOf(ts, compact, table),
+    rowFormat: fileRowFormat(ts, compact, table),
     rootPage: root.page,
     indexId: root.header.indexId,
     treeHeight: root.page < 0 ? 0 : root.header.level + 1,
     clusteredOn: layout.keyKind,
     leafSource: root.page < 0 ? 'scan' : 'btree',
   };
-  return new ClusteredReader(ts, root, info, layout, compact, options.mode ?? 'live', zone, secondary === null ? options.versions ?? null : null);
+  return new ClusteredReader(ts, root, info, layout, compact, options.mode ?? 'live', zone, secondary === null ? options.versions ?? null : null, definitionClues(ts, compact, table));
 }
 
 /** What `step` returns; what it throws, as an IbdError naming the file and the table. */
@@ -279,11 +272,13 @@ class ClusteredReader implements TableReader {
     readonly mode: RowMode,
     private readonly zone: TimeZone,
     versions: RowVersions | null,
+    /** What the definition says that the file contradicts, added to the verdict when it does not fit. */
+    clues = '',
   ) {
     this.columns = layout.columns.map((c) => c.name);
     this.keyParts = layout.keyParts;
     if (hasStateColumn(mode)) this.columns.push(ROW_STATE_COLUMN);
-    this.context = { ...leafContext(ts, layout, compact, mode, this.stats, zone), versions };
+    this.context = { ...leafContext(ts, layout, compact, mode, this.stats, zone), versions, clues };
     this.leaf = new LeafDecoder(this.context);
   }
 

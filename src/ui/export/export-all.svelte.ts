@@ -156,11 +156,34 @@ export class ExportAll {
   where = $state<string | null>(null);
   error = $state<string | null>(null);
   #stop = false;
+  /** Close all files came during the run: its outcome is not shown. */
+  #cleared = false;
 
   constructor(readonly ws: Workspace) {}
 
   cancel(): void {
     this.#stop = true;
+  }
+
+  /**
+   * Close all files: a running export stops (the pool it runs in is killed too), and the outcome of
+   * the last one goes, which was of files no longer open.
+   */
+  clear(): void {
+    this.#stop = true;
+    this.#cleared = true;
+    this.#forget();
+  }
+
+  #forget(): void {
+    this.total = 0;
+    this.done = 0;
+    this.rows = 0;
+    this.failed = 0;
+    this.problems = [];
+    this.where = null;
+    this.elapsedMs = null;
+    this.error = null;
   }
 
   /** Exports every table; `how`: into a folder the user picks, or one .zip download. */
@@ -178,13 +201,9 @@ export class ExportAll {
     const tables = this.ws.tables.slice();
     this.running = true;
     this.#stop = false;
+    this.#cleared = false;
+    this.#forget();
     this.total = tables.length;
-    this.done = 0;
-    this.rows = 0;
-    this.failed = 0;
-    this.problems = [];
-    this.where = null;
-    this.elapsedMs = null;
     const started = performance.now();
     const release = this.ws.exportHold.begin();
     const run: Run = { target, problems: [], writing: Promise.resolve() };
@@ -207,6 +226,7 @@ export class ExportAll {
       this.problems = run.problems;
       release();
       this.running = false;
+      if (this.#cleared) this.#forget();
     }
   }
 
