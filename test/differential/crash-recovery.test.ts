@@ -8,12 +8,16 @@
  * open: the tables it did not touch still match the server (rolling it back is the undo branch's).
  */
 import { spawnSync, execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCreateTables } from '../../src/core/definitions/ddl/create-table.ts';
+import { LogArea, START_OFFSET } from '../../src/core/log/log-file.ts';
+import { readMtr, varint, varintLength } from '../../src/core/log/mtr-records.ts';
 import { scanRedoLog } from '../../src/core/log/redo-scan.ts';
+import { crc32c } from '../../src/core/pages/checksum.ts';
+import { bytesSource } from '../../src/core/tablespace/source.ts';
 import { openTable, type Row } from '../../src/core/readers/table-reader.ts';
 import { openInnodb } from '../../src/lib/node.ts';
 import { fileSource } from '../../src/node/file-source.ts';
@@ -138,6 +142,80 @@ describe('a datadir killed mid-work, rolled forward by its redo log', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+/** mlog_encode_varint as mtr0log.h describes it: 1 to 5 bytes, each length's range after the shorter ones'. */
+function encodeVarint(v: number): number[] {
+  if (v < 0x80) return [v];
+  if (v < 0x4080) return [0x80 | ((v - 0x80) >> 8), (v - 0x80) & 0xff];
+  if (v < 0x204080) return [0xc0 | ((v - 0x4080) >> 16), ((v - 0x4080) >> 8) & 0xff, (v - 0x4080) & 0xff];
+  if (v < 0x10204080) return [0xe0 | ((v - 0x204080) >>> 24), ((v - 0x204080) >> 16) & 0xff, ((v - 0x204080) >> 8) & 0xff, (v - 0x204080) & 0xff];
+  const w = v - 0x10204080;
+  return [0xf0, w >>> 24, (w >>> 16) & 0xff, (w >>> 8) & 0xff, w & 0xff];
+}
+
+const u64 = (b: Uint8Array, o: number) => new DataView(b.buffer, b.byteOffset).getUint32(o) * 2 ** 32 + new DataView(b.buffer, b.byteOffset).getUint32(o + 4);
+const put64 = (b: Uint8Array, o: number, v: number) => {
+  new DataView(b.buffer, b.byteOffset).setUint32(o, Math.floor(v / 2 ** 32));
+  new DataView(b.buffer, b.byteOffset).setUint32(o + 4, v >>> 0);
+};
+
+describe('the log parser on the real ib_logfile0', () => {
+  it('decodes every length of variable-length integer', () => {
+    for (const v of [0, 1, 0x7f, 0x80, 0x81, 0x407f, 0x4080, 0x4081, 0x20407f, 0x204080, 0x1020407f, 0x10204080, 0xffffffff]) {
+      const bytes = Uint8Array.from(encodeVarint(v));
+      expect([varintLength(bytes[0]), varint(bytes, 0)]).toEqual([bytes.length, v]);
+    }
+  });
+
+  it('ends the log at a mini-transaction whose CRC-32C fails, and only there', async () => {
+    const bytes = new Uint8Array(readFileSync(join(setup.copyA, 'ib_logfile0')));
+    const original = await scanRedoLog(bytesSource(bytes, 'ib_logfile0'), new Set());
+    const area = new LogArea(bytesSource(bytes, 'ib_logfile0'), u64(bytes, 8));
+    // The hundredth mini-transaction after the checkpoint, one byte of its records flipped.
+    let lsn = original.bounds.checkpointLsn;
+    for (let i = 0; i < 100; i++) lsn = (await readMtr(area, lsn, false))!.endLsn;
+    const damaged = bytes.slice();
+    damaged[area.offsetOf(lsn) + 1] ^= 0x40;
+    const cut = await scanRedoLog(bytesSource(damaged, 'ib_logfile0'), new Set());
+    expect([cut.bounds.endLsn, cut.mtrCount]).toEqual([lsn, 100]);
+    expect(original.bounds.endLsn).toBeGreaterThan(lsn);
+  });
+
+  it('reads a log that wraps around the end of its circular area as the same log', async () => {
+    const bytes = new Uint8Array(readFileSync(join(setup.copyA, 'ib_logfile0')));
+    const first = u64(bytes, 8);
+    const capacity = bytes.length - START_OFFSET;
+    const original = await scanRedoLog(bytesSource(bytes, 'ib_logfile0'), null);
+    const area = new LogArea(bytesSource(bytes, 'ib_logfile0'), first);
+    const mtrs: { start: number; end: number }[] = [];
+    for (let lsn = original.bounds.checkpointLsn; lsn < original.bounds.endLsn; ) {
+      const m = (await readMtr(area, lsn, false))!;
+      mtrs.push({ start: lsn, end: m.endLsn });
+      lsn = m.endLsn;
+    }
+    // Every LSN moved by `shift`, so that the middle mini-transaction straddles the area's end.
+    const middle = mtrs[mtrs.length >> 1];
+    const shift = capacity - (middle.start - first) - 3;
+    const wrapped = new Uint8Array(bytes.length);
+    wrapped.set(bytes.subarray(0, START_OFFSET), 0);
+    wrapped.set(bytes.subarray(START_OFFSET, START_OFFSET + capacity - shift), START_OFFSET + shift);
+    wrapped.set(bytes.subarray(START_OFFSET + capacity - shift), START_OFFSET);
+    // The termination byte flips on the second pass over the area.
+    for (const m of mtrs) wrapped[START_OFFSET + ((m.end - 5 + shift - first) % capacity)] = (Math.floor((m.end - 5 + shift - first) / capacity) & 1) ^ 1;
+    for (const at of [4096, 8192]) {
+      if (crc32c(wrapped, at, at + 60) !== new DataView(wrapped.buffer).getUint32(at + 60)) continue;
+      put64(wrapped, at, u64(wrapped, at) + shift);
+      put64(wrapped, at + 8, u64(wrapped, at + 8) + shift);
+      new DataView(wrapped.buffer).setUint32(at + 60, crc32c(wrapped, at, at + 60));
+    }
+    const moved = await scanRedoLog(bytesSource(wrapped, 'ib_logfile0'), null);
+    expect(Math.floor((moved.bounds.endLsn - first) / capacity)).toBe(1);
+    expect([moved.bounds.checkpointLsn - shift, moved.bounds.endLsn - shift]).toEqual([original.bounds.checkpointLsn, original.bounds.endLsn]);
+    expect([moved.mtrCount, moved.recordCount]).toEqual([original.mtrCount, original.recordCount]);
+    expect(moved.files.map((f) => ({ ...f, lsn: f.lsn - shift }))).toEqual(original.files);
+    expect([...moved.recordsPerSpace]).toEqual([...original.recordsPerSpace]);
+  });
 });
 
 describe('a crash with a transaction left open', () => {

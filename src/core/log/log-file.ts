@@ -120,6 +120,20 @@ export class LogArea {
     return out;
   }
 
+  /**
+   * `length` bytes from `lsn` on, read as they are asked for (no window kept): for the apply of a
+   * page, whose mini-transactions lie anywhere in the log, where a window read for each would cost
+   * megabytes a record.
+   */
+  async exact(lsn: number, length: number): Promise<Uint8Array> {
+    const start = this.offsetOf(lsn);
+    for (const [at, window] of this.windows) {
+      if (start >= at && start + length <= at + window.length) return window.subarray(start - at, start - at + length);
+    }
+    if (start + length <= this.source.size) return this.source.read(start, length);
+    return this.bytes(lsn, length);
+  }
+
   private async window(at: number): Promise<Uint8Array> {
     let got = this.windows.get(at);
     if (got) {

@@ -205,7 +205,7 @@ class PageRecovery {
       const start = log.mtrs[2 * i];
       const end = start + log.mtrs[2 * i + 1];
       if (end <= pageLsn) continue;
-      const walk = new MtrRecords(await this.scan.area.bytes(start, end - start - trailer));
+      const walk = new MtrRecords(await this.scan.area.exact(start, end - start - trailer));
       while (walk.next()) {
         if (walk.isFile || walk.spaceId !== this.spaceId || walk.pageNo !== no) continue;
         const why = applyRecord(frame, this.spaceId, no, walk, state);
