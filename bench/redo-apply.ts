@@ -23,9 +23,11 @@ async function ours(datadir: string): Promise<void> {
   let t = process.hrtime.bigint();
   const scan = await scanRedoLog(log, new Set());
   const scanned = seconds(t);
+  const scanCpu = process.cpuUsage();
   const logMb = (scan.bounds.endLsn - scan.bounds.checkpointLsn) / 1e6;
-  console.log(`log: ${logMb.toFixed(1)} MB after the checkpoint, ${scan.mtrCount} mini-transactions, ${scan.recordCount} page records; scan ${scanned.toFixed(2)} s (${(logMb / scanned).toFixed(0)} MB/s)`);
+  console.log(`log: ${logMb.toFixed(1)} MB after the checkpoint, ${scan.mtrCount} mini-transactions, ${scan.recordCount} page records; scan ${scanned.toFixed(2)} s, ${((scanCpu.user + scanCpu.system) / 1e6).toFixed(2)} CPU-s for the process so far (${(logMb / scanned).toFixed(0)} MB/s)`);
   t = process.hrtime.bigint();
+  const cpu = process.cpuUsage();
   let records = 0;
   let pages = 0;
   for (const db of readdirSync(datadir).filter((d) => statSync(join(datadir, d)).isDirectory())) {
@@ -41,7 +43,8 @@ async function ours(datadir: string): Promise<void> {
     }
   }
   const applied = seconds(t);
-  console.log(`applied: ${records} records to ${pages} pages in ${applied.toFixed(2)} s (each file's own scan of the log included): ${(records / applied / 1e3).toFixed(0)} k records/s`);
+  const used = process.cpuUsage(cpu);
+  console.log(`applied: ${records} records to ${pages} pages in ${applied.toFixed(2)} s, ${((used.user + used.system) / 1e6).toFixed(2)} CPU-s (each file's own scan of the log included): ${(records / applied / 1e3).toFixed(0)} k records/s`);
   await log.close();
 }
 

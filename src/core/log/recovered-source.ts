@@ -21,7 +21,7 @@ import type { PageLog, RedoScan } from './redo-scan.ts';
 /** Recovered pages kept (4 MiB of 16 KB pages). */
 const PAGES_KEPT = 256;
 /** Mini-transactions less than this apart are read in one read (prefetch), up to READ_MAX bytes. */
-const READ_GAP = 64 << 10;
+const READ_GAP = 4 << 10;
 const READ_MAX = 8 << 20;
 /** The most log read ahead for one range of pages; their other mini-transactions are read one by one. */
 const AHEAD_MAX = 64 << 20;
