@@ -20,6 +20,7 @@ import { anythingAmiss } from './core/readers/decode-stats.ts';
 import { modeIncludes } from './core/readers/row-state.ts';
 import { DefinitionMismatch, type DecodeStats, type Problem } from './core/readers/table-reader.ts';
 import { Tablespace } from './core/tablespace/tablespace.ts';
+import { recoveryAmiss, recoveryLines, type RedoRecovery } from './core/log/redo-recovery.ts';
 import { formatGuess, guessColumns } from './core/definitions/guess/index.ts';
 import { listIndexes, recoveryReport } from './core/readers/recovery-target.ts';
 import { indexNames } from './core/definitions/dictionary/dict-tables.ts';
@@ -220,7 +221,24 @@ async function run(args: Args): Promise<number> {
   if (args.csvFor !== null && args.timeZone !== 'UTC') warn(`--csv-for load-data writes TIMESTAMP values in UTC (its statement loads them so), not ${args.timeZone}`);
   if (args.csvFor !== null) args.timeZone = 'UTC';
   if (args.more.length > 0 || args.partitionColumn) return readPartitions(args);
-  const file = await openInnodb(args.ibd, { schema: args.schema ?? undefined, keys: await keysOf(args), dictionary: args.dictionary ?? undefined, dataFiles: args.files.slice(1) });
+  const file = await openInnodb(args.ibd, {
+    schema: args.schema ?? undefined, keys: await keysOf(args), dictionary: args.dictionary ?? undefined, dataFiles: args.files.slice(1),
+    asOnDisk: args.asOnDisk, datadir: args.datadir ?? undefined,
+  });
+  // Recovered pages are made in this thread: the worker threads would read the file as it is.
+  if (file.recovery?.applied) args.threads = 1;
+  const code = await readOpened(file, args);
+  return Math.max(code, file.recovery === null ? 0 : sayRecovery(file.name, file.recovery));
+}
+
+/** The datadir's redo log, what it did to the file or why not: on stderr; exit status 2 where rows may be stale. */
+function sayRecovery(name: string, recovery: RedoRecovery): number {
+  for (const line of recoveryLines(name, recovery)) process.stderr.write(`${line}\n`);
+  return recoveryAmiss(recovery) ? 2 : 0;
+}
+
+/** The rows, count, DDL, page map … of an opened file, as asked. */
+async function readOpened(file: InnodbFile, args: Args): Promise<number> {
   let out: Writable | null = null;
   try {
     for (const w of file.warnings) warn(w);

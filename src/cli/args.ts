@@ -25,6 +25,8 @@ export const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [-
                      ones too; a general tablespace's or mysql.ibd's from their SDI), each row counted
   --dictionary FILE  the system tablespace (ibdata1) whose data dictionary defines FILE.ibd when no .frm
                      is found (default: ../ibdata1 beside FILE.ibd's database folder, if there is one)
+  --datadir DIR      the datadir whose redo log (ib_logfile0) rolls FILE forward as the server's crash
+                     recovery would (default: FILE.ibd's database folder's parent; an ibdata1's own)
   --print-ddl        print the table's CREATE TABLE (rebuilt from the .ibd or the .frm) and stop
   --count            print the exact number of rows (of --rows) and stop: counted from each leaf
                      page's record headers, no row is decoded
@@ -73,7 +75,8 @@ export const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [-
   --before-trx N     the table as it was before transaction N and every later one changed it (from the
                      undo logs); rows whose earlier version is gone are withheld (--rows both: marked
                      history-lost). Transactions active at a crash are always rolled back, as the server would
-  --as-on-disk       read the rows as the pages hold them: no rollback of transactions active at a crash
+  --as-on-disk       read the rows as the pages hold them: no redo log rolled forward, no rollback of
+                     transactions active at a crash
   --page N           page N described: FIL header and trailer, checksums, its structures, records
                      (their values with a table definition), page directory, a labelled hex dump`;
 
@@ -93,6 +96,8 @@ export interface Args {
   listIndexes: boolean;
   listTables: boolean;
   dictionary: string | null;
+  /** --datadir: where the redo log is (--as-on-disk: none is applied). */
+  datadir: string | null;
   indexId: bigint | null;
   pageSize: number | null;
   pageMap: boolean;
@@ -116,7 +121,7 @@ export interface Args {
 }
 
 export function parseArgs(argv: string[]): Args {
-  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null; more: string[] } = { format: 'csv', schema: null, printDdl: false, count: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, listTables: false, dictionary: null, indexId: null, pageSize: null, pageMap: false, page: null, index: null, key: null, from: null, to: null, more: [], files: [], partitionColumn: false, timeZone: null, csvFor: null, listTransactions: false, beforeTrx: null, asOnDisk: false };
+  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null; more: string[] } = { format: 'csv', schema: null, printDdl: false, count: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, listTables: false, dictionary: null, datadir: null, indexId: null, pageSize: null, pageMap: false, page: null, index: null, key: null, from: null, to: null, more: [], files: [], partitionColumn: false, timeZone: null, csvFor: null, listTransactions: false, beforeTrx: null, asOnDisk: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = (): string => {
@@ -158,6 +163,7 @@ export function parseArgs(argv: string[]): Args {
       args.beforeTrx = Number(v);
     }
     else if (a === '--dictionary') args.dictionary = value();
+    else if (a === '--datadir') args.datadir = value();
     else if (a === '--index-id') {
       const v = value();
       if (!/^\d+$/.test(v)) throw new UsageError('--index-id takes an index id (a whole number; see --list-indexes)');

@@ -11,6 +11,7 @@ import { partitionOfFile } from '../core/definitions/partitions.ts';
 import type { Dictionary } from '../core/definitions/dictionary/dict-tables.ts';
 import { IbdError, NotInnodbError } from '../core/errors.ts';
 import { droppedIndexes, systemIndexTarget, type DroppedIndex, type IndexTarget } from '../core/readers/dropped-indexes.ts';
+import { withRedoLog, type RedoRecovery } from '../core/log/redo-recovery.ts';
 import { countLiveRows } from '../core/readers/leaf-counts.ts';
 import { summarize, type SummarizeOptions, type TablespaceSummary } from '../core/readers/summary.ts';
 import type { EncryptionKeys } from '../core/tablespace/encryption.ts';
@@ -31,6 +32,10 @@ export interface SourceOptions {
    * table of the file's space is taken when neither the file's own SDI nor a .frm describes it.
    */
   dictionary?: ByteSource;
+  /** The redo log (ib_logfile0) of the file's datadir: its pages are rolled forward by it (core/log/redo-recovery.ts). */
+  redoLog?: ByteSource;
+  /** The redo log is not applied, only read for what it says. */
+  asOnDisk?: boolean;
 }
 
 /** A definition guessed from the records, with the guess: each field's lengths, NULLs, samples and type. */
@@ -58,6 +63,8 @@ export class InnodbFile {
     private readonly defs: Definitions,
     readonly keys: EncryptionKeys | undefined,
     private readonly release: () => Promise<void>,
+    /** What the datadir's redo log did to the file's pages, or why not; null when no log was given. */
+    readonly recovery: RedoRecovery | null = null,
   ) {}
 
   get name(): string {
@@ -156,9 +163,11 @@ export class InnodbFile {
  * Opens `source`: throws NotInnodbError when it holds no InnoDB page at all; otherwise finds its
  * definitions (a file whose page 0 is damaged opens too, to be read with a scan of its pages).
  */
-export async function openSource(source: ByteSource, options: SourceOptions = {}, release: () => Promise<void> = async () => {}): Promise<InnodbFile> {
+export async function openSource(raw: ByteSource, options: SourceOptions = {}, release: () => Promise<void> = async () => {}): Promise<InnodbFile> {
+  const redo = options.redoLog ? await withRedoLog(raw, options.redoLog, { apply: !options.asOnDisk }) : null;
+  const source = redo?.source ?? raw;
   const opened = await Tablespace.open(source).then(() => null, (e: unknown) => e);
   if (opened instanceof NotInnodbError) throw opened;
   const defs = options.schema ? await givenDefinitions(source, options.schema) : await foundDefinitions(source, options.files ?? [], options.dictionary ?? null);
-  return new InnodbFile(source, defs, options.keys, release);
+  return new InnodbFile(source, defs, options.keys, release, redo?.recovery ?? null);
 }

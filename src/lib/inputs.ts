@@ -39,6 +39,15 @@ export interface OpenInnodbOptions<F = FileInput> {
    * numbered ones beside an ibdata1 given by its path are found when this is not given.
    */
   dataFiles?: readonly F[];
+  /**
+   * The redo log (ib_logfile0) of the datadir the file comes from: the pages it changed after its
+   * checkpoint are read as the server's crash recovery would leave them (MariaDB 10.8+), and the
+   * file's `recovery` says what was done. In Node, found in the datadir unless given; null reads the
+   * pages as they are on disk.
+   */
+  redoLog?: F | null;
+  /** The redo log is read for what it says (a clean shutdown or not, the pages it changes), not applied: the pages as on disk. */
+  asOnDisk?: boolean;
 }
 
 /** The name an .ibd goes by when none is given. */

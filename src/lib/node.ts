@@ -29,6 +29,12 @@ import { openPartitionSources, partitionedTableName, type PartitionedOptions, ty
 export type { FileInput, IbdInput, NamedData, OpenInnodbOptions } from './inputs.ts';
 export * from './exports.ts';
 
+/** What only Node's entry takes. */
+export interface NodeOptions {
+  /** The datadir whose redo log (ib_logfile0) rolls the file forward, when it is not the .ibd's (its folder's parent). */
+  datadir?: string;
+}
+
 /** An .ibd or a companion file in Node: a path besides what index.ts takes. */
 export type NodeIbdInput = string | IbdInput;
 export type NodeFileInput = string | FileInput;
@@ -58,6 +64,12 @@ function beside(path: string, want: string): string | null {
   if (existsSync(exact)) return exact;
   const found = entriesOf(dirname(path)).find((name) => name.toLowerCase() === want.toLowerCase());
   return found === undefined ? null : join(dirname(path), found);
+}
+
+/** The redo log of the datadir an .ibd lies in (datadir/db/t.ibd → datadir/ib_logfile0; an ibdata1's own folder), or of `datadir`. */
+function redoLogOf(path: string, system: boolean, datadir: string | undefined): string | null {
+  const log = join(datadir ?? (system ? dirname(path) : join(dirname(path), '..')), 'ib_logfile0');
+  return existsSync(log) ? log : null;
 }
 
 /** The system tablespace of the datadir an .ibd lies in (datadir/db/t.ibd → datadir/ibdata1), if there is one. */
@@ -91,7 +103,7 @@ async function isSystemSpace(source: ByteSource): Promise<boolean> {
 }
 
 /** Opens an .ibd (a path, File, Blob or bytes): throws NotInnodbError when it holds no InnoDB page; finds its table definitions. */
-export async function openInnodb(input: NodeIbdInput, options: OpenInnodbOptions<NodeFileInput> = {}): Promise<InnodbFile> {
+export async function openInnodb(input: NodeIbdInput, options: OpenInnodbOptions<NodeFileInput> & NodeOptions = {}): Promise<InnodbFile> {
   // Companions are read whole while the definitions are found, and closed then.
   const companions: FileSource[] = [];
   const sourceOf = async (f: NodeFileInput): Promise<ByteSource> => {
@@ -103,6 +115,7 @@ export async function openInnodb(input: NodeIbdInput, options: OpenInnodbOptions
   const ibd = typeof input === 'string' ? await dataFilesOf(await dataFilePaths(input, pathsOf(options.dataFiles))) : null;
   const source = ibd ?? (options.dataFiles ? dataFilesSource([ibdSource(input as IbdInput, options.name), ...(await Promise.all(options.dataFiles.map(sourceOf)))]) : ibdSource(input as IbdInput, options.name));
   const path = typeof input === 'string' ? input : null;
+  let redoFile: FileSource | null = null;
   try {
     const system = path !== null && (await isSystemSpace(source));
     const looked = path !== null && options.files === undefined && options.schema === undefined;
@@ -112,9 +125,14 @@ export async function openInnodb(input: NodeIbdInput, options: OpenInnodbOptions
     const schema = options.schema === undefined ? undefined : await sourceOf(options.schema);
     const dictionaryPath = options.dictionary ?? (path !== null && !system && options.schema === undefined ? dictionaryBeside(path) : null);
     const dictionary = dictionaryPath === null ? undefined : await sourceOf(dictionaryPath);
-    return await openSource(source, { schema, files, keys: options.keys, dictionary }, async () => ibd?.close());
+    const redoPath = options.redoLog !== undefined ? options.redoLog : path === null ? null : redoLogOf(path, system, options.datadir);
+    // The log is read as pages are: kept open with the file, not closed with the companions.
+    if (typeof redoPath === 'string') redoFile = await fileSource(redoPath);
+    const redoLog = redoPath === null ? undefined : redoFile ?? companionSource(redoPath as FileInput);
+    const close = async () => void (await Promise.all([ibd?.close(), redoFile?.close()]));
+    return await openSource(source, { schema, files, keys: options.keys, dictionary, redoLog, asOnDisk: options.asOnDisk }, close);
   } catch (e) {
-    await ibd?.close();
+    await Promise.all([ibd?.close(), redoFile?.close()]);
     throw e;
   } finally {
     await Promise.all(companions.map((c) => c.close()));

@@ -1,0 +1,192 @@
+/**
+ * One mini-transaction of a MariaDB 10.8+ redo log (mtr0types.h, mtr0log.h; recv_sys_t::parse): its
+ * records, then a termination byte (the sequence bit), an 8-byte nonce if the log is encrypted, and
+ * the CRC-32C of the records (and nonce). Each record: a first byte (bit 7 same_page, bits 6..4 the
+ * type, bits 3..0 the length or 0 for a longer one that follows), the page identifier (tablespace
+ * id and page number, variable-length integers) unless same_page, then the type's body.
+ */
+import { crc32c } from '../pages/checksum.ts';
+import { u32 } from '../pages/fil-header.ts';
+import type { LogArea } from './log-file.ts';
+
+/** Record types (mrec_type_t), in bits 6..4 of the first byte. */
+export const FREE_PAGE = 0x00;
+export const INIT_PAGE = 0x10;
+export const EXTENDED = 0x20;
+export const WRITE = 0x30;
+export const MEMSET = 0x40;
+export const MEMMOVE = 0x50;
+export const RESERVED = 0x60;
+export const OPTION = 0x70;
+/** File-level records (mfile_type_t): same_page set on the first record of a mini-transaction. */
+export const FILE_CREATE = 0x80;
+export const FILE_DELETE = 0x90;
+export const FILE_RENAME = 0xa0;
+export const FILE_MODIFY = 0xb0;
+export const FILE_CHECKPOINT = 0xf0;
+
+/** The longest mini-transaction the server parses (recv_sys_t::MTR_SIZE_MAX). */
+const MTR_SIZE_MAX = 1 << 20;
+/** Bytes first read for a mini-transaction; most are far shorter. */
+const FIRST_READ = 1 << 16;
+
+/** The bytes a variable-length integer takes, from its first byte (mlog_decode_varint_length). */
+export function varintLength(first: number): number {
+  let len = 1;
+  for (let b = first; b & 0x80; b = (b << 1) & 0xff) len++;
+  return len;
+}
+
+/** A variable-length integer at b[at] (mlog_decode_varint), or -1 where it is malformed. */
+export function varint(b: Uint8Array, at: number): number {
+  const i = b[at];
+  if (i < 0x80) return i;
+  if (i < 0xc0) return 0x80 + (((i & 0x3f) << 8) | b[at + 1]);
+  if (i < 0xe0) return 0x4080 + (((i & 0x1f) << 16) | (b[at + 1] << 8) | b[at + 2]);
+  if (i < 0xf0) return 0x204080 + ((i & 0x0f) * 0x1000000 + ((b[at + 1] << 16) | (b[at + 2] << 8) | b[at + 3]));
+  if (i === 0xf0) {
+    const v = u32(b, at + 1);
+    if (v <= 0xefdfbf7f) return 0x10204080 + v;
+  }
+  return -1;
+}
+
+/** A mini-transaction found at `startLsn`: its records' bytes (up to the termination byte) and where the next begins. */
+export interface Mtr {
+  startLsn: number;
+  endLsn: number;
+  records: Uint8Array;
+}
+
+/**
+ * The mini-transaction at `lsn`, or null where the log ends there: a zero byte, a termination byte
+ * of the previous pass over the circular area, a CRC-32C that does not match, or one cut short.
+ */
+export async function readMtr(area: LogArea, lsn: number, encrypted: boolean): Promise<Mtr | null> {
+  const trailer = 1 + (encrypted ? 8 : 0) + 4;
+  for (let want = FIRST_READ; ; want *= 4) {
+    const length = Math.min(want, area.capacity);
+    const b = await area.bytes(lsn, length);
+    if (b[0] <= 1) return null;
+    let at = 0;
+    while (at < length && b[at] > 1 && at < MTR_SIZE_MAX) at = recordEnd(b, at, length);
+    if (at >= MTR_SIZE_MAX || at < 0) return null;
+    if (at + trailer > length) {
+      if (length >= area.capacity || want > MTR_SIZE_MAX) return null;
+      continue;
+    }
+    if (b[at] !== area.sequenceBit(lsn + at)) return null;
+    // An encrypted log's nonce is covered too: CRC-32C over the records, then on over the nonce.
+    const crc = encrypted ? crcWithNonce(b, at) : crc32c(b, 0, at);
+    if (crc !== u32(b, at + 1 + (encrypted ? 8 : 0))) return null;
+    return { startLsn: lsn, endLsn: lsn + at + trailer, records: b.slice(0, at) };
+  }
+}
+
+/** The CRC-32C of the records and the nonce after the termination byte (how an encrypted mini-transaction is summed). */
+function crcWithNonce(b: Uint8Array, at: number): number {
+  const joined = new Uint8Array(at + 8);
+  joined.set(b.subarray(0, at), 0);
+  joined.set(b.subarray(at + 1, at + 9), at);
+  return crc32c(joined, 0, joined.length);
+}
+
+/** Where the record at b[at] ends (its first byte and length bytes included), or -1 when malformed; `length` bounds the look. */
+function recordEnd(b: Uint8Array, at: number, length: number): number {
+  const first = b[at];
+  let rlen = first & 0x0f;
+  const p = at + 1;
+  if (rlen === 0) {
+    if (p >= length) return length;
+    const lenlen = varintLength(b[p]);
+    if (p + lenlen > length) return length;
+    const add = varint(b, p);
+    if (add < 0 || add >= MTR_SIZE_MAX) return -1;
+    rlen = add + 15;
+  }
+  return p + rlen;
+}
+
+/**
+ * Walks the records of one mini-transaction, keeping the page each refers to (same_page records
+ * refer to the one before). No object per record: the walker's fields describe the current one.
+ */
+export class MtrRecords {
+  /** The record's first byte. */
+  first = 0;
+  /** Its type: `first & 0x70` for a page record, `first & 0xf0` for a file record. */
+  type = 0;
+  /** A file-level record (FILE_CREATE …), not one of a page. */
+  isFile = false;
+  /** The record carries its page identifier (not same_page): the offsets of its body start from 0. */
+  hasPageId = false;
+  spaceId = 0;
+  pageNo = 0;
+  /** Its body: records[bodyAt, bodyAt + bodyLength). */
+  bodyAt = 0;
+  bodyLength = 0;
+  /** Set when a record cannot be parsed: the rest of the mini-transaction is not read. */
+  malformed = false;
+  private at = 0;
+  private gotPageOp = false;
+
+  constructor(readonly records: Uint8Array) {}
+
+  /** Moves to the next record; false at the end. */
+  next(): boolean {
+    const b = this.records;
+    if (this.malformed || this.at >= b.length) return false;
+    const first = b[this.at];
+    let p = this.at + 1;
+    let rlen = first & 0x0f;
+    if (rlen === 0) {
+      const lenlen = varintLength(b[p]);
+      rlen = varint(b, p) + 15 - lenlen;
+      p += lenlen;
+    }
+    this.at = p + rlen;
+    this.first = first;
+    if (first & 0x80 && this.gotPageOp) {
+      this.setPageRecord(first, false, p, rlen);
+      return true;
+    }
+    const idLength = varintLength(b[p]);
+    if (idLength > 5 || idLength >= rlen) {
+      // A FILE_CHECKPOINT of padding, or a corrupted page identifier.
+      if (b[p] === 0 && first === FILE_CHECKPOINT + 1) return this.next();
+      return this.fail();
+    }
+    const space = varint(b, p);
+    p += idLength;
+    const pageLength = varintLength(b[p]);
+    const page = varint(b, p);
+    if (space < 0 || page < 0 || pageLength > 5 || pageLength > rlen - idLength) return this.fail();
+    this.spaceId = space;
+    this.pageNo = page;
+    p += pageLength;
+    rlen -= idLength + pageLength;
+    this.gotPageOp = (first & 0x80) === 0;
+    if (this.gotPageOp) this.setPageRecord(first, true, p, rlen);
+    else {
+      this.isFile = true;
+      this.hasPageId = true;
+      this.type = first & 0xf0;
+      this.bodyAt = p;
+      this.bodyLength = rlen;
+    }
+    return true;
+  }
+
+  private setPageRecord(first: number, hasPageId: boolean, at: number, length: number): void {
+    this.isFile = false;
+    this.hasPageId = hasPageId;
+    this.type = first & 0x70;
+    this.bodyAt = at;
+    this.bodyLength = length;
+  }
+
+  private fail(): boolean {
+    this.malformed = true;
+    return false;
+  }
+}

@@ -1,0 +1,293 @@
+/**
+ * A tablespace file as the server's crash recovery would leave it (recv_recover_page): a ByteSource
+ * over the file's bytes in which each page the redo log changes after its checkpoint is replaced by
+ * the page with those changes applied: the page read, every mini-transaction newer than its
+ * FIL_PAGE_LSN applied in LSN order (from the last INIT_PAGE on, without the page, where the log
+ * initialises it), its LSN set and its checksum computed in the file's format. Every reader above
+ * (the tablespace, the leaf counts' runs, the page map, exports) so sees recovered pages. Pages the
+ * log creates beyond the file's end are built from it. Recovered pages are kept in a bounded cache
+ * and made again when asked for after they left it.
+ */
+import { pageChecksums, crc32c } from '../pages/checksum.ts';
+import { u32 } from '../pages/fil-header.ts';
+import { isValidPageSize, parseSpaceFlags } from '../pages/fsp-header.ts';
+import { zipPageCrc32 } from '../pages/zip-page.ts';
+import type { ByteSource } from '../tablespace/source.ts';
+import { Tablespace } from '../tablespace/tablespace.ts';
+import { MtrRecords } from './mtr-records.ts';
+import { applyRecord, type ApplyState } from './page-apply.ts';
+import type { PageLog, RedoScan } from './redo-scan.ts';
+
+/** Recovered pages kept (4 MiB of 16 KB pages). */
+const PAGES_KEPT = 256;
+/** Mini-transactions less than this apart are read in one read (prefetch), up to READ_MAX bytes. */
+const READ_GAP = 4 << 10;
+const READ_MAX = 8 << 20;
+/** The most log read ahead for one range of pages; their other mini-transactions are read one by one. */
+const AHEAD_MAX = 64 << 20;
+/** The largest page: page 0 built from the log before its size is known. */
+const MAX_PAGE = 65536;
+/** FSP_HEADER_OFFSET + FSP_SPACE_FLAGS. */
+const FSP_FLAGS = 38 + 16;
+
+/** What the roll-forward did to a table's file, as far as it was read. */
+export interface RecoveryStats {
+  /** Pages of the file the log changes after its checkpoint, and its records for them. */
+  readonly pagesInLog: number;
+  readonly recordsInLog: number;
+  /** Pages read so far whose image the log changed, and the records applied to them. */
+  pagesRecovered: number;
+  recordsApplied: number;
+  /** Pages of the log beyond the file's end (created after the checkpoint, built from the log). */
+  readonly pagesBeyondEnd: number;
+  /** Pages whose log could not be applied: their image is left as the file has it, and why. */
+  failed: { page: number; why: string }[];
+}
+
+/** What the log needs of a tablespace's format: its physical page size and checksum layout. */
+interface Layout {
+  physical: number;
+  fullCrc32: boolean;
+  zip: boolean;
+}
+
+/**
+ * The file's format from its page 0; for a file whose page 0 was never written (created after the
+ * checkpoint, its pages only in the buffer pool), from page 0 as the log builds it (its FSP flags).
+ * Else why the log cannot be applied to it.
+ */
+async function layoutOf(raw: ByteSource, scan: RedoScan, spaceId: number): Promise<Layout | string> {
+  const ts = await Tablespace.open(raw).catch(() => null);
+  if (ts !== null && ts.page0Damaged === null) {
+    if (ts.encryption !== null) return 'the file is encrypted: the log applies to its decrypted pages, which is not done';
+    if (ts.fsp.flags.pageCompression && ts.fsp.flags.fullCrc32) return 'the file is page-compressed: the log applies to its decompressed pages, which is not done';
+    return { physical: ts.physicalSize, fullCrc32: ts.fullCrc32, zip: ts.fsp.flags.zipSize !== 0 };
+  }
+  const log = scan.pages.get(spaceId)?.get(0);
+  if (!log || log.initAt < 0) return 'page 0 of the file cannot be read and the log does not build it, so its page size and format are not known';
+  const stats: RecoveryStats = { pagesInLog: 0, recordsInLog: 0, pagesRecovered: 0, recordsApplied: 0, pagesBeyondEnd: 0, failed: [] };
+  const page0 = await new PageRecovery(scan, spaceId, { physical: MAX_PAGE, fullCrc32: true, zip: false }, stats).page(0, log, null);
+  const flags = page0 === null ? null : parseSpaceFlags(u32(page0, FSP_FLAGS));
+  if (flags === null || !isValidPageSize(flags.pageSize)) return 'page 0 as the log builds it has no valid tablespace flags';
+  return { physical: flags.zipSize || flags.pageSize, fullCrc32: flags.fullCrc32, zip: flags.zipSize !== 0 };
+}
+
+/** Why the log is not applied to this file (another datadir's, an encrypted or page-compressed file), or null. */
+export async function unappliableTo(raw: ByteSource, scan: RedoScan, spaceId: number): Promise<string | null> {
+  if (scan.unappliable) return scan.unappliable;
+  const layout = await layoutOf(raw, scan, spaceId);
+  if (typeof layout === 'string') return layout;
+  if (raw.size >= layout.physical) {
+    const page0 = await raw.read(0, layout.physical);
+    const lsn = u32(page0, 16) * 0x1_0000_0000 + u32(page0, 20);
+    if (lsn > scan.bounds.endLsn) return `page 0 of the file has LSN ${lsn}, newer than the log's end ${scan.bounds.endLsn}: the log is not this file's datadir's`;
+  }
+  const named = scan.files.find((f) => f.spaceId === spaceId && f.op !== 'delete');
+  if (named && baseName(named.newName ?? named.name) !== baseName(raw.name)) {
+    return `the log's tablespace ${spaceId} is ${named.newName ?? named.name}, not ${raw.name}: the log is not this file's datadir's`;
+  }
+  return null;
+}
+
+const baseName = (n: string) => n.replace(/^.*[\\/]/, '').toLowerCase();
+
+/** The tablespace id the log gives a file it names (created or changed after the checkpoint), or null. */
+export function spaceIdInLog(scan: RedoScan, fileName: string): number | null {
+  const named = scan.files.filter((f) => f.op !== 'delete' && baseName(f.newName ?? f.name) === baseName(fileName));
+  return named.length === 0 ? null : named[named.length - 1].spaceId;
+}
+
+/** The recovered view of `raw` (tablespace `spaceId`): check unappliableTo() first. */
+export async function recoveredSource(raw: ByteSource, scan: RedoScan, spaceId: number): Promise<{ source: ByteSource; stats: RecoveryStats }> {
+  const layout = await layoutOf(raw, scan, spaceId);
+  if (typeof layout === 'string') throw new Error(layout);
+  const physical = layout.physical;
+  const pages = scan.pages.get(spaceId) ?? new Map<number, PageLog>();
+  const fileEnd = Math.floor(raw.size / physical);
+  let last = fileEnd - 1;
+  let records = 0;
+  for (const [no, log] of pages) {
+    last = Math.max(last, no);
+    records += log.records;
+  }
+  const stats: RecoveryStats = {
+    pagesInLog: pages.size, recordsInLog: records, pagesRecovered: 0, recordsApplied: 0, failed: [],
+    pagesBeyondEnd: [...pages.keys()].filter((no) => no >= fileEnd).length,
+  };
+  const recovery = new PageRecovery(scan, spaceId, layout, stats);
+  const size = Math.max(raw.size, (last + 1) * physical);
+  /** Patches the recovered pages into `bytes`, the range [offset, offset + bytes.length) of the file. */
+  const patch = async (bytes: Uint8Array, offset: number) => {
+    const first = Math.floor(offset / physical);
+    const end = Math.ceil((offset + bytes.length) / physical);
+    await recovery.prefetch(first, end, pages);
+    for (let no = first; no < end; no++) {
+      const log = pages.get(no);
+      if (!log) continue;
+      const at = no * physical - offset;
+      const disk = at >= 0 && at + physical <= bytes.length && no < fileEnd ? bytes.subarray(at, at + physical) : no < fileEnd ? await raw.read(no * physical, physical) : null;
+      const image = await recovery.page(no, log, disk);
+      if (image === null) continue;
+      const from = Math.max(0, -at);
+      bytes.set(image.subarray(from, Math.min(physical, bytes.length - at)), at + from);
+    }
+  };
+  const needsPatch = (offset: number, length: number) => {
+    for (let no = Math.floor(offset / physical), end = Math.ceil((offset + length) / physical); no < end; no++) if (pages.has(no)) return true;
+    return false;
+  };
+  /** The file's bytes of the range, zeros past its end (pages the log creates there). */
+  const rawRange = async (offset: number, length: number) => {
+    const end = Math.min(size, offset + length);
+    if (end <= raw.size) return raw.read(offset, end - offset);
+    const out = new Uint8Array(Math.max(0, end - offset));
+    if (offset < raw.size) out.set(await raw.read(offset, raw.size - offset), 0);
+    return out;
+  };
+  const source: ByteSource = {
+    name: raw.name,
+    size,
+    version: raw.version === undefined ? undefined : `${raw.version}, recovered to LSN ${scan.bounds.endLsn}`,
+    async read(offset, length) {
+      const bytes = await rawRange(offset, length);
+      if (!needsPatch(offset, bytes.length)) return bytes;
+      // The source's bytes may be its cached block: patched in a copy.
+      const copy = bytes.slice();
+      await patch(copy, offset);
+      return copy;
+    },
+  };
+  if (raw.readInto) {
+    const readInto = raw.readInto.bind(raw);
+    source.readInto = async (offset, length, buffer) => {
+      if (offset + length > raw.size) {
+        return new Uint8Array(await source.read(offset, length));
+      }
+      const bytes = await readInto(offset, length, buffer);
+      if (needsPatch(offset, bytes.length)) await patch(bytes, offset);
+      return bytes;
+    };
+  }
+  return { source, stats };
+}
+
+/** recv_recover_page for one tablespace: each page's records applied to it, the images kept in a bounded cache. */
+class PageRecovery {
+  private readonly kept = new Map<number, Uint8Array | null>();
+  private readonly counted = new Set<number>();
+
+  constructor(
+    private readonly scan: RedoScan,
+    private readonly spaceId: number,
+    private readonly layout: Layout,
+    private readonly stats: RecoveryStats,
+  ) {}
+
+  /** Mini-transactions read ahead for the pages being recovered, by start LSN (prefetch). */
+  private ahead = new Map<number, Uint8Array>();
+
+  /**
+   * Reads at once the mini-transactions of pages [first, end) not yet recovered, in LSN order, those
+   * close to each other in one read: a page's records lie all over the log, but those of
+   * neighbouring pages mostly near each other (one statement walks them in turn), so a run of pages
+   * costs a few large reads instead of one read per mini-transaction.
+   */
+  async prefetch(first: number, end: number, pages: ReadonlyMap<number, PageLog>): Promise<void> {
+    const wanted: number[] = [];
+    for (let no = first; no < end; no++) {
+      const log = pages.get(no);
+      if (!log || log.freed || this.kept.has(no)) continue;
+      for (let i = Math.max(0, log.initAt); i < log.count; i++) wanted.push(log.mtrs[2 * i], log.mtrs[2 * i + 1]);
+    }
+    this.ahead = new Map();
+    const order = Array.from({ length: wanted.length / 2 }, (_, k) => k).sort((a, b) => wanted[2 * a] - wanted[2 * b]);
+    let held = 0;
+    for (let k = 0; k < order.length && held < AHEAD_MAX; ) {
+      const from = wanted[2 * order[k]];
+      let to = from + wanted[2 * order[k] + 1];
+      let j = k + 1;
+      for (; j < order.length && wanted[2 * order[j]] - to < READ_GAP && to - from < READ_MAX; j++) to = Math.max(to, wanted[2 * order[j]] + wanted[2 * order[j] + 1]);
+      const bytes = await this.scan.area.bytes(from, to - from);
+      held += bytes.length;
+      for (; k < j; k++) {
+        const start = wanted[2 * order[k]];
+        this.ahead.set(start, bytes.subarray(start - from, start - from + wanted[2 * order[k] + 1]));
+      }
+    }
+  }
+
+  /** Page `no` recovered from its bytes on disk (null past the file's end), or null when the disk's image stands. */
+  async page(no: number, log: PageLog, disk: Uint8Array | null): Promise<Uint8Array | null> {
+    if (this.kept.has(no)) {
+      const image = this.kept.get(no) ?? null;
+      this.kept.delete(no);
+      this.kept.set(no, image);
+      return image;
+    }
+    const image = await this.apply(no, log, disk);
+    if (this.kept.size >= PAGES_KEPT) this.kept.delete(this.kept.keys().next().value as number);
+    this.kept.set(no, image);
+    return image;
+  }
+
+  private async apply(no: number, log: PageLog, disk: Uint8Array | null): Promise<Uint8Array | null> {
+    // A page the log frees last is no longer in use: what the file holds stands.
+    if (log.freed) return null;
+    const fromInit = log.initAt >= 0;
+    const frame = fromInit || disk === null ? new Uint8Array(this.layout.physical) : disk.slice();
+    const pageLsn = fromInit ? 0 : u32(frame, 16) * 0x1_0000_0000 + u32(frame, 20);
+    const state: ApplyState = { lastOffset: 1 };
+    const trailer = 1 + (this.scan.header.encrypted ? 8 : 0) + 4;
+    let applied = 0;
+    let lsn = 0;
+    for (let i = Math.max(0, log.initAt); i < log.count; i++) {
+      const start = log.mtrs[2 * i];
+      const end = start + log.mtrs[2 * i + 1];
+      if (end <= pageLsn) continue;
+      const read = this.ahead.get(start);
+      const walk = new MtrRecords(read ? read.subarray(0, end - start - trailer) : await this.scan.area.exact(start, end - start - trailer));
+      while (walk.next()) {
+        if (walk.isFile || walk.spaceId !== this.spaceId || walk.pageNo !== no) continue;
+        const why = applyRecord(frame, this.spaceId, no, walk, state);
+        if (why !== null) return this.fail(no, `the log record at LSN ${start} could not be applied: ${why}`);
+        applied++;
+      }
+      if (walk.malformed) return this.fail(no, `the mini-transaction at LSN ${start} is malformed`);
+      lsn = end;
+    }
+    if (applied === 0) return null;
+    this.stamp(frame, lsn);
+    if (!this.counted.has(no)) {
+      this.counted.add(no);
+      this.stats.pagesRecovered++;
+      this.stats.recordsApplied += applied;
+    }
+    return frame;
+  }
+
+  private fail(no: number, why: string): null {
+    if (!this.stats.failed.some((f) => f.page === no)) this.stats.failed.push({ page: no, why });
+    return null;
+  }
+
+  /** The page's LSN and checksum, as buf_flush_init_for_writing writes them in the file's format. */
+  private stamp(frame: Uint8Array, lsn: number): void {
+    const size = frame.length;
+    const view = new DataView(frame.buffer, frame.byteOffset, size);
+    const high = Math.floor(lsn / 0x1_0000_0000);
+    const low = lsn >>> 0;
+    view.setUint32(16, high);
+    view.setUint32(20, low);
+    if (this.layout.zip) {
+      view.setUint32(0, zipPageCrc32(frame));
+    } else if (this.layout.fullCrc32) {
+      view.setUint32(size - 8, low);
+      view.setUint32(size - 4, crc32c(frame, 0, size - 4));
+    } else {
+      view.setUint32(size - 4, low);
+      const crc = pageChecksums(frame).crc32;
+      view.setUint32(0, crc);
+      view.setUint32(size - 8, crc);
+    }
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * A table file read with its datadir's redo log: the log opened (appliable when MariaDB 10.8+'s,
+ * else its bounds only, from a reader of another format given by the caller), and the file's pages
+ * rolled forward where it applies (recovered-source.ts). What was done, or why not, is kept for the
+ * summary and the CLI to say: an unclean datadir never reads as if its files were current.
+ */
+import type { ByteSource } from '../tablespace/source.ts';
+import { Tablespace } from '../tablespace/tablespace.ts';
+import { LogFormatError } from './log-file.ts';
+import type { RedoLogBounds } from './log-types.ts';
+import { recoveredSource, spaceIdInLog, unappliableTo, type RecoveryStats } from './recovered-source.ts';
+import { scanRedoLog, type FileOperation } from './redo-scan.ts';
+
+/** Reads the bounds of a redo log of another format (MariaDB 10.5-10.7, MySQL): null when it is not its format. */
+export type BoundsReader = (log: ByteSource) => Promise<RedoLogBounds | null>;
+
+export interface RedoOptions {
+  /** Apply the log (the default); false: only say what it would change (--as-on-disk). */
+  apply?: boolean;
+  /** Readers of other formats' bounds (logaux's), tried where the log is not 10.8+'s. */
+  boundsReaders?: readonly BoundsReader[];
+  signal?: AbortSignal;
+}
+
+/** What the redo log of a table file's datadir did to it, or why it did nothing. */
+export interface RedoRecovery {
+  /** The log file's name. */
+  log: string;
+  /** Its bounds, when it could be read at all. */
+  bounds: RedoLogBounds | null;
+  /** The server stopped cleanly: nothing was logged after the checkpoint but the checkpoint itself. */
+  clean: boolean;
+  /** The log was applied to the file's pages: what it did (filled in as pages are read). */
+  applied: RecoveryStats | null;
+  /** Why the log was not applied although the datadir was not shut down cleanly (its rows may then be stale); null otherwise. */
+  notApplied: string | null;
+  /** The table's pages the log changes after its checkpoint (known from a 10.8+ log even when it is not applied), or null. */
+  pagesInLog: number | null;
+  /** Tablespace files created, deleted or renamed after the checkpoint (FILE_CREATE, FILE_DELETE, FILE_RENAME). */
+  files: FileOperation[];
+}
+
+/**
+ * The file `raw` as the datadir's log `log` leaves it: the recovered source (or `raw` where the log
+ * is not applied), and the account of it. `boundsReaders` read other formats' bounds.
+ */
+export async function withRedoLog(raw: ByteSource, log: ByteSource, options: RedoOptions = {}): Promise<{ source: ByteSource; recovery: RedoRecovery }> {
+  const { boundsReaders = [], signal } = options;
+  const recovery: RedoRecovery = { log: log.name, bounds: null, clean: false, applied: null, notApplied: null, pagesInLog: null, files: [] };
+  const ts = await Tablespace.open(raw).catch(() => null);
+  const ownId = ts !== null && ts.page0Damaged === null ? ts.fsp.spaceId : null;
+  let scan;
+  try {
+    scan = await scanRedoLog(log, new Set(ownId === null ? [] : [ownId]), signal);
+  } catch (e) {
+    if (!(e instanceof LogFormatError)) throw e;
+    return { source: raw, recovery: await boundsOnly(recovery, log, e, boundsReaders) };
+  }
+  recovery.bounds = scan.bounds;
+  recovery.clean = scan.recordCount === 0;
+  recovery.files = scan.files.filter((f) => f.op !== 'modify');
+  let spaceId = ownId;
+  if (spaceId === null) {
+    // A file whose page 0 was never written: the log names its tablespace, then indexes its pages.
+    spaceId = spaceIdInLog(scan, raw.name);
+    if (spaceId !== null) scan = await scanRedoLog(log, new Set([spaceId]), signal);
+  }
+  if (recovery.clean) return { source: raw, recovery };
+  if (spaceId === null) {
+    recovery.notApplied = `the file's page 0 cannot be read and the log does not name ${raw.name}`;
+    return { source: raw, recovery };
+  }
+  recovery.pagesInLog = scan.pages.get(spaceId)?.size ?? 0;
+  const why = await unappliableTo(raw, scan, spaceId);
+  if (why !== null) {
+    recovery.notApplied = why;
+    return { source: raw, recovery };
+  }
+  if (recovery.pagesInLog === 0) return { source: raw, recovery };
+  if (options.apply === false) {
+    recovery.notApplied = 'the pages are read as they are on disk, as asked (--as-on-disk)';
+    return { source: raw, recovery };
+  }
+  const { source, stats } = await recoveredSource(raw, scan, spaceId);
+  recovery.applied = stats;
+  return { source, recovery };
+}
+
+/** A log that is not 10.8+'s: its bounds from the readers of other formats, if one knows it. */
+async function boundsOnly(recovery: RedoRecovery, log: ByteSource, error: LogFormatError, readers: readonly BoundsReader[]): Promise<RedoRecovery> {
+  for (const read of readers) {
+    const bounds = await read(log).catch(() => null);
+    if (bounds === null) continue;
+    recovery.bounds = bounds;
+    recovery.clean = bounds.endLsn <= bounds.checkpointLsn;
+    if (!recovery.clean) recovery.notApplied = `a ${bounds.format} redo log is not applied by this reader (only MariaDB 10.8+'s are)`;
+    return recovery;
+  }
+  recovery.notApplied = `the redo log cannot be read: ${error.message}`;
+  return recovery;
+}
+
+/** The lines that say what the log did, or why not, for a file (the CLI's stderr, the library's summary). */
+export function recoveryLines(file: string, r: RedoRecovery): string[] {
+  const lines: string[] = [];
+  const b = r.bounds;
+  if (b !== null && r.clean) return [`${file}: the datadir was shut down cleanly (${r.log}: checkpoint at LSN ${b.checkpointLsn}, nothing logged after it)`];
+  const from = b === null ? '' : ` (${r.log}, ${b.format}${b.creator ? `, ${b.creator}` : ''}: checkpoint at LSN ${b.checkpointLsn}, log ends at LSN ${b.endLsn})`;
+  lines.push(`${file}: the datadir was not shut down cleanly${from}`);
+  if (r.applied !== null) {
+    const a = r.applied;
+    lines.push(`${file}: rolled forward from the checkpoint: ${a.recordsApplied} log records applied to ${a.pagesRecovered} of the ${a.pagesInLog} pages of this table the log changes${a.pagesBeyondEnd > 0 ? ` (${a.pagesBeyondEnd} of them beyond the file's end, built from the log)` : ''}; --as-on-disk reads the pages as they are`);
+    for (const f of a.failed) lines.push(`${file}: page ${f.page}: ${f.why}; the page is read as the file has it, and may be stale`);
+  } else if (r.notApplied !== null) {
+    const pages = r.pagesInLog === null ? '' : ` ${r.pagesInLog} pages of this table were changed after the checkpoint;`;
+    lines.push(`${file}: the log is not applied: ${r.notApplied};${pages} rows may be stale (older than what the server committed), missing or deleted rows still shown`);
+  }
+  for (const f of r.files) {
+    const what = f.op === 'create' ? 'created' : f.op === 'delete' ? 'deleted (dropped)' : `renamed to ${f.newName ?? '?'}`;
+    lines.push(`${file}: after the checkpoint, ${f.name} (tablespace ${f.spaceId}) was ${what}`);
+  }
+  return lines;
+}
+
+/** Whether what the log did leaves the rows possibly stale: not applied, or some page's records failed. */
+export function recoveryAmiss(r: RedoRecovery): boolean {
+  return r.notApplied !== null || (r.applied !== null && r.applied.failed.length > 0);
+}

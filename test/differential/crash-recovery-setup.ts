@@ -1,0 +1,71 @@
+/**
+ * A MariaDB 10.11 server killed mid-work, for the crash-recovery tests: tables of each row format
+ * loaded and flushed (a checkpoint taken after them), then changed with little flushing (a big
+ * buffer pool, dirty pages allowed up to 90 %, no adaptive flushing) so that the changes are only in
+ * the redo log when the server is SIGKILLed: inserts that split pages, deletes that merge them,
+ * updates that change lengths and move off-page columns, a table created and one dropped after the
+ * checkpoint. `open` leaves one transaction open across the crash (its table is `t_open`).
+ */
+import { startMariadb, type MariadbServer, type Session } from '../harness/mariadb.ts';
+
+export const SERVER_ARGS = [
+  '--innodb-buffer-pool-size=256M',
+  '--innodb-max-dirty-pages-pct=90',
+  '--innodb-max-dirty-pages-pct-lwm=0',
+  '--innodb-adaptive-flushing=OFF',
+  '--innodb-io-capacity=100',
+  '--innodb-flush-log-at-trx-commit=1',
+  '--innodb-log-file-size=64M',
+];
+
+/** The tables compared with the server after its recovery, and their ORDER BY. */
+export const TABLES = ['t_compact', 't_dynamic', 't_redundant', 't_new'] as const;
+
+const LOAD = (name: string, format: string, rows = 3000) => `
+  CREATE TABLE ${name} (id INT NOT NULL PRIMARY KEY, k INT NOT NULL, s VARCHAR(300) NOT NULL, b MEDIUMBLOB NULL, KEY kk (k)) ENGINE=InnoDB ROW_FORMAT=${format};
+  INSERT INTO ${name} SELECT seq, seq % 97, REPEAT(CHAR(97 + seq % 26), 20 + seq % 200), IF(seq % 50 = 0, REPEAT('x', 20000), NULL) FROM seq_1_to_${rows};`;
+
+const CHANGE = (name: string) => `
+  INSERT INTO ${name} SELECT seq, seq % 89, REPEAT(CHAR(65 + seq % 26), 10 + seq % 250), IF(seq % 40 = 0, REPEAT('y', 30000), NULL) FROM seq_3001_to_5000;
+  DELETE FROM ${name} WHERE id BETWEEN 1000 AND 2000;
+  UPDATE ${name} SET s = REPEAT('z', 290), k = k + 1 WHERE id % 7 = 0;
+  UPDATE ${name} SET s = 'short' WHERE id % 11 = 0;
+  UPDATE ${name} SET b = REPEAT('w', 25000) WHERE id % 13 = 0 AND id < 900;
+  UPDATE ${name} SET b = NULL WHERE id % 50 = 0 AND id > 3500;
+  INSERT INTO ${name} SELECT seq, 1, 'again', NULL FROM seq_1200_to_1300;`;
+
+/** Waits until the buffer pool has no dirty page and the checkpoint has caught up with the log. */
+async function flushAll(server: MariadbServer): Promise<void> {
+  await server.exec('SET GLOBAL innodb_max_dirty_pages_pct = 0');
+  for (let i = 0; i < 300; i++) {
+    const { rows } = await server.query("SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'");
+    const ckpt = await server.query("SHOW GLOBAL STATUS WHERE Variable_name IN ('Innodb_checkpoint_age')");
+    if (rows[0]?.[1] === '0' && (ckpt.rows.length === 0 || Number(ckpt.rows[0][1]) < 16384)) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await server.exec('SET GLOBAL innodb_max_dirty_pages_pct = 90');
+}
+
+export interface Crashed {
+  server: MariadbServer;
+  /** Held open across the crash (with `open`): a transaction that changed t_open and never committed. */
+  session: Session | null;
+}
+
+/** Starts the server, runs the workload, and SIGKILLs it; the datadir is left as the crash left it. */
+export async function crashMidWork(open: boolean): Promise<Crashed> {
+  const server = await startMariadb({ extraArgs: SERVER_ARGS });
+  await server.exec([LOAD('t_compact', 'COMPACT'), LOAD('t_dynamic', 'DYNAMIC'), LOAD('t_redundant', 'REDUNDANT'), LOAD('t_gone', 'DYNAMIC', 500), LOAD('t_open', 'DYNAMIC', 1000)].join(''));
+  await flushAll(server);
+  await server.exec(`${CHANGE('t_compact')}${CHANGE('t_dynamic')}${CHANGE('t_redundant')}
+    CREATE TABLE t_new (id INT NOT NULL PRIMARY KEY, k INT NOT NULL, s VARCHAR(300) NOT NULL, b MEDIUMBLOB NULL, KEY kk (k)) ENGINE=InnoDB;
+    INSERT INTO t_new SELECT seq, seq % 5, CONCAT('new ', seq), IF(seq % 100 = 0, REPEAT('n', 9000), NULL) FROM seq_1_to_2000;
+    DROP TABLE t_gone;`);
+  let session: Session | null = null;
+  if (open) {
+    session = await server.openSession();
+    await session.exec('BEGIN; DELETE FROM t_open WHERE id < 500; UPDATE t_open SET s = \'uncommitted\' WHERE id > 700');
+  }
+  await server.crash();
+  return { server, session };
+}
