@@ -46,8 +46,8 @@ describe('the page map panel', () => {
   }, 120_000);
 
   async function openPanel(): Promise<void> {
+    // one click: the tab opens the panel with the map unfolded
     await panel('pages');
-    await page.getByTestId('page-map-panel').locator('summary').first().click();
     await page.getByTestId('page-map-canvas').waitFor({ timeout: 30_000 });
   }
 
