@@ -54,6 +54,8 @@ describe('the page map panel', () => {
   /** The centre of cell `i` of the map, in page coordinates. */
   async function cellPoint(i: number): Promise<{ x: number; y: number }> {
     const canvas = page.getByTestId('page-map-canvas');
+    // the map is in the side panel, which scrolls on its own (a damage banner makes it shorter)
+    await canvas.scrollIntoViewIfNeeded();
     const cols = Number(await canvas.getAttribute('data-cols'));
     const cell = Number(await canvas.getAttribute('data-cell'));
     const box = (await canvas.boundingBox())!;
