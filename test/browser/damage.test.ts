@@ -72,7 +72,7 @@ async function gridRows(page: Page): Promise<Map<number, GridRow>> {
       mark: el.hasAttribute('data-damaged') ? el.querySelector('[role="rowheader"]')?.getAttribute('title') ?? '' : null,
     })));
     for (const r of rows) out.set(r.no, { cells: r.cells, state: r.state, mark: r.mark });
-    if (top > total * 28 + 1000) break;
+    if (top > total * 22 + 1000) break;
   }
   return out;
 }
@@ -216,7 +216,7 @@ describe('rows of damaged pages in the page: marked, withheld and counted as the
     const first = all.rows.findIndex((r) => r._row_state === 'damaged');
     await page.getByTestId('grid').evaluate((el, y) => {
       el.scrollTop = y;
-    }, Math.max(0, first - 4) * 28);
+    }, Math.max(0, first - 4) * 22);
     await page.locator(`[data-row="${first}"][data-damaged]`).waitFor();
     await shots('31-damaged-rows-marked');
   }, 120_000);

@@ -46,14 +46,16 @@ describe('the page map panel', () => {
   }, 120_000);
 
   async function openPanel(): Promise<void> {
+    // one click: the tab opens the panel with the map unfolded
     await panel('pages');
-    await page.getByTestId('page-map-panel').locator('summary').first().click();
     await page.getByTestId('page-map-canvas').waitFor({ timeout: 30_000 });
   }
 
   /** The centre of cell `i` of the map, in page coordinates. */
   async function cellPoint(i: number): Promise<{ x: number; y: number }> {
     const canvas = page.getByTestId('page-map-canvas');
+    // the map is in the side panel, which scrolls on its own (a damage banner makes it shorter)
+    await canvas.scrollIntoViewIfNeeded();
     const cols = Number(await canvas.getAttribute('data-cols'));
     const cell = Number(await canvas.getAttribute('data-cell'));
     const box = (await canvas.boundingBox())!;

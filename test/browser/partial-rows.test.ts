@@ -160,7 +160,7 @@ describe('partial rows from the secondary indexes, in the page', () => {
     const firstPartial = byC.findIndex((id) => lost.has(id));
     await page.getByTestId('grid').evaluate((el, y) => {
       el.scrollTop = y;
-    }, Math.max(0, firstPartial - 4) * 28);
+    }, Math.max(0, firstPartial - 4) * 22);
     await page.locator(`[data-row-pos="${firstPartial}"][data-row]`).waitFor({ timeout: 30_000 });
     const sorted = await page.locator('[data-row]').evaluateAll((els) => els.map((el) => ({
       pos: Number(el.getAttribute('data-row-pos')),

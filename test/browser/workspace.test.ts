@@ -104,8 +104,10 @@ describe('the workspace: rows first, typed headers, selection and copy', () => {
     expect(await heads.nth(3).locator('.key').getAttribute('data-key')).toBe('uq_email');
     expect(await heads.nth(6).locator('.key').textContent()).toBe('idx_department 1/2');
     await expectNamesWhole();
-    await page.getByTestId('summary').locator('summary', { hasText: 'B-trees' }).click();
+    // the B-trees: in the Page map panel once the rows show
+    await panel('pages');
     expect(await page.getByTestId('btree-name').locator('code').allTextContents()).toEqual(['PRIMARY', 'uq_email', 'idx_department']);
+    await page.getByTestId('panel-close').click();
 
     // Ctrl+C of a range: the server's values (the sample's SELECT, saved as CSV with NULL as \N).
     const want = Papa.parse<string[]>(readFileSync(join(ROOT, 'test/fixtures/sample-employees.csv'), 'utf8').trim(), { newline: '\n' }).data.slice(1);

@@ -3,7 +3,7 @@
  * values need the fewest bits (a column's numeric range, text by its per-byte entropy), with a price
  * per column. The byte statistics here also tell where NULL-able fixed columns sit.
  */
-import { beUint } from './type-guess.ts';
+import { beUint, isDatetime, realDate } from './type-guess.ts';
 
 /** Shannon entropy (bits) of byte values. */
 export function entropy(counts: Uint32Array, n: number): number {
@@ -49,8 +49,8 @@ function entropySums(values: readonly Uint8Array[], from: number, len: number): 
 }
 
 /**
- * Column lengths for bytes [from, from+len) of a run of fixed bytes: numbers of 1..8 bytes, or printable
- * text of any length, chosen so that the values need the fewest bits (a column's range, plus
+ * Column lengths for bytes [from, from+len) of a run of fixed bytes: numbers of 1..8 bytes, DATETIMEs
+ * with a fraction, or printable text of any length, chosen so that the values need the fewest bits (a column's range, plus
  * SEGMENT_BITS per column). Returns the lengths and those bits.
  */
 export function segmentRun(values: readonly Uint8Array[], len: number, from = 0): { lens: number[]; bits: number } {
@@ -65,10 +65,25 @@ export function segmentRun(values: readonly Uint8Array[], len: number, from = 0)
     if (best[a] === Infinity) continue;
     for (let l = 1; l <= Math.min(8, len - a); l++) relax(best, cut, a, l, best[a] + rangeBits(values, from + a, l) + SEGMENT_BITS);
     for (let l = 3; a + l <= textEnd[a]; l++) relax(best, cut, a, l, best[a] + text[a + l] - text[a] + SEGMENT_BITS);
+    // DATETIME(1..6): 5 bytes and 1-3 of fraction, whose bits are those of its two parts, in one column
+    for (let l = 6; l <= Math.min(8, len - a); l++) {
+      if (datetimes(values, from + a, l)) relax(best, cut, a, l, best[a] + rangeBits(values, from + a, 5) + rangeBits(values, from + a + 5, l - 5) + SEGMENT_BITS);
+    }
   }
   const lens: number[] = [];
   for (let j = len; j > 0; j -= cut[j]) lens.unshift(cut[j]);
   return { lens, bits: best[len] };
+}
+
+/** Bytes [a, a+l) are a DATETIME with a fraction in every record, a real date in some. */
+function datetimes(values: readonly Uint8Array[], a: number, l: number): boolean {
+  let real = false;
+  for (const v of values) {
+    const d = v.subarray(a, a + l);
+    if (!isDatetime(d)) return false;
+    real ||= realDate(d);
+  }
+  return real;
 }
 
 function relax(best: number[], cut: number[], a: number, l: number, c: number): void {

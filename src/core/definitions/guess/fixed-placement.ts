@@ -138,22 +138,22 @@ function contentCost(sample: readonly CRec[], k: number, j: number): number {
   return (NOT_TEXT_BITS * bad) / sample.length;
 }
 
-/** The run of fixed bytes around [at, at+size): up to the nearest variable field or placed NULL-able column. */
-function runAround(at: number, size: number, start: number, end: number, bounds: readonly number[], nullAt: ReadonlyMap<number, number>, sizes: ReadonlyMap<number, number>): { from: number; to: number } {
-  const cuts = [...bounds, ...[...nullAt].flatMap(([bit, p]) => [p, p + (sizes.get(bit) ?? 0)])];
-  return {
-    from: Math.max(start, ...cuts.filter((c) => c <= at)),
-    to: Math.min(end, ...cuts.filter((c) => c >= at + size)),
-  };
-}
-
 /**
- * Bits the values of a run need with a NULL-able column at [at, at+size) and the rest cut into columns
- * as segmentRun() would. Byte by byte, the records where the column is present read the same wherever
- * it is put; taken as numbers, its bytes and its neighbours' tell where it starts.
+ * Bits the fixed bytes [start, end) need with a NULL-able column at [at, at+size): the column's range,
+ * and the rest cut into columns as segmentRun() would, never across a variable field or another placed
+ * NULL-able column. Always the same bytes, whatever `at`: where the column lines up with the values'
+ * own columns, fewer bits. (`values`: each record's fixed bytes from `start`, from records with no
+ * NULL fixed column, whose bytes do not move with the placement.)
  */
-function runBits(values: readonly Uint8Array[], at: number, size: number, len: number): number {
-  return segmentRun(values, at).bits + rangeBits(values, at, size) + SEGMENT_BITS + segmentRun(values, len - at - size, at + size).bits;
+function regionBits(values: readonly Uint8Array[], at: number, size: number, start: number, end: number, bounds: readonly number[], nullAt: ReadonlyMap<number, number>, sizes: ReadonlyMap<number, number>): number {
+  const cuts = new Set([start, end, at, at + size, ...bounds, ...[...nullAt].flatMap(([bit, p]) => [p, p + (sizes.get(bit) ?? 0)])]);
+  const edges = [...cuts].filter((c) => c >= start && c <= end).sort((a, b) => a - b);
+  let bits = 0;
+  for (let i = 0; i + 1 < edges.length; i++) {
+    const [a, b] = [edges[i], edges[i + 1]];
+    bits += a === at && b === at + size ? rangeBits(values, a - start, size) + SEGMENT_BITS : segmentRun(values, b - a, a - start).bits;
+  }
+  return bits;
 }
 
 /** Puts each NULL-able fixed column where the records with it NULL line up best with the others. */
@@ -170,20 +170,15 @@ export function placeNullFixed(recs: readonly CRec[], s: Structure, sys: SystemA
     const hi = Math.min(s.fixedLen, ...hiVars) - size;
     const placed = new Set([...nullAt.keys(), bit]);
     const sample = recs.filter((r) => [...r.nullBits].every((b) => placed.has(b))).slice(0, 800);
+    const complete = sample.filter((r) => r.nullBits.size === 0).map((r) => fixedBytes(r, start, s.fixedLen, bounds));
     let bestAt = lo;
     let bestCost = Infinity;
     for (let at = lo; at <= hi; at++) {
       if (bounds.some((b) => b > at && b < at + size)) continue;
       const trial = new Map(nullAt).set(bit, at);
       // Byte by byte, records where the column is present read the same wherever it is put: its values
-      // as a number (sign byte first) tell where it starts.
-      const run = runAround(at, size, start, s.fixedLen, bounds, nullAt, sizes);
-      const values: Uint8Array[] = [];
-      for (const r of sample) {
-        const q = r.nullBits.has(bit) ? -1 : fixedOffset(r, run.from, bounds, trial, sizes);
-        if (q >= 0) values.push(r.b.subarray(q, q + run.to - run.from));
-      }
-      const c = placementCost(sample, start, s.fixedLen, bounds, trial, sizes) + values.length * runBits(values, at - run.from, size, run.to - run.from);
+      // as a number (sign byte first) tell where it starts; the records with it NULL, where the rest lines up.
+      const c = placementCost(sample, start, s.fixedLen, bounds, trial, sizes) + complete.length * regionBits(complete, at, size, start, s.fixedLen, bounds, nullAt, sizes);
       if (c < bestCost) {
         bestCost = c;
         bestAt = at;
@@ -194,6 +189,15 @@ export function placeNullFixed(recs: readonly CRec[], s: Structure, sys: SystemA
   }
   return nullAt;
 }
+
+/** A record's fixed bytes [from, to), read around its variable fields (a record with no NULL fixed column). */
+function fixedBytes(r: CRec, from: number, to: number, bounds: readonly number[]): Uint8Array {
+  const out = new Uint8Array(to - from);
+  for (let j = from; j < to; j++) out[j - from] = r.b[fixedOffset(r, j, bounds, EMPTY, EMPTY)];
+  return out;
+}
+
+const EMPTY: ReadonlyMap<number, number> = new Map();
 
 function placementCost(sample: readonly CRec[], from: number, to: number, bounds: readonly number[], nullAt: ReadonlyMap<number, number>, sizes: ReadonlyMap<number, number>): number {
   const counts = new Uint32Array(256);

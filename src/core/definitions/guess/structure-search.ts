@@ -136,6 +136,10 @@ export function findStructures(sample: Sample): Structure[] {
   const others = tiled.flatMap((p) => p.origins.slice(pinnable.includes(p) ? 1 : 0).map((o) => ({ b: p.bytes, o, extra: -1 })));
   const stride = Math.max(1, Math.floor(others.length / SEARCH_TRACKED));
   recs.push(...others.filter((_, i) => i % stride === 0));
+  // Clean first (no field always empty, no bit always set); the rest of the simplicity key is weighed
+  // with the dependence below: a null bit read as a variable field's (rather than a fixed column's) can
+  // balance the heap too when a later field happens to be one length, but then shifts the lengths of the
+  // fields after it whenever it is set, which the dependence sees.
   let best: { s: Structure; key: number[] }[] = [];
   for (let nullBytes = 0; nullBytes <= maxNull; nullBytes++) {
     // a larger bitmap only wins over a clean answer (nothing always empty or always NULL): stop at the first
@@ -143,15 +147,18 @@ export function findStructures(sample: Sample): Structure[] {
     const { seen, always } = seenNullBits(tiled, nullBytes);
     for (const s of searchVars(recs, tiled, nullBytes, seen)) {
       const key = simplicity(s, always, recs);
-      const order = best.length === 0 ? -1 : compareKeys(key, best[0].key);
+      const order = best.length === 0 ? -1 : compareKeys(key.slice(0, 2), best[0].key.slice(0, 2));
       if (order < 0) best = [{ s, key }];
       else if (order === 0) best.push({ s, key });
     }
   }
   if (best.length === 0) throw new Error('no arrangement of null bitmap and variable-length fields accounts for the records on the sampled pages');
   const sampleRecs = recs.filter((r) => r.extra < 0).slice(0, 1000);
-  const all = best.flatMap((b) => variants(b.s.vars).map((vars) => ({ ...b.s, vars })));
-  return all.map((s) => ({ s, d: dependence(sampleRecs, s) })).sort((x, y) => x.d - y.d).map((x) => x.s);
+  const all = best.flatMap((b) => variants(b.s.vars).map((vars) => ({ s: { ...b.s, vars }, key: b.key })));
+  const ranked = all.map((x) => ({ ...x, d: dependence(sampleRecs, x.s) }));
+  const byKey = (x: (typeof ranked)[number], y: (typeof ranked)[number]): number => compareKeys(x.key, y.key);
+  // a dependence of a standard deviation or more is a sign, not noise: it outranks simplicity
+  return ranked.sort((x, y) => Math.floor(x.d) - Math.floor(y.d) || byKey(x, y) || x.d - y.d).map((x) => x.s);
 }
 
 /** Orders of the variable fields that read the same length bytes: NULL-able and NOT NULL neighbours of one width swapped. */

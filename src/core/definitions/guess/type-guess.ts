@@ -23,15 +23,15 @@ function validYmd(y: number, m: number, d: number): boolean {
   return y >= 1000 && y <= 9999 && m >= 1 && m <= 12 && d >= 1 && d <= 31;
 }
 
-/** Zero dates are valid too, but only values with a real date in them are evidence. */
-const realDate = (v: Uint8Array): boolean => v.some((c, i) => (i === 0 ? c !== 0x80 : c !== 0));
+/** Zero dates are valid too, but only values with a real date in them are evidence (any non-zero packed value, for DECIMAL too). */
+export const realDate = (v: Uint8Array): boolean => v.some((c, i) => (i === 0 ? c !== 0x80 : c !== 0));
 
 function isDate(v: Uint8Array): boolean {
   const x = beUint(v) ^ 0x800000;
   return x === 0 || validYmd(x >> 9, (x >> 5) & 15, x & 31);
 }
 
-function isDatetime(v: Uint8Array): boolean {
+export function isDatetime(v: Uint8Array): boolean {
   const x = beUint(v, 0, 5) - 0x8000000000;
   const frac = beUint(v, 5);
   if (x === 0) return frac === 0;
@@ -109,20 +109,25 @@ function decimalMaxima(values: readonly Uint8Array[], groups: readonly { bytes: 
 
 /**
  * DECIMAL(M,D) whose packed size is `len` and whose digit groups hold every value. Several layouts
- * often do; the one whose groups the values fill best wins (least unused range, in bits), which picks
- * both where the fraction starts and the natural precision.
+ * often do; the one whose digit groups describe the values in the fewest bits wins (where the fraction
+ * starts), then the one they fill best (the natural precision).
  */
 function decimalGuess(values: readonly Uint8Array[], len: number): TypeGuess | null {
-  if (!values.some((v) => v[0] !== 0x80)) return null;
-  let best: { intg: number; scale: number; slack: number } | null = null;
+  // values that are all zero (0x80 then zeros) fit any layout: no evidence; a sign byte always 0x80 is (small values)
+  if (!values.some(realDate)) return null;
+  let best: { intg: number; scale: number; bits: number; slack: number } | null = null;
   for (let intg = 0; intg <= 65; intg++) {
     for (let scale = 0; scale <= 30 && intg + scale <= 65; scale++) {
       const groups = decimalGroups(intg, scale);
       if (groups.reduce((n, g) => n + g.bytes, 0) !== len) continue;
       const max = decimalMaxima(values, groups);
       if (max === null) continue;
+      // The bits the values take with their digits cut into these groups: a cut where the data has one
+      // (a fraction byte never over 99) makes the ranges small; one that is not there (small money read
+      // as DECIMAL(9,8)) leaves a group spanning a wide range. Then the least unused range.
+      const bits = max.reduce((sum, m) => sum + Math.log2(m + 1), 0);
       const slack = groups.reduce((sum, g, k) => sum + Math.log2(g.limit / (max[k] + 1)), 0);
-      if (best === null || slack < best.slack - 1e-9) best = { intg, scale, slack };
+      if (best === null || bits < best.bits - 1e-9 || (bits < best.bits + 1e-9 && slack < best.slack - 1e-9)) best = { intg, scale, bits, slack };
     }
   }
   return best && { type: `decimal(${best.intg + best.scale},${best.scale})`, confidence: 'low', note: 'every value fits the packed DECIMAL format' };
