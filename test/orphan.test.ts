@@ -240,7 +240,7 @@ describe('orphan scan without a server', () => {
   });
 
   it('a MySQL 5.7 file without page 0: the groups are the indexes its own B-tree roots name', async () => {
-    const bytes = new Uint8Array(readFileSync(join(ROOT, '../shared/fixtures/mysql-testsuite/mysql57/pk/tb24_sk.ibd')));
+    const bytes = new Uint8Array(readFileSync(join(ROOT, 'test/fixtures/mysql-testsuite/mysql57/pk/tb24_sk.ibd')));
     const roots = await findIndexRoots(await Tablespace.open(bytesSource(bytes, 'tb24_sk.ibd')));
     expect(roots.length).toBeGreaterThan(1);
     const scan = await scanOrphans(bytesSource(bytes.subarray(16384), 'cut.bin'));
