@@ -22,6 +22,7 @@ import { DefinitionMismatch, type DecodeStats, type Problem } from './core/reade
 import { Tablespace } from './core/tablespace/tablespace.ts';
 import { formatGuess, guessColumns } from './core/definitions/guess/index.ts';
 import { listIndexes, recoveryReport } from './core/readers/recovery-target.ts';
+import { SOURCE_NAMES } from './core/definitions/schema-source.ts';
 import { indexNames } from './core/definitions/dictionary/dict-tables.ts';
 import { systemDictionary } from './core/definitions/dictionary/system-schema.ts';
 import { NoDefinitionError, TableChoiceError, type TableEntry } from './lib/definitions.ts';
@@ -42,6 +43,7 @@ import { parquetDecoded, type Decoded } from './cli/parquet-output.ts';
 import { LoadDataOut, writeLoadData } from './cli/load-data-output.ts';
 import { partialHint, partialSource, writePartialRows } from './cli/partial-output.ts';
 import { problemLine, uncountedLines } from './cli/problem-lines.ts';
+import { version } from '../package.json';
 
 /** Writes with backpressure, so a multi-GB export never piles up in memory. */
 function write(out: Writable, text: string | Uint8Array): Promise<void> | undefined {
@@ -139,6 +141,8 @@ function chosenTable(file: InnodbFile, args: Args): TableEntry {
   } catch (e) {
     throw withHint(e, args);
   }
+  // Found rather than given: say which, since a .frm, a .sql, the file's own or ibdata1's may each define it.
+  if (args.schema === null && entry.source !== 'guess') process.stderr.write(`${file.name}: table definition: ${SOURCE_NAMES[entry.source]} (${entry.file})\n`);
   for (const d of entry.disagreements) warn(d);
   for (const n of entry.dictionary?.notes ?? []) warn(`${entry.name}: ${n}`);
   if (entry.dictionary && entry.dictionary.table.state !== 'live') warn(`${entry.name} was dropped (its data dictionary rows are ${entry.dictionary.table.state}); its rows are read from the pages the server freed`);
@@ -308,10 +312,30 @@ async function readPartitions(args: Args): Promise<number> {
   }
 }
 
+/** An error as said on stderr: a file named by an option (--schema, --key-file …) that is missing, plainly. */
+function errorLine(e: unknown): string {
+  const { code, path, message } = e as NodeJS.ErrnoException;
+  return code === 'ENOENT' && path !== undefined ? `no such file: ${path}` : message;
+}
+
+/**
+ * A reader that stops reading (`| head`) closes the pipe: stop quietly, as a Unix tool killed by
+ * SIGPIPE does (status 128 + 13), not with a stack trace.
+ */
+function quietOnClosedPipe(e: NodeJS.ErrnoException): void {
+  if (e.code !== 'EPIPE') throw e;
+  process.exit(141);
+}
+
 async function main(): Promise<void> {
+  process.stdout.on('error', quietOnClosedPipe);
   let args: Args;
   try {
     const argv = process.argv.slice(2);
+    if (argv.includes('--version')) {
+      process.stdout.write(`ibd-reader ${version}\n`);
+      return;
+    }
     guessMode = argv.includes('--guess');
     args = parseArgs(argv.filter((a) => a !== '--guess'));
   } catch (e) {
@@ -322,7 +346,7 @@ async function main(): Promise<void> {
   try {
     process.exitCode = await run(args);
   } catch (e) {
-    process.stderr.write(`ibd-reader: ${(e as Error).message}\n`);
+    process.stderr.write(`ibd-reader: ${errorLine(e)}\n`);
     // A usage error only the files could tell (sortFiles: a partitioned table's files) is one still.
     process.exitCode = e instanceof UsageError ? 64 : 1;
   }

@@ -3,6 +3,7 @@
  * UsageError, exit 64), and the files sorted into a system tablespace's data files or a
  * partitioned table's partitions.
  */
+import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { CLI_ROW_MODES, isRowMode } from '../core/readers/row-state.ts';
 import type { RowMode } from '../core/readers/table-reader.ts';
@@ -18,7 +19,7 @@ export const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [-
 
   --schema FILE      the table definition: CREATE TABLE statement(s) (SHOW CREATE TABLE output or a
                      mysqldump file) or the table's .frm. Not needed for MySQL 8 files, which carry
-                     their own, nor when FILE.frm lies beside FILE.ibd
+                     their own, nor when FILE.frm or FILE.sql lies beside FILE.ibd (the .frm wins)
   --table NAME       which table of the schema (default: the one named like FILE.ibd); of a system
                      tablespace (ibdata1), db/table as its data dictionary names it (see --list-tables)
   --list-tables      list the tables the file holds (an ibdata1's from its InnoDB data dictionary, dropped
@@ -69,7 +70,8 @@ export const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [-
   --page-map         a line per page: number, state (valid, checksum-bad, all-zero, free, missing,
                      unreadable), type, index id, level, records, fill, LSN (text; ndjson with --format)
   --page N           page N described: FIL header and trailer, checksums, its structures, records
-                     (their values with a table definition), page directory, a labelled hex dump`;
+                     (their values with a table definition), page directory, a labelled hex dump
+  --version          print the version and stop`;
 
 export interface Args {
   ibd: string;
@@ -181,6 +183,7 @@ export function parseArgs(argv: string[]): Args {
  * else the partitions of one table. One file that is an ibdata1: with the numbered ones beside it.
  */
 export async function sortFiles(args: Args): Promise<void> {
+  for (const path of [args.ibd, ...args.more]) await checkInput(path);
   args.files = await dataFilePaths(args.ibd, args.more);
   if (args.files.length > 1) args.more = [];
   if ((args.more.length > 0 || args.partitionColumn) && (args.listIndexes || args.pageMap || args.page !== null || args.printDdl)) throw new UsageError('--list-indexes, --page-map, --page and --print-ddl take one file, not a partitioned table\'s');
@@ -188,6 +191,18 @@ export async function sortFiles(args: Args): Promise<void> {
   if (args.csvFor !== null && (args.more.length > 0 || args.partitionColumn)) throw new UsageError('--csv-for load-data takes one file, not a partitioned table\'s');
   if (args.mode === 'partial' && (args.count || args.index !== null || args.key !== null || args.from !== null || args.to !== null)) throw new UsageError('--rows partial reads the whole table\'s secondary indexes for the keys of its lost leaves: not with --count, --index, --key, --from or --to');
   if (args.format === 'parquet' && (args.key !== null || args.from !== null || args.to !== null || args.count || args.printDdl || args.listTables || args.listIndexes || args.pageMap || args.page !== null)) throw new UsageError('--format parquet writes the rows of a table (of one file or its partitions\'): not with --key, --from, --to, --count, --print-ddl, --list-*, --page-map or --page');
+}
+
+/**
+ * A file given on the command line that is missing (said plainly, not as ENOENT) or a folder (the
+ * CLI reads the files of one table: a folder is a usage error, not a read that failed).
+ */
+async function checkInput(path: string): Promise<void> {
+  const found = await stat(path).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'ENOENT') throw new Error(`no such file: ${path}`);
+    throw e;
+  });
+  if (found.isDirectory()) throw new UsageError(`${path} is a directory: give a table's .ibd file (its .frm or .sql beside it, or --schema), or the files of one partitioned table`);
 }
 
 /** The format of listings and lookups: csv or ndjson (parquet is refused there). */
