@@ -13,7 +13,7 @@ import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { csvBytes } from './core/writers/csv-bytes.ts';
-import { csvHeader, ndjsonRows } from './core/writers/output.ts';
+import { csvHeader, ndjsonOf } from './core/writers/output.ts';
 import { batchRows, type RowBatch } from './core/values/row-batch.ts';
 import { loadKeyFile, parseMysqlKeyring, type EncryptionKeys } from './core/tablespace/encryption.ts';
 import { anythingAmiss } from './core/readers/decode-stats.ts';
@@ -58,7 +58,7 @@ type Chunk = Uint8Array | string;
 /** The rows as output chunks, in key order; Parquet's runs encoded where they are decoded (cli/parquet-output.ts). */
 async function decodeAll(table: InnodbTable, args: Args): Promise<Decoded<Chunk>> {
   if (args.format === 'parquet') return parquetDecoded(table, args.files, args.threads, args.output ?? '', { warn, line: (text) => process.stderr.write(`${text}\n`) });
-  return decodeChunks(table, args, (batch) => (args.format === 'csv' ? csvBytes(batch) : ndjsonRows(table.reader.columns, batchRows(batch))));
+  return decodeChunks(table, args, (batch) => (args.format === 'csv' ? csvBytes(batch) : ndjsonOf(table.definition, table.reader.columns, batchRows(batch), { strings: args.jsonStrings })));
 }
 
 /**
@@ -260,7 +260,7 @@ async function run(args: Args): Promise<number> {
     const range = keyRange(args.key, args.from, args.to);
     if (args.csvFor !== null && args.output !== null) process.stderr.write(`${await writeLoadData(table.definition, table.columns, args.output)}: the LOAD DATA statement of ${args.output}\n`);
     const stream = out;
-    if (range !== null) return Math.max(await writeLookup(table, range, { format: textFormat(args), count: args.count, write: (c) => write(stream, c), say: (l) => process.stderr.write(`${l}\n`) }), spaceDamaged ? 2 : 0);
+    if (range !== null) return Math.max(await writeLookup(table, range, { format: textFormat(args), jsonStrings: args.jsonStrings, count: args.count, write: (c) => write(stream, c), say: (l) => process.stderr.write(`${l}\n`) }), spaceDamaged ? 2 : 0);
     if (args.count) return Math.max(await countRows(table, out, args), spaceDamaged ? 2 : 0);
     if (args.format === 'csv') await write(out, csvHeader(table.columns));
     const decoded = await decodeAll(table, args);
@@ -273,7 +273,7 @@ async function run(args: Args): Promise<number> {
     if (lost && args.mode === 'partial' && args.index === null) {
       const zone = args.timeZone ?? undefined;
       const from = partialSource(table, zone, (index) => file.table(entry, { rows: 'live', timeZone: zone, index }));
-      await writePartialRows(from, { format: args.format, columns: table.columns, write: (t) => write(stream, t), say: (l) => process.stderr.write(`${l}\n`) });
+      await writePartialRows(from, { format: args.format, jsonStrings: args.jsonStrings, columns: table.columns, write: (t) => write(stream, t), say: (l) => process.stderr.write(`${l}\n`) });
     }
     const { info } = table;
     warnProblems(file.name, s.problems);
@@ -296,7 +296,7 @@ async function readPartitions(args: Args): Promise<number> {
   const keys = await keysOf(args);
   const run: PartitionRun = {
     paths, schema: args.schema, table: args.table, keys, rows: args.mode, index: args.index, partitionColumn: args.partitionColumn, timeZone: args.timeZone ?? 'UTC',
-    threads: args.threads, range: keyRange(args.key, args.from, args.to), format: args.format, output: args.output, count: args.count, write: (c) => write(out, c), say: (l) => process.stderr.write(`${l}\n`),
+    threads: args.threads, range: keyRange(args.key, args.from, args.to), format: args.format, jsonStrings: args.jsonStrings, output: args.output, count: args.count, write: (c) => write(out, c), say: (l) => process.stderr.write(`${l}\n`),
   };
   try {
     try {

@@ -36,6 +36,8 @@ export const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [-
                      columns, into -o OUT; a value its type cannot hold, a zero date, is null and warned)
   --csv-for load-data  CSV that MySQL/MariaDB's LOAD DATA reads back exactly (backslashes escaped,
                      TIMESTAMP in UTC), into -o OUT, with the LOAD DATA statement beside it (OUT.load.sql)
+  --json-strings     ndjson: every value a string, as CSV shows it (default: integers, DECIMAL, FLOAT,
+                     DOUBLE as JSON numbers where a double holds them exactly, BIT as its number)
   --threads N        decode with N worker threads (default: one per core)
   --time-zone ZONE   show TIMESTAMP values in ZONE: an IANA name (Europe/Berlin) or an offset (+02:00);
                      default: the server's zone when a .cnf in the file's datadir says it, else UTC
@@ -105,10 +107,12 @@ export interface Args {
   timeZone: string | null;
   /** `--csv-for load-data`: CSV for LOAD DATA (cli/load-data-output.ts). */
   csvFor: 'load-data' | null;
+  /** --json-strings: NDJSON values all strings, as CSV shows them. */
+  jsonStrings: boolean;
 }
 
 export function parseArgs(argv: string[]): Args {
-  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null; more: string[] } = { format: 'csv', schema: null, printDdl: false, count: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, listTables: false, dictionary: null, indexId: null, pageSize: null, pageMap: false, page: null, index: null, key: null, from: null, to: null, more: [], files: [], partitionColumn: false, timeZone: null, csvFor: null };
+  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null; more: string[] } = { format: 'csv', schema: null, printDdl: false, count: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, listTables: false, dictionary: null, indexId: null, pageSize: null, pageMap: false, page: null, index: null, key: null, from: null, to: null, more: [], files: [], partitionColumn: false, timeZone: null, csvFor: null, jsonStrings: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = (): string => {
@@ -136,6 +140,7 @@ export function parseArgs(argv: string[]): Args {
       if (value() !== 'load-data') throw new UsageError('--csv-for takes load-data');
       args.csvFor = 'load-data';
     }
+    else if (a === '--json-strings') args.jsonStrings = true;
     else if (a === '--page') {
       const v = value();
       if (!/^\d+$/.test(v)) throw new UsageError('--page takes a page number');
