@@ -147,6 +147,12 @@ describe('the workspace: rows first, typed headers, selection and copy', () => {
     await toTop();
     // A row's number selects the row; Shift+arrows extend the rows (the grid scrolls with them).
     await page.locator('[data-row-pos="0"] [role="rowheader"]').click();
+    expect(await page.getByTestId('selection-size').getAttribute('data-rows')).toBe('1');
+    // From the keyboard: Escape leaves the active cell alone, Shift+Space selects its row again.
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Shift+Space');
+    expect(await page.getByTestId('selection-size').getAttribute('data-rows')).toBe('1');
+    expect(await page.getByTestId('selection-size').getAttribute('data-cols')).toBe('8');
     for (let i = 0; i < 16; i++) await page.keyboard.press('Shift+ArrowDown');
     expect(await page.getByTestId('selection-size').getAttribute('data-rows')).toBe('17');
     expect(await page.getByTestId('selection-size').getAttribute('data-cols')).toBe('8');
