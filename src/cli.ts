@@ -13,7 +13,7 @@ import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { csvBytes } from './core/writers/csv-bytes.ts';
-import { csvHeader, ndjsonRows } from './core/writers/output.ts';
+import { csvHeader, ndjsonOf } from './core/writers/output.ts';
 import { batchRows, type RowBatch } from './core/values/row-batch.ts';
 import { loadKeyFile, parseMysqlKeyring, type EncryptionKeys } from './core/tablespace/encryption.ts';
 import { anythingAmiss } from './core/readers/decode-stats.ts';
@@ -23,6 +23,7 @@ import { Tablespace } from './core/tablespace/tablespace.ts';
 import { recoveryAmiss, recoveryLines, type RedoRecovery } from './core/log/redo-recovery.ts';
 import { formatGuess, guessColumns } from './core/definitions/guess/index.ts';
 import { listIndexes, recoveryReport } from './core/readers/recovery-target.ts';
+import { SOURCE_NAMES } from './core/definitions/schema-source.ts';
 import { indexNames } from './core/definitions/dictionary/dict-tables.ts';
 import { systemDictionary } from './core/definitions/dictionary/system-schema.ts';
 import { NoDefinitionError, TableChoiceError, type TableEntry } from './lib/definitions.ts';
@@ -45,6 +46,7 @@ import { partialHint, partialSource, writePartialRows } from './cli/partial-outp
 import { problemLine, uncountedLines } from './cli/problem-lines.ts';
 import { listTransactions, sayTakenBack, takenBack, type TakenBack } from './cli/transactions.ts';
 import { openDatadirUndo, systemSpaceOf, type DatadirUndo } from './node/undo-spaces.ts';
+import { version } from '../package.json';
 
 /** Writes with backpressure, so a multi-GB export never piles up in memory. */
 function write(out: Writable, text: string | Uint8Array): Promise<void> | undefined {
@@ -59,7 +61,7 @@ type Chunk = Uint8Array | string;
 /** The rows as output chunks, in key order; Parquet's runs encoded where they are decoded (cli/parquet-output.ts). */
 async function decodeAll(table: InnodbTable, args: Args): Promise<Decoded<Chunk>> {
   if (args.format === 'parquet') return parquetDecoded(table, args.files, args.threads, args.output ?? '', { warn, line: (text) => process.stderr.write(`${text}\n`) });
-  return decodeChunks(table, args, (batch) => (args.format === 'csv' ? csvBytes(batch) : ndjsonRows(table.reader.columns, batchRows(batch))));
+  return decodeChunks(table, args, (batch) => (args.format === 'csv' ? csvBytes(batch) : ndjsonOf(table.definition, table.reader.columns, batchRows(batch), { strings: args.jsonStrings })));
 }
 
 /**
@@ -142,6 +144,8 @@ function chosenTable(file: InnodbFile, args: Args): TableEntry {
   } catch (e) {
     throw withHint(e, args);
   }
+  // Found rather than given: say which, since a .frm, a .sql, the file's own or ibdata1's may each define it.
+  if (args.schema === null && entry.source !== 'guess') process.stderr.write(`${file.name}: table definition: ${SOURCE_NAMES[entry.source]} (${entry.file})\n`);
   for (const d of entry.disagreements) warn(d);
   for (const n of entry.dictionary?.notes ?? []) warn(`${entry.name}: ${n}`);
   if (entry.dictionary && entry.dictionary.table.state !== 'live') warn(`${entry.name} was dropped (its data dictionary rows are ${entry.dictionary.table.state}); its rows are read from the pages the server freed`);
@@ -278,7 +282,7 @@ async function readOpened(file: InnodbFile, args: Args): Promise<number> {
     const range = keyRange(args.key, args.from, args.to);
     if (args.csvFor !== null && args.output !== null) process.stderr.write(`${await writeLoadData(table.definition, table.columns, args.output)}: the LOAD DATA statement of ${args.output}\n`);
     const stream = out;
-    if (range !== null) return Math.max(await writeLookup(table, range, { format: textFormat(args), count: args.count, write: (c) => write(stream, c), say: (l) => process.stderr.write(`${l}\n`) }), spaceDamaged ? 2 : 0);
+    if (range !== null) return Math.max(await writeLookup(table, range, { format: textFormat(args), jsonStrings: args.jsonStrings, count: args.count, write: (c) => write(stream, c), say: (l) => process.stderr.write(`${l}\n`) }), spaceDamaged ? 2 : 0);
     if (args.count) return Math.max(await countRows(table, out, args), spaceDamaged ? 2 : 0);
     if (args.format === 'csv') await write(out, csvHeader(table.columns));
     const decoded = await decodeAll(table, args);
@@ -291,7 +295,7 @@ async function readOpened(file: InnodbFile, args: Args): Promise<number> {
     if (lost && args.mode === 'partial' && args.index === null) {
       const zone = args.timeZone ?? undefined;
       const from = partialSource(table, zone, (index) => file.table(entry, { rows: 'live', timeZone: zone, index }));
-      await writePartialRows(from, { format: args.format, columns: table.columns, write: (t) => write(stream, t), say: (l) => process.stderr.write(`${l}\n`) });
+      await writePartialRows(from, { format: args.format, jsonStrings: args.jsonStrings, columns: table.columns, write: (t) => write(stream, t), say: (l) => process.stderr.write(`${l}\n`) });
     }
     const { info } = table;
     warnProblems(file.name, s.problems);
@@ -359,7 +363,7 @@ async function readPartitions(args: Args): Promise<number> {
   const keys = await keysOf(args);
   const run: PartitionRun = {
     paths, schema: args.schema, table: args.table, keys, rows: args.mode, index: args.index, partitionColumn: args.partitionColumn, timeZone: args.timeZone ?? 'UTC',
-    threads: args.threads, range: keyRange(args.key, args.from, args.to), format: args.format, output: args.output, count: args.count, write: (c) => write(out, c), say: (l) => process.stderr.write(`${l}\n`),
+    threads: args.threads, range: keyRange(args.key, args.from, args.to), format: args.format, jsonStrings: args.jsonStrings, output: args.output, count: args.count, write: (c) => write(out, c), say: (l) => process.stderr.write(`${l}\n`),
   };
   try {
     try {
@@ -375,10 +379,30 @@ async function readPartitions(args: Args): Promise<number> {
   }
 }
 
+/** An error as said on stderr: a file named by an option (--schema, --key-file …) that is missing, plainly. */
+function errorLine(e: unknown): string {
+  const { code, path, message } = e as NodeJS.ErrnoException;
+  return code === 'ENOENT' && path !== undefined ? `no such file: ${path}` : message;
+}
+
+/**
+ * A reader that stops reading (`| head`) closes the pipe: stop quietly, as a Unix tool killed by
+ * SIGPIPE does (status 128 + 13), not with a stack trace.
+ */
+function quietOnClosedPipe(e: NodeJS.ErrnoException): void {
+  if (e.code !== 'EPIPE') throw e;
+  process.exit(141);
+}
+
 async function main(): Promise<void> {
+  process.stdout.on('error', quietOnClosedPipe);
   let args: Args;
   try {
     const argv = process.argv.slice(2);
+    if (argv.includes('--version')) {
+      process.stdout.write(`ibd-reader ${version}\n`);
+      return;
+    }
     guessMode = argv.includes('--guess');
     args = parseArgs(argv.filter((a) => a !== '--guess'));
   } catch (e) {
@@ -389,7 +413,7 @@ async function main(): Promise<void> {
   try {
     process.exitCode = await run(args);
   } catch (e) {
-    process.stderr.write(`ibd-reader: ${(e as Error).message}\n`);
+    process.stderr.write(`ibd-reader: ${errorLine(e)}\n`);
     // A usage error only the files could tell (sortFiles: a partitioned table's files) is one still.
     process.exitCode = e instanceof UsageError ? 64 : 1;
   }

@@ -12,7 +12,7 @@ import { IbdError, NotInnodbError } from '../src/core/errors.ts';
 import { bytesSource } from '../src/core/tablespace/source.ts';
 import { openTable, type Row, type TableReader } from '../src/core/readers/table-reader.ts';
 
-const FIXTURES = join(import.meta.dirname, '../../shared/fixtures/mysql-testsuite');
+const FIXTURES = join(import.meta.dirname, 'fixtures/mysql-testsuite');
 const IBD = readFileSync(join(FIXTURES, 'mysql57/deletion/tb13.ibd'));
 const DDL = readFileSync(join(FIXTURES, 'mysql56/deletion/tb13.sql'), 'utf8');
 const TABLE = parseCreateTables(DDL)[0];

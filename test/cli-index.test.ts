@@ -65,7 +65,7 @@ describe('ibd-reader --index, --key, --from/--to', () => {
     expect(pk.status).toBe(0);
     expect(pk.stdout).toBe(csvOf(await server.query('SELECT * FROM people WHERE id = 4242')));
     expect(pk.stderr).toMatch(/1 rows by key; \d pages read/);
-    const range = cli(ibd, '--from', '100', '--to', '2000', '--format', 'ndjson');
+    const range = cli(ibd, '--from', '100', '--to', '2000', '--format', 'ndjson', '--json-strings');
     const rows = (await server.query('SELECT * FROM people WHERE id BETWEEN 100 AND 2000 ORDER BY id')).rows;
     expect(range.stdout.trimEnd().split('\n').map((l) => Object.values(JSON.parse(l) as object))).toEqual(rows);
     const composite = cli(ibd, '--index', 'kcb', '--key', 'City7,1960-01-01');

@@ -16,7 +16,7 @@ import { Tablespace } from '../src/core/tablespace/tablespace.ts';
 import { startMariadb, type MariadbServer } from './harness/mariadb.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const FIXTURES = join(ROOT, '../shared/fixtures/mysql-testsuite');
+const FIXTURES = join(ROOT, 'test/fixtures/mysql-testsuite');
 
 describe('ibd-reader CLI: table definitions from the .ibd or the .frm', () => {
   let dir: string;

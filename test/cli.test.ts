@@ -57,7 +57,7 @@ describe('ibd-reader CLI', () => {
   });
 
   it('NDJSON to stdout', () => {
-    const run = spawnSync(process.execPath, [CLI, ibd, '--schema', sql, '--format', 'ndjson'], { encoding: 'utf8', maxBuffer: 1 << 30 });
+    const run = spawnSync(process.execPath, [CLI, ibd, '--schema', sql, '--format', 'ndjson', '--json-strings'], { encoding: 'utf8', maxBuffer: 1 << 30 });
     expect(run.status).toBe(0);
     expect(run.stdout === expectedNdjson).toBe(true);
   });

@@ -1,6 +1,6 @@
 /**
  * The right diagnosis of a damaged file, on the real MySQL 5.6 / 5.7 / 8.0 fixture files
- * (../shared/fixtures/mysql-testsuite), each judged against the intact file: page 0 zeroed or with
+ * (test/fixtures/mysql-testsuite), each judged against the intact file: page 0 zeroed or with
  * a bad checksum (the layout must come from the other pages, only page 0 be bad, every row be the
  * intact file's), space flags that disagree with the pages, and a file cut short (the numbers of the
  * message computed here from the intact file).
@@ -19,7 +19,7 @@ import { Tablespace } from '../src/core/tablespace/tablespace.ts';
 import { leafTruncation } from '../src/core/btree/truncation.ts';
 import { batchRows } from '../src/core/values/row-batch.ts';
 
-const ROOT = join(import.meta.dirname, '../../shared/fixtures/mysql-testsuite');
+const ROOT = join(import.meta.dirname, 'fixtures/mysql-testsuite');
 if (!existsSync(ROOT)) throw new Error(`the MySQL fixtures are missing: expected ${ROOT}`);
 
 const files = (dir: string): string[] =>

@@ -119,7 +119,7 @@ describe.each([
 
     // The CLI, with the .frm beside the file as the server keeps it.
     const at = folder(`zeroed-${checksum}`, { [`${name}.ibd`]: zeroed, [`${name}.frm`]: t.frm });
-    const run = cli(join(at, `${name}.ibd`), '--format', 'ndjson');
+    const run = cli(join(at, `${name}.ibd`), '--format', 'ndjson', '--json-strings');
     // Every row comes back, but the file is damaged: exit status 2.
     expect(run.status, run.stderr).toBe(2);
     expect(run.stderr.split('\n')[0]).toBe(`warning: ${name}.ibd: page 0 (the space header) is damaged: it is all zeros; page size/format taken from the other pages: ${format}`);
@@ -156,7 +156,7 @@ describe.each([
     expect(s.rows).toBe(keptRows.length);
 
     const at = folder(`cut-${checksum}`, { [`${name}.ibd`]: cut, [`${name}.frm`]: t.frm });
-    const run = cli(join(at, `${name}.ibd`), '--format', 'ndjson');
+    const run = cli(join(at, `${name}.ibd`), '--format', 'ndjson', '--json-strings');
     expect(run.status).toBe(2);
     const said = new RegExp(`^warning: ${name}\\.ibd: the file is cut at page ${cutAt} \\(the file ends ${(pageSize / 2).toLocaleString('en-US')} bytes into it\\): ${(spaceSize - cutAt).toLocaleString('en-US')} pages missing past the end \\(the space header says ${spaceSize.toLocaleString('en-US')} pages\\); the B-tree expects ${lost.length.toLocaleString('en-US')} leaf pages there \\(about ([\\d,]+) rows, estimated from the intact leaf pages' average\\)$`, 'm');
     const estimate = Number(said.exec(run.stderr)?.[1].replace(/,/g, ''));
@@ -193,7 +193,7 @@ describe.each([
 
   it('the CLI finds VIEWERS.frm beside viewers.ibd', () => {
     const at = folder('case', { 'viewers.ibd': t.bytes, 'VIEWERS.frm': t.frm });
-    const run = cli(join(at, 'viewers.ibd'), '--format', 'ndjson');
+    const run = cli(join(at, 'viewers.ibd'), '--format', 'ndjson', '--json-strings');
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout.split('\n').length - 1).toBe(t.rows.length);
     const columns = Object.keys(JSON.parse(run.stdout.slice(0, run.stdout.indexOf('\n'))) as object);

@@ -25,7 +25,7 @@ import { Tablespace } from '../src/core/tablespace/tablespace.ts';
 import { startMariadb, type MariadbServer } from './harness/mariadb.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const FIXTURES = join(ROOT, '../shared/fixtures/mysql-testsuite');
+const FIXTURES = join(ROOT, 'test/fixtures/mysql-testsuite');
 
 async function rowsOf(bytes: Uint8Array, ddlOrTable: string | Parameters<typeof openTable>[1], options: OpenOptions = {}): Promise<Row[]> {
   const table = typeof ddlOrTable === 'string' ? parseCreateTables(ddlOrTable)[0] : ddlOrTable;

@@ -273,7 +273,7 @@ describe('guess the columns of a table with no schema (MariaDB)', () => {
       await build({ entryPoints: ['src/cli.ts'], outfile: cli, bundle: true, platform: 'node', target: 'node20', format: 'esm', logLevel: 'warning' });
       const without = spawnSync(process.execPath, [cli, ibd, '--threads', '1'], { encoding: 'utf8' });
       expect(without.status).toBe(1);
-      const run = spawnSync(process.execPath, [cli, ibd, '--guess', '--threads', '1', '--format', 'ndjson'], { encoding: 'utf8' });
+      const run = spawnSync(process.execPath, [cli, ibd, '--guess', '--threads', '1', '--format', 'ndjson', '--json-strings'], { encoding: 'utf8' });
       expect(run.status, run.stderr).toBe(0);
       expect(run.stderr).toMatch(/CREATE TABLE `cli_guess`/);
       expect(run.stderr).toMatch(/DB_TRX_ID/);

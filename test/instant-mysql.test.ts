@@ -154,7 +154,7 @@ describe('MySQL 8.0.12-8.0.28 instant ADD COLUMN', () => {
 
 describe('instant metadata from an SDI table object', () => {
   it('reads versions, defaults and dropped columns (a real 8.0.18 SDI with instant metadata added)', async () => {
-    const file = new Uint8Array(readFileSync(join(import.meta.dirname, '../../shared/fixtures/mysql-testsuite/mysql80/simple/tb01.ibd')));
+    const file = new Uint8Array(readFileSync(join(import.meta.dirname, 'fixtures/mysql-testsuite/mysql80/simple/tb01.ibd')));
     const records = await readSdiRecords(await Tablespace.open(bytesSource(file, 'tb01.ibd')));
     const doc = records!.map((r) => JSON.parse(r.json) as { dd_object_type: string; dd_object: DdTable }).find((d) => d.dd_object_type === 'Table')!;
     const dd = doc.dd_object;

@@ -16,7 +16,7 @@ type NodeEntry = typeof import('../src/lib/node.ts');
 type BrowserEntry = typeof import('../src/lib/index.ts');
 
 const ROOT = join(import.meta.dirname, '..');
-const FIXTURES = join(ROOT, '../shared/fixtures/mysql-testsuite');
+const FIXTURES = join(ROOT, 'test/fixtures/mysql-testsuite');
 const CLI = join(ROOT, 'dist-cli/ibd-reader.mjs');
 const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; exports: { '.': Record<string, { types: string; default: string }> } };
 const BUILT = ['dist-cli/ibd-reader.mjs', ...Object.values(PACKAGE.exports['.']).flatMap((c) => (typeof c === 'string' ? [c] : [c.types, c.default]))];

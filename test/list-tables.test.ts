@@ -1,5 +1,5 @@
 /**
- * `--list-tables` on files of one table (real MySQL 8.0 and 5.7 files of ../shared/fixtures): a MySQL 8
+ * `--list-tables` on files of one table (real MySQL 8.0 and 5.7 files of test/fixtures/mysql-testsuite): a MySQL 8
  * file lists the table of its SDI with its clustered index and its exact row count (the same as
  * --count); a file nothing describes lists none and says why. (ibdata1: test/differential/system-tablespace.test.ts.)
  */

@@ -179,7 +179,7 @@ describe('orphan pages, 16K full_crc32', () => {
       const list = spawnSync(process.execPath, [cli, join(dir, 'image.bin'), '--list-indexes'], { encoding: 'utf8' });
       expect(list.status, list.stderr).toBe(0);
       for (const id of [...t.indexIds.values(), ...other.indexIds.values()]) expect(list.stdout).toMatch(new RegExp(`\\b${id}\\b`));
-      const run = spawnSync(process.execPath, [cli, join(dir, 'image.bin'), '--schema', join(dir, 'orphan.sql'), '--index-id', String(t.indexIds.get('PRIMARY')), '--format', 'ndjson'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+      const run = spawnSync(process.execPath, [cli, join(dir, 'image.bin'), '--schema', join(dir, 'orphan.sql'), '--index-id', String(t.indexIds.get('PRIMARY')), '--format', 'ndjson', '--json-strings'], { encoding: 'utf8', maxBuffer: 1 << 28 });
       expect(run.status, run.stderr).toBe(0);
       expect(run.stdout).toBe(ndjsonRows(columns, t.rows));
       expect(run.stderr).toMatch(/pages read/);
@@ -225,7 +225,7 @@ describe.each([
       writeFileSync(join(dir, 'sized.sql'), t.ddl);
       execFileSync(process.execPath, [join(ROOT, 'scripts/build-cli.mjs')], { cwd: ROOT });
       const run = spawnSync(process.execPath, [join(ROOT, 'dist-cli/ibd-reader.mjs'), join(dir, 'image.bin'), '--schema', join(dir, 'sized.sql'),
-        '--index-id', String(primary.indexId), '--page-size', String(pageSize), '--threads', '2', '--format', 'ndjson'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+        '--index-id', String(primary.indexId), '--page-size', String(pageSize), '--threads', '2', '--format', 'ndjson', '--json-strings'], { encoding: 'utf8', maxBuffer: 1 << 28 });
       expect(run.status, run.stderr).toBe(0);
       expect(run.stdout).toBe(ndjsonRows(reader.columns, t.rows));
     } finally {
@@ -240,7 +240,7 @@ describe('orphan scan without a server', () => {
   });
 
   it('a MySQL 5.7 file without page 0: the groups are the indexes its own B-tree roots name', async () => {
-    const bytes = new Uint8Array(readFileSync(join(ROOT, '../shared/fixtures/mysql-testsuite/mysql57/pk/tb24_sk.ibd')));
+    const bytes = new Uint8Array(readFileSync(join(ROOT, 'test/fixtures/mysql-testsuite/mysql57/pk/tb24_sk.ibd')));
     const roots = await findIndexRoots(await Tablespace.open(bytesSource(bytes, 'tb24_sk.ibd')));
     expect(roots.length).toBeGreaterThan(1);
     const scan = await scanOrphans(bytesSource(bytes.subarray(16384), 'cut.bin'));

@@ -110,14 +110,14 @@ describe('the bytes the page inspector\'s checks refuse', () => {
 });
 
 describe('the MySQL 5.6 / 5.7 / 8.0 fixture files, intact', () => {
-  const ROOT = join(import.meta.dirname, '../../shared/fixtures/mysql-testsuite');
+  const ROOT = join(import.meta.dirname, 'fixtures/mysql-testsuite');
   const files = (dir: string): string[] => readdirSync(dir).flatMap((f) => {
     const p = join(dir, f);
     return statSync(p).isDirectory() ? files(p) : p.endsWith('.ibd') ? [p] : [];
   });
 
   it('no page whose checksum holds has a problem: the list, the directory, PAGE_N_RECS hold', async () => {
-    // ../shared beside the repository is part of the test setup: missing fixtures fail, never skip.
+    // the fixtures are part of the repository: missing ones fail, never skip.
     const all = existsSync(ROOT) ? files(ROOT) : [];
     expect(all.length).toBeGreaterThan(70);
     let indexPages = 0;

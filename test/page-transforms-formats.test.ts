@@ -3,7 +3,7 @@
  *  - the DEFLATE/zlib decoder against node:zlib, the LZ4 block decoder against a small LZ4 encoder;
  *  - MySQL transparent page compression (COMPRESSION='zlib'|'lz4', page type 14) and MySQL
  *    keyring_file encryption (page types 15/16, encryption info on page 0, the keyring file format):
- *    real MySQL 8.0.18 files (../shared/fixtures) are rewritten page by page the way MySQL writes
+ *    real MySQL 8.0.18 files (test/fixtures/mysql-testsuite) are rewritten page by page the way MySQL writes
  *    them, using node:zlib and node:crypto, and must decode to the same rows as the originals;
  *  - MariaDB PAGE_COMPRESSED pages with LZ4 (both tablespace formats), the error naming the
  *    algorithm of a damaged LZO, LZMA, bzip2 or Snappy stream (their differential tests are in
@@ -25,7 +25,7 @@ import { bytesSource } from '../src/core/tablespace/source.ts';
 import { openTable, type OpenOptions, type Row } from '../src/core/readers/table-reader.ts';
 import { Tablespace } from '../src/core/tablespace/tablespace.ts';
 
-const FIXTURES = join(import.meta.dirname, '../../shared/fixtures/mysql-testsuite');
+const FIXTURES = join(import.meta.dirname, 'fixtures/mysql-testsuite');
 const PAGE = 16384;
 
 /** Deterministic test data: text-like runs, repeats and noise. */

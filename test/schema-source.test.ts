@@ -10,7 +10,7 @@ import { fileKind, resolveSchema, resolveSchemas } from '../src/core/definitions
 import { bytesSource, type ByteSource } from '../src/core/tablespace/source.ts';
 import { openTable } from '../src/core/readers/table-reader.ts';
 
-const ROOT = join(import.meta.dirname, '../../shared/fixtures/mysql-testsuite');
+const ROOT = join(import.meta.dirname, 'fixtures/mysql-testsuite');
 
 function file(rel: string, name = basename(rel)): ByteSource {
   return bytesSource(readFileSync(join(ROOT, rel)), name);

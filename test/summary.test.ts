@@ -190,13 +190,13 @@ describe.each([
 });
 
 describe('summary of the MySQL 5.6 / 5.7 / 8.0 fixture files', () => {
-  const ROOT = join(import.meta.dirname, '../../shared/fixtures/mysql-testsuite');
+  const ROOT = join(import.meta.dirname, 'fixtures/mysql-testsuite');
   const files = (dir: string): string[] =>
     readdirSync(dir).flatMap((f) => {
       const p = join(dir, f);
       return statSync(p).isDirectory() ? files(p) : p.endsWith('.ibd') ? [p] : [];
     });
-  // ../shared beside the repository is part of the test setup: missing fixtures fail, never skip
+  // the fixtures are part of the repository: missing ones fail, never skip
   const all = existsSync(ROOT) ? files(ROOT) : [];
 
   it('counts the rows the decoder returns, and sees SDI in the 8.0 files', async () => {

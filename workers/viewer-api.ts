@@ -183,6 +183,8 @@ export interface ExportOptions {
   csv?: CsvOptions;
   /** CSV: write the header line (default true). */
   csvHeader?: boolean;
+  /** NDJSON: every value a string, as CSV shows it (default: numbers and BIT as JSON numbers where exact). */
+  jsonStrings?: boolean;
   /** SQL: rows per INSERT statement (default 1000). */
   sqlRowsPerInsert?: number;
   /** Only the rows this filter matches (the grid's filter). */

@@ -6,7 +6,7 @@
  */
 import * as Comlink from 'comlink';
 import {
-  csvHeader, csvRows, ndjsonRows, sqlColumns, sqlInserts, sqlPostamble, sqlPreamble,
+  csvHeader, csvRows, ndjsonOf, sqlColumns, sqlInserts, sqlPostamble, sqlPreamble,
 } from '../src/core/writers/output.ts';
 import { BatchBuilder, batchBuffers, type RowBatch } from '../src/core/values/row-batch.ts';
 import { packRows } from '../src/core/values/batch-edit.ts';
@@ -204,7 +204,7 @@ function formatRows(open: OpenView, rows: Row[], options: ExportOptions, as: 'bl
   const text = options.format === 'csv'
     ? csvRows(rows, options.csv ?? {})
     : options.format === 'ndjson'
-      ? ndjsonRows(reader.columns, rows)
+      ? ndjsonOf(open.spec.table, reader.columns, rows, { strings: options.jsonStrings })
       : sqlText(open, rows, options.sqlRowsPerInsert ?? 1000);
   const bytes = options.format === 'csv' && options.csv?.loadData ? loadDataEscaped(encoder.encode(text)) : null;
   if (bytes !== null) return as === 'bytes' ? handedOver(bytes, undefined) : new Blob([bytes]);

@@ -3,6 +3,7 @@
  * UsageError, exit 64), and the files sorted into a system tablespace's data files or a
  * partitioned table's partitions.
  */
+import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { CLI_ROW_MODES, isRowMode } from '../core/readers/row-state.ts';
 import type { RowMode } from '../core/readers/table-reader.ts';
@@ -18,7 +19,7 @@ export const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [-
 
   --schema FILE      the table definition: CREATE TABLE statement(s) (SHOW CREATE TABLE output or a
                      mysqldump file) or the table's .frm. Not needed for MySQL 8 files, which carry
-                     their own, nor when FILE.frm lies beside FILE.ibd
+                     their own, nor when FILE.frm or FILE.sql lies beside FILE.ibd (the .frm wins)
   --table NAME       which table of the schema (default: the one named like FILE.ibd); of a system
                      tablespace (ibdata1), db/table as its data dictionary names it (see --list-tables)
   --list-tables      list the tables the file holds (an ibdata1's from its InnoDB data dictionary, dropped
@@ -37,6 +38,8 @@ export const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [-
                      columns, into -o OUT; a value its type cannot hold, a zero date, is null and warned)
   --csv-for load-data  CSV that MySQL/MariaDB's LOAD DATA reads back exactly (backslashes escaped,
                      TIMESTAMP in UTC), into -o OUT, with the LOAD DATA statement beside it (OUT.load.sql)
+  --json-strings     ndjson: every value a string, as CSV shows it (default: integers, DECIMAL, FLOAT,
+                     DOUBLE as JSON numbers where a double holds them exactly, BIT as its number)
   --threads N        decode with N worker threads (default: one per core)
   --time-zone ZONE   show TIMESTAMP values in ZONE: an IANA name (Europe/Berlin) or an offset (+02:00);
                      default: the server's zone when a .cnf in the file's datadir says it, else UTC
@@ -78,7 +81,8 @@ export const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [-
   --as-on-disk       read the rows as the pages hold them: no redo log rolled forward, no rollback of
                      transactions active at a crash
   --page N           page N described: FIL header and trailer, checksums, its structures, records
-                     (their values with a table definition), page directory, a labelled hex dump`;
+                     (their values with a table definition), page directory, a labelled hex dump
+  --version          print the version and stop`;
 
 export interface Args {
   ibd: string;
@@ -118,10 +122,12 @@ export interface Args {
   /** --before-trx N: the table before transaction N (trx/row-vers.ts). */
   beforeTrx: number | null;
   asOnDisk: boolean;
+  /** --json-strings: NDJSON values all strings, as CSV shows them. */
+  jsonStrings: boolean;
 }
 
 export function parseArgs(argv: string[]): Args {
-  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null; more: string[] } = { format: 'csv', schema: null, printDdl: false, count: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, listTables: false, dictionary: null, datadir: null, indexId: null, pageSize: null, pageMap: false, page: null, index: null, key: null, from: null, to: null, more: [], files: [], partitionColumn: false, timeZone: null, csvFor: null, listTransactions: false, beforeTrx: null, asOnDisk: false };
+  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null; more: string[] } = { format: 'csv', schema: null, printDdl: false, count: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, listTables: false, dictionary: null, datadir: null, indexId: null, pageSize: null, pageMap: false, page: null, index: null, key: null, from: null, to: null, more: [], files: [], partitionColumn: false, timeZone: null, csvFor: null, listTransactions: false, beforeTrx: null, asOnDisk: false, jsonStrings: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = (): string => {
@@ -149,6 +155,7 @@ export function parseArgs(argv: string[]): Args {
       if (value() !== 'load-data') throw new UsageError('--csv-for takes load-data');
       args.csvFor = 'load-data';
     }
+    else if (a === '--json-strings') args.jsonStrings = true;
     else if (a === '--page') {
       const v = value();
       if (!/^\d+$/.test(v)) throw new UsageError('--page takes a page number');
@@ -204,6 +211,7 @@ export function parseArgs(argv: string[]): Args {
  * else the partitions of one table. One file that is an ibdata1: with the numbered ones beside it.
  */
 export async function sortFiles(args: Args): Promise<void> {
+  for (const path of [args.ibd, ...args.more]) await checkInput(path);
   args.files = await dataFilePaths(args.ibd, args.more);
   if (args.files.length > 1) args.more = [];
   if ((args.more.length > 0 || args.partitionColumn) && (args.listIndexes || args.pageMap || args.page !== null || args.printDdl)) throw new UsageError('--list-indexes, --page-map, --page and --print-ddl take one file, not a partitioned table\'s');
@@ -211,6 +219,18 @@ export async function sortFiles(args: Args): Promise<void> {
   if (args.csvFor !== null && (args.more.length > 0 || args.partitionColumn)) throw new UsageError('--csv-for load-data takes one file, not a partitioned table\'s');
   if (args.mode === 'partial' && (args.count || args.index !== null || args.key !== null || args.from !== null || args.to !== null)) throw new UsageError('--rows partial reads the whole table\'s secondary indexes for the keys of its lost leaves: not with --count, --index, --key, --from or --to');
   if (args.format === 'parquet' && (args.key !== null || args.from !== null || args.to !== null || args.count || args.printDdl || args.listTables || args.listIndexes || args.pageMap || args.page !== null)) throw new UsageError('--format parquet writes the rows of a table (of one file or its partitions\'): not with --key, --from, --to, --count, --print-ddl, --list-*, --page-map or --page');
+}
+
+/**
+ * A file given on the command line that is missing (said plainly, not as ENOENT) or a folder (the
+ * CLI reads the files of one table: a folder is a usage error, not a read that failed).
+ */
+async function checkInput(path: string): Promise<void> {
+  const found = await stat(path).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'ENOENT') throw new Error(`no such file: ${path}`);
+    throw e;
+  });
+  if (found.isDirectory()) throw new UsageError(`${path} is a directory: give a table's .ibd file (its .frm or .sql beside it, or --schema), or the files of one partitioned table`);
 }
 
 /** The format of listings and lookups: csv or ndjson (parquet is refused there). */

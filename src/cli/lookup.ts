@@ -9,7 +9,7 @@
 import { anythingAmiss } from '../core/readers/decode-stats.ts';
 import type { DecodeStats, KeyRange } from '../core/readers/table-reader.ts';
 import { csvBytes } from '../core/writers/csv-bytes.ts';
-import { csvHeader, ndjsonRows } from '../core/writers/output.ts';
+import { csvHeader, ndjsonOf } from '../core/writers/output.ts';
 import { batchRows } from '../core/values/row-batch.ts';
 import type { InnodbTable } from '../lib/innodb-table.ts';
 import { problemLine } from './problem-lines.ts';
@@ -42,6 +42,8 @@ export function keyRange(key: string | null, from: string | null, to: string | n
 
 export interface LookupOutput {
   format: 'csv' | 'ndjson';
+  /** --json-strings: every NDJSON value a string. */
+  jsonStrings: boolean;
   /** --count: the number of rows found instead of the rows. */
   count: boolean;
   write: WriteOut;
@@ -57,7 +59,7 @@ export async function writeLookup(table: InnodbTable, range: KeyRange, out: Look
   if (!out.count && out.format === 'csv') await out.write(csvHeader(columns));
   for await (const batch of lookup.batches()) {
     rows += batch.rows;
-    if (!out.count) await out.write(out.format === 'csv' ? csvBytes(batch) : ndjsonRows(columns, batchRows(batch)));
+    if (!out.count) await out.write(out.format === 'csv' ? csvBytes(batch) : ndjsonOf(table.definition, columns, batchRows(batch), { strings: out.jsonStrings }));
   }
   if (out.count) await out.write(`${rows}\n`);
   for (const note of lookup.notes) out.say(`note: ${note}`);

@@ -10,12 +10,14 @@
 import { partialRows } from '../core/readers/partial-rows.ts';
 import type { TableReader } from '../core/readers/table-reader.ts';
 import type { TableDef } from '../core/schema.ts';
-import { csvRows, ndjsonRows } from '../core/writers/output.ts';
+import { csvRows, ndjsonOf } from '../core/writers/output.ts';
 import type { InnodbTable } from '../lib/innodb-table.ts';
 import { PARTITION_COLUMN } from '../lib/partitioned-table.ts';
 
 export interface PartialOutput {
   format: 'csv' | 'ndjson' | 'parquet';
+  /** --json-strings: every NDJSON value a string. */
+  jsonStrings: boolean;
   /** The output's columns: the table's, `_row_state`, then `_partition` when the rows end with it. */
   columns: readonly string[];
   /** The partition read, named in the `_partition` column. */
@@ -67,7 +69,7 @@ export async function writePartialRows(from: PartialSource, out: PartialOutput):
   for (const n of found.notes) out.say(`warning: ${name}: partial rows: ${n}`);
   if (found.lostPages.length === 0) return 0;
   const rows = tagged ? found.rows.map((row) => [...row, out.partition ?? null]) : found.rows;
-  if (rows.length > 0) await out.write(out.format === 'csv' ? csvRows(rows) : ndjsonRows(out.columns, rows));
+  if (rows.length > 0) await out.write(out.format === 'csv' ? csvRows(rows) : ndjsonOf(from.definition, out.columns, rows, { strings: out.jsonStrings }));
   const byIndex = [...found.byIndex].map(([index, n]) => `\`${index}\` ${n}`).join(', ') || 'none';
   out.say(`${name}: partial rows ${rows.length} (state partial), for the keys of clustered leaf pages ${found.lostPages.join(', ')} (lost or damaged), from the secondary indexes' entries (${byIndex}); the columns no index holds say [absent: …]`);
   return rows.length;

@@ -25,7 +25,7 @@ import type { EncryptionKeys } from '../core/tablespace/encryption.ts';
 import { appendColumn } from '../core/values/batch-edit.ts';
 import { batchRows, type RowBatch } from '../core/values/row-batch.ts';
 import { csvBytes } from '../core/writers/csv-bytes.ts';
-import { csvHeader, ndjsonRows } from '../core/writers/output.ts';
+import { csvHeader, ndjsonOf } from '../core/writers/output.ts';
 import { DefinitionMismatch } from '../core/readers/leaf-decoder.ts';
 import { formatGuess } from '../core/definitions/guess/index.ts';
 import type { TableDef } from '../core/schema.ts';
@@ -52,6 +52,8 @@ export interface PartitionRun {
   timeZone: string;
   range: KeyRange | null;
   format: 'csv' | 'ndjson' | 'parquet';
+  /** --json-strings: every NDJSON value a string. */
+  jsonStrings: boolean;
   /** The file written (named in the Parquet summary). */
   output: string | null;
   count: boolean;
@@ -123,7 +125,7 @@ async function definitionFits(table: PartitionedTable, run: PartitionRun): Promi
 }
 
 function chunk(table: PartitionedTable, batch: RowBatch, run: PartitionRun): string | Uint8Array {
-  return run.format === 'csv' ? csvBytes(batch) : ndjsonRows(table.columns, batchRows(batch));
+  return run.format === 'csv' ? csvBytes(batch) : ndjsonOf(table.definition, table.columns, batchRows(batch), { strings: run.jsonStrings });
 }
 
 /** The file each present partition was opened from (the name its source has is its path's). */
@@ -154,7 +156,7 @@ async function writeRows(table: PartitionedTable, run: PartitionRun, decoded: Ma
 async function writePartial(table: PartitionedTable, p: { partition: Partition; table: InnodbTable }, stats: DecodeStats, run: PartitionRun): Promise<number> {
   if (stats.damagedPages + stats.pagesSkipped === 0 || table.index !== null) return 0;
   if (run.rows === 'partial') {
-    return writePartialRows(partialSource(p.table, run.timeZone), { format: run.format, columns: table.columns, partition: p.partition.name, write: run.write, say: run.say });
+    return writePartialRows(partialSource(p.table, run.timeZone), { format: run.format, jsonStrings: run.jsonStrings, columns: table.columns, partition: p.partition.name, write: run.write, say: run.say });
   }
   const hint = partialHint(p.table.info.file, table.definition);
   if (hint !== null) run.say(`warning: ${hint}`);

@@ -15,4 +15,5 @@ export { ROW_MODES } from '../core/readers/row-state.ts';
 export { batchRows, cellText, type RowBatch } from '../core/values/row-batch.ts';
 export { loadKeyFile, parseMysqlKeyring, type EncryptionKeys } from '../core/tablespace/encryption.ts';
 export type { TableDef, Column, IndexDef } from '../core/schema.ts';
+export type { JsonOptions } from '../core/writers/json-values.ts';
 export type { TablespaceSummary } from '../core/readers/summary.ts';

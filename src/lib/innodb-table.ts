@@ -11,7 +11,9 @@
 import type { TableDef } from '../core/schema.ts';
 import type { EncryptionKeys } from '../core/tablespace/encryption.ts';
 import type { ByteSource } from '../core/tablespace/source.ts';
-import { cellText, type RowBatch } from '../core/values/row-batch.ts';
+import { batchRows, cellText, type RowBatch } from '../core/values/row-batch.ts';
+import { ndjsonOf } from '../core/writers/output.ts';
+import type { JsonOptions } from '../core/writers/json-values.ts';
 import { UNCOUNTED } from '../core/readers/leaf-counts.ts';
 import { targetOptions } from '../core/readers/recovery-target.ts';
 import { secondaryIndexName, secondaryTree, type IndexTreeChoice } from '../core/readers/index-choice.ts';
@@ -154,6 +156,16 @@ export class InnodbTable {
     for await (const batch of this.batches(options)) {
       for (let r = 0; r < batch.rows; r++) yield Object.fromEntries(columns.map((c, i) => [c, cellText(batch, r, i)]));
     }
+  }
+
+  /**
+   * The rows in key order as NDJSON text, a chunk per batch: integers, DECIMAL, FLOAT and DOUBLE as
+   * JSON numbers where a double holds them exactly, BIT as its number (json-values.ts); with
+   * `strings`, every value the string `rows()` gives.
+   */
+  async *ndjson(options: ReadOptions & JsonOptions = {}): AsyncGenerator<string> {
+    const { strings, ...read } = options;
+    for await (const batch of this.batches({ ...read, separated: false })) yield ndjsonOf(this.definition, this.columns, batchRows(batch), { strings });
   }
 
   /**

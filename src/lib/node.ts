@@ -1,7 +1,7 @@
 /**
  * The library's entry for Node: what index.ts offers, and paths. An .ibd given by its path is read
- * through one file handle (file-source.ts), closed by InnodbFile.close(); the .frm beside it
- * (FILE.frm, in any case) is looked at too, unless `files` or `schema` is given, and so is the
+ * through one file handle (file-source.ts), closed by InnodbFile.close(); the .frm and .sql beside it
+ * (FILE.frm, FILE.sql, in any case) are looked at too, unless `files` or `schema` is given, and so is the
  * system tablespace of its server (../ibdata1, beside its database's folder), unless `dictionary`
  * is given. For a system tablespace (ibdata1) the .frm files in the database folders beside it
  * (`db/table.frm`) are its tables' companions. A companion, a schema or a dictionary may be a path.
@@ -53,9 +53,13 @@ function entriesOf(dir: string): string[] {
   }
 }
 
-/** FILE.frm beside FILE.ibd, the case of the names aside (datadirs hold VIEWERS.frm beside viewers.ibd), as the page pairs them. */
-function frmBeside(ibd: string): string | null {
-  return beside(ibd, `${basename(ibd).replace(/\.ibd$/i, '')}.frm`);
+/**
+ * FILE.frm and FILE.sql beside FILE.ibd, the case of the names aside (datadirs hold VIEWERS.frm beside
+ * viewers.ibd), as the page pairs them; of the two, resolveSchema prefers the .frm.
+ */
+function companionsBeside(ibd: string): string[] {
+  const stem = basename(ibd).replace(/\.ibd$/i, '');
+  return [beside(ibd, `${stem}.frm`), beside(ibd, `${stem}.sql`)].filter((f) => f !== null);
 }
 
 /** The file named `want` (the case aside) in the folder of `path`. */
@@ -119,8 +123,8 @@ export async function openInnodb(input: NodeIbdInput, options: OpenInnodbOptions
   try {
     const system = path !== null && (await isSystemSpace(source));
     const looked = path !== null && options.files === undefined && options.schema === undefined;
-    const beside = looked && !system ? frmBeside(path) : null;
-    const files = await Promise.all([...(options.files ?? []), ...(beside === null ? [] : [beside])].map(sourceOf));
+    const beside = looked && !system ? companionsBeside(path) : [];
+    const files = await Promise.all([...(options.files ?? []), ...beside].map(sourceOf));
     if (looked && system) files.push(...frmsOfDatadir(dirname(path)));
     const schema = options.schema === undefined ? undefined : await sourceOf(options.schema);
     const dictionaryPath = options.dictionary ?? (path !== null && !system && options.schema === undefined ? dictionaryBeside(path) : null);

@@ -72,7 +72,7 @@ describe('a dropped table whose index root is lost, in the built page', () => {
     // The export with the damaged pages' rows (every row state, as --rows all): the old copies are back, each marked damaged.
     await panel('export');
     await page.getByTestId('export-damage-include').check();
-    const all = (await download('NDJSON', 'merged.ndjson')).toString('utf8').split('\n').filter((l) => l !== '')
+    const all = (await download('NDJSON strings', 'merged.ndjson')).toString('utf8').split('\n').filter((l) => l !== '')
       .map((l) => JSON.parse(l) as Record<string, string | null>);
     expect(all.filter((r) => r._row_state === 'damaged').length).toBe(stale);
     expect(all.filter((r) => r._row_state === 'live').map((r) => [r.id, r.label])).toEqual(rows);

@@ -25,8 +25,8 @@ import { expectOwnOriginOnly, pageSteps, ROOT, shown, type Session } from './har
 import { pageTest } from './page-test.ts';
 import { createAwkwardTable, ROWS, sha256, sqlString, tableFiles, TEXTS } from './test-tables.ts';
 
-/** A file written by MySQL 8.0.18 (shared fixtures beside the repository). */
-const MYSQL8_FILE = join(ROOT, '..', 'shared', 'fixtures', 'mysql-testsuite', 'mysql80', 'simple', 'emp.ibd');
+/** A file written by MySQL 8.0.18 (test/fixtures/mysql-testsuite). */
+const MYSQL8_FILE = join(ROOT, 'test', 'fixtures', 'mysql-testsuite', 'mysql80', 'simple', 'emp.ibd');
 
 describe('the files a user brings, in the built page', () => {
   let db: MariadbServer | undefined;
@@ -161,7 +161,7 @@ describe('the files a user brings, in the built page', () => {
   }, 120_000);
 
   it('reads a MySQL 8 file alone: its own data dictionary defines the table', async () => {
-    expect(existsSync(MYSQL8_FILE), `${MYSQL8_FILE} (../shared fixtures) is missing`).toBe(true);
+    expect(existsSync(MYSQL8_FILE), `${MYSQL8_FILE} (test/fixtures) is missing`).toBe(true);
     await clearAll();
     await open([MYSQL8_FILE]);
     await waitForTable('emp', 'done');

@@ -182,11 +182,12 @@ export function pageSteps(page: () => Page) {
      * Clicks Download and returns the saved file's bytes. The service worker controls the page (each
      * suite waits for it first: loadPage), so the download is streamed through it (src/sw/download-stream.ts).
      */
-    /** `done`: looks at the finished export before it is dismissed. */
-    async download(format: 'CSV' | 'NDJSON' | 'SQL' | 'Parquet', expectName: string, done?: (progress: Locator) => Promise<void>): Promise<Buffer> {
+    /** `done`: looks at the finished export before it is dismissed. 'NDJSON strings': every value a string (the checkbox). */
+    async download(format: 'CSV' | 'NDJSON' | 'NDJSON strings' | 'SQL' | 'Parquet', expectName: string, done?: (progress: Locator) => Promise<void>): Promise<Buffer> {
       const p = page();
       await panel('export');
-      await p.getByRole('radio', { name: format, exact: true }).check();
+      await p.getByRole('radio', { name: format.replace(' strings', ''), exact: true }).check();
+      if (format.startsWith('NDJSON')) await p.getByTestId('json-strings').setChecked(format === 'NDJSON strings');
       const [dl] = await Promise.all([
         p.waitForEvent('download', { timeout: 120_000 }),
         p.getByTestId('download').click(),

@@ -106,7 +106,7 @@ describe('partial rows from the secondary indexes, in the page', () => {
     /** A row as the server has it, `note` not recovered where the row is partial, then its state. */
     const expected = all.rows.map((r) => (lost.has(String(r[0])) ? [...r.slice(0, 4).map(text), 'absent', 'partial'] : [...r.map(text), 'live']));
 
-    const ndjson = (await download('NDJSON', 'pr.ndjson')).toString('utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const ndjson = (await download('NDJSON strings', 'pr.ndjson')).toString('utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(ndjson.map((o) => ['id', 'a', 'b', 'c', 'note', '_row_state'].map((k) => (typeof o[k] === 'string' && (o[k] as string).startsWith('[absent:') ? 'absent' : text(o[k]))))).toEqual(expected);
     const csv = Papa.parse<string[]>((await download('CSV', 'pr.csv')).toString('utf8'), { skipEmptyLines: true }).data;
     expect(csv[0]).toEqual(['id', 'a', 'b', 'c', 'note', '_row_state']);

@@ -214,7 +214,7 @@ describe('damaged files, raw images and tables with no definition, in the built 
     await shot('17c-raw-image-report');
 
     // Every row of the intact pages is the server's (in page order: compared as a set).
-    const ndjson = await download('NDJSON', 't.ndjson');
+    const ndjson = await download('NDJSON strings', 't.ndjson');
     expect(sortedLines(ndjson.toString('utf8'))).toEqual(sortedLines(ndjsonRows(expected.columns, expected.rows)));
   }, 180_000);
 
@@ -272,7 +272,7 @@ describe('damaged files, raw images and tables with no definition, in the built 
     expect(await report.locator('[data-testid="report-figure"][data-label="Records that could not be read"]').getAttribute('data-value')).toBe('0');
     await page.getByTestId('filter-text').fill('');
     await page.getByTestId('filter-text').press('Enter');
-    const ndjson = await download('NDJSON', 'g.ndjson');
+    const ndjson = await download('NDJSON strings', 'g.ndjson');
     expect(ndjson.toString('utf8')).toBe(ndjsonRows(want.columns, want.rows));
   }, 180_000);
 

@@ -17,7 +17,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createConnection } from 'mariadb';
 import type { MariadbServer, QueryResult } from '../harness/mariadb.ts';
-import { csvHeader, csvRows, ndjsonRows, type CsvOptions } from '../../src/core/writers/output.ts';
+import { csvHeader, csvRows, ndjsonOf, ndjsonRows, type CsvOptions } from '../../src/core/writers/output.ts';
+import { parseCreateTables } from '../../src/core/definitions/ddl/create-table.ts';
 import { expectOwnOriginOnly, pageSteps, shown, type Session } from './harness.ts';
 import { pageTest } from './page-test.ts';
 import { createAwkwardTable, ROWS, sha256, tableFiles } from './test-tables.ts';
@@ -115,8 +116,12 @@ describe('the rows of a real MariaDB table in the built page', () => {
     await page.getByTestId('csv-null').selectOption('marker');
     await page.getByLabel('Quote every value').uncheck();
 
+    // Numbers as JSON numbers where exact (json-values.ts), and with the checkbox every value the server's text.
+    const [def] = parseCreateTables((await db!.query('SHOW CREATE TABLE t')).rows[0][1] as string);
     const ndjson = await download('NDJSON', 't.ndjson');
-    expect(ndjson.toString('utf8')).toBe(ndjsonRows(expected.columns, expected.rows));
+    expect(ndjson.toString('utf8')).toBe(ndjsonOf(def, expected.columns, expected.rows));
+    const strings = await download('NDJSON strings', 't.ndjson');
+    expect(strings.toString('utf8')).toBe(ndjsonRows(expected.columns, expected.rows));
 
     // The SQL file loads back into the server and gives the same rows.
     const sql = await download('SQL', 't.sql');

@@ -68,7 +68,7 @@ describe('TIMESTAMP time zones and geometry in the built page', () => {
     await expect.poll(() => column(1)).toEqual(ny.map((r) => r[1]));
     const columns = ['id', 'ts', 'dt', 'g'];
     expect((await download('CSV', 'tz (TIMESTAMP in America_New_York).csv')).toString('utf8')).toBe(csvHeader(columns) + csvRows(ny));
-    expect((await download('NDJSON', 'tz (TIMESTAMP in America_New_York).ndjson')).toString('utf8')).toBe(ndjsonRows(columns, ny));
+    expect((await download('NDJSON strings', 'tz (TIMESTAMP in America_New_York).ndjson')).toString('utf8')).toBe(ndjsonRows(columns, ny));
 
     const sql = await download('SQL', 'tz.sql');
     await db!.exec('CREATE DATABASE reloaded');

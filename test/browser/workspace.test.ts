@@ -22,6 +22,8 @@ import type { MariadbServer, QueryResult } from '../harness/mariadb.ts';
 import { expectOwnOriginOnly, pageSteps, ROOT, type Session } from './harness.ts';
 import { pageTest } from './page-test.ts';
 import { createAwkwardTable, ROWS, tableFiles } from './test-tables.ts';
+import { parseCreateTables } from '../../src/core/definitions/ddl/create-table.ts';
+import { ndjsonOf } from '../../src/core/writers/output.ts';
 
 const WIDTH = 1366;
 const HEIGHT = 860;
@@ -149,6 +151,12 @@ describe('the workspace: rows first, typed headers, selection and copy', () => {
     await toTop();
     // A row's number selects the row; Shift+arrows extend the rows (the grid scrolls with them).
     await page.locator('[data-row-pos="0"] [role="rowheader"]').click();
+    expect(await page.getByTestId('selection-size').getAttribute('data-rows')).toBe('1');
+    // From the keyboard: Escape leaves the active cell alone, Shift+Space selects its row again.
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Shift+Space');
+    expect(await page.getByTestId('selection-size').getAttribute('data-rows')).toBe('1');
+    expect(await page.getByTestId('selection-size').getAttribute('data-cols')).toBe('8');
     for (let i = 0; i < 16; i++) await page.keyboard.press('Shift+ArrowDown');
     expect(await page.getByTestId('selection-size').getAttribute('data-rows')).toBe('17');
     expect(await page.getByTestId('selection-size').getAttribute('data-cols')).toBe('8');
@@ -160,11 +168,15 @@ describe('the workspace: rows first, typed headers, selection and copy', () => {
     await db!.exec(insert.replace('INSERT INTO `t` ', 'INSERT INTO `t_copy` '));
     expect((await db!.query('SELECT * FROM t_copy ORDER BY pk')).rows).toEqual(expected.rows.slice(0, 17));
 
-    // As JSON: the same rows, keyed by column, NULL as null.
+    // As JSON: the same rows, keyed by column, NULL as null, numbers typed as the NDJSON export types them
+    // (json-values.ts; judged against the server in test/differential/ndjson-numbers.test.ts).
     await page.getByTestId('copy-json').click();
     await expect.poll(() => page.getByTestId('copy-note').textContent()).toMatch(/^Copied 17 rows as JSON/);
-    const json = JSON.parse(await clipboard()) as Record<string, string | null>[];
-    expect(json.map((o) => expected.columns.map((c) => o[c]))).toEqual(expected.rows.slice(0, 17));
+    const json = JSON.parse(await clipboard()) as Record<string, unknown>[];
+    const [def] = parseCreateTables((await db!.query('SHOW CREATE TABLE t')).rows[0][1] as string);
+    const typed = ndjsonOf(def, expected.columns, expected.rows.slice(0, 17)).trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(json).toEqual(typed);
+    expect(typeof json[0].pk).toBe('number');
   }, 60_000);
 
   it('shows one row as name / value pairs in the record view, following the active row', async () => {

@@ -8,7 +8,7 @@ import { parseCreateTables, pickTable } from '../../src/core/definitions/ddl/cre
 import { byName, keys } from './helpers.ts';
 
 describe('mysql-testsuite fixtures (MySQL 5.6 scripts with inserts and procedures)', () => {
-  const root = '/work/shared/fixtures/mysql-testsuite/mysql56';
+  const root = join(import.meta.dirname, '../fixtures/mysql-testsuite/mysql56');
   const sqlFiles = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
       const path = join(dir, entry.name);

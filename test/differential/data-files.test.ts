@@ -52,7 +52,7 @@ describe('a system tablespace in two data files', () => {
   });
 
   it.each(['1', '2'])('by name, ibdata2 found beside ibdata1 (--threads %s): every value equals the server\'s', (threads) => {
-    const run = cli([join(dir, 'ibdata1'), '--table', 'shop/spread', '--format', 'ndjson', '--threads', threads]);
+    const run = cli([join(dir, 'ibdata1'), '--table', 'shop/spread', '--format', 'ndjson', '--json-strings', '--threads', threads]);
     expect(run.status, run.stderr).toBe(0);
     expect(read(run.stdout)).toEqual(rows);
   });

@@ -47,7 +47,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('a dropped table whose leaves were merged before the drop', () => {
   it('read from its root: the B-tree reaches only the current leaves, the rows are the server\'s', () => {
-    const run = cli([join(dir, 'ibdata1'), '--schema', join(dir, 'merged.sql'), '--index-id', String(indexId), '--format', 'ndjson']);
+    const run = cli([join(dir, 'ibdata1'), '--schema', join(dir, 'merged.sql'), '--index-id', String(indexId), '--format', 'ndjson', '--json-strings']);
     expect(run.status, run.stderr).toBe(0);
     expect(read(run.stdout).rows).toEqual(rows);
   });
@@ -63,13 +63,13 @@ describe('a dropped table whose leaves were merged before the drop', () => {
     const zeroed = join(dir, 'zeroed-ibdata1');
     writeFileSync(zeroed, bytes);
     for (const threads of ['1', '2']) {
-      const live = cli([zeroed, '--schema', join(dir, 'merged.sql'), '--index-id', String(indexId), '--format', 'ndjson', '--threads', threads]);
+      const live = cli([zeroed, '--schema', join(dir, 'merged.sql'), '--index-id', String(indexId), '--format', 'ndjson', '--json-strings', '--threads', threads]);
       expect(live.status, live.stderr).toBe(2);
       expect(live.stderr).toContain('out of its index\'s leaf list');
       const got = read(live.stdout).rows;
       expect(got.map((r) => JSON.stringify(r)).sort()).toEqual(rows.map((r) => JSON.stringify(r)).sort());
 
-      const everything = read(cli([zeroed, '--schema', join(dir, 'merged.sql'), '--index-id', String(indexId), '--format', 'ndjson', '--rows', 'all', '--threads', threads]).stdout);
+      const everything = read(cli([zeroed, '--schema', join(dir, 'merged.sql'), '--index-id', String(indexId), '--format', 'ndjson', '--json-strings', '--rows', 'all', '--threads', threads]).stdout);
       const damaged = everything.states.filter((s) => s === 'damaged').length;
       // Every old copy is back, of state damaged: the freed pages are intact, their lists read whole.
       expect(damaged).toBe(stale);

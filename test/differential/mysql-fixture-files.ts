@@ -1,5 +1,5 @@
 /**
- * The real MySQL 5.6 / 5.7 / 8.0 files of ../shared/fixtures/mysql-testsuite (see its SOURCE.md):
+ * The real MySQL 5.6 / 5.7 / 8.0 files of test/fixtures/mysql-testsuite (see its SOURCE.md):
  * each table's `.sql` lives in the mysql56 tree and serves every version that has the `.ibd`; the
  * script MariaDB runs to compute a table's expected rows (expectedScript, adapted as
  * mysql-fixtures.test.ts says) and the client that runs it (source).
@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import type { MariadbServer } from '../harness/mariadb.ts';
 
-export const FIXTURES_ROOT = join(import.meta.dirname, '../../../shared/fixtures/mysql-testsuite');
+export const FIXTURES_ROOT = join(import.meta.dirname, '../fixtures/mysql-testsuite');
 export const VERSIONS = ['mysql56', 'mysql57', 'mysql80'] as const;
 
 export interface FixtureTable {
@@ -31,7 +31,7 @@ function sqlFiles(dir: string): string[] {
 
 /** Every fixture table with at least one .ibd. Throws when the fixtures are missing. */
 export function fixtureTables(): FixtureTable[] {
-  if (!existsSync(FIXTURES_ROOT)) throw new Error(`the MySQL fixtures are missing: expected ${FIXTURES_ROOT} (../shared beside the repository)`);
+  if (!existsSync(FIXTURES_ROOT)) throw new Error(`the MySQL fixtures are missing: expected ${FIXTURES_ROOT}`);
   return sqlFiles(join(FIXTURES_ROOT, 'mysql56')).map((sql) => {
     const rel = relative(join(FIXTURES_ROOT, 'mysql56'), sql).replace(/\.sql$/, '');
     const versions = VERSIONS.filter((v) => existsSync(join(FIXTURES_ROOT, v, rel + '.ibd')));

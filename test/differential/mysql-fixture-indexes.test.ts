@@ -1,5 +1,5 @@
 /**
- * The secondary indexes of the real MySQL 5.6 / 5.7 / 8.0 files (../shared/fixtures/mysql-testsuite):
+ * The secondary indexes of the real MySQL 5.6 / 5.7 / 8.0 files (test/fixtures/mysql-testsuite):
  * every index of every fixture table that has one, decoded by name (MySQL 8: its tree from the SDI;
  * 5.x: InnoDB's creation order, checked against the rows) with the table as MariaDB's
  * SHOW CREATE TABLE gives it once its script ran (some scripts add keys after CREATE TABLE), and

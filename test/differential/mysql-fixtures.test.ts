@@ -1,5 +1,5 @@
 /**
- * Real files written by MySQL 5.6, 5.7 and 8.0 (../shared/fixtures/mysql-testsuite). The `.sql`
+ * Real files written by MySQL 5.6, 5.7 and 8.0 (test/fixtures/mysql-testsuite). The `.sql`
  * beside each table filled it; running that script in MariaDB gives the rows the file must decode to.
  * MySQL 5.6 ran without strict mode (out-of-range values were clamped), 5.7 and 8.0 with it, so the
  * script runs once per mode. A few scripts keep their data as `--insert ...` lines (not a comment for

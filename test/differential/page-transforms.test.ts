@@ -188,7 +188,7 @@ describe('page transforms against MariaDB 10.11', () => {
     // And from the command line, with the key file.
     const sql = join(dir, `${table}.sql`);
     writeFileSync(sql, ddl);
-    const cli = spawnSync(process.execPath, [CLI, ibd, '--schema', sql, '--key-file', keyPath, '--format', 'ndjson'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    const cli = spawnSync(process.execPath, [CLI, ibd, '--schema', sql, '--key-file', keyPath, '--format', 'ndjson', '--json-strings'], { encoding: 'utf8', maxBuffer: 1 << 28 });
     expect(cli.stderr).toMatch(/ 0 undecodable records, 0 skipped pages, 0 bad checksums/);
     expect(cli.stdout).toBe(ndjsonRows(expected.columns, expected.rows));
   });

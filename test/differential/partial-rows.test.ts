@@ -74,7 +74,7 @@ describe('partial rows from the secondary indexes, where clustered leaves are lo
     expect(lostIds.length).toBeGreaterThan(20);
     const expected = await server.query(`SELECT id, a, b, c FROM pr WHERE id IN (${lostIds.join(',')}) ORDER BY id`);
     for (const threads of ['1', '2']) {
-      const r = cli(damaged, '--rows', 'partial', '--format', 'ndjson', '--threads', threads);
+      const r = cli(damaged, '--rows', 'partial', '--format', 'ndjson', '--json-strings', '--threads', threads);
       expect(r.status, r.stderr).toBe(2);
       const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, string | null>);
       expect(rows.map((o) => Object.keys(o))).toEqual(rows.map(() => COLUMNS));
@@ -93,13 +93,13 @@ describe('partial rows from the secondary indexes, where clustered leaves are lo
     expect(live.stdout).not.toContain('[absent:');
     expect(live.stderr).not.toContain('partial rows');
     expect(live.stderr).toContain('--rows partial gives the keys and indexed columns of their rows');
-    const all = cli(damaged, '--rows', 'all', '--format', 'ndjson', '--threads', '1');
+    const all = cli(damaged, '--rows', 'all', '--format', 'ndjson', '--json-strings', '--threads', '1');
     const rows = all.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, string | null>);
     expect(rows.filter((o) => o._row_state === 'partial')).toEqual([]);
     const intact = new Set(rows.filter((o) => o._row_state === 'live').map((o) => o.id));
     expect(intact.size).toBe(6000 - lostIds.length);
     // No partial row's key is an intact row's.
-    const partial = cli(damaged, '--rows', 'partial', '--format', 'ndjson', '--threads', '1');
+    const partial = cli(damaged, '--rows', 'partial', '--format', 'ndjson', '--json-strings', '--threads', '1');
     const ids = partial.stdout.trim().split('\n').map((l) => (JSON.parse(l) as Record<string, string | null>).id);
     expect(ids.filter((id) => intact.has(id))).toEqual([]);
   });
@@ -134,7 +134,7 @@ describe('partial rows from the secondary indexes, where clustered leaves are lo
     const ibds = readdirSync(folder).filter((f) => f.endsWith('.ibd')).map((f) => join(folder, f));
     const expected = await server.query(`SELECT id, a, b FROM pp WHERE id IN (${ids.join(',')}) ORDER BY id`);
     expect(expected.rows.length).toBeGreaterThan(20);
-    const r = cli(...ibds, '--rows', 'partial', '--partition-column', '--format', 'ndjson', '--threads', '2');
+    const r = cli(...ibds, '--rows', 'partial', '--partition-column', '--format', 'ndjson', '--json-strings', '--threads', '2');
     expect(r.status, r.stderr).toBe(2);
     const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, string | null>);
     expect(rows.map((o) => [o.id, o.a, o.b])).toEqual(expected.rows);

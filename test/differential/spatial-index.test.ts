@@ -79,14 +79,14 @@ describe.each([16384, 4096])('SPATIAL indexes, %i-byte pages', (pageSize) => {
   });
 
   it('the CLI reads it by name, counts it, and finds an MBR given as the key', async () => {
-    const rows = spawnSync(process.execPath, [CLI, ibd, '--index', 'sg', '--format', 'ndjson'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    const rows = spawnSync(process.execPath, [CLI, ibd, '--index', 'sg', '--format', 'ndjson', '--json-strings'], { encoding: 'utf8', maxBuffer: 1 << 28 });
     expect(rows.status, rows.stderr).toBe(0);
     expect(rows.stdout.trim().split('\n').length).toBe(ROWS);
     const count = spawnSync(process.execPath, [CLI, ibd, '--index', 'spt', '--count'], { encoding: 'utf8' });
     expect(count.stdout.trim()).toBe(String(ROWS));
     // No B-tree order to descend by: a key is its MBR's text, found on every leaf (a note says so).
     const first = JSON.parse(rows.stdout.split('\n')[0]) as Record<string, string>;
-    const key = spawnSync(process.execPath, [CLI, ibd, '--index', 'sg', '--key', first['MBR(g)'].replaceAll(',', '\\,'), '--format', 'ndjson'], { encoding: 'utf8' });
+    const key = spawnSync(process.execPath, [CLI, ibd, '--index', 'sg', '--key', first['MBR(g)'].replaceAll(',', '\\,'), '--format', 'ndjson', '--json-strings'], { encoding: 'utf8' });
     expect(key.status, key.stderr).toBe(0);
     expect(key.stderr).toContain('whose stored order is not modelled');
     const found = key.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, string>);

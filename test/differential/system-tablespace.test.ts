@@ -60,7 +60,7 @@ const LIVE = ['customers', 'orders_red', 'log_compact', 'uniq_dyn', 'gen_v', 'ft
 
 /** Decodes `table`'s rows by name from an ibdata1; checks the run went well. */
 function rowsByName(ibdata: string, t: TableCase): { rows: Row[]; stderr: string } {
-  const run = cli([ibdata, '--table', `shop/${t.name}`, '--format', 'ndjson']);
+  const run = cli([ibdata, '--table', `shop/${t.name}`, '--format', 'ndjson', '--json-strings']);
   expect(run.status, run.stderr).toBe(0);
   const rows = ndjson(run.stdout, t.columns);
   return { rows: t.orderBy === null ? sorted(rows) : rows, stderr: run.stderr };
@@ -127,7 +127,7 @@ describe('tables of ibdata1 by name, with their .frm', () => {
 
   it('--schema with a table\'s .frm reads the dictionary table of its name', () => {
     const t = table('orders_red');
-    const run = cli([join(d.shut, 'ibdata1'), '--schema', join(d.shut, 'shop/orders_red.frm'), '--format', 'ndjson']);
+    const run = cli([join(d.shut, 'ibdata1'), '--schema', join(d.shut, 'shop/orders_red.frm'), '--format', 'ndjson', '--json-strings']);
     expect(run.status, run.stderr).toBe(0);
     expectSameRows(ndjson(run.stdout, t.columns), t.rows, 'orders_red by its .frm', t.columns);
   });
@@ -180,14 +180,14 @@ describe('tables of ibdata1 from its data dictionary alone (no .frm)', () => {
   });
 
   it('InnoDB\'s own tables read with the dictionary\'s definition too: SYS_VIRTUAL, as INNODB_SYS_VIRTUAL shows it', () => {
-    const run = cli([join(d.bare, 'ibdata1'), '--table', 'SYS_VIRTUAL', '--format', 'ndjson']);
+    const run = cli([join(d.bare, 'ibdata1'), '--table', 'SYS_VIRTUAL', '--format', 'ndjson', '--json-strings']);
     expect(run.status, run.stderr).toBe(0);
     expect(d.virtual.length).toBeGreaterThan(0);
     expectSameRows(ndjson(run.stdout, ['TABLE_ID', 'POS', 'BASE_POS']), d.virtual, 'SYS_VIRTUAL');
   });
 
   it('an .ibd whose .frm is lost is defined by the dictionary of ../ibdata1 (by its space id)', () => {
-    const run = cli([join(d.bare, 'shop/fpt.ibd'), '--format', 'ndjson']);
+    const run = cli([join(d.bare, 'shop/fpt.ibd'), '--format', 'ndjson', '--json-strings']);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stderr).toContain('the table definition is the InnoDB data dictionary\'s: `shop/fpt` of ibdata1');
     expectSameRows(ndjson(run.stdout, d.fpt.columns), d.fpt.rows, 'fpt.ibd by the dictionary', d.fpt.columns);
@@ -198,7 +198,7 @@ describe('tables of ibdata1 from its data dictionary alone (no .frm)', () => {
     dirs.push(dir);
     copyFileSync(join(d.bare, 'shop/fpt.ibd'), join(dir, 'fpt.ibd'));
     expect(cli([join(dir, 'fpt.ibd')]).status).toBe(1);
-    const run = cli([join(dir, 'fpt.ibd'), '--dictionary', join(d.bare, 'ibdata1'), '--format', 'ndjson']);
+    const run = cli([join(dir, 'fpt.ibd'), '--dictionary', join(d.bare, 'ibdata1'), '--format', 'ndjson', '--json-strings']);
     expect(run.status, run.stderr).toBe(0);
     expectSameRows(ndjson(run.stdout, d.fpt.columns), d.fpt.rows, 'fpt.ibd with --dictionary', d.fpt.columns);
   });
@@ -284,7 +284,7 @@ describe('dropped tables', () => {
     }
     const sql = join(d.shut, 'dropped_purged.sql');
     writeFileSync(sql, t.ddl);
-    const run = cli([join(d.shut, 'ibdata1'), '--schema', sql, '--index-id', String(d.removed.purgedIndex), '--format', 'ndjson']);
+    const run = cli([join(d.shut, 'ibdata1'), '--schema', sql, '--index-id', String(d.removed.purgedIndex), '--format', 'ndjson', '--json-strings']);
     expect(run.status, run.stderr).toBe(0);
     expectSameRows(ndjson(run.stdout, t.columns), t.rows, 'dropped_purged', t.columns);
 
@@ -293,7 +293,7 @@ describe('dropped tables', () => {
     bytes.fill(0, (found?.rootPage as number) * 16384, ((found?.rootPage as number) + 1) * 16384);
     const zeroed = join(d.shut, 'zeroed-ibdata1');
     writeFileSync(zeroed, bytes);
-    const scanned = cli([zeroed, '--schema', sql, '--index-id', String(d.removed.purgedIndex), '--format', 'ndjson']);
+    const scanned = cli([zeroed, '--schema', sql, '--index-id', String(d.removed.purgedIndex), '--format', 'ndjson', '--json-strings']);
     expect(scanned.status, scanned.stderr).toBe(2);
     expect(scanned.stderr).toContain(`no B-tree root was found; the leaf pages of index ${d.removed.purgedIndex} were found by scanning the whole file`);
     expectSameRows(sorted(ndjson(scanned.stdout, t.columns)), sorted(t.rows), 'dropped_purged without its root', t.columns);

@@ -102,7 +102,7 @@ describe('a TIMESTAMP key in a zone with summer time, against MariaDB with SET t
 
   it('the CLI: --key, --from/--to and --page N in --time-zone', async () => {
     const zone = 'Europe/Berlin';
-    const key = cli('--key', '2024-10-27 03:00:00', '--time-zone', zone, '--format', 'ndjson');
+    const key = cli('--key', '2024-10-27 03:00:00', '--time-zone', zone, '--format', 'ndjson', '--json-strings');
     expect(key.status, key.stderr).toBe(0);
     const [expected] = await serverRows(zone, "t = '2024-10-27 03:00:00'");
     expect(Object.values(JSON.parse(key.stdout) as Record<string, string>)).toEqual(expected);

@@ -1,5 +1,5 @@
 /**
- * The data dictionary inside real MySQL 8.0.18 files (../shared/fixtures/mysql-testsuite/mysql80):
+ * The data dictionary inside real MySQL 8.0.18 files (test/fixtures/mysql-testsuite/mysql80):
  * for every file, the table definition read from its SDI must decode exactly the rows the definition
  * parsed from the table's .sql decodes (that one is checked against MariaDB by
  * test/differential/mysql-fixtures.test.ts), its columns must be the .sql's, and the CREATE TABLE text
@@ -19,7 +19,7 @@ import { openTable, type Row } from '../../src/core/readers/table-reader.ts';
 import { Tablespace } from '../../src/core/tablespace/tablespace.ts';
 import { expectSameRows } from '../differential/decode.ts';
 
-const ROOT = join(import.meta.dirname, '../../../shared/fixtures/mysql-testsuite');
+const ROOT = join(import.meta.dirname, '../fixtures/mysql-testsuite');
 if (!existsSync(ROOT)) throw new Error(`the MySQL fixtures are missing: expected ${ROOT}`);
 
 function ibdFiles(dir: string): string[] {

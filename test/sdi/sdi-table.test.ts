@@ -13,7 +13,7 @@ import type { DdColumn } from '../../src/core/definitions/sdi/sdi-table.ts';
 import { bytesSource } from '../../src/core/tablespace/source.ts';
 import { Tablespace } from '../../src/core/tablespace/tablespace.ts';
 
-const ROOT = join(import.meta.dirname, '../../../shared/fixtures/mysql-testsuite');
+const ROOT = join(import.meta.dirname, '../fixtures/mysql-testsuite');
 
 async function tb01(): Promise<DdTable> {
   const ts = await Tablespace.open(bytesSource(readFileSync(join(ROOT, 'mysql80/simple/tb01.ibd')), 'tb01.ibd'));

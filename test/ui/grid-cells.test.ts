@@ -3,7 +3,7 @@
  * dragged column widths (column-widths.ts), and where the keyboard takes the active cell (grid-keys.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { shown } from '../../src/ui/grid/cell-text.ts';
+import { shown, valueSize } from '../../src/ui/grid/cell-text.ts';
 import { autoWidths, handWidth, headWidth, MAX_COL_CH, MIN_COL_CH } from '../../src/ui/grid/column-widths.ts';
 import { keyTarget } from '../../src/ui/grid/grid-keys.ts';
 
@@ -53,5 +53,14 @@ describe('the grid', () => {
     expect(keyTarget('Enter', false, at, size)).toBe('open');
     expect(keyTarget(' ', false, at, size)).toBe('open');
     expect(keyTarget('a', false, at, size)).toBeNull();
+  });
+
+  it('sizes a binary value by the bytes it holds, not its hex text; text by characters and UTF-8 bytes', () => {
+    expect(valueSize('0x0119', true)).toEqual({ bytes: 2, chars: null });
+    expect(valueSize('0x', true)).toEqual({ bytes: 0, chars: null });
+    // An unreadable mark in a binary column is text.
+    expect(valueSize('[unreadable: x]', true)).toEqual({ bytes: 15, chars: 15 });
+    expect(valueSize('0x0119', false)).toEqual({ bytes: 6, chars: 6 });
+    expect(valueSize('é😀', false)).toEqual({ bytes: 6, chars: 2 });
   });
 });

@@ -38,9 +38,9 @@ describe('TSV as spreadsheets copy it', () => {
 });
 
 describe('rows as JSON and as an INSERT', () => {
-  it('writes one object for a row, an array for several, NULL as null', () => {
-    expect(jsonText(['id', 'name'], [['1', null]])).toBe('{"id":"1","name":null}\n');
-    expect(jsonText(['id'], [['1'], ['2']])).toBe('[\n{"id":"1"},\n{"id":"2"}\n]\n');
+  it('writes one object for a row, an array for several, NULL as null, numbers typed as NDJSON exports them', () => {
+    expect(jsonText(table, ['id', 'name'], [['1', null]])).toBe('{"id":1,"name":null}\n');
+    expect(jsonText(table, ['id', 'price', 'raw'], [['1', '12.50', '0x00ff'], ['2', '-1.00', null]])).toBe('[\n{"id":1,"price":12.50,"raw":"0x00ff"},\n{"id":2,"price":-1.00,"raw":null}\n]\n');
   });
 
   it('quotes per type: numbers bare, binary as hex, strings escaped; the zone first for a TIMESTAMP', () => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { SystemTable } from '../../workers/decoder-api.ts';
-import { detectKeyFiles, folderOf, keyFileKind, kindOf, pairFiles, parseTableFileName, stemOf, type InputFile } from '../../src/ui/files/pairing.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { detectImages, detectKeyFiles, folderOf, holdsIndexPage, keyFileKind, kindOf, pairFiles, parseTableFileName, stemOf, type InputFile } from '../../src/ui/files/pairing.ts';
 
 const f = (path: string): InputFile => ({ file: new File(['x'], path.slice(path.lastIndexOf('/') + 1)), path });
 
@@ -116,5 +118,31 @@ describe('encryption key files, told by content', () => {
     expect(p.keys.map((x) => x.path)).toEqual(['keys.txt']);
     expect(p.ignored.map((x) => x.path)).toEqual(['README.txt']);
     expect(p.tables.map((t) => t.key)).toEqual(['db/t.ibd']);
+  });
+});
+
+describe('files of other names that hold InnoDB pages (a raw disk image)', () => {
+  // A disk image: 12 KiB of something else, then the index pages of the sample table, as a file system lays them out.
+  const ibd = new Uint8Array(readFileSync(join(import.meta.dirname, '../../public/sample/employees.ibd')));
+  const image = new Uint8Array(12 * 1024 + ibd.length - 3 * 16384);
+  image.fill(0xaa, 0, 12 * 1024);
+  image.set(ibd.subarray(3 * 16384), 12 * 1024);
+
+  it('finds an index page at a 4 KiB boundary by its type and infimum record, and none in other bytes', () => {
+    expect(holdsIndexPage(image)).toBe(true);
+    expect(holdsIndexPage(ibd.subarray(0, 3 * 16384))).toBe(false); // page 0-2: FSP header, bitmaps, inode
+    expect(holdsIndexPage(new Uint8Array(1 << 20))).toBe(false);
+    expect(holdsIndexPage(new TextEncoder().encode('infimum '.repeat(2000)))).toBe(false);
+  });
+
+  it('offers disk.img as a table, and leaves a text file and a short file ignored', async () => {
+    const disk = { file: new File([image], 'disk.img'), path: 'disk.img' };
+    const text = { file: new File(['not pages\n'.repeat(1000)], 'notes.txt'), path: 'notes.txt' };
+    const tiny = { file: new File([ibd.subarray(3 * 16384, 3 * 16384 + 1000)], 'cut.bin'), path: 'cut.bin' };
+    const files = await detectImages([disk, text, tiny, f('db/t.ibd')]);
+    expect(files.map((x) => x.image)).toEqual([true, undefined, undefined, undefined]);
+    const p = pairFiles(files);
+    expect(p.tables.map((t) => [t.key, t.name.table])).toEqual([['db/t.ibd', 't'], ['disk.img', 'disk']]);
+    expect(p.ignored.map((x) => x.path)).toEqual(['notes.txt', 'cut.bin']);
   });
 });

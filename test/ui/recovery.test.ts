@@ -82,9 +82,9 @@ describe('guessing the columns of an index found by a scan', () => {
 });
 
 describe('a table chosen by its SDI index in the page', () => {
-  const file = join(import.meta.dirname, '../../../shared/fixtures/mysql-testsuite/mysql80/pk/tb24_sk.ibd');
+  const file = join(import.meta.dirname, '../fixtures/mysql-testsuite/mysql80/pk/tb24_sk.ibd');
   it('opens the view on the index the SDI names (ViewSpec.index), as a general tablespace table is', async () => {
-    expect(existsSync(file), `${file} (../shared fixtures) is missing`).toBe(true);
+    expect(existsSync(file), `${file} (test/fixtures) is missing`).toBe(true);
     const bytes = new Uint8Array(readFileSync(file));
     const resolved = await resolveSchema(bytesSource(bytes, 'tb24_sk.ibd'), []);
     const own = resolved.candidates.find((c) => c.table === resolved.table);

@@ -177,7 +177,8 @@ function choose(candidates: SchemaCandidate[], ibdName: string, loneOne = true):
   return loneOne && distinct.size === 1 ? candidates[candidates.length - 1] : null;
 }
 
-const SOURCE_NAMES: Record<DefinitionSourceKind, string> = {
+/** What each source of a definition is called where it is named (a disagreement, the CLI's note of the one used). */
+export const SOURCE_NAMES: Record<DefinitionSourceKind, string> = {
   sdi: "the file's own data dictionary",
   frm: 'the .frm',
   sql: 'the CREATE TABLE',

@@ -9,7 +9,8 @@
  * `CsvOptions` change the delimiter, quote every value, or write NULL as an empty unquoted field (the
  * empty string is then quoted, `""`, so the two stay apart, as PostgreSQL's CSV does).
  *
- * NDJSON: one JSON object per row keyed by column name, NULL as `null`, each line ending in `\n`.
+ * NDJSON: one JSON object per row keyed by column name, NULL as `null`, each line ending in `\n`;
+ * numbers as JSON numbers where they are exact, BIT as its number (json-values.ts).
  *
  * SQL: the CREATE TABLE, then batched `INSERT INTO … (columns) VALUES (…),(…);` statements that load
  * the rows back into MySQL or MariaDB: numbers bare, binary values as hex literals, geometries as
@@ -24,6 +25,7 @@ import Papa from 'papaparse';
 import { decoderFor } from '../values/charset.ts';
 import type { Column, TableDef } from '../schema.ts';
 import type { Row } from '../readers/table-reader.ts';
+import { jsonColumns, jsonValue, type JsonKind, type JsonOptions } from './json-values.ts';
 
 /** The NULL marker in CSV output. */
 export const CSV_NULL = '\\N';
@@ -94,8 +96,11 @@ export function csvRows(rows: readonly Row[], options: CsvOptions = {}): string 
   return csvLines(data, single, options);
 }
 
-/** One JSON object per row, keyed by column name, each line ending in a newline. */
-export function ndjsonRows(columns: readonly string[], rows: readonly Row[]): string {
+/**
+ * One JSON object per row, keyed by column name, each line ending in a newline; `kinds` (jsonColumns,
+ * json-values.ts) says which columns' values are numbers where JSON holds them exactly (none without it).
+ */
+export function ndjsonRows(columns: readonly string[], rows: readonly Row[], kinds?: readonly JsonKind[]): string {
   // Keys are written by hand rather than through an object, so a column named `__proto__` (legal in
   // SQL) is an ordinary key, and the key text is escaped once rather than once per row.
   const keys = columns.map((c) => JSON.stringify(c) + ':');
@@ -104,12 +109,16 @@ export function ndjsonRows(columns: readonly string[], rows: readonly Row[]): st
     let line = '{';
     for (let c = 0; c < keys.length; c++) {
       if (c > 0) line += ',';
-      const v = row[c];
-      line += keys[c] + (v === null || v === undefined ? 'null' : JSON.stringify(v));
+      line += keys[c] + jsonValue(row[c], kinds?.[c] ?? 'string');
     }
     out += line + '}\n';
   }
   return out;
+}
+
+/** NDJSON of rows of `table` (output columns `columns`): its numbers and BITs typed unless `options.strings`. */
+export function ndjsonOf(table: TableDef | null, columns: readonly string[], rows: readonly Row[], options: JsonOptions = {}): string {
+  return ndjsonRows(columns, rows, jsonColumns(table, columns, options));
 }
 
 // ---------------------------------------------------------------------------------------------

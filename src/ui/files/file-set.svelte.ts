@@ -12,7 +12,7 @@ import { isServerConfig } from '../../core/definitions/server-time-zone.ts';
 import { TimeZoneChoice } from '../tables/time-zone.svelte.ts';
 import { KeyRing } from './key-ring.svelte.ts';
 import { withDataFilesJoined } from './data-files.ts';
-import { detectKeyFiles, folderOf, kindOf, pairFiles, type InputFile, type PairedTable } from './pairing.ts';
+import { detectImages, detectKeyFiles, folderOf, kindOf, pairFiles, type InputFile, type PairedTable } from './pairing.ts';
 
 function sameFile(a: InputFile, b: InputFile): boolean {
   return a.path === b.path && a.file.size === b.file.size && a.file.lastModified === b.file.lastModified;
@@ -46,7 +46,7 @@ export class FileSet {
     return detectKeyFiles(inputs.filter((f) => {
       const g = known.get(f.path);
       return !g || !sameFile(f, g);
-    }));
+    })).then(detectImages);
   }
 
   /** Takes in fresh files (they replace those of the same paths) and reads their keys; true when keys were added. */
@@ -77,7 +77,7 @@ export class FileSet {
     const ignored = this.timeZone.server ? this.ignored.filter((f) => !isServerConfig(f.file.name)) : this.ignored;
     if (ignored.length > 0) {
       const names = ignored.slice(0, 3).map((f) => f.path).join(', ');
-      parts.push(`Ignored ${ignored.length} file${ignored.length === 1 ? '' : 's'} that ${ignored.length === 1 ? 'is' : 'are'} not .ibd, .frm, .sql, .cfg or key files (${names}${ignored.length > 3 ? ', …' : ''}).`);
+      parts.push(`Ignored ${ignored.length} file${ignored.length === 1 ? '' : 's'} that ${ignored.length === 1 ? 'is' : 'are'} not .ibd, .frm, .sql, .cfg or key files, with no InnoDB index page in the first MiB (${names}${ignored.length > 3 ? ', …' : ''}); a disk image whose pages lie deeper: the CLI's --list-indexes reads every page of it.`);
     }
     if (this.orphans.length > 0) {
       parts.push(`No .ibd for ${this.orphans.map((f) => f.path).slice(0, 3).join(', ')}${this.orphans.length > 3 ? ', …' : ''}.`);

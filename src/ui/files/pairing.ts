@@ -1,7 +1,8 @@
 /**
  * Which dropped files belong together. No DOM besides the `File` type: unit-tested in Node.
  *
- * Every `.ibd` is a table. Its `.frm` (MySQL 5.x / MariaDB table definition) and `.cfg` (written by
+ * Every `.ibd` is a table, and so is a file of another name whose start holds InnoDB index pages (a
+ * raw disk image, a copy without page 0: `image`, detectImages), which the decoder reads by a scan. Its `.frm` (MySQL 5.x / MariaDB table definition) and `.cfg` (written by
  * FLUSH TABLES … FOR EXPORT) are the files with the same name in the same folder. Which definition
  * decodes it — the file's own data dictionary (MySQL 8), that .frm, or a CREATE TABLE of the `.sql`
  * files — is decided by the decoder worker (`resolveSchema`, src/core/definitions/schema-source.ts), given the
@@ -27,6 +28,8 @@ export interface InputFile {
   path: string;
   /** Set when its content is an encryption key file (see keyFileKind). */
   key?: KeyFileKind;
+  /** A file named otherwise whose start holds InnoDB index pages (detectImages): read as an .ibd. */
+  image?: boolean;
   /** An ibdata1 whose further data files were dropped with it: their paths (`file` is them all, joined: data-files.ts). */
   dataFiles?: string[];
 }
@@ -56,6 +59,38 @@ export async function detectKeyFiles(files: readonly InputFile[]): Promise<Input
     if (kindOf(f.file.name) !== 'other' || f.file.size > 1 << 20 || f.file.size < 16) return f;
     const kind = keyFileKind(new Uint8Array(await f.file.slice(0, KEY_SNIFF_BYTES).arrayBuffer()));
     return kind ? { ...f, key: kind } : f;
+  }));
+}
+
+/** Bytes of a file's start that detectImages looks at for index pages. */
+export const IMAGE_SNIFF_BYTES = 1 << 20;
+/** Pages lie on 4 KiB boundaries whatever their size (4K…64K), in a file and in a disk image's blocks. */
+const PAGE_ALIGN = 4096;
+const FIL_PAGE_TYPE = 24;
+const INDEX_PAGE_TYPES = [17855, 17854];
+/** Where an index page's infimum record keeps its name: COMPACT, REDUNDANT. */
+const INFIMUM_AT = [99, 101];
+const INFIMUM = [0x69, 0x6e, 0x66, 0x69, 0x6d, 0x75, 0x6d, 0x00];
+
+function infimumAt(bytes: Uint8Array, at: number): boolean {
+  return INFIMUM.every((b, i) => bytes[at + i] === b);
+}
+
+/** Whether `bytes` hold an InnoDB index page at a 4 KiB boundary: its page type, and its infimum record where it goes. */
+export function holdsIndexPage(bytes: Uint8Array): boolean {
+  for (let at = 0; at + PAGE_ALIGN <= bytes.length; at += PAGE_ALIGN) {
+    const type = (bytes[at + FIL_PAGE_TYPE] << 8) | bytes[at + FIL_PAGE_TYPE + 1];
+    if (INDEX_PAGE_TYPES.includes(type) && INFIMUM_AT.some((o) => infimumAt(bytes, at + o))) return true;
+  }
+  return false;
+}
+
+/** Marks the files among `files` that no name or key tells, whose first MiB holds InnoDB index pages. */
+export async function detectImages(files: readonly InputFile[]): Promise<InputFile[]> {
+  return Promise.all(files.map(async (f) => {
+    if (f.key || kindOf(f.file.name) !== 'other' || f.file.size < PAGE_ALIGN) return f;
+    const head = new Uint8Array(await f.file.slice(0, IMAGE_SNIFF_BYTES).arrayBuffer());
+    return holdsIndexPage(head) ? { ...f, image: true } : f;
   }));
 }
 
@@ -125,7 +160,7 @@ export interface Pairing {
   systemFiles: InputFile[];
   /** Encryption key files (InputFile.key set). */
   keys: InputFile[];
-  /** Files that are none of .ibd / .frm / .sql / .cfg, nor key files. */
+  /** Files that are none of .ibd / .frm / .sql / .cfg, nor key files, nor images with index pages in their first MiB. */
   ignored: InputFile[];
   /** .frm / .cfg without an .ibd of the same name. */
   orphans: InputFile[];
@@ -145,7 +180,7 @@ export function pairFiles(files: readonly InputFile[], systems: ReadonlyMap<stri
   for (const f of files) {
     const kind = kindOf(f.file.name);
     if (f.key) keys.push(f);
-    else if (kind === 'ibd') ibds.push(f);
+    else if (kind === 'ibd' || f.image) ibds.push(f);
     else if (kind === 'sql') sqls.push(f);
     else if (kind === 'frm' || kind === 'cfg' || kind === 'par') side.push(f);
     else if (kind === 'system') systemFiles.push(f);

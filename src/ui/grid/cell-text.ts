@@ -22,5 +22,16 @@ export function shown(v: string | null): Shown {
   return { text: cut ? text + '…' : text, kind: 'value', cut };
 }
 
+const HEX_VALUE = /^0x(?:[0-9A-Fa-f]{2})*$/;
+
+/**
+ * The size of a value as the cell viewer states it: of a binary value shown as 0x hex (BINARY, BLOB,
+ * BIT), the bytes the column holds, not the hex text's; of text, its characters and UTF-8 bytes.
+ */
+export function valueSize(value: string, binary: boolean): { bytes: number; chars: number | null } {
+  if (binary && HEX_VALUE.test(value)) return { bytes: (value.length - 2) / 2, chars: null };
+  return { bytes: new TextEncoder().encode(value).length, chars: [...value].length };
+}
+
 /** A cell of a row whose page is not in memory yet. */
 export const LOADING: Shown = { text: '…', kind: 'loading', cut: false };

@@ -11,7 +11,7 @@
  *    (output.ts: numbers bare, binary as 0x hex, strings escaped), so that it imports back equal.
  */
 import type { TableDef } from '../../core/schema.ts';
-import { ndjsonRows, sqlColumns, sqlInserts } from '../../core/writers/output.ts';
+import { ndjsonOf, sqlColumns, sqlInserts } from '../../core/writers/output.ts';
 import type { Cell } from './batch-text.ts';
 
 const NEEDS_QUOTES = /[\t\n\r"]/;
@@ -29,9 +29,9 @@ export function tsvText(rows: readonly Cell[][], names?: readonly string[]): str
   return out;
 }
 
-/** One row as a JSON object, several as an array of them, one per line. */
-export function jsonText(names: readonly string[], rows: readonly Cell[][]): string {
-  const lines = ndjsonRows(names, rows).trimEnd().split('\n');
+/** One row as a JSON object, several as an array of them, one per line (numbers typed as in NDJSON exports). */
+export function jsonText(table: TableDef, names: readonly string[], rows: readonly Cell[][]): string {
+  const lines = ndjsonOf(table, names, rows).trimEnd().split('\n');
   return lines.length === 1 ? lines[0] + '\n' : `[\n${lines.join(',\n')}\n]\n`;
 }
 

@@ -42,7 +42,7 @@ export async function copyText(src: CopySource, b: RangeBounds, format: CopyForm
     names = names.filter((_, c) => c !== src.stateColumn);
     rows = rows.map((r) => r.filter((_, c) => c !== src.stateColumn));
   }
-  const text = format === 'json' ? jsonText(names, rows) : format === 'insert' ? insertText(src.table, names, rows) : tsvText(rows, format === 'tsv-names' ? names : undefined);
+  const text = format === 'json' ? jsonText(src.table, names, rows) : format === 'insert' ? insertText(src.table, names, rows) : tsvText(rows, format === 'tsv-names' ? names : undefined);
   const what = whole ? plural(rows.length, 'row') : `${plural(rows.length, 'row')} × ${plural(names.length, 'column')}`;
   const said = got.cut
     ? `Copied the first ${what} of ${formatCount(got.wanted)} selected, ${FORMAT_TEXT[format]}: a copy holds at most ${formatCount(COPY_MAX_ROWS)} rows (16 Mi characters); export the table for all of them.`
