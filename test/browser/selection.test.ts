@@ -1,6 +1,6 @@
 /**
  * A grid never shows rows that are not the selected table's (issue 41, item 2), in the BUILT page in
- * Chromium, with real MySQL 5.6 files (test/fixtures/mysql56-choice, SOURCE.md): `tb07` read, then
+ * Chromium, with real MySQL 5.6 files (test/fixtures/mysql-testsuite, SOURCE.md): `tb07` read, then
  * `tb_redundant_format` selected, which no definition given is named like. Among the definitions
  * offered, `tb04.sql` creates `tb04` twice: the chooser listed them by name, the duplicate key threw
  * in the page's rendering and the screen stayed as it was (tb07's rows under the other table's
@@ -14,8 +14,8 @@ import type { Page } from 'playwright-core';
 import { expectOwnOriginOnly, pageSteps, ROOT, type Session } from './harness.ts';
 import { pageTest } from './page-test.ts';
 
-const DIR = join(ROOT, 'test/fixtures/mysql56-choice');
-const FILES = ['tb07.ibd', 'tb07.sql', 'tb_redundant_format.ibd', 'tb04.sql', 'tb04utf8mb4.sql'].map((f) => join(DIR, f));
+const DIR = join(ROOT, 'test/fixtures/mysql-testsuite/mysql56');
+const FILES = ['column/binary/tb07.ibd', 'column/binary/tb07.sql', 'simple/tb_redundant_format.ibd', 'column/char/tb04.sql', 'column/char/tb04utf8mb4.sql'].map((f) => join(DIR, f));
 
 describe('selecting a table that waits for a definition', () => {
   let session: Session;
