@@ -11,6 +11,9 @@ import { partitionOfFile } from '../core/definitions/partitions.ts';
 import type { Dictionary } from '../core/definitions/dictionary/dict-tables.ts';
 import { IbdError, NotInnodbError } from '../core/errors.ts';
 import { droppedIndexes, systemIndexTarget, type DroppedIndex, type IndexTarget } from '../core/readers/dropped-indexes.ts';
+import { scanOrphans, type OrphanScan } from '../core/tablespace/orphan-scan.ts';
+import { isDictionaryTree, recoveredTables } from '../core/definitions/dictionary/dict-freed.ts';
+import { recoveredEntries } from './system-definitions.ts';
 import { countLiveRows } from '../core/readers/leaf-counts.ts';
 import { summarize, type SummarizeOptions, type TablespaceSummary } from '../core/readers/summary.ts';
 import type { EncryptionKeys } from '../core/tablespace/encryption.ts';
@@ -51,6 +54,8 @@ export interface LiveRowCount {
 
 export class InnodbFile {
   private guessed: Promise<GuessedEntry> | null = null;
+  /** The whole file read once for the indexes of dropped tables, kept for every table looked for in it. */
+  private scanned: Promise<OrphanScan> | null = null;
 
   constructor(
     /** The file's bytes, as the decoder reads them. */
@@ -124,16 +129,41 @@ export class InnodbFile {
 
   /** Where the rows of a table of a system tablespace are: its clustered index, or the index asked for. */
   private systemTarget(entry: TableEntry, indexId: bigint | undefined): Promise<IndexTarget> | IndexTarget {
-    if (indexId !== undefined) return systemIndexTarget(this.source, indexId, null);
+    if (indexId !== undefined) return systemIndexTarget(this.source, indexId, null, this.scanOnce);
     const index = entry.clusteredIndex;
     if (index === null) throw new IbdError(this.source.name, `its data dictionary names no index of \`${entry.name}\`: give the id of the index holding its rows`);
     if (entry.dictionary?.table.state === 'live' && index.rootPage !== null) return { index };
-    return systemIndexTarget(this.source, index.indexId, index.rootPage);
+    return systemIndexTarget(this.source, index.indexId, index.rootPage, this.scanOnce);
   }
+
+  /** The file's pages grouped by index, read once (a failed or cancelled read is not kept). */
+  private readonly scanOnce = (signal?: AbortSignal): Promise<OrphanScan> => {
+    if (this.scanned === null) {
+      const scan = scanOrphans(this.source, { signal, keepLeaves: isDictionaryTree });
+      this.scanned = scan;
+      scan.catch(() => {
+        if (this.scanned === scan) this.scanned = null;
+      });
+    }
+    return this.scanned;
+  };
 
   /** A system tablespace's indexes that no live table owns (dropped tables'), found by reading every page; none for another file. */
   async droppedIndexes(signal?: AbortSignal): Promise<DroppedIndex[]> {
-    return this.defs.dictionary ? droppedIndexes(this.source, this.defs.dictionary, signal) : [];
+    return this.defs.dictionary ? droppedIndexes(this.source, this.defs.dictionary, signal, () => this.scanOnce(signal)) : [];
+  }
+
+  /**
+   * A system tablespace's dropped tables that its dictionary's trees no longer name, recovered from
+   * the dictionary pages the server freed (found by the one read of the whole file droppedIndexes
+   * makes too), each with the definition its recovered rows give; none for another file.
+   */
+  async recoveredTables(signal?: AbortSignal): Promise<TableEntry[]> {
+    const dictionary = this.defs.dictionary;
+    if (!dictionary) return [];
+    const scan = await this.scanOnce(signal);
+    const ts = await Tablespace.open(this.source, { keys: this.keys });
+    return recoveredEntries(this.source, await recoveredTables(ts, dictionary, scan.keptLeaves));
   }
 
   /** What the tablespace is, without a definition: page size, server hints, indexes, checksums, the exact row count. */
