@@ -179,7 +179,7 @@ async function systemTables(run: DatadirRun, file: InnodbFile, emit: (line: Tabl
   for (const d of unnamed) {
     const line = newLine('#dropped', `index-${d.indexId}`, 'dropped', file.name, String(d.indexId), 'guess');
     try {
-      const guessed = await file.guess(d.indexId);
+      const guessed = await file.guess(d.indexId, { compact: d.compact, rootLeaf: d.rootPage !== null && d.leafPages === 1 && d.pages === 1 ? d.rootPage : -1 });
       line.problems.push(`its table's dictionary rows are lost: the columns are guessed from the records (${guessed.definition.columns.length} columns), and it may be a secondary index`);
       await readOne(run, await file.table(guessed, { indexId: d.indexId, timeZone: run.timeZone }), [file.source.name], line, outPath(run, '#dropped', `index-${d.indexId}`));
     } catch (e) {

@@ -7,6 +7,7 @@
  * turn a File, Blob, bytes or path into one.
  */
 import { guessColumns, guessedTable, type GuessResult } from '../core/definitions/guess/index.ts';
+import type { KnownIndex } from '../core/definitions/guess/sample.ts';
 import { partitionOfFile } from '../core/definitions/partitions.ts';
 import type { Dictionary } from '../core/definitions/dictionary/dict-tables.ts';
 import { IbdError, NotInnodbError } from '../core/errors.ts';
@@ -94,19 +95,20 @@ export class InnodbFile {
 
   /**
    * A definition guessed from the records (definitions/guess/), for a file nothing describes: of the
-   * table's clustered index, or of index `indexId` (a dropped table's in a system tablespace).
+   * table's clustered index, or of index `indexId` (a dropped table's in a system tablespace; `known`:
+   * what a scan of the file found of it, so that it is not scanned for again).
    */
-  guess(indexId?: bigint): Promise<GuessedEntry> {
-    if (indexId !== undefined) return this.guessIndex(indexId);
+  guess(indexId?: bigint, known?: KnownIndex): Promise<GuessedEntry> {
+    if (indexId !== undefined) return this.guessIndex(indexId, known);
     this.guessed ??= this.guessIndex(undefined);
     return this.guessed;
   }
 
-  private async guessIndex(indexId: bigint | undefined): Promise<GuessedEntry> {
+  private async guessIndex(indexId: bigint | undefined, known?: KnownIndex): Promise<GuessedEntry> {
     const ts = await Tablespace.open(this.source, { keys: this.keys });
     // A partition's file (t#P#p0.ibd) holds rows of its table, named so.
     const name = partitionOfFile(this.source.name)?.table ?? this.source.name.replace(/\.ibd$/i, '');
-    const guess = await guessColumns(ts, name, indexId);
+    const guess = await guessColumns(ts, name, indexId, known);
     const definition = guessedTable(guess);
     return { name: definition.name, source: 'guess', file: this.source.name, definition, clusteredIndex: null, disagreements: [], guess };
   }
