@@ -34,6 +34,8 @@ function ndjsonRows(path: string, columns: readonly string[]): (string | null)[]
   });
 }
 
+const sorted = (rows: (string | null)[][]) => rows.map((r) => JSON.stringify(r)).sort().map((r) => JSON.parse(r) as (string | null)[]);
+
 beforeAll(async () => {
   made = await makeManyTables(N, { filePerTable: true, drop: false });
 }, 600_000);
@@ -51,8 +53,10 @@ describe('a file-per-table datadir as one folder', () => {
     const tsv = readFileSync(join(out, 'tables.tsv'), 'utf8');
     for (const [name, want] of made.expected) {
       const [db, table] = name.split('/');
-      expect(ndjsonRows(join(out, db, `${table}.ndjson`), want.columns), name).toEqual(want.rows);
-      expect(tsv, name).toMatch(new RegExp(`\\n${db}\\t${table}\\tlive\\t${db}/${table}(#P#p0)?\\.ibd.*\\t${want.rows.length}\\t0\\tfrm\\t`));
+      const rows = ndjsonRows(join(out, db, `${table}.ndjson`), want.columns);
+      // a table without a key comes in its hidden row id's order, the server's SELECT in its ORDER BY
+      expect(name === 'other/nokey' ? sorted(rows) : rows, name).toEqual(name === 'other/nokey' ? sorted(want.rows) : want.rows);
+      expect(tsv, name).toMatch(new RegExp(`\\n${db}\\t${table}\\tlive\\t${db}/${table}(#P#p0)?\\.ibd.*\\t${want.rows.length}\\t(0|-)\\tfrm\\t`));
     }
     const csv = cli([made.live, '-o', outDir()]);
     expect(csv.status, csv.stderr).toBe(0);
