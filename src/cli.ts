@@ -9,8 +9,9 @@
  * the library's Node entry (lib/node.ts), as a program using the library would; the rows of a large
  * table are decoded in worker threads (node/pool.ts).
  */
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { csvBytes } from './core/writers/csv-bytes.ts';
 import { csvHeader, ndjsonOf } from './core/writers/output.ts';
@@ -47,6 +48,7 @@ import { problemLine, uncountedLines } from './cli/problem-lines.ts';
 import { listTransactions, sayTakenBack, takenBack, type TakenBack } from './cli/transactions.ts';
 import { openDatadirUndo, systemSpaceOf, type DatadirUndo } from './node/undo-spaces.ts';
 import { version } from '../package.json';
+import { readDatadir } from './cli/datadir.ts';
 
 /** Writes with backpressure, so a multi-GB export never piles up in memory. */
 function write(out: Writable, text: string | Uint8Array): Promise<void> | undefined {
@@ -215,7 +217,20 @@ async function listFileIndexes(args: Args): Promise<number> {
   }
 }
 
+/** A folder given: every table in it (cli/datadir.ts), written to -o OUTDIR, or counted with --list-tables. */
+async function runFolder(args: Args): Promise<number> {
+  if (args.more.length > 0) throw new UsageError('a folder is read alone: give no other file with it');
+  if (!args.listTables && args.output === null) throw new UsageError('a folder\'s tables are written into a folder: name it with -o OUTDIR (or list them with --list-tables)');
+  const timeZone = args.format === 'parquet' || args.sql ? 'UTC' : (await cliTimeZone(args.timeZone, join(args.ibd, 'ibdata1'), (line) => process.stderr.write(`${line}\n`)));
+  return readDatadir({
+    dir: args.ibd, out: args.listTables ? null : args.output, format: args.sql ? 'sql' : args.format, threads: args.threads, jsonStrings: args.jsonStrings, keys: await keysOf(args), timeZone,
+    write: (text) => write(process.stdout, text), say: (line) => process.stderr.write(`${line}\n`),
+  });
+}
+
 async function run(args: Args): Promise<number> {
+  if (statSync(args.ibd, { throwIfNoEntry: false })?.isDirectory() === true) return runFolder(args);
+  if (args.sql) throw new UsageError('--format sql is for a folder: ibd-reader DIR -o OUTDIR --format sql');
   await sortFiles(args);
   if (args.listIndexes) return listFileIndexes(args);
   // Parquet's TIMESTAMP is an instant (UTC-adjusted): a zone only changes how text shows it.
@@ -249,7 +264,7 @@ async function readOpened(file: InnodbFile, args: Args): Promise<number> {
     if (args.listTables) {
       const to = args.output !== null ? createWriteStream(args.output) : process.stdout;
       out = to;
-      await listTables(file, { format: textFormat(args), count: async (table) => (await pooledCount(table, args.files, args.threads)).count, write: (text) => write(to, text), warn });
+      await listTables(file, { format: textFormat(args), count: async (table) => (await pooledCount(table, args.files, args.threads)).count, write: (text) => write(to, text), warn, progress: (line) => process.stderr.write(`${line}\n`) });
       return 0;
     }
     if (args.listTransactions) return await transactionList(file, args);

@@ -16,12 +16,16 @@ export const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [-
        ibd-reader FILE.ibd [--schema FILE] --count
        ibd-reader FILE.ibd --page-map | --page N [--schema FILE] [--format ndjson]
        ibd-reader T#P#P0.ibd T#P#P1.ibd … [--partition-column] [options as above]
+       ibd-reader DIR -o OUTDIR [--format csv|ndjson|parquet|sql] | DIR --list-tables
 
   --schema FILE      the table definition: CREATE TABLE statement(s) (SHOW CREATE TABLE output or a
                      mysqldump file) or the table's .frm. Not needed for MySQL 8 files, which carry
                      their own, nor when FILE.frm or FILE.sql lies beside FILE.ibd (the .frm wins)
   --table NAME       which table of the schema (default: the one named like FILE.ibd); of a system
                      tablespace (ibdata1), db/table as its data dictionary names it (see --list-tables)
+  DIR                a datadir (or any folder of table files): every table, inside ibdata1 or in its
+                     own .ibd, dropped ones too, to OUTDIR/<db>/<table>.<ext>, and OUTDIR/tables.tsv
+                     (a line per table: where its rows were, rows written and withheld, problems)
   --list-tables      list the tables the file holds (an ibdata1's from its InnoDB data dictionary, dropped
                      ones too; a general tablespace's or mysql.ibd's from their SDI), each row counted
   --dictionary FILE  the system tablespace (ibdata1) whose data dictionary defines FILE.ibd when no .frm
@@ -124,10 +128,12 @@ export interface Args {
   asOnDisk: boolean;
   /** --json-strings: NDJSON values all strings, as CSV shows them. */
   jsonStrings: boolean;
+  /** --format sql: a folder's tables as SQL a server loads (datadir.ts); refused for a file. */
+  sql: boolean;
 }
 
 export function parseArgs(argv: string[]): Args {
-  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null; more: string[] } = { format: 'csv', schema: null, printDdl: false, count: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, listTables: false, dictionary: null, datadir: null, indexId: null, pageSize: null, pageMap: false, page: null, index: null, key: null, from: null, to: null, more: [], files: [], partitionColumn: false, timeZone: null, csvFor: null, listTransactions: false, beforeTrx: null, asOnDisk: false, jsonStrings: false };
+  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null; more: string[] } = { format: 'csv', schema: null, printDdl: false, count: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, listTables: false, dictionary: null, datadir: null, indexId: null, pageSize: null, pageMap: false, page: null, index: null, key: null, from: null, to: null, more: [], files: [], partitionColumn: false, timeZone: null, csvFor: null, listTransactions: false, beforeTrx: null, asOnDisk: false, jsonStrings: false, sql: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = (): string => {
@@ -191,8 +197,9 @@ export function parseArgs(argv: string[]): Args {
     }
     else if (a === '--format' || a === '-f') {
       const f = value();
-      if (f !== 'csv' && f !== 'ndjson' && f !== 'parquet') throw new UsageError(`unknown format '${f}' (csv, ndjson or parquet)`);
-      args.format = f;
+      if (f !== 'csv' && f !== 'ndjson' && f !== 'parquet' && f !== 'sql') throw new UsageError(`unknown format '${f}' (csv, ndjson, parquet, or sql for a folder)`);
+      args.sql = f === 'sql';
+      args.format = f === 'sql' ? 'csv' : f;
     } else if (a === '--help' || a === '-h') throw new UsageError('');
     else if (a.startsWith('-')) throw new UsageError(`unknown option ${a}`);
     else if (args.ibd === undefined) args.ibd = a;

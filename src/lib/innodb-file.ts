@@ -7,11 +7,15 @@
  * turn a File, Blob, bytes or path into one.
  */
 import { guessColumns, guessedTable, type GuessResult } from '../core/definitions/guess/index.ts';
+import type { KnownIndex } from '../core/definitions/guess/sample.ts';
 import { partitionOfFile } from '../core/definitions/partitions.ts';
 import type { Dictionary } from '../core/definitions/dictionary/dict-tables.ts';
 import { IbdError, NotInnodbError } from '../core/errors.ts';
 import { droppedIndexes, systemIndexTarget, type DroppedIndex, type IndexTarget } from '../core/readers/dropped-indexes.ts';
 import { withRedoLog, type RedoRecovery } from '../core/log/redo-recovery.ts';
+import { scanOrphans, type OrphanScan } from '../core/tablespace/orphan-scan.ts';
+import { isDictionaryTree, recoveredTables } from '../core/definitions/dictionary/dict-freed.ts';
+import { recoveredEntries } from './system-definitions.ts';
 import { countLiveRows } from '../core/readers/leaf-counts.ts';
 import { summarize, type SummarizeOptions, type TablespaceSummary } from '../core/readers/summary.ts';
 import type { EncryptionKeys } from '../core/tablespace/encryption.ts';
@@ -56,6 +60,8 @@ export interface LiveRowCount {
 
 export class InnodbFile {
   private guessed: Promise<GuessedEntry> | null = null;
+  /** The whole file read once for the indexes of dropped tables, kept for every table looked for in it. */
+  private scanned: Promise<OrphanScan> | null = null;
 
   constructor(
     /** The file's bytes, as the decoder reads them. */
@@ -96,19 +102,20 @@ export class InnodbFile {
 
   /**
    * A definition guessed from the records (definitions/guess/), for a file nothing describes: of the
-   * table's clustered index, or of index `indexId` (a dropped table's in a system tablespace).
+   * table's clustered index, or of index `indexId` (a dropped table's in a system tablespace; `known`:
+   * what a scan of the file found of it, so that it is not scanned for again).
    */
-  guess(indexId?: bigint): Promise<GuessedEntry> {
-    if (indexId !== undefined) return this.guessIndex(indexId);
+  guess(indexId?: bigint, known?: KnownIndex): Promise<GuessedEntry> {
+    if (indexId !== undefined) return this.guessIndex(indexId, known);
     this.guessed ??= this.guessIndex(undefined);
     return this.guessed;
   }
 
-  private async guessIndex(indexId: bigint | undefined): Promise<GuessedEntry> {
+  private async guessIndex(indexId: bigint | undefined, known?: KnownIndex): Promise<GuessedEntry> {
     const ts = await Tablespace.open(this.source, { keys: this.keys });
     // A partition's file (t#P#p0.ibd) holds rows of its table, named so.
     const name = partitionOfFile(this.source.name)?.table ?? this.source.name.replace(/\.ibd$/i, '');
-    const guess = await guessColumns(ts, name, indexId);
+    const guess = await guessColumns(ts, name, indexId, known);
     const definition = guessedTable(guess);
     return { name: definition.name, source: 'guess', file: this.source.name, definition, clusteredIndex: null, disagreements: [], guess };
   }
@@ -131,16 +138,41 @@ export class InnodbFile {
 
   /** Where the rows of a table of a system tablespace are: its clustered index, or the index asked for. */
   private systemTarget(entry: TableEntry, indexId: bigint | undefined): Promise<IndexTarget> | IndexTarget {
-    if (indexId !== undefined) return systemIndexTarget(this.source, indexId, null);
+    if (indexId !== undefined) return systemIndexTarget(this.source, indexId, null, this.scanOnce);
     const index = entry.clusteredIndex;
     if (index === null) throw new IbdError(this.source.name, `its data dictionary names no index of \`${entry.name}\`: give the id of the index holding its rows`);
     if (entry.dictionary?.table.state === 'live' && index.rootPage !== null) return { index };
-    return systemIndexTarget(this.source, index.indexId, index.rootPage);
+    return systemIndexTarget(this.source, index.indexId, index.rootPage, this.scanOnce);
   }
+
+  /** The file's pages grouped by index, read once (a failed or cancelled read is not kept). */
+  private readonly scanOnce = (signal?: AbortSignal): Promise<OrphanScan> => {
+    if (this.scanned === null) {
+      const scan = scanOrphans(this.source, { signal, keepLeaves: isDictionaryTree });
+      this.scanned = scan;
+      scan.catch(() => {
+        if (this.scanned === scan) this.scanned = null;
+      });
+    }
+    return this.scanned;
+  };
 
   /** A system tablespace's indexes that no live table owns (dropped tables'), found by reading every page; none for another file. */
   async droppedIndexes(signal?: AbortSignal): Promise<DroppedIndex[]> {
-    return this.defs.dictionary ? droppedIndexes(this.source, this.defs.dictionary, signal) : [];
+    return this.defs.dictionary ? droppedIndexes(this.source, this.defs.dictionary, signal, () => this.scanOnce(signal)) : [];
+  }
+
+  /**
+   * A system tablespace's dropped tables that its dictionary's trees no longer name, recovered from
+   * the dictionary pages the server freed (found by the one read of the whole file droppedIndexes
+   * makes too), each with the definition its recovered rows give; none for another file.
+   */
+  async recoveredTables(signal?: AbortSignal): Promise<TableEntry[]> {
+    const dictionary = this.defs.dictionary;
+    if (!dictionary) return [];
+    const scan = await this.scanOnce(signal);
+    const ts = await Tablespace.open(this.source, { keys: this.keys });
+    return recoveredEntries(this.source, await recoveredTables(ts, dictionary, scan.keptLeaves));
   }
 
   /** What the tablespace is, without a definition: page size, server hints, indexes, checksums, the exact row count. */

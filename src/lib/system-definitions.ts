@@ -9,7 +9,7 @@
  *    SDI nor a .frm describes it, and is compared with what does.
  */
 import { dictTableDef, shortName } from '../core/definitions/dictionary/dict-table-def.ts';
-import type { Dictionary } from '../core/definitions/dictionary/dict-tables.ts';
+import { INDEX_TYPE, type DictTable, type Dictionary } from '../core/definitions/dictionary/dict-tables.ts';
 import { clusteredIndexOf, dictionaryDisagreements, spaceCandidate, systemCandidates, systemDictionary } from '../core/definitions/dictionary/system-schema.ts';
 import type { DefinitionSourceKind, SchemaSourceKind } from '../core/definitions/schema-source.ts';
 import type { TableDef } from '../core/schema.ts';
@@ -97,4 +97,24 @@ export async function withSpaceDictionary(ibd: ByteSource, found: Definitions, d
   ];
   if (picked !== null) warnings.push(...dictionaryDisagreements(picked, own));
   return { entries: [entry, ...found.entries], picked: entry, warnings, error: null };
+}
+
+/**
+ * Whether the recovered rows define the table whole: its columns, and every index's fields as many as
+ * SYS_INDEXES.N_FIELDS says (a key read without its fields would read other bytes as its values).
+ */
+function wholeDefinition(t: DictTable): boolean {
+  return t.columns.length > 0 && t.indexes.some((i) => i.type & INDEX_TYPE.CLUSTERED) && t.indexes.every((i) => i.nFields !== null && i.fields.length === i.nFields);
+}
+
+/**
+ * The entries of dropped tables recovered from the dictionary's freed pages (dict-freed.ts), read with
+ * the definition their recovered rows give; those whose columns are not recovered are left out.
+ */
+export function recoveredEntries(ibd: ByteSource, tables: readonly DictTable[]): TableEntry[] {
+  return tables.filter(wholeDefinition).map((t): TableEntry => {
+    const own = dictTableDef(t);
+    const notes = [`its data dictionary rows were read from pages the server freed (dropped table)`, ...own.notes];
+    return { name: t.name, source: 'dictionary', file: ibd.name, definition: own.table, clusteredIndex: clusteredIndexOf(t), disagreements: [], dictionary: { table: t, notes } };
+  });
 }

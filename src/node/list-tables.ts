@@ -60,9 +60,15 @@ export interface ListOptions {
   count(table: InnodbTable): Promise<RowCount>;
   write(text: string): Promise<void> | undefined;
   warn(line: string): void;
+  /** How far the listing is (stderr), said every few seconds. */
+  progress?(line: string): void;
 }
 
-async function listed(file: InnodbFile, entry: TableEntry, countOf: ListOptions['count']): Promise<ListedTable> {
+/**
+ * A table as listed, counted; `trees`: the ids of the dropped trees a scan found (a dropped table
+ * whose clustered index is not among them has no page left to count: it is said, not searched for).
+ */
+async function listed(file: InnodbFile, entry: TableEntry, countOf: ListOptions['count'], trees: ReadonlySet<string> | null): Promise<ListedTable> {
   const t = entry.dictionary?.table ?? null;
   const row: ListedTable = {
     name: entry.name,
@@ -80,6 +86,11 @@ async function listed(file: InnodbFile, entry: TableEntry, countOf: ListOptions[
     problems: [...entry.disagreements],
   };
   if (t !== null && t.spaceId !== 0) return row;
+  const clustered = String(entry.clusteredIndex?.indexId);
+  if (row.state === 'dropped' && trees !== null && !trees.has(clustered)) {
+    row.problems.push(`not counted: no page of its clustered index ${clustered} is left in the file`);
+    return row;
+  }
   try {
     const table = await file.table(entry);
     const count = await countOf(table);
@@ -96,12 +107,6 @@ async function listed(file: InnodbFile, entry: TableEntry, countOf: ListOptions[
   return row;
 }
 
-/** The dropped indexes whose table is not listed already (their dictionary rows are lost, or they are secondary). */
-function unlisted(dropped: readonly DroppedIndex[], tables: readonly ListedTable[]): DroppedIndex[] {
-  const listedIds = new Set(tables.flatMap((t) => t.indexes.map((i) => i.id)));
-  return dropped.filter((d) => !listedIds.has(String(d.indexId)));
-}
-
 function droppedJson(d: DroppedIndex): Record<string, unknown> {
   return {
     droppedIndex: String(d.indexId), rootPage: d.rootPage, pages: d.pages, leafPages: d.leafPages, records: d.records,
@@ -114,36 +119,84 @@ function droppedText(d: DroppedIndex): string {
   return `dropped index ${d.indexId}${owner}: ${d.pages} pages, ${d.leafPages} leaf pages, ${d.records} records, ${d.compact ? 'COMPACT' : 'REDUNDANT'}, root ${d.rootPage ?? 'not found'}; decode with --index-id ${d.indexId} and its --schema (or --guess)`;
 }
 
-function textLines(file: InnodbFile, tables: readonly ListedTable[], dropped: readonly DroppedIndex[]): string[] {
+/** The text list's first line: what the file is. */
+function headLine(file: InnodbFile, entries: number): string {
   const dict = file.dictionary;
-  const lines = [dict
-    ? `${file.name}: system tablespace; its InnoDB data dictionary lists ${dict.tables.filter((t) => t.state === 'live').length} tables and ${dict.tables.filter((t) => t.state !== 'live').length} dropped, last table id ${dict.header.maxTableId}, last index id ${dict.header.maxIndexId}${dict.scrubbed ? `; ${dict.scrubbed} removed dictionary records were zeroed by the server (their names are lost)` : ''}`
-    : `${file.name}: ${tables.length} ${tables.length === 1 ? 'table' : 'tables'}${tables.length === 0 && file.error ? ` (${file.error})` : ''}`];
-  if (tables.length === 0 && dropped.length === 0) return lines;
-  const header = ['table', 'state', 'id', 'rows in', 'format', 'rows', 'definition', 'indexes (id, root page)'];
-  const cells = tables.map((t) => [
-    t.name, t.state, t.tableId ?? '-', t.rowsIn, t.rowFormat ?? '-', t.rows === null ? '-' : String(t.rows), t.definition.source,
-    t.indexes.map((i) => `${i.name} (${i.id}, ${i.rootPage ?? '-'})`).join(', '),
-  ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
-  for (const c of [header, ...cells]) lines.push(c.map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i]))).join('  ').trimEnd());
-  for (const t of tables) for (const p of t.problems) lines.push(`  ${t.name}: ${p}`);
-  for (const d of dropped) lines.push(droppedText(d));
-  if (dict && dict.tables.length === 0) lines.push('(no table: a MySQL 8.0 or later system tablespace keeps no data dictionary; it is in mysql.ibd, each table\'s definition in its own .ibd)');
-  return lines;
+  if (dict === null) return `${file.name}: ${entries} ${entries === 1 ? 'table' : 'tables'}${entries === 0 && file.error ? ` (${file.error})` : ''}`;
+  return `${file.name}: system tablespace; its InnoDB data dictionary lists ${dict.tables.filter((t) => t.state === 'live').length} tables and ${dict.tables.filter((t) => t.state !== 'live').length} dropped, last table id ${dict.header.maxTableId}, last index id ${dict.header.maxIndexId}${dict.scrubbed ? `; ${dict.scrubbed} removed dictionary records were zeroed by the server (their names are lost)` : ''}`;
 }
 
-/** Writes the list of `--list-tables`. */
-export async function listTables(file: InnodbFile, { format, count, write, warn }: ListOptions): Promise<void> {
+const HEADER = ['table', 'state', 'id', 'rows in', 'format', 'rows', 'definition', 'indexes (id, root page)'];
+
+function cellsOf(t: ListedTable): string[] {
+  return [
+    t.name, t.state, t.tableId ?? '-', t.rowsIn, t.rowFormat ?? '-', t.rows === null ? '-' : String(t.rows), t.definition.source,
+    t.indexes.map((i) => `${i.name} (${i.id}, ${i.rootPage ?? '-'})`).join(', '),
+  ];
+}
+
+/**
+ * The text columns' widths, known before any table is counted (so that each line is written as its
+ * table is done): from what the dictionary says of every entry; the row counts get 10 digits.
+ */
+function widthsOf(file: InnodbFile, entries: readonly TableEntry[]): number[] {
+  const widths = HEADER.map((h) => h.length);
+  for (const e of entries) {
+    const t = e.dictionary?.table ?? null;
+    const known = [e.name, 'dropped', t === null ? '-' : String(t.id), t === null ? file.name : rowsIn(file, t), t?.rowFormat ?? 'COMPRESSED', '1234567890', e.source];
+    known.forEach((v, i) => (widths[i] = Math.max(widths[i], v.length)));
+  }
+  return widths;
+}
+
+const line = (cells: readonly string[], widths: readonly number[]) => cells.map((v, i) => (i === cells.length - 1 ? v : v.padEnd(widths[i]))).join('  ').trimEnd();
+
+/** How often the progress line is said on stderr while tables are counted. */
+const PROGRESS_MS = 2000;
+
+/**
+ * Writes the list of `--list-tables`, each table as soon as it is counted (stderr says how far it is
+ * every few seconds), then the dropped indexes no listed table owns (one scan of the file).
+ */
+export async function listTables(file: InnodbFile, { format, count, write, warn, progress }: ListOptions): Promise<void> {
   const cut = truncationOf(await Tablespace.open(file.source, { keys: file.keys ?? undefined }));
   if (cut !== null) warn(`${file.name}: ${cut.message}`);
-  const tables: ListedTable[] = [];
-  for (const entry of file.tables()) tables.push(await listed(file, entry, count));
-  const dropped = unlisted(await file.droppedIndexes(), tables);
-  if (format === 'ndjson') {
-    for (const t of tables) await write(`${JSON.stringify(t)}\n`);
+  const entries = file.tables();
+  const widths = widthsOf(file, entries);
+  const text = format !== 'ndjson';
+  if (text) await write(`${headLine(file, entries.length)}\n${entries.length > 0 ? `${line(HEADER, widths)}\n` : ''}`);
+  const ids = new Set<string>();
+  const problems: string[] = [];
+  let said = Date.now();
+  let done = 0;
+  let total = entries.length;
+  const one = async (entry: TableEntry, trees: ReadonlySet<string> | null) => {
+    const t = await listed(file, entry, count, trees);
+    done++;
+    for (const i of t.indexes) ids.add(i.id);
+    for (const p of t.problems) problems.push(`  ${t.name}: ${p}`);
+    await write(text ? `${line(cellsOf(t), widths)}\n` : `${JSON.stringify(t)}\n`);
+    if (Date.now() - said < PROGRESS_MS) return;
+    said = Date.now();
+    progress?.(`${file.name}: ${done} of ${total} tables listed`);
+  };
+  // the live tables first: their roots are known, no read of the whole file is needed
+  const isLive = (e: TableEntry) => e.dictionary === undefined || e.dictionary.table.state === 'live';
+  for (const entry of entries.filter(isLive)) await one(entry, null);
+  if (file.dictionary !== null) progress?.(`${file.name}: looking for dropped tables and their trees (one read of the whole file)`);
+  const trees = await file.droppedIndexes();
+  const treeIds = new Set(trees.map((d) => String(d.indexId)));
+  for (const entry of entries.filter((e) => !isLive(e))) await one(entry, treeIds);
+  // dropped tables whose names the dictionary's trees lost, named by their records on freed pages
+  const recovered = (await file.recoveredTables()).filter((e) => !e.dictionary?.table.indexes.some((i) => ids.has(String(i.id))));
+  total += recovered.length;
+  for (const entry of recovered) await one(entry, treeIds);
+  const dropped = trees.filter((d) => !ids.has(String(d.indexId)));
+  if (!text) {
     for (const d of dropped) await write(`${JSON.stringify(droppedJson(d))}\n`);
     return;
   }
-  await write(`${textLines(file, tables, dropped).join('\n')}\n`);
+  const tail = [...problems, ...dropped.map(droppedText)];
+  if (file.dictionary && file.dictionary.tables.length === 0) tail.push('(no table: a MySQL 8.0 or later system tablespace keeps no data dictionary; it is in mysql.ibd, each table\'s definition in its own .ibd)');
+  if (tail.length > 0) await write(`${tail.join('\n')}\n`);
 }

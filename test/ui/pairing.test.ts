@@ -77,6 +77,8 @@ describe('the tables of a system tablespace', () => {
     const before = pairFiles(files);
     expect(before.systemFiles.map((s) => s.path)).toEqual(['dd/ibdata1']);
     expect(before.ignored.map((s) => s.path)).toEqual(['dd/ib_logfile0']);
+    // before the dictionary is read, the .frm of tables inside ibdata1 are not said to lack an .ibd
+    expect(before.orphans).toEqual([]);
     const tables = [table('shop/a', 'shop/a'), table('shop/my-t', 'shop/my@002dt'), table('shop/p#P#p0', 'shop/p#P#p0'), table('shop/b', 'shop/b'), table('dropped index 40', null)];
     const p = pairFiles(files, new Map([['dd/ibdata1', tables]]));
     expect(p.tables.map((t) => [t.key, t.name.table, t.frm?.path ?? null, t.system?.name ?? null])).toEqual([

@@ -13,7 +13,7 @@ import { DICT_HDR_FIRST_ID, DICT_IBUF_ID_MIN } from '../definitions/dictionary/d
 import { INDEX_TYPE, type DictTable, type Dictionary } from '../definitions/dictionary/dict-tables.ts';
 import { FIL_NULL, FIL_PAGE_NEXT, FIL_PAGE_PREV, FIL_PAGE_TYPE, PageType, u16, u32 } from '../pages/fil-header.ts';
 import { readIndexHeader } from '../pages/index-page.ts';
-import { scanOrphans, type IndexGroup } from '../tablespace/orphan-scan.ts';
+import { scanOrphans, type IndexGroup, type OrphanScan } from '../tablespace/orphan-scan.ts';
 import type { ByteSource } from '../tablespace/source.ts';
 import { Tablespace } from '../tablespace/tablespace.ts';
 import type { OpenOptions } from './table-reader.ts';
@@ -41,10 +41,13 @@ function ownedIds(dictionary: Dictionary): Set<bigint> {
   return ids;
 }
 
-/** Every index of space 0 with pages in the file that no live table owns, lowest id first (reads the whole file). */
-export async function droppedIndexes(source: ByteSource, dictionary: Dictionary, signal?: AbortSignal): Promise<DroppedIndex[]> {
+/** The scan of a whole file, made once for all the indexes looked for in it (a datadir's thousands of dropped tables). */
+export type ScanOnce = () => Promise<OrphanScan>;
+
+/** Every index of space 0 with pages in the file that no live table owns, lowest id first (reads the whole file, or takes `scan`'s). */
+export async function droppedIndexes(source: ByteSource, dictionary: Dictionary, signal?: AbortSignal, scanOnce?: ScanOnce): Promise<DroppedIndex[]> {
   const owned = ownedIds(dictionary);
-  const scan = await scanOrphans(source, { signal });
+  const scan = await (scanOnce ?? (() => scanOrphans(source, { signal })))();
   const removed = new Map<bigint, { table: DictTable; name: string; clustered: boolean }>();
   for (const t of dictionary.tables) {
     if (t.state === 'live') continue;
@@ -80,13 +83,13 @@ export type IndexTarget = Pick<OpenOptions, 'index' | 'raw'>;
  * them free) are not consulted: rows may then come out of key order, and the leaves a merge freed
  * before the drop are told apart by their links (leaf-chain.ts).
  */
-export async function systemIndexTarget(source: ByteSource, indexId: bigint, rootPage: number | null): Promise<IndexTarget> {
+export async function systemIndexTarget(source: ByteSource, indexId: bigint, rootPage: number | null, scanOnce?: ScanOnce): Promise<IndexTarget> {
   const ts = await Tablespace.open(source);
   const through = (root: number): IndexTarget => ({ index: { indexId, rootPage: root } });
   if (rootPage !== null && (await isRootOf(ts, rootPage, indexId))) return through(rootPage);
   const inUse = (await findIndexRoots(ts).catch(() => [])).find((r) => r.header.indexId === indexId);
   if (inUse) return through(inUse.page);
-  const found = (await scanOrphans(source)).groups.find((g) => g.spaceId === ts.fsp.spaceId && g.base === 0 && g.indexId === indexId);
+  const found = (await (scanOnce ?? (() => scanOrphans(source)))()).groups.find((g) => g.spaceId === ts.fsp.spaceId && g.base === 0 && g.indexId === indexId);
   if (found !== undefined && found.root !== null) return through(found.root);
   return rootlessTarget(ts, indexId);
 }

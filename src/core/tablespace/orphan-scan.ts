@@ -90,6 +90,8 @@ export interface OrphanScan {
   damagedPages: number;
   /** All-zero pages (never written, or zeroed). */
   emptyPages: number;
+  /** The leaf page numbers of the indexes ScanOptions.keepLeaves asked for, by index id (pages where their number puts them). */
+  keptLeaves: Map<bigint, number[]>;
 }
 
 /** The low LSN bytes where the trailer keeps them: legacy (last 4 bytes) or full_crc32 (8 from the end). */
@@ -195,6 +197,15 @@ function newGroup(spaceId: number, indexId: bigint): GroupBuilder {
   return { spaceId, indexId, damagedPages: 0, placements: new Map() };
 }
 
+/** A leaf page's number, kept when it lies where its number puts it. */
+function keepLeaf(kept: Map<bigint, number[]>, indexId: bigint, page: Uint8Array, position: number): void {
+  const no = u32(page, FIL_PAGE_OFFSET);
+  if (readIndexHeader(page).level !== 0 || position !== no * page.length) return;
+  const list = kept.get(indexId);
+  if (list) list.push(no);
+  else kept.set(indexId, [no]);
+}
+
 /** An INDEX page (or MariaDB's instant root) of the given image. */
 function isIndexType(type: number): boolean {
   return type === PageType.INDEX || type === MARIADB_INSTANT_ROOT;
@@ -242,6 +253,8 @@ export interface ScanOptions {
   signal?: AbortSignal;
   /** Called after each chunk with the bytes done so far. */
   progress?: (done: number, total: number) => void;
+  /** Indexes whose leaf page numbers to keep (OrphanScan.keptLeaves): a system tablespace's dictionary trees, say. */
+  keepLeaves?: (spaceId: number, indexId: bigint) => boolean;
 }
 
 /**
@@ -256,7 +269,7 @@ export async function scanOrphans(source: ByteSource, options: ScanOptions = {})
   const size = layout.pageSize;
   const groups = new Map<string, GroupBuilder>();
   const damaged: Uint8Array[] = [];
-  const result = { pagesScanned: 0, validPages: 0, damagedPages: 0, emptyPages: 0 };
+  const result = { pagesScanned: 0, validPages: 0, damagedPages: 0, emptyPages: 0, keptLeaves: new Map<bigint, number[]>() };
   const perChunk = Math.max(1, Math.floor(CHUNK_BYTES / size));
   for (let start = layout.gridOffset; start + size <= source.size; start += perChunk * size) {
     options.signal?.throwIfAborted();
@@ -280,6 +293,7 @@ export async function scanOrphans(source: ByteSource, options: ScanOptions = {})
       let g = groups.get(key);
       if (!g) groups.set(key, (g = newGroup(u32(page, FIL_PAGE_SPACE_ID), readIndexHeader(page).indexId)));
       addPage(g, page, start + o);
+      if (options.keepLeaves?.(g.spaceId, g.indexId) === true) keepLeaf(result.keptLeaves, g.indexId, page, start + o - layout.gridOffset);
     }
     options.progress?.(Math.min(source.size, start + perChunk * size), source.size);
   }

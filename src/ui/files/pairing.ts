@@ -212,7 +212,9 @@ export function pairFiles(files: readonly InputFile[], systems: ReadonlyMap<stri
   for (const ibdata of systemFiles) {
     for (const t of systems.get(ibdata.path) ?? []) tables.push(systemTable(ibdata, t, sideFile));
   }
-  const orphans = side.filter((f) => !used.has(f));
+  // A .frm in a database folder beside the datadir's ibdata1 may be a table inside ibdata1 (its
+  // dictionary pairs it once read) or not InnoDB's at all (Aria's, MyISAM's): no .ibd is missing.
+  const orphans = side.filter((f) => !used.has(f) && !(kindOf(f.file.name) === 'frm' && systemIn.has(folderOf(folderOf(f.path)))));
   return { tables, sqls, systemFiles, keys, ignored, orphans };
 }
 

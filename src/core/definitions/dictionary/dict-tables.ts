@@ -39,6 +39,8 @@ export interface DictIndex {
   /** The root page of its B-tree in the table's space; null when it has none (FULLTEXT) or it was freed. */
   rootPage: number | null;
   fields: DictField[];
+  /** SYS_INDEXES.N_FIELDS: how many fields SYS_FIELDS holds for it (a check on rows recovered in part). */
+  nFields: number | null;
 }
 
 export interface DictTable {
@@ -110,12 +112,17 @@ function grouped(rows: readonly SysRow[], key: (r: SysRow) => bigint | null): Ma
   return map;
 }
 
-/** The rows of a table's (or index's) state: live ones for a live owner, removed ones (delete-marked first) for a removed one. */
-function ownRows(groups: Map<string, SysRow[]>, id: bigint, state: SysRowState): SysRow[] {
+/**
+ * The rows of a table's (or index's) state: live ones for a live owner, removed ones (delete-marked
+ * first) for a removed one; of removed rows with the same `key` (copies on pages the tree left), the first.
+ */
+function ownRows(groups: Map<string, SysRow[]>, id: bigint, state: SysRowState, key: string): SysRow[] {
   if (!isRemoved(state)) return groups.get(`l${id}`) ?? [];
   const removed = groups.get(`x${id}`) ?? [];
   const marked = removed.filter((r) => r.state === 'delete-marked');
-  return marked.length > 0 ? marked : removed;
+  const first = new Map<string | null | undefined, SysRow>();
+  for (const r of marked.length > 0 ? marked : removed) if (!first.has(r.cells.get(key))) first.set(r.cells.get(key), r);
+  return [...first.values()];
 }
 
 /** Whether a removed row's bytes were zeroed (its id, which no table or index has, is 0). */
@@ -142,23 +149,42 @@ export async function readDictionary(ts: Tablespace, options: { removed?: boolea
   const scrubbed = tableRows.filter((r) => r.state === 'purged' && !/[^\0]/.test(textCell(r, 'NAME') ?? '')).length
     + columnRows.filter((r) => scrubbedRow(r, 'TABLE_ID')).length + indexRows.filter((r) => scrubbedRow(r, 'TABLE_ID')).length
     + fieldRows.filter((r) => scrubbedRow(r, 'INDEX_ID')).length;
-  const columns = grouped(columnRows, (r) => idCell(r, 'TABLE_ID'));
-  const indexes = grouped(indexRows, (r) => idCell(r, 'TABLE_ID'));
-  const fields = grouped(fieldRows, (r) => idCell(r, 'INDEX_ID'));
-  const live = new Set(tableRows.filter((r) => r.state === 'live').map((r) => idCell(r, 'ID')));
+  const tables = assembleTables({ tables: tableRows, columns: columnRows, indexes: indexRows, fields: fieldRows }, flavor);
+  return { header, tables, scrubbed, problems: reads.flatMap((r) => r.problems) };
+}
+
+/** The rows of the four basic system tables, as read. */
+export interface SysRows {
+  tables: readonly SysRow[];
+  columns: readonly SysRow[];
+  indexes: readonly SysRow[];
+  fields: readonly SysRow[];
+}
+
+/**
+ * The tables of the dictionary's rows: each SYS_TABLES row (the first of an id: a row found twice, on
+ * a page and on a copy the tree left, is one table) with its columns, indexes and their fields.
+ */
+export function assembleTables(rows: SysRows, flavor: ServerFlavor): DictTable[] {
+  const columns = grouped(rows.columns, (r) => idCell(r, 'TABLE_ID'));
+  const indexes = grouped(rows.indexes, (r) => idCell(r, 'TABLE_ID'));
+  const fields = grouped(rows.fields, (r) => idCell(r, 'INDEX_ID'));
+  const live = new Set(rows.tables.filter((r) => r.state === 'live').map((r) => idCell(r, 'ID')));
+  const seen = new Set<bigint>();
   const tables: DictTable[] = [];
-  for (const row of tableRows) {
+  for (const row of rows.tables) {
     const id = idCell(row, 'ID');
     const name = textCell(row, 'NAME');
     // a removed row of a live table is its old name (RENAME, ALTER); an id of 0 a scrubbed row
-    if (id === null || id === 0n || name === null || (isRemoved(row.state) && live.has(id))) continue;
+    if (id === null || id === 0n || name === null || (isRemoved(row.state) && live.has(id)) || seen.has(id)) continue;
+    seen.add(id);
     tables.push(dictTable(row, id, name, {
-      columns: ownRows(columns, id, row.state),
-      indexes: ownRows(indexes, id, row.state).map((r) => dictIndex(r, fields)),
+      columns: ownRows(columns, id, row.state, 'POS'),
+      indexes: ownRows(indexes, id, row.state, 'ID').map((r) => dictIndex(r, fields)),
       flavor,
     }));
   }
-  return { header, tables, scrubbed, problems: reads.flatMap((r) => r.problems) };
+  return tables;
 }
 
 function dictTable(row: SysRow, id: bigint, stored: string, parts: { columns: SysRow[]; indexes: DictIndex[]; flavor: ServerFlavor }): DictTable {
@@ -198,13 +224,14 @@ function tableOrder(rows: readonly SysRow[], flavor: ServerFlavor): DictColumn[]
  */
 function dictIndex(row: SysRow, fields: Map<string, SysRow[]>): DictIndex {
   const id = idCell(row, 'ID') ?? 0n;
-  const own = ownRows(fields, id, row.state).slice().sort((a, b) => (intCell(a, 'POS') ?? 0) - (intCell(b, 'POS') ?? 0));
+  const own = ownRows(fields, id, row.state, 'POS').slice().sort((a, b) => (intCell(a, 'POS') ?? 0) - (intCell(b, 'POS') ?? 0));
   const page = intCell(row, 'PAGE_NO');
   return {
     id,
     name: textCell(row, 'NAME') ?? '',
     type: intCell(row, 'TYPE') ?? 0,
     rootPage: page === null || page === 0xffffffff ? null : page,
+    nFields: intCell(row, 'N_FIELDS'),
     fields: own.map((r, i) => {
       const pos = intCell(r, 'POS') ?? 0;
       const low = i === 0 || pos > 0xffff ? pos & 0xffff : 0;

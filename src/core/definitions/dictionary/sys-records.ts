@@ -63,10 +63,25 @@ async function leavesOf(ts: Tablespace, table: SysTable, root: number, problems:
 
 /**
  * Every row of `table` whose B-tree root is page `root`: live and delete-marked ones, and with
- * `purged` those of the pages' free lists too.
+ * `purged` those of the pages' free lists too; `leaves` the pages they were read from.
  */
-export async function readSysRows(ts: Tablespace, table: SysTable, root: number, purged: boolean): Promise<SysRead> {
+export async function readSysRows(ts: Tablespace, table: SysTable, root: number, purged: boolean): Promise<SysRead & { leaves: number[] }> {
   const problems: string[] = [];
+  const leaves = await leavesOf(ts, table, root, problems);
+  const read = await decodeSysPages(ts, table, leaves, { purged, freed: false }, problems);
+  return { ...read, leaves };
+}
+
+/**
+ * The rows of `table` on `pages`, leaves of its index that left its B-tree (freed as the tree shrank,
+ * or with a dropped table's segment): every record on them, in their record lists and free lists, is
+ * a removed row (`purged`): what the dictionary held when the page was freed. Each value is checked.
+ */
+export function readFreedSysRows(ts: Tablespace, table: SysTable, pages: readonly number[]): Promise<SysRead> {
+  return decodeSysPages(ts, table, pages, { purged: true, freed: true }, []);
+}
+
+async function decodeSysPages(ts: Tablespace, table: SysTable, pages: readonly number[], how: { purged: boolean; freed: boolean }, problems: string[]): Promise<SysRead> {
   const layout = sysLayout(table);
   const names = layout.columns.map((c) => c.name);
   const writers = layout.fields.map((f) => writerFor(f.out >= 0 ? layout.columns[f.out] : null, f.render));
@@ -89,23 +104,25 @@ export async function readSysRows(ts: Tablespace, table: SysTable, root: number,
       if (state !== 'purged') problems.push(`${table.definition.name}, page ${page.no}, record at ${origin}: ${e.message}`);
     }
   };
-  for (const no of await leavesOf(ts, table, root, problems)) {
+  for (const no of pages) {
     const page = await ts.page(no).catch((e: unknown) => {
       if (!(e instanceof IbdError)) throw e;
-      problems.push(`${table.definition.name}: ${e.message}`);
+      if (!how.freed) problems.push(`${table.definition.name}: ${e.message}`);
       return null;
     });
     if (page === null || !isLeafOf(page, table)) continue;
     const damaged = page.checksum === 'bad';
+    if (damaged && how.freed) continue;
     if (damaged) problems.push(`${table.definition.name}, page ${no}: the page fails its checksum; its records are read with every value checked`);
     const broken = recordOrigins(page.bytes, false, origins);
-    if (broken !== null) problems.push(`${table.definition.name}, page ${no}: ${broken}; the records before are read`);
+    if (broken !== null && !how.freed) problems.push(`${table.definition.name}, page ${no}: ${broken}; the records before are read`);
     for (const origin of origins) {
       const info = redundantInfoBits(page.bytes, origin);
       if (info & REC_INFO_MIN_REC) continue;
-      decode(page, origin, info & REC_INFO_DELETED ? 'delete-marked' : 'live', damaged);
+      // on a page that left the tree every record is a removed one
+      decode(page, origin, how.freed ? 'purged' : info & REC_INFO_DELETED ? 'delete-marked' : 'live', damaged || how.freed);
     }
-    if (!purged) continue;
+    if (!how.purged) continue;
     freeListOrigins(page.bytes, false, origins);
     for (const origin of origins) decode(page, origin, 'purged', true);
   }

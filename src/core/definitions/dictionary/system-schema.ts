@@ -81,14 +81,27 @@ function frmTableName(fileName: string): { db: string | null; table: string } {
 
 const databaseOf = (t: DictTable) => (t.name.includes('/') ? t.name.slice(0, t.name.indexOf('/')) : '');
 
-/** The .frm among `frms` that belongs to `table`: by database and name, or by name where only one table has it. */
-function frmFor(table: DictTable, frms: readonly ByteSource[], sameName: number): ByteSource | null {
-  const want = shortName(table).toLowerCase();
-  const db = databaseOf(table).toLowerCase();
-  return frms.find((f) => {
+/** The .frm files by `db/table` and by table name alone (lower case), so that each table finds its own in one look-up. */
+interface FrmIndex {
+  byFullName: Map<string, ByteSource>;
+  byName: Map<string, ByteSource>;
+}
+
+function frmIndex(frms: readonly ByteSource[]): FrmIndex {
+  const index: FrmIndex = { byFullName: new Map(), byName: new Map() };
+  for (const f of frms) {
     const n = frmTableName(f.name);
-    return n.table.toLowerCase() === want && (n.db !== null ? n.db.toLowerCase() === db : sameName === 1);
-  }) ?? null;
+    const table = n.table.toLowerCase();
+    if (n.db !== null && !index.byFullName.has(`${n.db.toLowerCase()}/${table}`)) index.byFullName.set(`${n.db.toLowerCase()}/${table}`, f);
+    if (n.db === null && !index.byName.has(table)) index.byName.set(table, f);
+  }
+  return index;
+}
+
+/** The .frm that belongs to `table`: by database and name, or by name alone where only one table has it. */
+function frmFor(table: DictTable, frms: FrmIndex, sameName: number): ByteSource | null {
+  const want = shortName(table).toLowerCase();
+  return frms.byFullName.get(`${databaseOf(table).toLowerCase()}/${want}`) ?? (sameName === 1 ? frms.byName.get(want) ?? null : null);
 }
 
 /** The clustered index of a dictionary table: PRIMARY, the promoted UNIQUE, or GEN_CLUST_INDEX. */
@@ -114,13 +127,14 @@ export async function systemCandidates(ibdName: string, dictionary: Dictionary, 
   const cache: FrmCache = new Map();
   const byShortName = new Map<string, number>();
   for (const t of dictionary.tables) byShortName.set(shortName(t).toLowerCase(), (byShortName.get(shortName(t).toLowerCase()) ?? 0) + 1);
+  const index = frmIndex(frms);
   const out: SystemCandidate[] = [];
   for (const t of dictionary.tables) {
     const own = t.columns.length > 0 ? dictTableDef(t) : null;
     const base: SystemCandidate = {
       name: t.name, dictionary: t, table: own?.table ?? null, source: 'dictionary', file: ibdName, clusteredIndex: clusteredIndexOf(t), notes: own?.notes ?? [], disagreements: [],
     };
-    const frm = frmFor(t, frms, byShortName.get(shortName(t).toLowerCase()) ?? 0);
+    const frm = frmFor(t, index, byShortName.get(shortName(t).toLowerCase()) ?? 0);
     out.push(frm === null ? base : await withFrm(base, frm, cache));
   }
   return out;

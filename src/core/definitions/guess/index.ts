@@ -31,7 +31,7 @@ import type { Tablespace } from '../../tablespace/tablespace.ts';
 import { compactGuess, compactRowFormat } from './compact-guess.ts';
 import { redundantGuess } from './redundant-guess.ts';
 import type { GuessResult } from './result.ts';
-import { samplePages } from './sample.ts';
+import { samplePages, type KnownIndex } from './sample.ts';
 
 export { tableFromColumns, type ColumnEdit } from './create-table-sql.ts';
 export { formatGuess, guessedTable, type GuessedField, type GuessResult } from './result.ts';
@@ -40,8 +40,8 @@ export { formatGuess, guessedTable, type GuessedField, type GuessResult } from '
  * Guesses the columns of the table in `ts` from its records alone: its clustered index, or index
  * `indexId` when given (one chosen from a scan of a raw image).
  */
-export async function guessColumns(ts: Tablespace, tableName: string, indexId?: bigint): Promise<GuessResult> {
-  const sample = await samplePages(ts, indexId);
+export async function guessColumns(ts: Tablespace, tableName: string, indexId?: bigint, known?: KnownIndex): Promise<GuessResult> {
+  const sample = await samplePages(ts, indexId, known);
   if (sample.pages.length === 0) throw new IbdError(ts.source.name, 'no leaf page with records was found: there are no rows to guess the columns from');
   try {
     if (sample.compact) return compactGuess(sample, tableName, compactRowFormat(ts));

@@ -39,8 +39,16 @@ export interface Sample {
   pages: SamplePage[];
 }
 
+/** What a caller knows of the index already (a scan's group): its format, and its one page when the tree is that leaf alone. */
+export interface KnownIndex {
+  compact: boolean;
+  /** Its root when that is its only leaf; -1 when not known to be. */
+  rootLeaf: number;
+}
+
 /** The clustered index's id and format: its root if it can be found, else the lowest index id with leaves. */
-async function clusteredIndex(ts: Tablespace, wanted?: bigint): Promise<{ indexId: bigint; compact: boolean; rootLeaf: number }> {
+async function clusteredIndex(ts: Tablespace, wanted?: bigint, known?: KnownIndex): Promise<{ indexId: bigint; compact: boolean; rootLeaf: number }> {
+  if (wanted !== undefined && known !== undefined) return { indexId: wanted, ...known };
   if (wanted !== undefined) {
     // an index the user chose (from a scan of a raw image): its leaves are found by reading the pages
     const chosen = (await scanIndexes(ts)).find((i) => i.indexId === wanted);
@@ -59,8 +67,8 @@ async function clusteredIndex(ts: Tablespace, wanted?: bigint): Promise<{ indexI
 }
 
 /** Leaf pages of the clustered index, found by reading pages in file order (no key layout is known yet). */
-export async function samplePages(ts: Tablespace, indexId?: bigint): Promise<Sample> {
-  const index = await clusteredIndex(ts, indexId);
+export async function samplePages(ts: Tablespace, indexId?: bigint, known?: KnownIndex): Promise<Sample> {
+  const index = await clusteredIndex(ts, indexId, known);
   const pages: SamplePage[] = [];
   let records = 0;
   const first = index.rootLeaf >= 0 ? index.rootLeaf : 0;

@@ -1,0 +1,57 @@
+/**
+ * Issue 38's scale: datadirs of N one-row tables (test/differential/many-tables-setup.ts), kept in
+ * .cache/bench/datadir-N/{live,dropped}, and the CLI timed on them: `--list-tables`, one `--table`,
+ * `DIR -o OUT`, on the live datadir (.frm beside) and on the dropped one. Not part of npm test.
+ *
+ *   node bench/datadir-scale.mjs N [N2 …]      (bundled by bench/datadir-scale.mjs)
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeManyTables } from '../test/differential/many-tables-setup.ts';
+
+/** The datadirs of n tables, made once. */
+async function datadirs(root: string, n: number): Promise<{ live: string; dropped: string }> {
+  const dir = join(root, '.cache', 'bench', `datadir-${n}`);
+  const live = join(dir, 'live');
+  const dropped = join(dir, 'dropped');
+  if (existsSync(join(dropped, 'ibdata1'))) return { live, dropped };
+  mkdirSync(dir, { recursive: true });
+  const started = Date.now();
+  const made = await makeManyTables(n, { filePerTable: false, drop: true });
+  for (const [from, to] of [[made.live, live], [made.dropped as string, dropped]]) {
+    rmSync(to, { recursive: true, force: true });
+    cpSync(from, to, { recursive: true });
+  }
+  made.remove();
+  process.stderr.write(`made ${n} tables in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  return { live, dropped };
+}
+
+/** Runs the CLI, returns wall seconds, CPU seconds (user + system: a shared machine's wall time is mostly waiting), exit status and peak memory (GNU time). */
+function timed(root: string, args: string[]): { seconds: number; cpu: number; status: number | null; maxRssMb: number | null } {
+  const started = process.hrtime.bigint();
+  const r = spawnSync('/usr/bin/time', ['-f', '%U %S %M', 'node', join(root, 'dist-cli', 'ibd-reader.mjs'), ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const m = /([\d.]+) ([\d.]+) (\d+)\s*$/.exec(r.stderr ?? '');
+  return { seconds, cpu: m ? Number(m[1]) + Number(m[2]) : NaN, status: r.status, maxRssMb: m ? Math.round(Number(m[3]) / 1024) : null };
+}
+
+export async function main(root: string, argv: string[]): Promise<void> {
+  for (const n of argv.map(Number)) {
+    const { live, dropped } = await datadirs(root, n);
+    const out = join(root, '.cache', 'bench', `datadir-${n}`, 'out');
+    const runs: [string, string[]][] = [
+      ['--list-tables (live, .frm beside)', [join(live, 'ibdata1'), '--list-tables', '-o', '/dev/null']],
+      ['--table seeda/t5 (live, .frm beside)', [join(live, 'ibdata1'), '--table', 'seeda/t5', '-o', '/dev/null']],
+      ['DIR -o OUT (live)', [live, '-o', join(out, 'live')]],
+      ['--list-tables (dropped)', [join(dropped, 'ibdata1'), '--list-tables', '-o', '/dev/null']],
+      ['DIR -o OUT (dropped)', [dropped, '-o', join(out, 'dropped')]],
+    ];
+    for (const [what, args] of runs) {
+      rmSync(out, { recursive: true, force: true });
+      const t = timed(root, args);
+      process.stdout.write(`${n} tables\t${what}\t${t.seconds.toFixed(2)} s wall\t${t.cpu.toFixed(2)} s CPU\texit ${t.status}\t${t.maxRssMb} MB\n`);
+    }
+  }
+}

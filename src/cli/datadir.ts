@@ -1,0 +1,312 @@
+/**
+ * `ibd-reader DIR -o OUTDIR [--format csv|ndjson|parquet|sql]` (issue 38): every table of a datadir
+ * (or any folder of table files) written to `OUTDIR/<db>/<table>.<ext>`: the tables inside ibdata1
+ * (from its data dictionary, each with its .frm where there is one), the file-per-table ones (each
+ * .ibd with its .frm, a partitioned table's partitions as one file), the dropped tables whose names
+ * the dictionary still gives as `<db>/<table>.dropped.<ext>`, and the dropped trees whose table is
+ * unknown as `#dropped/index-<id>.<ext>` (their columns guessed from the records). `OUTDIR/tables.tsv`
+ * has a line per table: where its rows were, how many were written and withheld, its definition's
+ * source and its problems. `--list-tables DIR` counts instead of writing (the same lines on stdout).
+ *
+ * The dictionary is read once and every dropped tree located by one scan of ibdata1 (InnodbFile keeps
+ * it); files are paired by name through maps (datadir-walk.ts), so the cost grows with the tables.
+ */
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { join } from 'node:path';
+import { anythingAmiss } from '../core/readers/decode-stats.ts';
+import { DefinitionMismatch } from '../core/readers/leaf-decoder.ts';
+import type { DecodeStats } from '../core/readers/table-reader.ts';
+import type { EncryptionKeys } from '../core/tablespace/encryption.ts';
+import type { InnodbFile } from '../lib/innodb-file.ts';
+import type { InnodbTable } from '../lib/innodb-table.ts';
+import type { TableEntry } from '../lib/table-entry.ts';
+import { openInnodb } from '../lib/node.ts';
+import { datadirFiles, type FileTable } from './datadir-walk.ts';
+import { tableRows, type OutFormat } from './datadir-rows.ts';
+import { pooledCount } from './pooled-read.ts';
+import { problemLine } from './problem-lines.ts';
+import { writePartitions } from './partitions.ts';
+
+export interface DatadirRun {
+  dir: string;
+  /** OUTDIR; null for --list-tables (counts on stdout). */
+  out: string | null;
+  format: OutFormat;
+  threads: number;
+  /** --json-strings: NDJSON values all strings, as CSV shows them. */
+  jsonStrings: boolean;
+  keys: EncryptionKeys;
+  timeZone: string;
+  /** stdout, for --list-tables. */
+  write(text: string): Promise<void> | undefined;
+  /** A line on stderr. */
+  say(line: string): void;
+}
+
+/** A line of tables.tsv. */
+interface TableLine {
+  db: string;
+  table: string;
+  state: 'live' | 'dropped';
+  /** The file its rows were read from, and the index when it is one of ibdata1's. */
+  file: string;
+  indexId: string;
+  rows: number | null;
+  withheld: number | null;
+  definition: string;
+  problems: string[];
+  /** 0 all read, 2 some withheld or damaged, 1 nothing read. */
+  status: number;
+}
+
+const TSV_HEADER = 'db\ttable\tstate\tfile\tindex_id\trows\trows_withheld\tdefinition\tproblems\n';
+const cell = (v: string) => v.replace(/[\t\n\r\\]/g, (c) => ({ '\t': '\\t', '\n': '\\n', '\r': '\\r', '\\': '\\\\' })[c] ?? c);
+const tsvLine = (t: TableLine) => `${[t.db, t.table, t.state, t.file, t.indexId, t.rows ?? '-', t.withheld ?? '-', t.definition, t.problems.join('; ')].map((v) => cell(String(v))).join('\t')}\n`;
+
+/** A name as a file name: the path separators and NUL escaped the way the server escapes them (`@002f`). */
+const fileName = (name: string) => name.replace(/[/\\\0]/g, (c) => `@${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+const EXTENSIONS: Record<OutFormat, string> = { csv: 'csv', ndjson: 'ndjson', parquet: 'parquet', sql: 'sql' };
+
+/** How often the progress line is said. */
+const PROGRESS_MS = 2000;
+
+class Progress {
+  private said = Date.now();
+  done = 0;
+  constructor(private readonly run: DatadirRun, private total: number) {}
+  /** More tables to do, found on the way. */
+  add(n: number): void {
+    this.total += n;
+  }
+  step(name: string): void {
+    this.done++;
+    if (Date.now() - this.said < PROGRESS_MS) return;
+    this.said = Date.now();
+    this.run.say(`${this.done} of ${this.total} tables ${this.run.out === null ? 'counted' : 'written'} (last: ${name})`);
+  }
+}
+
+/** The rows of one opened table written to OUTDIR (or counted), its line's figures filled in. */
+async function readOne(run: DatadirRun, table: InnodbTable, paths: readonly string[], line: TableLine, path: string): Promise<void> {
+  try {
+    await table.checkDefinition();
+  } catch (e) {
+    if (!(e instanceof DefinitionMismatch)) throw e;
+    line.problems.push(`${e.message}; no row is decoded with it`);
+    line.status = 1;
+    return;
+  }
+  const space = await table.spaceDamage();
+  line.problems.push(...space.warnings);
+  let stats: DecodeStats;
+  if (run.out === null) {
+    const counted = await pooledCount(table, paths, run.threads);
+    line.rows = counted.count.rows;
+    stats = counted.stats;
+  } else {
+    const written = await withStream(path, (write) => tableRows(table, paths, { format: run.format, db: line.db.startsWith('#') ? null : line.db, threads: run.threads, jsonStrings: run.jsonStrings, file: path, write, warn: (m) => line.problems.push(m) }));
+    line.rows = written.rows;
+    stats = written.stats;
+    if (written.amiss) line.status = Math.max(line.status, 2);
+  }
+  line.withheld = stats.damagedWithheld;
+  line.problems.push(...stats.problems.map((p) => problemLine(table.info.file, p)));
+  if (space.damaged || anythingAmiss(stats) || table.info.leafSource === 'scan') line.status = Math.max(line.status, 2);
+}
+
+/** Runs `body` with a write into a new file at `path` (its folder made), closed after. */
+async function withStream<T>(path: string, body: (write: (chunk: string | Uint8Array) => Promise<void> | undefined) => Promise<T>): Promise<T> {
+  mkdirSync(join(path, '..'), { recursive: true });
+  const stream: WriteStream = createWriteStream(path);
+  const write = (chunk: string | Uint8Array) => (stream.write(chunk) ? undefined : new Promise<void>((resolve) => stream.once('drain', resolve)));
+  try {
+    return await body(write);
+  } finally {
+    await new Promise<void>((resolve) => stream.end(resolve));
+  }
+}
+
+function newLine(db: string, table: string, state: TableLine['state'], file: string, indexId: string, definition: string): TableLine {
+  return { db, table, state, file, indexId, rows: null, withheld: null, definition, problems: [], status: 0 };
+}
+
+const splitName = (name: string): [string, string] => {
+  const slash = name.indexOf('/');
+  return slash < 0 ? ['', name] : [name.slice(0, slash), name.slice(slash + 1)];
+};
+
+/** Where a table's rows go: `db/table.ext`, `db/table.dropped.ext`, `#dropped/index-N.ext`. */
+function outPath(run: DatadirRun, db: string, name: string): string {
+  return join(run.out ?? '', fileName(db === '' ? '#nodb' : db), `${fileName(name)}.${EXTENSIONS[run.format]}`);
+}
+
+/**
+ * Every table of the system tablespace's dictionary whose rows are in it, the dropped tables its
+ * freed dictionary pages name, then its dropped trees no table names (all found by one read of the file).
+ */
+async function systemTables(run: DatadirRun, file: InnodbFile, emit: (line: TableLine) => Promise<void>, progress: Progress): Promise<void> {
+  const named = new Set<string>();
+  const used = new Set<string>();
+  const dictionary = file.tables();
+  for (const entry of dictionary) for (const i of entry.dictionary?.table.indexes ?? []) named.add(String(i.id));
+  run.say(`${file.name}: looking for dropped tables and their trees (one read of the whole file)`);
+  const trees = new Set((await file.droppedIndexes()).map((d) => String(d.indexId)));
+  const recovered = (await file.recoveredTables()).filter((e) => !e.dictionary?.table.indexes.some((i) => named.has(String(i.id))));
+  if (recovered.length > 0) run.say(`${file.name}: ${recovered.length} dropped tables named by the dictionary records on pages the server freed`);
+  progress.add(recovered.length);
+  for (const entry of [...dictionary, ...recovered]) {
+    const t = entry.dictionary?.table;
+    if (t === undefined || t.spaceId !== 0) continue;
+    for (const i of t.indexes) named.add(String(i.id));
+    const state = t.state === 'live' ? 'live' : 'dropped';
+    const [db, name] = splitName(entry.name);
+    const indexId = String(entry.clusteredIndex?.indexId ?? '-');
+    const line = newLine(db, name, state, file.name, indexId, entry.source);
+    line.problems.push(...entry.disagreements, ...(entry.dictionary?.notes ?? []));
+    let path = outPath(run, db, state === 'live' ? name : `${name}.dropped`);
+    if (used.has(path)) path = outPath(run, db, `${name}.dropped-${t.id}`);
+    used.add(path);
+    if (state === 'dropped' && !trees.has(indexId)) {
+      line.problems.push(`no page of its clustered index ${indexId} is left in ${file.name}: its rows are gone`);
+      line.status = 1;
+    } else {
+      await readEntry(run, file, entry, line, path);
+    }
+    await emit(line);
+    progress.step(entry.name);
+  }
+  const unnamed = (await file.droppedIndexes()).filter((d) => !named.has(String(d.indexId)));
+  progress.add(unnamed.length);
+  for (const d of unnamed) {
+    const line = newLine('#dropped', `index-${d.indexId}`, 'dropped', file.name, String(d.indexId), 'guess');
+    try {
+      const guessed = await file.guess(d.indexId, { compact: d.compact, rootLeaf: d.rootPage !== null && d.leafPages === 1 && d.pages === 1 ? d.rootPage : -1 });
+      line.problems.push(`its table's dictionary rows are lost: the columns are guessed from the records (${guessed.definition.columns.length} columns), and it may be a secondary index`);
+      await readOne(run, await file.table(guessed, { indexId: d.indexId, timeZone: run.timeZone }), [file.source.name], line, outPath(run, '#dropped', `index-${d.indexId}`));
+    } catch (e) {
+      line.problems.push(`not read: ${(e as Error).message}`);
+      line.status = 1;
+    }
+    await emit(line);
+    progress.step(line.table);
+  }
+}
+
+async function readEntry(run: DatadirRun, file: InnodbFile, entry: TableEntry, line: TableLine, path: string): Promise<void> {
+  try {
+    await readOne(run, await file.table(entry, { timeZone: run.timeZone }), [file.source.name], line, path);
+  } catch (e) {
+    line.problems.push(`not read: ${(e as Error).message}`);
+    line.status = 1;
+  }
+}
+
+/** A table of its own file(s): one .ibd with its .frm (else the dictionary's definition of its space), or its partitions. */
+async function fileTable(run: DatadirRun, t: FileTable, system: string | null): Promise<TableLine> {
+  const line = newLine(t.db, t.table, 'live', t.ibds.map((p) => p.slice(run.dir.length + 1)).join(' '), '-', t.frm !== null ? 'frm' : 'dictionary');
+  const path = outPath(run, t.db, t.table);
+  try {
+    if (t.ibds.length > 1 || /#p#/i.test(t.ibds[0])) return await partitioned(run, t, line, path);
+    const file = await openInnodb(t.ibds[0], { files: t.frm === null ? [] : [t.frm], keys: run.keys, dictionary: system ?? undefined });
+    try {
+      const entry = file.definition(null);
+      line.definition = entry.source;
+      line.problems.push(...file.warnings, ...entry.disagreements);
+      await readOne(run, await file.table(entry, { timeZone: run.timeZone }), [t.ibds[0]], line, path);
+    } finally {
+      await file.close();
+    }
+  } catch (e) {
+    line.problems.push(`not read: ${(e as Error).message}`);
+    line.status = 1;
+  }
+  return line;
+}
+
+/** A partitioned table's partitions as one table (partitions.ts), its rows counted as they are written. */
+async function partitioned(run: DatadirRun, t: FileTable, line: TableLine, path: string): Promise<TableLine> {
+  if (run.format === 'sql') throw new Error('--format sql is not written for a partitioned table yet; use csv, ndjson or parquet');
+  const counter = new RecordCounter(run.format);
+  let counted = '';
+  const read = (write: (chunk: string | Uint8Array) => Promise<void> | undefined) => writePartitions({
+    paths: t.ibds, schema: null, table: null, keys: run.keys, rows: 'live', index: null, partitionColumn: false, timeZone: run.timeZone, threads: run.threads, range: null, jsonStrings: run.jsonStrings,
+    format: run.format === 'sql' ? 'csv' : run.format, output: path, count: run.out === null, write,
+    say: (l) => (l.startsWith('warning: ') ? line.problems.push(l.slice(9)) : undefined),
+  });
+  // --list-tables: the count is what is written; else the rows, counted on their way out.
+  if (run.out === null) {
+    line.status = await read((chunk) => void (counted += typeof chunk === 'string' ? chunk : new TextDecoder().decode(chunk)));
+    line.rows = Number.parseInt(counted, 10);
+  } else {
+    line.status = await withStream(path, (write) => read((chunk) => (counter.add(chunk), write(chunk))));
+    line.rows = run.format === 'parquet' ? null : counter.rows();
+  }
+  return line;
+}
+
+/** Rows in CSV or NDJSON text as it is written: its records (a newline outside quotes), less CSV's header. */
+class RecordCounter {
+  private records = 0;
+  private quoted = false;
+  constructor(private readonly format: OutFormat) {}
+  add(chunk: string | Uint8Array): void {
+    const text = typeof chunk === 'string' ? chunk : new TextDecoder().decode(chunk);
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0x22 && this.format === 'csv') this.quoted = !this.quoted;
+      else if (c === 0x0a && !this.quoted) this.records++;
+    }
+  }
+  rows(): number {
+    return this.format === 'csv' ? Math.max(0, this.records - 1) : this.records;
+  }
+}
+
+/** Reads every table of `run.dir`; the exit status over all of them. */
+export async function readDatadir(run: DatadirRun): Promise<number> {
+  const found = datadirFiles(run.dir);
+  if (found.system === null && found.tables.length === 0) throw new Error(`${run.dir}: no ibdata1 and no .ibd file in it or in its folders`);
+  if (run.out !== null) mkdirSync(run.out, { recursive: true });
+  const tsv = run.out === null ? null : createWriteStream(join(run.out, 'tables.tsv'));
+  const lines: TableLine[] = [];
+  const progress = new Progress(run, found.tables.length);
+  const emit = async (line: TableLine) => {
+    lines.push({ ...line, problems: [] });
+    const text = tsvLine(line);
+    if (tsv === null) await run.write(text);
+    else if (!tsv.write(text)) await new Promise<void>((resolve) => tsv.once('drain', resolve));
+  };
+  try {
+    if (tsv === null) await run.write(TSV_HEADER);
+    else tsv.write(TSV_HEADER);
+    if (found.system !== null) {
+      const file = await openInnodb(found.system, { keys: run.keys });
+      try {
+        progress.add(file.tables().length);
+        for (const w of file.warnings) run.say(`warning: ${w}`);
+        await systemTables(run, file, emit, progress);
+      } finally {
+        await file.close();
+      }
+    }
+    for (const t of found.tables) {
+      await emit(await fileTable(run, t, found.system));
+      progress.step(`${t.db}/${t.table}`);
+    }
+  } finally {
+    if (tsv !== null) await new Promise<void>((resolve) => tsv.end(resolve));
+  }
+  return summary(run, lines);
+}
+
+/** The totals on stderr; 0 when every table was read whole, 1 when none could be, else 2. */
+function summary(run: DatadirRun, lines: readonly TableLine[]): number {
+  const failed = lines.filter((l) => l.status === 1).length;
+  const amiss = lines.filter((l) => l.status === 2).length;
+  const rows = lines.reduce((n, l) => n + (l.rows ?? 0), 0);
+  const dropped = lines.filter((l) => l.state === 'dropped').length;
+  run.say(`${run.dir}: ${lines.length} tables (${dropped} dropped), ${rows} rows ${run.out === null ? 'counted' : `written to ${run.out}`}; ${failed} not read, ${amiss} with rows withheld or damaged${run.out === null ? '' : ` (see ${join(run.out, 'tables.tsv')})`}`);
+  if (lines.length > 0 && failed === lines.length) return 1;
+  return failed + amiss > 0 ? 2 : 0;
+}

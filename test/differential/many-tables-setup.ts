@@ -1,0 +1,103 @@
+/**
+ * Datadirs of many small tables, the seed's workload (issue 38): N tables `t{i}` created in one
+ * multi-statement exec, one row each, then (a second server on a copy) every table dropped before a
+ * slow shutdown. With innodb_file_per_table=OFF every table is inside ibdata1 with its .frm in the
+ * database folder; with ON each has its own .ibd. A few tables of other shapes ride along (two
+ * databases, a composite key, text, a partitioned table in the file-per-table datadir), so that the
+ * datadir reader is not checked on one shape alone. Every table's rows are taken with SELECT first.
+ */
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
+
+/** `db/table` → its rows as the server's SELECT shows them (in primary key order), with its columns. */
+export type Expected = Map<string, { columns: string[]; rows: (string | null)[][] }>;
+
+export interface ManyTables {
+  /** The datadir after a slow shutdown: ibdata1, the database folders with their .frm (and .ibd). */
+  live: string;
+  /** The same datadir after every table was dropped and a slow shutdown (absent unless asked). */
+  dropped: string | null;
+  expected: Expected;
+  /** Removes the folders. */
+  remove(): void;
+}
+
+/** The statements creating `n` tables t1 … tn of one row each in database `db`. */
+export function manyTablesSql(n: number, db: string): string {
+  const out: string[] = [];
+  for (let i = 1; i <= n; i++) out.push(`CREATE TABLE ${db}.t${i} (i INT PRIMARY KEY) ENGINE=InnoDB; INSERT INTO ${db}.t${i} VALUES (${i});`);
+  return out.join('\n');
+}
+
+/** The other shapes: a second database, a composite key, text and dates; `partitioned` adds a partitioned table. */
+function otherShapes(partitioned: boolean): string {
+  return `CREATE DATABASE other;
+    CREATE TABLE other.orders (cust INT NOT NULL, seq SMALLINT NOT NULL, note VARCHAR(40), day DATE, amount DECIMAL(9,2), PRIMARY KEY (cust, seq), KEY k_day (day));
+    INSERT INTO other.orders SELECT seq DIV 5, seq % 5, IF(seq % 3 = 0, NULL, CONCAT('order ', seq, ' é')), DATE'2020-01-01' + INTERVAL seq DAY, seq / 7 FROM seq_1_to_600;
+    CREATE TABLE other.nokey (a VARCHAR(10), b BIGINT) ROW_FORMAT=COMPACT;
+    INSERT INTO other.nokey SELECT CONCAT('r', seq), seq * 1000003 FROM seq_1_to_50;
+    ${partitioned ? `CREATE TABLE other.parts (id INT PRIMARY KEY, v VARCHAR(10)) PARTITION BY RANGE (id) (PARTITION p0 VALUES LESS THAN (100), PARTITION p1 VALUES LESS THAN MAXVALUE);
+    INSERT INTO other.parts SELECT seq, CONCAT('v', seq) FROM seq_1_to_250;` : ''}`;
+}
+
+/** Every table's rows (SELECT * ORDER BY its key), many one-row tables per query. */
+async function expectedRows(server: MariadbServer, db: string, n: number, partitioned: boolean): Promise<Expected> {
+  const expected: Expected = new Map();
+  for (let from = 1; from <= n; from += 500) {
+    const parts: string[] = [];
+    for (let i = from; i < Math.min(from + 500, n + 1); i++) parts.push(`SELECT ${i} AS n, i FROM ${db}.t${i}`);
+    const { rows } = await server.query(parts.join(' UNION ALL '));
+    for (const r of rows) expected.set(`${db}/t${r[0] as string}`, { columns: ['i'], rows: [[r[1]]] });
+  }
+  const others: [string, string][] = [['other/orders', 'SELECT * FROM other.orders ORDER BY cust, seq'], ['other/nokey', 'SELECT * FROM other.nokey ORDER BY a']];
+  if (partitioned) others.push(['other/parts', 'SELECT * FROM other.parts ORDER BY id']);
+  for (const [name, sql] of others) {
+    const { columns, rows } = await server.query(sql);
+    expected.set(name, { columns, rows });
+  }
+  return expected;
+}
+
+/** A copy of a stopped server's datadir in a folder of its own. */
+function keep(datadir: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ibd-many-'));
+  cpSync(datadir, dir, { recursive: true });
+  return dir;
+}
+
+/**
+ * Makes the datadir of `n` tables in database `seeda` (and the other shapes), takes every table's rows,
+ * and with `drop` a second one where every table was dropped.
+ */
+export async function makeManyTables(n: number, options: { filePerTable: boolean; drop: boolean }): Promise<ManyTables> {
+  const server = await startMariadb({ extraArgs: [`--innodb-file-per-table=${options.filePerTable ? 'ON' : 'OFF'}`, '--table-open-cache=400'] });
+  let live: string;
+  let expected: Expected;
+  try {
+    await server.exec(`CREATE DATABASE seeda; ${manyTablesSql(n, 'seeda')} ${otherShapes(options.filePerTable)}`);
+    expected = await expectedRows(server, 'seeda', n, options.filePerTable);
+    await server.slowShutdown();
+    live = keep(server.datadir);
+  } finally {
+    await server.stop();
+  }
+  let dropped: string | null = null;
+  if (options.drop) {
+    const again = await startMariadb({ datadir: keep(live), extraArgs: ['--innodb-file-per-table=OFF', '--table-open-cache=400'] });
+    try {
+      const drops: string[] = [];
+      for (let i = 1; i <= n; i++) drops.push(`DROP TABLE seeda.t${i};`);
+      await again.exec(`${drops.join('\n')} DROP TABLE other.orders; DROP TABLE other.nokey;`);
+      await again.slowShutdown();
+      dropped = keep(again.datadir);
+    } finally {
+      await again.stop();
+    }
+  }
+  const remove = () => {
+    for (const dir of [live, dropped]) if (dir !== null) rmSync(dir, { recursive: true, force: true });
+  };
+  return { live, dropped, expected, remove };
+}
