@@ -117,8 +117,8 @@ describe('rows of damaged pages in the page: marked, withheld and counted as the
     expect(plain.status, plain.stderr).toBe(2);
     const withheld = /(\d+) rows from damaged pages were withheld/.exec(plain.stderr);
     expect(withheld, plain.stderr).not.toBeNull();
-    live = { csv: plain.stdout, rows: ndjson(cli(damaged, '--format', 'ndjson').stdout), withheld: Number(withheld![1]) };
-    all = { csv: cli(damaged, '--rows', 'all').stdout, rows: ndjson(cli(damaged, '--rows', 'all', '--format', 'ndjson').stdout) };
+    live = { csv: plain.stdout, rows: ndjson(cli(damaged, '--format', 'ndjson', '--json-strings').stdout), withheld: Number(withheld![1]) };
+    all = { csv: cli(damaged, '--rows', 'all').stdout, rows: ndjson(cli(damaged, '--rows', 'all', '--format', 'ndjson', '--json-strings').stdout) };
     expect(live.withheld).toBeGreaterThan(0);
     expect(all.rows.filter((r) => r._row_state === 'damaged').length).toBeGreaterThan(0);
 
@@ -238,7 +238,7 @@ describe('rows of damaged pages in the page: marked, withheld and counted as the
 
   it('counts in every mode what the CLI\'s --rows gives', async () => {
     for (const mode of ['damaged', 'deleted', 'both', 'live']) {
-      const want = ndjson(cli(damaged, '--rows', mode, '--format', 'ndjson').stdout);
+      const want = ndjson(cli(damaged, '--rows', mode, '--format', 'ndjson', '--json-strings').stdout);
       await setMode(mode, want.length);
     }
   }, 120_000);

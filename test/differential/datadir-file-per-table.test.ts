@@ -48,7 +48,7 @@ afterAll(() => {
 describe('a file-per-table datadir as one folder', () => {
   it('every table (a partitioned one as one file) equal to the server\'s SELECT, tables.tsv a line each', () => {
     const out = outDir();
-    const run = cli([made.live, '-o', out, '--format', 'ndjson']);
+    const run = cli([made.live, '-o', out, '--format', 'ndjson', '--json-strings']);
     expect(run.status, run.stderr).toBe(0);
     const tsv = readFileSync(join(out, 'tables.tsv'), 'utf8');
     for (const [name, want] of made.expected) {
