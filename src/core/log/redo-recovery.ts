@@ -6,6 +6,7 @@
  */
 import type { ByteSource } from '../tablespace/source.ts';
 import { Tablespace } from '../tablespace/tablespace.ts';
+import { redoLogBounds } from './log-bounds-detect.ts';
 import { LogFormatError } from './log-file.ts';
 import type { RedoLogBounds } from './log-types.ts';
 import { recoveredSource, spaceIdInLog, unappliableTo, type RecoveryStats } from './recovered-source.ts';
@@ -13,6 +14,14 @@ import { scanRedoLog, type FileOperation } from './redo-scan.ts';
 
 /** Reads the bounds of a redo log of another format (MariaDB 10.5-10.7, MySQL): null when it is not its format. */
 export type BoundsReader = (log: ByteSource) => Promise<RedoLogBounds | null>;
+
+/**
+ * The reader of the bounds of a log of another format whose first file is the `log` given to
+ * withRedoLog and whose other files (ib_logfile1 …, or the other #ib_redoN) are `rest`.
+ */
+export function logFilesReader(rest: readonly ByteSource[]): BoundsReader {
+  return (log) => redoLogBounds([log, ...rest]);
+}
 
 export interface RedoOptions {
   /** Apply the log (the default); false: only say what it would change (--as-on-disk). */
@@ -88,15 +97,20 @@ export async function withRedoLog(raw: ByteSource, log: ByteSource, options: Red
 
 /** A log that is not 10.8+'s: its bounds from the readers of other formats, if one knows it. */
 async function boundsOnly(recovery: RedoRecovery, log: ByteSource, error: LogFormatError, readers: readonly BoundsReader[]): Promise<RedoRecovery> {
+  let why = error.message;
   for (const read of readers) {
-    const bounds = await read(log).catch(() => null);
+    // A reader that knows the format but finds the log damaged says why better than the 10.8 reader.
+    const bounds = await read(log).catch((e: unknown) => {
+      why = (e as Error).message;
+      return null;
+    });
     if (bounds === null) continue;
     recovery.bounds = bounds;
     recovery.clean = bounds.endLsn <= bounds.checkpointLsn;
     if (!recovery.clean) recovery.notApplied = `a ${bounds.format} redo log is not applied by this reader (only MariaDB 10.8+'s are)`;
     return recovery;
   }
-  recovery.notApplied = `the redo log cannot be read: ${error.message}`;
+  recovery.notApplied = `the redo log cannot be read: ${why}`;
   return recovery;
 }
 
