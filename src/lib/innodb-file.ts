@@ -40,6 +40,8 @@ export interface SourceOptions {
   redoLog?: ByteSource;
   /** The log's other files (ib_logfile1 …, MySQL 8.0.30+'s other #ib_redoN): their bounds are read where the log is not applied. */
   redoLogFiles?: readonly ByteSource[];
+  /** The datadir's ibdata1: its doublewrite buffer restores pages torn by the crash before the log is applied. */
+  systemTablespace?: ByteSource;
   /** The redo log is not applied, only read for what it says. */
   asOnDisk?: boolean;
 }
@@ -198,7 +200,7 @@ export class InnodbFile {
  * definitions (a file whose page 0 is damaged opens too, to be read with a scan of its pages).
  */
 export async function openSource(raw: ByteSource, options: SourceOptions = {}, release: () => Promise<void> = async () => {}): Promise<InnodbFile> {
-  const redo = options.redoLog ? await withRedoLog(raw, options.redoLog, { apply: !options.asOnDisk, boundsReaders: [logFilesReader(options.redoLogFiles ?? [])] }) : null;
+  const redo = options.redoLog ? await withRedoLog(raw, options.redoLog, { apply: !options.asOnDisk, boundsReaders: [logFilesReader(options.redoLogFiles ?? [])], systemTablespace: options.systemTablespace }) : null;
   const source = redo?.source ?? raw;
   const opened = await Tablespace.open(source).then(() => null, (e: unknown) => e);
   if (opened instanceof NotInnodbError) throw opened;

@@ -70,13 +70,16 @@ function beside(path: string, want: string): string | null {
   return found === undefined ? null : join(dirname(path), found);
 }
 
+/** The datadir an .ibd lies in (datadir/db/t.ibd → datadir; an ibdata1's own folder), or `datadir`. */
+function datadirOf(path: string, system: boolean, datadir: string | undefined): string {
+  return datadir ?? (system ? dirname(path) : join(dirname(path), '..'));
+}
+
 /**
- * The redo log files of the datadir an .ibd lies in (datadir/db/t.ibd → datadir; an ibdata1's own
- * folder), or of `datadir`: ib_logfile0, ib_logfile1 … in order, else MySQL 8.0.30+'s
+ * The redo log files of a datadir: ib_logfile0, ib_logfile1 … in order, else MySQL 8.0.30+'s
  * #innodb_redo/#ib_redoN (its spares, #ib_redoN_tmp, hold nothing); none when there is no log.
  */
-function redoLogFilesOf(path: string, system: boolean, datadir: string | undefined): string[] {
-  const dir = datadir ?? (system ? dirname(path) : join(dirname(path), '..'));
+function redoLogFilesOf(dir: string): string[] {
   const numbered = (names: string[], pattern: RegExp) =>
     names.flatMap((n) => {
       const m = pattern.exec(n);
@@ -141,14 +144,18 @@ export async function openInnodb(input: NodeIbdInput, options: OpenInnodbOptions
     const schema = options.schema === undefined ? undefined : await sourceOf(options.schema);
     const dictionaryPath = options.dictionary ?? (path !== null && !system && options.schema === undefined ? dictionaryBeside(path) : null);
     const dictionary = dictionaryPath === null ? undefined : await sourceOf(dictionaryPath);
-    const found = options.redoLog !== undefined || path === null ? [] : redoLogFilesOf(path, system, options.datadir);
+    const dir = path === null ? null : datadirOf(path, system, options.datadir);
+    const found = options.redoLog !== undefined || dir === null ? [] : redoLogFilesOf(dir);
+    // Its doublewrite buffer is read once, when the log is applied: a companion, closed after.
+    const ibdata1 = dir === null || found.length === 0 ? null : join(dir, 'ibdata1');
+    const systemTablespace = system ? source : ibdata1 !== null && existsSync(ibdata1) ? await sourceOf(ibdata1) : undefined;
     const redoPath = options.redoLog !== undefined ? options.redoLog : (found[0] ?? null);
     // The log is read as pages are: kept open with the file, not closed with the companions.
     if (typeof redoPath === 'string') redoFiles.push(await fileSource(redoPath));
     const redoLog = redoPath === null ? undefined : (redoFiles[0] ?? companionSource(redoPath as FileInput));
     for (const other of found.slice(1)) redoFiles.push(await fileSource(other));
     const close = async () => void (await Promise.all([ibd?.close(), ...redoFiles.map((f) => f.close())]));
-    return await openSource(source, { schema, files, keys: options.keys, dictionary, redoLog, redoLogFiles: redoFiles.slice(1), asOnDisk: options.asOnDisk }, close);
+    return await openSource(source, { schema, files, keys: options.keys, dictionary, redoLog, redoLogFiles: redoFiles.slice(1), systemTablespace, asOnDisk: options.asOnDisk }, close);
   } catch (e) {
     await Promise.all([ibd?.close(), ...redoFiles.map((f) => f.close())]);
     throw e;

@@ -7,6 +7,7 @@
 import type { ByteSource } from '../tablespace/source.ts';
 import { Tablespace } from '../tablespace/tablespace.ts';
 import { redoLogBounds } from './log-bounds-detect.ts';
+import { Doublewrite } from './doublewrite.ts';
 import { LogFormatError } from './log-file.ts';
 import type { RedoLogBounds } from './log-types.ts';
 import { recoveredSource, spaceIdInLog, unappliableTo, type RecoveryStats } from './recovered-source.ts';
@@ -28,6 +29,8 @@ export interface RedoOptions {
   apply?: boolean;
   /** Readers of other formats' bounds (logaux's), tried where the log is not 10.8+'s. */
   boundsReaders?: readonly BoundsReader[];
+  /** The datadir's system tablespace (ibdata1): its doublewrite buffer restores pages the crash tore. */
+  systemTablespace?: ByteSource | null;
   signal?: AbortSignal;
 }
 
@@ -50,11 +53,12 @@ export interface RedoRecovery {
 }
 
 /**
- * The file `raw` as the datadir's log `log` leaves it: the recovered source (or `raw` where the log
+ * The file `file` as the datadir's log `log` leaves it: the recovered source (or the file where the log
  * is not applied), and the account of it. `boundsReaders` read other formats' bounds.
  */
-export async function withRedoLog(raw: ByteSource, log: ByteSource, options: RedoOptions = {}): Promise<{ source: ByteSource; recovery: RedoRecovery }> {
+export async function withRedoLog(file: ByteSource, log: ByteSource, options: RedoOptions = {}): Promise<{ source: ByteSource; recovery: RedoRecovery }> {
   const { boundsReaders = [], signal } = options;
+  let raw = file;
   const recovery: RedoRecovery = { log: log.name, bounds: null, clean: false, applied: null, notApplied: null, pagesInLog: null, files: [] };
   const ts = await Tablespace.open(raw).catch(() => null);
   const ownId = ts !== null && ts.page0Damaged === null ? ts.fsp.spaceId : null;
@@ -75,6 +79,10 @@ export async function withRedoLog(raw: ByteSource, log: ByteSource, options: Red
     if (spaceId !== null) scan = await scanRedoLog(log, new Set([spaceId]), signal);
   }
   if (recovery.clean) return { source: raw, recovery };
+  const buffer = options.apply === false ? null : await doublewriteOf(options.systemTablespace ?? null, scan.bounds);
+  // A page 0 torn by the crash is taken from the buffer before the file's format is read from it.
+  const page0 = spaceId !== null && (ts === null || ts.page0Damaged !== null) ? buffer?.copyOf(spaceId, 0) : null;
+  if (page0) raw = withPage0(raw, page0);
   if (spaceId === null) {
     recovery.notApplied = `the file's page 0 cannot be read and the log does not name ${raw.name}`;
     return { source: raw, recovery };
@@ -90,9 +98,30 @@ export async function withRedoLog(raw: ByteSource, log: ByteSource, options: Red
     recovery.notApplied = 'the pages are read as they are on disk, as asked (--as-on-disk)';
     return { source: raw, recovery };
   }
-  const { source, stats } = await recoveredSource(raw, scan, spaceId);
+  const { source, stats } = await recoveredSource(raw, scan, spaceId, buffer);
+  if (page0) stats.restored.unshift(0);
   recovery.applied = stats;
   return { source, recovery };
+}
+
+/**
+ * The copies of the doublewrite buffer of the system tablespace `system` written between the log's
+ * checkpoint and its end (older ones the file had whole already; newer ones the log cannot match);
+ * none when there is no buffer, or it cannot be read (its pages are then read as the file has them).
+ */
+async function doublewriteOf(system: ByteSource | null, bounds: RedoLogBounds): Promise<Doublewrite | null> {
+  if (system === null) return null;
+  return Doublewrite.fromSystemTablespace(system, { lsnRange: { from: bounds.checkpointLsn, to: bounds.endLsn } }).catch(() => null);
+}
+
+/** `raw` with its page 0 replaced by `page`, the intact copy of a torn one. */
+function withPage0(raw: ByteSource, page: Uint8Array): ByteSource {
+  const read = async (offset: number, length: number) => {
+    const bytes = (await raw.read(offset, length)).slice();
+    if (offset < page.length) bytes.set(page.subarray(offset, Math.min(page.length, offset + bytes.length)), 0);
+    return bytes;
+  };
+  return { name: raw.name, size: raw.size, version: raw.version === undefined ? undefined : `${raw.version}, page 0 from the doublewrite buffer`, read };
 }
 
 /** A log that is not 10.8+'s: its bounds from the readers of other formats, if one knows it. */
@@ -124,6 +153,7 @@ export function recoveryLines(file: string, r: RedoRecovery): string[] {
   if (r.applied !== null) {
     const a = r.applied;
     lines.push(`${file}: rolled forward from the checkpoint: ${a.recordsApplied} log records applied to ${a.pagesRecovered} of the ${a.pagesInLog} pages of this table the log changes${a.pagesBeyondEnd > 0 ? ` (${a.pagesBeyondEnd} of them beyond the file's end, built from the log)` : ''}; --as-on-disk reads the pages as they are`);
+    if (a.restored.length > 0) lines.push(`${file}: ${a.restored.length} pages restored from the doublewrite buffer (torn by the crash: pages ${a.restored.join(', ')})`);
     for (const f of a.failed) lines.push(`${file}: page ${f.page}: ${f.why}; the page is read as the file has it, and may be stale`);
   } else if (r.notApplied !== null) {
     const pages = r.pagesInLog === null ? '' : ` ${r.pagesInLog} pages of this table were changed after the checkpoint;`;
