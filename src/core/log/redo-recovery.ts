@@ -11,7 +11,7 @@ import { Doublewrite } from './doublewrite.ts';
 import { LogFormatError } from './log-file.ts';
 import type { RedoLogBounds } from './log-types.ts';
 import { recoveredSource, spaceIdInLog, unappliableTo, type RecoveryStats } from './recovered-source.ts';
-import { scanRedoLog, type FileOperation } from './redo-scan.ts';
+import { scanRedoLog, type FileOperation, type RedoScan } from './redo-scan.ts';
 
 /** Reads the bounds of a redo log of another format (MariaDB 10.5-10.7, MySQL): null when it is not its format. */
 export type BoundsReader = (log: ByteSource) => Promise<RedoLogBounds | null>;
@@ -57,32 +57,54 @@ export interface RedoRecovery {
  * is not applied), and the account of it. `boundsReaders` read other formats' bounds.
  */
 export async function withRedoLog(file: ByteSource, log: ByteSource, options: RedoOptions = {}): Promise<{ source: ByteSource; recovery: RedoRecovery }> {
+  return (await withRedoLogAll([file], log, options))[0];
+}
+
+/**
+ * Several files of one datadir (its ibdata1 and undo tablespaces) as its log leaves them, the log
+ * indexed once for all of them: withRedoLog for each.
+ */
+export async function withRedoLogAll(files: readonly ByteSource[], log: ByteSource, options: RedoOptions = {}): Promise<{ source: ByteSource; recovery: RedoRecovery }[]> {
   const { boundsReaders = [], signal } = options;
-  let raw = file;
-  const recovery: RedoRecovery = { log: log.name, bounds: null, clean: false, applied: null, notApplied: null, pagesInLog: null, files: [] };
-  const ts = await Tablespace.open(raw).catch(() => null);
-  const ownId = ts !== null && ts.page0Damaged === null ? ts.fsp.spaceId : null;
-  let scan;
+  const fresh = (): RedoRecovery => ({ log: log.name, bounds: null, clean: false, applied: null, notApplied: null, pagesInLog: null, files: [] });
+  const opened = await Promise.all(files.map((f) => Tablespace.open(f).catch(() => null)));
+  const ids: (number | null)[] = opened.map((ts) => (ts !== null && ts.page0Damaged === null ? ts.fsp.spaceId : null));
+  const indexed = () => new Set(ids.filter((id): id is number => id !== null));
+  let scan: RedoScan;
   try {
-    scan = await scanRedoLog(log, new Set(ownId === null ? [] : [ownId]), signal);
+    scan = await scanRedoLog(log, indexed(), signal);
   } catch (e) {
     if (!(e instanceof LogFormatError)) throw e;
-    return { source: raw, recovery: await boundsOnly(recovery, log, e, boundsReaders) };
+    const recovery = await boundsOnly(fresh(), log, e, boundsReaders);
+    return files.map((source) => ({ source, recovery: { ...recovery } }));
   }
-  recovery.bounds = scan.bounds;
-  recovery.clean = scan.recordCount === 0;
-  recovery.files = scan.files.filter((f) => f.op !== 'modify');
-  let spaceId = ownId;
-  if (spaceId === null) {
+  if (ids.includes(null)) {
     // A file whose page 0 was never written: the log names its tablespace, then indexes its pages.
-    spaceId = spaceIdInLog(scan, raw.name);
-    if (spaceId !== null) scan = await scanRedoLog(log, new Set([spaceId]), signal);
+    const named = ids.map((id, k) => id ?? spaceIdInLog(scan, files[k].name));
+    if (named.some((id, k) => id !== ids[k])) {
+      ids.splice(0, ids.length, ...named);
+      scan = await scanRedoLog(log, indexed(), signal);
+    }
   }
-  if (recovery.clean) return { source: raw, recovery };
-  const buffer = options.apply === false ? null : await doublewriteOf(options.systemTablespace ?? null, scan.bounds);
+  const clean = scan.recordCount === 0;
+  const buffer = clean || options.apply === false ? null : await doublewriteOf(options.systemTablespace ?? null, scan.bounds);
+  const out = [];
+  for (let k = 0; k < files.length; k++) {
+    const recovery = fresh();
+    recovery.bounds = scan.bounds;
+    recovery.clean = clean;
+    recovery.files = scan.files.filter((f) => f.op !== 'modify');
+    const torn = opened[k] === null || opened[k]?.page0Damaged !== null;
+    out.push(clean ? { source: files[k], recovery } : await recoverFile(files[k], scan, ids[k], torn, buffer, recovery, options));
+  }
+  return out;
+}
+
+/** One file of an unclean datadir rolled forward by the log's `scan` (`torn`: its page 0 cannot be read). */
+async function recoverFile(file: ByteSource, scan: RedoScan, spaceId: number | null, torn: boolean, buffer: Doublewrite | null, recovery: RedoRecovery, options: RedoOptions): Promise<{ source: ByteSource; recovery: RedoRecovery }> {
   // A page 0 torn by the crash is taken from the buffer before the file's format is read from it.
-  const page0 = spaceId !== null && (ts === null || ts.page0Damaged !== null) ? buffer?.copyOf(spaceId, 0) : null;
-  if (page0) raw = withPage0(raw, page0);
+  const page0 = spaceId !== null && torn ? buffer?.copyOf(spaceId, 0) : null;
+  const raw = page0 ? withPage0(file, page0) : file;
   if (spaceId === null) {
     recovery.notApplied = `the file's page 0 cannot be read and the log does not name ${raw.name}`;
     return { source: raw, recovery };
