@@ -16,7 +16,7 @@ import { openInnodb } from '../../src/lib/node.ts';
 import { Group, header, put32, put64, seal } from './redo-log-builder.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const FIXTURE = join(ROOT, 'test/fixtures/mysql56-choice');
+const FIXTURE = join(ROOT, 'test/fixtures/mysql-testsuite/mysql56/column/binary');
 const CLI = join(ROOT, 'dist-cli/ibd-reader.mjs');
 
 /** A MySQL 5.7 checkpoint block: number, LSN, group offset, buffer size; CRC-32C. */
