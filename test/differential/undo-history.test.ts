@@ -62,7 +62,7 @@ const file = (datadir: string) => join(datadir, 'test', 'items.ibd');
 
 describe('the table before a transaction, from the undo logs', () => {
   it.each(STEPS.map((s, i) => [i, s]))('before step %i (%s): the rows equal the SELECT taken before it', (i) => {
-    const run = cli([file(server.datadir), '--format', 'ndjson', '--before-trx', before[i as number].trxId]);
+    const run = cli([file(server.datadir), '--format', 'ndjson', '--json-strings', '--before-trx', before[i as number].trxId]);
     expect(run.status, run.stderr).toBe(0);
     expect(ndjsonRows(run.stdout, COLUMNS)).toEqual(before[i as number].rows);
   });
@@ -78,13 +78,13 @@ describe('the table before a transaction, from the undo logs', () => {
   });
 
   it('the current table (no --before-trx) is the server\'s, nothing taken back', () => {
-    const run = cli([file(server.datadir), '--format', 'ndjson']);
+    const run = cli([file(server.datadir), '--format', 'ndjson', '--json-strings']);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stderr).not.toContain('taken back');
   });
 
   it('after purge: every row the transactions changed is marked history-lost, none shown as if old', () => {
-    const run = cli([file(purged.datadir), '--format', 'ndjson', '--rows', 'both', '--before-trx', before[0].trxId]);
+    const run = cli([file(purged.datadir), '--format', 'ndjson', '--json-strings', '--rows', 'both', '--before-trx', before[0].trxId]);
     expect(run.status, run.stderr).toBe(2);
     const rows = ndjsonRows(run.stdout, [...COLUMNS, '_row_state']);
     const old = new Map(before[0].rows.map((r) => [r[0], JSON.stringify(r)]));

@@ -71,7 +71,7 @@ describe('an open transaction whose undo pages are in the redo log only', () => 
   });
 
   it('is rolled back: every row as the recovering server has it', () => {
-    const run = cli([join(copyA, 'test', 't_open.ibd'), '--format', 'ndjson']);
+    const run = cli([join(copyA, 'test', 't_open.ibd'), '--format', 'ndjson', '--json-strings']);
     expect(run.stderr).toMatch(/transaction \d+ was active at the crash: rolled back/);
     expect(run.status, run.stderr).toBe(0);
     expect(ndjsonRows(run.stdout, COLUMNS)).toEqual(expected);

@@ -56,7 +56,7 @@ describe('an XA transaction prepared at the crash', () => {
   it('is kept by the server, and its rows are shown as on disk, counted and said (exit status 2)', () => {
     // XA RECOVER's data column is binary: 'x1' as the harness renders bytes.
     expect(xaRecovered).toEqual(['0x7831']);
-    const run = cli([join(copyA, 'test', 't_xa.ibd'), '--format', 'ndjson']);
+    const run = cli([join(copyA, 'test', 't_xa.ibd'), '--format', 'ndjson', '--json-strings']);
     expect(run.status, run.stderr).toBe(2);
     expect(run.stderr).toMatch(/transaction \d+ is XA PREPARED .*: 10 rows it changed are shown as on disk/);
     expect(ndjsonRows(run.stdout, ['id', 'v']).filter((r) => r[1] === '-1')).toHaveLength(10);
@@ -72,7 +72,7 @@ describe.each(FORMATS)('a transaction active at the crash, ROW_FORMAT=%s', (form
   const file = () => join(copyA, 'test', `t_${format}.ibd`);
 
   it('our rows equal those of a server that recovered a copy of the same datadir', () => {
-    const run = cli([file(), '--format', 'ndjson']);
+    const run = cli([file(), '--format', 'ndjson', '--json-strings']);
     expect(run.status, run.stderr).toBe(0);
     expect(ndjsonRows(run.stdout, COLUMNS)).toEqual(expected.get(format));
     // Rows the transaction touched: updated or deleted ones of the 600, and its 200 inserts.
@@ -87,7 +87,7 @@ describe.each(FORMATS)('a transaction active at the crash, ROW_FORMAT=%s', (form
   });
 
   it('the pages hold the uncommitted changes (read --as-on-disk), so the rollback made the difference', () => {
-    const run = cli([file(), '--format', 'ndjson', '--as-on-disk']);
+    const run = cli([file(), '--format', 'ndjson', '--json-strings', '--as-on-disk']);
     expect(run.status, run.stderr).toBe(0);
     const onDisk = ndjsonRows(run.stdout, COLUMNS);
     expect(onDisk.filter((r) => Number(r[0]) > 1000)).toHaveLength(200);
