@@ -9,9 +9,10 @@
  * the library's Node entry (lib/node.ts), as a program using the library would; the rows of a large
  * table are decoded in worker threads (node/pool.ts).
  */
-import { createWriteStream, statSync } from 'node:fs';
+import { createWriteStream, existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileSource } from './node/file-source.ts';
 import type { Writable } from 'node:stream';
 import { csvBytes } from './core/writers/csv-bytes.ts';
 import { csvHeader, ndjsonOf } from './core/writers/output.ts';
@@ -45,7 +46,7 @@ import { parquetDecoded, type Decoded } from './cli/parquet-output.ts';
 import { LoadDataOut, writeLoadData } from './cli/load-data-output.ts';
 import { partialHint, partialSource, writePartialRows } from './cli/partial-output.ts';
 import { problemLine, uncountedLines } from './cli/problem-lines.ts';
-import { listTransactions, sayTakenBack, takenBack, type TakenBack } from './cli/transactions.ts';
+import { listTransactions, recoverThrough, sayTakenBack, takenBack, type TakenBack } from './cli/transactions.ts';
 import { openDatadirUndo, systemSpaceOf, type DatadirUndo } from './node/undo-spaces.ts';
 import { version } from '../package.json';
 import { readDatadir } from './cli/datadir.ts';
@@ -331,7 +332,15 @@ async function readOpened(file: InnodbFile, args: Args): Promise<number> {
 /** The undo logs of the file's datadir (its ibdata1 and undo tablespaces), or null when it has none beside it. */
 async function datadirUndo(file: InnodbFile, args: Args): Promise<DatadirUndo | null> {
   const path = systemSpaceOf(args.ibd, file.dictionary !== null);
-  return path === null ? null : openDatadirUndo(path);
+  if (path === null) return null;
+  const logPath = join(args.datadir ?? dirname(path), 'ib_logfile0');
+  if (args.asOnDisk || !existsSync(logPath)) return openDatadirUndo(path);
+  const log = await fileSource(logPath);
+  const undo = await openDatadirUndo(path, recoverThrough(log)).catch(async (e: unknown) => {
+    await log.close();
+    throw e;
+  });
+  return { ...undo, close: async () => void (await Promise.all([undo.close(), log.close()])) };
 }
 
 /** --list-transactions: of the file's datadir. */

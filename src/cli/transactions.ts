@@ -10,7 +10,26 @@ import { loadVersions, type RowVersions } from '../core/trx/row-vers.ts';
 import { readUndoRec, TRX_UNDO_DEL_MARK_REC, TRX_UNDO_INSERT_REC, TRX_UNDO_UPD_DEL_REC, TRX_UNDO_UPD_EXIST_REC, typeName, undoRecHeader } from '../core/trx/trx-rec.ts';
 import { recordOffsets } from '../core/trx/trx-undo.ts';
 import { logPages, type UndoLog } from '../core/trx/undo-logs.ts';
-import type { DatadirUndo } from '../node/undo-spaces.ts';
+import { recoveryAmiss, recoveryLines, withRedoLogAll } from '../core/log/redo-recovery.ts';
+import type { ByteSource } from '../core/tablespace/source.ts';
+import type { DatadirUndo, RecoverFiles } from '../node/undo-spaces.ts';
+
+/**
+ * The system and undo tablespaces read through the datadir's redo log `log` (indexed once for all of
+ * them), the system tablespace's doublewrite buffer restoring torn pages: after a crash the undo
+ * pages of the transactions to roll back may be in the log only. Where the log fails a file, said.
+ */
+export function recoverThrough(log: ByteSource): RecoverFiles {
+  return async (sources) => {
+    const done = await withRedoLogAll(sources, log, { systemTablespace: sources[0] });
+    const problems: string[] = [];
+    // pagesInLog is known only where a 10.8+ log was read: other logs' bounds the table's own lines say.
+    done.forEach((d, k) => {
+      if (recoveryAmiss(d.recovery) && d.recovery.pagesInLog !== null) problems.push(...recoveryLines(sources[k].name, d.recovery).slice(1).map((l) => `undo logs: ${l}`));
+    });
+    return { sources: done.map((d) => d.source), problems };
+  };
+}
 
 interface TableChanges {
   inserted: number;

@@ -12,7 +12,7 @@ import { partitionOfFile } from '../core/definitions/partitions.ts';
 import type { Dictionary } from '../core/definitions/dictionary/dict-tables.ts';
 import { IbdError, NotInnodbError } from '../core/errors.ts';
 import { droppedIndexes, systemIndexTarget, type DroppedIndex, type IndexTarget } from '../core/readers/dropped-indexes.ts';
-import { withRedoLog, type RedoRecovery } from '../core/log/redo-recovery.ts';
+import { logFilesReader, withRedoLog, type RedoRecovery } from '../core/log/redo-recovery.ts';
 import { scanOrphans, type OrphanScan } from '../core/tablespace/orphan-scan.ts';
 import { isDictionaryTree, recoveredTables } from '../core/definitions/dictionary/dict-freed.ts';
 import { recoveredEntries } from './system-definitions.ts';
@@ -38,6 +38,10 @@ export interface SourceOptions {
   dictionary?: ByteSource;
   /** The redo log (ib_logfile0) of the file's datadir: its pages are rolled forward by it (core/log/redo-recovery.ts). */
   redoLog?: ByteSource;
+  /** The log's other files (ib_logfile1 …, MySQL 8.0.30+'s other #ib_redoN): their bounds are read where the log is not applied. */
+  redoLogFiles?: readonly ByteSource[];
+  /** The datadir's ibdata1: its doublewrite buffer restores pages torn by the crash before the log is applied. */
+  systemTablespace?: ByteSource;
   /** The redo log is not applied, only read for what it says. */
   asOnDisk?: boolean;
 }
@@ -196,7 +200,7 @@ export class InnodbFile {
  * definitions (a file whose page 0 is damaged opens too, to be read with a scan of its pages).
  */
 export async function openSource(raw: ByteSource, options: SourceOptions = {}, release: () => Promise<void> = async () => {}): Promise<InnodbFile> {
-  const redo = options.redoLog ? await withRedoLog(raw, options.redoLog, { apply: !options.asOnDisk }) : null;
+  const redo = options.redoLog ? await withRedoLog(raw, options.redoLog, { apply: !options.asOnDisk, boundsReaders: [logFilesReader(options.redoLogFiles ?? [])], systemTablespace: options.systemTablespace }) : null;
   const source = redo?.source ?? raw;
   const opened = await Tablespace.open(source).then(() => null, (e: unknown) => e);
   if (opened instanceof NotInnodbError) throw opened;

@@ -31,7 +31,7 @@ export * from './exports.ts';
 
 /** What only Node's entry takes. */
 export interface NodeOptions {
-  /** The datadir whose redo log (ib_logfile0) rolls the file forward, when it is not the .ibd's (its folder's parent). */
+  /** The datadir whose redo log (ib_logfile0 …, #innodb_redo) rolls the file forward, when it is not the .ibd's (its folder's parent). */
   datadir?: string;
 }
 
@@ -70,10 +70,25 @@ function beside(path: string, want: string): string | null {
   return found === undefined ? null : join(dirname(path), found);
 }
 
-/** The redo log of the datadir an .ibd lies in (datadir/db/t.ibd → datadir/ib_logfile0; an ibdata1's own folder), or of `datadir`. */
-function redoLogOf(path: string, system: boolean, datadir: string | undefined): string | null {
-  const log = join(datadir ?? (system ? dirname(path) : join(dirname(path), '..')), 'ib_logfile0');
-  return existsSync(log) ? log : null;
+/** The datadir an .ibd lies in (datadir/db/t.ibd → datadir; an ibdata1's own folder), or `datadir`. */
+function datadirOf(path: string, system: boolean, datadir: string | undefined): string {
+  return datadir ?? (system ? dirname(path) : join(dirname(path), '..'));
+}
+
+/**
+ * The redo log files of a datadir: ib_logfile0, ib_logfile1 … in order, else MySQL 8.0.30+'s
+ * #innodb_redo/#ib_redoN (its spares, #ib_redoN_tmp, hold nothing); none when there is no log.
+ */
+function redoLogFilesOf(dir: string): string[] {
+  const numbered = (names: string[], pattern: RegExp) =>
+    names.flatMap((n) => {
+      const m = pattern.exec(n);
+      return m === null ? [] : [{ n, no: Number(m[1]) }];
+    }).sort((a, b) => a.no - b.no).map((f) => f.n);
+  const logfiles = numbered(entriesOf(dir), /^ib_logfile(\d+)$/);
+  if (logfiles[0] === 'ib_logfile0') return logfiles.map((n) => join(dir, n));
+  const redoDir = join(dir, '#innodb_redo');
+  return numbered(entriesOf(redoDir), /^#ib_redo(\d+)$/).map((n) => join(redoDir, n));
 }
 
 /** The system tablespace of the datadir an .ibd lies in (datadir/db/t.ibd → datadir/ibdata1), if there is one. */
@@ -119,7 +134,7 @@ export async function openInnodb(input: NodeIbdInput, options: OpenInnodbOptions
   const ibd = typeof input === 'string' ? await dataFilesOf(await dataFilePaths(input, pathsOf(options.dataFiles))) : null;
   const source = ibd ?? (options.dataFiles ? dataFilesSource([ibdSource(input as IbdInput, options.name), ...(await Promise.all(options.dataFiles.map(sourceOf)))]) : ibdSource(input as IbdInput, options.name));
   const path = typeof input === 'string' ? input : null;
-  let redoFile: FileSource | null = null;
+  const redoFiles: FileSource[] = [];
   try {
     const system = path !== null && (await isSystemSpace(source));
     const looked = path !== null && options.files === undefined && options.schema === undefined;
@@ -129,14 +144,20 @@ export async function openInnodb(input: NodeIbdInput, options: OpenInnodbOptions
     const schema = options.schema === undefined ? undefined : await sourceOf(options.schema);
     const dictionaryPath = options.dictionary ?? (path !== null && !system && options.schema === undefined ? dictionaryBeside(path) : null);
     const dictionary = dictionaryPath === null ? undefined : await sourceOf(dictionaryPath);
-    const redoPath = options.redoLog !== undefined ? options.redoLog : path === null ? null : redoLogOf(path, system, options.datadir);
+    const dir = path === null ? null : datadirOf(path, system, options.datadir);
+    const found = options.redoLog !== undefined || dir === null ? [] : redoLogFilesOf(dir);
+    // Its doublewrite buffer is read once, when the log is applied: a companion, closed after.
+    const ibdata1 = dir === null || found.length === 0 ? null : join(dir, 'ibdata1');
+    const systemTablespace = system ? source : ibdata1 !== null && existsSync(ibdata1) ? await sourceOf(ibdata1) : undefined;
+    const redoPath = options.redoLog !== undefined ? options.redoLog : (found[0] ?? null);
     // The log is read as pages are: kept open with the file, not closed with the companions.
-    if (typeof redoPath === 'string') redoFile = await fileSource(redoPath);
-    const redoLog = redoPath === null ? undefined : redoFile ?? companionSource(redoPath as FileInput);
-    const close = async () => void (await Promise.all([ibd?.close(), redoFile?.close()]));
-    return await openSource(source, { schema, files, keys: options.keys, dictionary, redoLog, asOnDisk: options.asOnDisk }, close);
+    if (typeof redoPath === 'string') redoFiles.push(await fileSource(redoPath));
+    const redoLog = redoPath === null ? undefined : (redoFiles[0] ?? companionSource(redoPath as FileInput));
+    for (const other of found.slice(1)) redoFiles.push(await fileSource(other));
+    const close = async () => void (await Promise.all([ibd?.close(), ...redoFiles.map((f) => f.close())]));
+    return await openSource(source, { schema, files, keys: options.keys, dictionary, redoLog, redoLogFiles: redoFiles.slice(1), systemTablespace, asOnDisk: options.asOnDisk }, close);
   } catch (e) {
-    await Promise.all([ibd?.close(), redoFile?.close()]);
+    await Promise.all([ibd?.close(), ...redoFiles.map((f) => f.close())]);
     throw e;
   } finally {
     await Promise.all(companions.map((c) => c.close()));

@@ -6,6 +6,7 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { ByteSource } from '../core/tablespace/source.ts';
 import { Tablespace } from '../core/tablespace/tablespace.ts';
 import { readUndoLogs, type SpaceOf, type UndoLogs } from '../core/trx/undo-logs.ts';
 import { dataFilePaths, dataFilesOf } from './data-files.ts';
@@ -27,24 +28,31 @@ export function systemSpaceOf(file: string, isSystem: boolean): string | null {
   return existsSync(path) ? path : null;
 }
 
-/** Opens the system tablespace at `path` and the undo tablespaces beside it, and reads their undo logs. */
-export async function openDatadirUndo(path: string): Promise<DatadirUndo> {
+/** The files of the system tablespace and the undo tablespaces as they are read: rolled forward by the datadir's redo log. */
+export type RecoverFiles = (sources: ByteSource[]) => Promise<{ sources: ByteSource[]; problems: string[] }>;
+
+/**
+ * Opens the system tablespace at `path` and the undo tablespaces beside it, and reads their undo
+ * logs; through `recover` when given (after a crash the undo pages may be in the redo log only).
+ */
+export async function openDatadirUndo(path: string, recover?: RecoverFiles): Promise<DatadirUndo> {
   const opened: FileSource[] = [];
   const close = async () => void (await Promise.all(opened.map((s) => s.close())));
   try {
     const systemSource = await dataFilesOf(await dataFilePaths(path));
     opened.push(systemSource);
-    const system = await Tablespace.open(systemSource);
-    const spaces = new Map<number, Tablespace>([[0, system]]);
     const dir = dirname(path);
-    for (const name of readdirSync(dir).filter((n) => /^undo\d{3}$/i.test(n)).sort()) {
-      const source = await fileSource(join(dir, name));
-      opened.push(source);
+    for (const name of readdirSync(dir).filter((n) => /^undo\d{3}$/i.test(n)).sort()) opened.push(await fileSource(join(dir, name)));
+    const read = recover ? await recover([...opened]) : { sources: [...opened], problems: [] };
+    const system = await Tablespace.open(read.sources[0]);
+    const spaces = new Map<number, Tablespace>([[0, system]]);
+    for (const source of read.sources.slice(1)) {
       const ts = await Tablespace.open(source).catch(() => null);
       if (ts !== null) spaces.set(ts.fsp.spaceId, ts);
     }
     const spaceOf: SpaceOf = async (id) => spaces.get(id) ?? null;
     const logs = await readUndoLogs(system, spaceOf);
+    logs.problems.push(...read.problems);
     // MySQL 8 names its undo tablespaces undo_001 … and lists their rollback segments in their own
     // RSEG_ARRAY pages, not in TRX_SYS: their logs are not read, and that is said.
     const mysql8 = readdirSync(dir).filter((n) => /^undo_\d{3}$/i.test(n));

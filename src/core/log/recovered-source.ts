@@ -6,14 +6,17 @@
  * initialises it), its LSN set and its checksum computed in the file's format. Every reader above
  * (the tablespace, the leaf counts' runs, the page map, exports) so sees recovered pages. Pages the
  * log creates beyond the file's end are built from it. Recovered pages are kept in a bounded cache
- * and made again when asked for after they left it.
+ * and made again when asked for after they left it. A page torn by the crash (its checksum fails, or
+ * it is all zeros) whose intact copy the doublewrite buffer holds is replaced by the copy first, as
+ * buf_dblwr_t::recover does, and the log applied to the copy.
  */
-import { pageChecksums, crc32c } from '../pages/checksum.ts';
+import { pageChecksums, crc32c, verifyPage } from '../pages/checksum.ts';
 import { u32 } from '../pages/fil-header.ts';
 import { isValidPageSize, parseSpaceFlags } from '../pages/fsp-header.ts';
-import { zipPageCrc32 } from '../pages/zip-page.ts';
+import { verifyZipPage, zipPageCrc32 } from '../pages/zip-page.ts';
 import type { ByteSource } from '../tablespace/source.ts';
 import { Tablespace } from '../tablespace/tablespace.ts';
+import type { Doublewrite } from './doublewrite.ts';
 import { MtrRecords } from './mtr-records.ts';
 import { applyRecord, type ApplyState } from './page-apply.ts';
 import type { PageLog, RedoScan } from './redo-scan.ts';
@@ -42,7 +45,12 @@ export interface RecoveryStats {
   readonly pagesBeyondEnd: number;
   /** Pages whose log could not be applied: their image is left as the file has it, and why. */
   failed: { page: number; why: string }[];
+  /** Pages torn in the file (checksum failing, or all zeros) taken whole from the doublewrite buffer. */
+  restored: number[];
 }
+
+/** The copies of a doublewrite buffer (doublewrite.ts), those within the log's checkpoint..end. */
+export type DoublewriteBuffer = Pick<Doublewrite, 'copyOf' | 'entries'>;
 
 /** What the log needs of a tablespace's format: its physical page size and checksum layout. */
 interface Layout {
@@ -65,7 +73,7 @@ async function layoutOf(raw: ByteSource, scan: RedoScan, spaceId: number): Promi
   }
   const log = scan.pages.get(spaceId)?.get(0);
   if (!log || log.initAt < 0) return 'page 0 of the file cannot be read and the log does not build it, so its page size and format are not known';
-  const stats: RecoveryStats = { pagesInLog: 0, recordsInLog: 0, pagesRecovered: 0, recordsApplied: 0, pagesBeyondEnd: 0, failed: [] };
+  const stats: RecoveryStats = { pagesInLog: 0, recordsInLog: 0, pagesRecovered: 0, recordsApplied: 0, pagesBeyondEnd: 0, failed: [], restored: [] };
   const page0 = await new PageRecovery(scan, spaceId, { physical: MAX_PAGE, fullCrc32: true, zip: false }, stats).page(0, log, null);
   const flags = page0 === null ? null : parseSpaceFlags(u32(page0, FSP_FLAGS));
   if (flags === null || !isValidPageSize(flags.pageSize)) return 'page 0 as the log builds it has no valid tablespace flags';
@@ -97,8 +105,30 @@ export function spaceIdInLog(scan: RedoScan, fileName: string): number | null {
   return named.length === 0 ? null : named[named.length - 1].spaceId;
 }
 
-/** The recovered view of `raw` (tablespace `spaceId`): check unappliableTo() first. */
-export async function recoveredSource(raw: ByteSource, scan: RedoScan, spaceId: number): Promise<{ source: ByteSource; stats: RecoveryStats }> {
+/** Whether a page of the file is torn: all zeros, or failing the checksum of the file's format. */
+function torn(page: Uint8Array, layout: Layout): boolean {
+  const result = layout.zip ? verifyZipPage(page) : verifyPage(page, layout.fullCrc32);
+  return result === 'bad' || result === 'empty';
+}
+
+/**
+ * The pages of the file torn by the crash whose intact copy the doublewrite buffer holds, by page
+ * number: only the buffer's pages are looked at (at most two extents), not the whole file.
+ */
+async function tornPagesRestored(raw: ByteSource, buffer: DoublewriteBuffer | null, spaceId: number, layout: Layout): Promise<Map<number, Uint8Array>> {
+  const restored = new Map<number, Uint8Array>();
+  if (buffer === null) return restored;
+  const fileEnd = Math.floor(raw.size / layout.physical);
+  for (const { spaceId: space, pageNo } of buffer.entries()) {
+    const copy = buffer.copyOf(space, pageNo);
+    if (space !== spaceId || pageNo >= fileEnd || copy === null || copy.length !== layout.physical) continue;
+    if (torn(await raw.read(pageNo * layout.physical, layout.physical), layout)) restored.set(pageNo, copy);
+  }
+  return restored;
+}
+
+/** The recovered view of `raw` (tablespace `spaceId`), torn pages taken from `buffer` first: check unappliableTo() first. */
+export async function recoveredSource(raw: ByteSource, scan: RedoScan, spaceId: number, buffer: DoublewriteBuffer | null = null): Promise<{ source: ByteSource; stats: RecoveryStats }> {
   const layout = await layoutOf(raw, scan, spaceId);
   if (typeof layout === 'string') throw new Error(layout);
   const physical = layout.physical;
@@ -110,9 +140,10 @@ export async function recoveredSource(raw: ByteSource, scan: RedoScan, spaceId: 
     last = Math.max(last, no);
     records += log.records;
   }
+  const restored = await tornPagesRestored(raw, buffer, spaceId, layout);
   const stats: RecoveryStats = {
     pagesInLog: pages.size, recordsInLog: records, pagesRecovered: 0, recordsApplied: 0, failed: [],
-    pagesBeyondEnd: [...pages.keys()].filter((no) => no >= fileEnd).length,
+    pagesBeyondEnd: [...pages.keys()].filter((no) => no >= fileEnd).length, restored: [...restored.keys()].sort((a, b) => a - b),
   };
   const recovery = new PageRecovery(scan, spaceId, layout, stats);
   const size = Math.max(raw.size, (last + 1) * physical);
@@ -123,17 +154,18 @@ export async function recoveredSource(raw: ByteSource, scan: RedoScan, spaceId: 
     await recovery.prefetch(first, end, pages);
     for (let no = first; no < end; no++) {
       const log = pages.get(no);
-      if (!log) continue;
+      const copy = restored.get(no);
+      if (!log && !copy) continue;
       const at = no * physical - offset;
-      const disk = at >= 0 && at + physical <= bytes.length && no < fileEnd ? bytes.subarray(at, at + physical) : no < fileEnd ? await raw.read(no * physical, physical) : null;
-      const image = await recovery.page(no, log, disk);
+      const disk = copy ?? (at >= 0 && at + physical <= bytes.length && no < fileEnd ? bytes.subarray(at, at + physical) : no < fileEnd ? await raw.read(no * physical, physical) : null);
+      const image = log ? ((await recovery.page(no, log, disk)) ?? copy ?? null) : (copy ?? null);
       if (image === null) continue;
       const from = Math.max(0, -at);
       bytes.set(image.subarray(from, Math.min(physical, bytes.length - at)), at + from);
     }
   };
   const needsPatch = (offset: number, length: number) => {
-    for (let no = Math.floor(offset / physical), end = Math.ceil((offset + length) / physical); no < end; no++) if (pages.has(no)) return true;
+    for (let no = Math.floor(offset / physical), end = Math.ceil((offset + length) / physical); no < end; no++) if (pages.has(no) || restored.has(no)) return true;
     return false;
   };
   /** The file's bytes of the range, zeros past its end (pages the log creates there). */

@@ -6,19 +6,31 @@
  */
 import type { ByteSource } from '../tablespace/source.ts';
 import { Tablespace } from '../tablespace/tablespace.ts';
+import { redoLogBounds } from './log-bounds-detect.ts';
+import { Doublewrite } from './doublewrite.ts';
 import { LogFormatError } from './log-file.ts';
 import type { RedoLogBounds } from './log-types.ts';
 import { recoveredSource, spaceIdInLog, unappliableTo, type RecoveryStats } from './recovered-source.ts';
-import { scanRedoLog, type FileOperation } from './redo-scan.ts';
+import { scanRedoLog, type FileOperation, type RedoScan } from './redo-scan.ts';
 
 /** Reads the bounds of a redo log of another format (MariaDB 10.5-10.7, MySQL): null when it is not its format. */
 export type BoundsReader = (log: ByteSource) => Promise<RedoLogBounds | null>;
+
+/**
+ * The reader of the bounds of a log of another format whose first file is the `log` given to
+ * withRedoLog and whose other files (ib_logfile1 …, or the other #ib_redoN) are `rest`.
+ */
+export function logFilesReader(rest: readonly ByteSource[]): BoundsReader {
+  return (log) => redoLogBounds([log, ...rest]);
+}
 
 export interface RedoOptions {
   /** Apply the log (the default); false: only say what it would change (--as-on-disk). */
   apply?: boolean;
   /** Readers of other formats' bounds (logaux's), tried where the log is not 10.8+'s. */
   boundsReaders?: readonly BoundsReader[];
+  /** The datadir's system tablespace (ibdata1): its doublewrite buffer restores pages the crash tore. */
+  systemTablespace?: ByteSource | null;
   signal?: AbortSignal;
 }
 
@@ -41,31 +53,58 @@ export interface RedoRecovery {
 }
 
 /**
- * The file `raw` as the datadir's log `log` leaves it: the recovered source (or `raw` where the log
+ * The file `file` as the datadir's log `log` leaves it: the recovered source (or the file where the log
  * is not applied), and the account of it. `boundsReaders` read other formats' bounds.
  */
-export async function withRedoLog(raw: ByteSource, log: ByteSource, options: RedoOptions = {}): Promise<{ source: ByteSource; recovery: RedoRecovery }> {
+export async function withRedoLog(file: ByteSource, log: ByteSource, options: RedoOptions = {}): Promise<{ source: ByteSource; recovery: RedoRecovery }> {
+  return (await withRedoLogAll([file], log, options))[0];
+}
+
+/**
+ * Several files of one datadir (its ibdata1 and undo tablespaces) as its log leaves them, the log
+ * indexed once for all of them: withRedoLog for each.
+ */
+export async function withRedoLogAll(files: readonly ByteSource[], log: ByteSource, options: RedoOptions = {}): Promise<{ source: ByteSource; recovery: RedoRecovery }[]> {
   const { boundsReaders = [], signal } = options;
-  const recovery: RedoRecovery = { log: log.name, bounds: null, clean: false, applied: null, notApplied: null, pagesInLog: null, files: [] };
-  const ts = await Tablespace.open(raw).catch(() => null);
-  const ownId = ts !== null && ts.page0Damaged === null ? ts.fsp.spaceId : null;
-  let scan;
+  const fresh = (): RedoRecovery => ({ log: log.name, bounds: null, clean: false, applied: null, notApplied: null, pagesInLog: null, files: [] });
+  const opened = await Promise.all(files.map((f) => Tablespace.open(f).catch(() => null)));
+  const ids: (number | null)[] = opened.map((ts) => (ts !== null && ts.page0Damaged === null ? ts.fsp.spaceId : null));
+  const indexed = () => new Set(ids.filter((id): id is number => id !== null));
+  let scan: RedoScan;
   try {
-    scan = await scanRedoLog(log, new Set(ownId === null ? [] : [ownId]), signal);
+    scan = await scanRedoLog(log, indexed(), signal);
   } catch (e) {
     if (!(e instanceof LogFormatError)) throw e;
-    return { source: raw, recovery: await boundsOnly(recovery, log, e, boundsReaders) };
+    const recovery = await boundsOnly(fresh(), log, e, boundsReaders);
+    return files.map((source) => ({ source, recovery: { ...recovery } }));
   }
-  recovery.bounds = scan.bounds;
-  recovery.clean = scan.recordCount === 0;
-  recovery.files = scan.files.filter((f) => f.op !== 'modify');
-  let spaceId = ownId;
-  if (spaceId === null) {
+  if (ids.includes(null)) {
     // A file whose page 0 was never written: the log names its tablespace, then indexes its pages.
-    spaceId = spaceIdInLog(scan, raw.name);
-    if (spaceId !== null) scan = await scanRedoLog(log, new Set([spaceId]), signal);
+    const named = ids.map((id, k) => id ?? spaceIdInLog(scan, files[k].name));
+    if (named.some((id, k) => id !== ids[k])) {
+      ids.splice(0, ids.length, ...named);
+      scan = await scanRedoLog(log, indexed(), signal);
+    }
   }
-  if (recovery.clean) return { source: raw, recovery };
+  const clean = scan.recordCount === 0;
+  const buffer = clean || options.apply === false ? null : await doublewriteOf(options.systemTablespace ?? null, scan.bounds);
+  const out = [];
+  for (let k = 0; k < files.length; k++) {
+    const recovery = fresh();
+    recovery.bounds = scan.bounds;
+    recovery.clean = clean;
+    recovery.files = scan.files.filter((f) => f.op !== 'modify');
+    const torn = opened[k] === null || opened[k]?.page0Damaged !== null;
+    out.push(clean ? { source: files[k], recovery } : await recoverFile(files[k], scan, ids[k], torn, buffer, recovery, options));
+  }
+  return out;
+}
+
+/** One file of an unclean datadir rolled forward by the log's `scan` (`torn`: its page 0 cannot be read). */
+async function recoverFile(file: ByteSource, scan: RedoScan, spaceId: number | null, torn: boolean, buffer: Doublewrite | null, recovery: RedoRecovery, options: RedoOptions): Promise<{ source: ByteSource; recovery: RedoRecovery }> {
+  // A page 0 torn by the crash is taken from the buffer before the file's format is read from it.
+  const page0 = spaceId !== null && torn ? buffer?.copyOf(spaceId, 0) : null;
+  const raw = page0 ? withPage0(file, page0) : file;
   if (spaceId === null) {
     recovery.notApplied = `the file's page 0 cannot be read and the log does not name ${raw.name}`;
     return { source: raw, recovery };
@@ -81,22 +120,48 @@ export async function withRedoLog(raw: ByteSource, log: ByteSource, options: Red
     recovery.notApplied = 'the pages are read as they are on disk, as asked (--as-on-disk)';
     return { source: raw, recovery };
   }
-  const { source, stats } = await recoveredSource(raw, scan, spaceId);
+  const { source, stats } = await recoveredSource(raw, scan, spaceId, buffer);
+  if (page0) stats.restored.unshift(0);
   recovery.applied = stats;
   return { source, recovery };
 }
 
+/**
+ * The copies of the doublewrite buffer of the system tablespace `system` written between the log's
+ * checkpoint and its end (older ones the file had whole already; newer ones the log cannot match);
+ * none when there is no buffer, or it cannot be read (its pages are then read as the file has them).
+ */
+async function doublewriteOf(system: ByteSource | null, bounds: RedoLogBounds): Promise<Doublewrite | null> {
+  if (system === null) return null;
+  return Doublewrite.fromSystemTablespace(system, { lsnRange: { from: bounds.checkpointLsn, to: bounds.endLsn } }).catch(() => null);
+}
+
+/** `raw` with its page 0 replaced by `page`, the intact copy of a torn one. */
+function withPage0(raw: ByteSource, page: Uint8Array): ByteSource {
+  const read = async (offset: number, length: number) => {
+    const bytes = (await raw.read(offset, length)).slice();
+    if (offset < page.length) bytes.set(page.subarray(offset, Math.min(page.length, offset + bytes.length)), 0);
+    return bytes;
+  };
+  return { name: raw.name, size: raw.size, version: raw.version === undefined ? undefined : `${raw.version}, page 0 from the doublewrite buffer`, read };
+}
+
 /** A log that is not 10.8+'s: its bounds from the readers of other formats, if one knows it. */
 async function boundsOnly(recovery: RedoRecovery, log: ByteSource, error: LogFormatError, readers: readonly BoundsReader[]): Promise<RedoRecovery> {
+  let why = error.message;
   for (const read of readers) {
-    const bounds = await read(log).catch(() => null);
+    // A reader that knows the format but finds the log damaged says why better than the 10.8 reader.
+    const bounds = await read(log).catch((e: unknown) => {
+      why = (e as Error).message;
+      return null;
+    });
     if (bounds === null) continue;
     recovery.bounds = bounds;
     recovery.clean = bounds.endLsn <= bounds.checkpointLsn;
     if (!recovery.clean) recovery.notApplied = `a ${bounds.format} redo log is not applied by this reader (only MariaDB 10.8+'s are)`;
     return recovery;
   }
-  recovery.notApplied = `the redo log cannot be read: ${error.message}`;
+  recovery.notApplied = `the redo log cannot be read: ${why}`;
   return recovery;
 }
 
@@ -110,6 +175,7 @@ export function recoveryLines(file: string, r: RedoRecovery): string[] {
   if (r.applied !== null) {
     const a = r.applied;
     lines.push(`${file}: rolled forward from the checkpoint: ${a.recordsApplied} log records applied to ${a.pagesRecovered} of the ${a.pagesInLog} pages of this table the log changes${a.pagesBeyondEnd > 0 ? ` (${a.pagesBeyondEnd} of them beyond the file's end, built from the log)` : ''}; --as-on-disk reads the pages as they are`);
+    if (a.restored.length > 0) lines.push(`${file}: ${a.restored.length} pages restored from the doublewrite buffer (torn by the crash: pages ${a.restored.join(', ')})`);
     for (const f of a.failed) lines.push(`${file}: page ${f.page}: ${f.why}; the page is read as the file has it, and may be stale`);
   } else if (r.notApplied !== null) {
     const pages = r.pagesInLog === null ? '' : ` ${r.pagesInLog} pages of this table were changed after the checkpoint;`;
