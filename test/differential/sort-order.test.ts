@@ -104,7 +104,7 @@ describe('sorting by a column, as MariaDB orders it', () => {
     const parts: (Blob | Uint8Array<ArrayBuffer>)[] = [];
     const order = { filter: bnFilter(), sort: { column: t.view.view.columns.indexOf('g'), descending: true, key: false } };
     const written = await writeSorted({
-      pool, gen, leaves: t.view.map.leaves, order, options: { format: 'ndjson' }, as: 'blob', write: async (c) => void parts.push(c), onRows: () => undefined, partRows: 40, runPages: 2,
+      pool, gen, leaves: t.view.map.leaves, order, options: { format: 'ndjson', jsonStrings: true }, as: 'blob', write: async (c) => void parts.push(c), onRows: () => undefined, partRows: 40, runPages: 2,
     });
     const lines = await ndjsonIds(parts);
     expect(written).toBe(serverRows.length);
