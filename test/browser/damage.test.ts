@@ -60,11 +60,17 @@ async function gridRows(page: Page): Promise<Map<number, GridRow>> {
   const grid = page.getByTestId('grid');
   const out = new Map<number, GridRow>();
   const total = Number(await grid.getAttribute('data-count'));
-  for (let top = 0; out.size < total; top += 300) {
-    await grid.evaluate((el, y) => {
+  let height = Infinity;
+  let step = 22;
+  for (let top = 0; out.size < total; top += step) {
+    // The grid's own heights, not the row height times the rows: the loop reaches its end, and each
+    // step (half the rows in view) overlaps the one before, whatever the window leaves the grid.
+    [height, step] = await grid.evaluate((el, y) => {
       el.scrollTop = y;
+      return [el.scrollHeight, Math.max(22, Math.floor(el.clientHeight / 2))];
     }, top);
-    await page.locator('.row[data-pending]').first().waitFor({ state: 'detached', timeout: 10_000 });
+    // Every row on screen decoded: rows of two pages may be pending at once, not only the first seen.
+    await page.waitForFunction(() => document.querySelector('.row[data-pending]') === null, undefined, { timeout: 10_000 });
     const rows = await page.locator('[data-row]').evaluateAll((els) => els.map((el) => ({
       no: Number(el.getAttribute('data-row')),
       cells: Array.from(el.querySelectorAll('[role="gridcell"]'), (c) => c.textContent ?? ''),
@@ -72,7 +78,7 @@ async function gridRows(page: Page): Promise<Map<number, GridRow>> {
       mark: el.hasAttribute('data-damaged') ? el.querySelector('[role="rowheader"]')?.getAttribute('title') ?? '' : null,
     })));
     for (const r of rows) out.set(r.no, { cells: r.cells, state: r.state, mark: r.mark });
-    if (top > total * 22 + 1000) break;
+    if (top > height + 1000) break;
   }
   return out;
 }
