@@ -3,38 +3,15 @@
  * its .frm, found by name, a partitioned table's partitions as one file, each equal to the server's
  * SELECT; `--format sql` a dump a server loads back to the same rows.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMariadb } from '../harness/mariadb.ts';
-import { makeManyTables, type ManyTables } from './many-tables-setup.ts';
+import { datadirCli as cli, makeManyTables, ndjsonRows, outDir, removeOutDirs, sorted, type ManyTables } from './many-tables-setup.ts';
 
-const CLI = join(import.meta.dirname, '../../dist-cli/ibd-reader.mjs');
 const N = 200;
 
 let made: ManyTables;
-const outs: string[] = [];
-
-function cli(args: string[]) {
-  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
-}
-
-function outDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'ibd-out-'));
-  outs.push(dir);
-  return join(dir, 'out');
-}
-
-function ndjsonRows(path: string, columns: readonly string[]): (string | null)[][] {
-  return readFileSync(path, 'utf8').split('\n').filter((l) => l !== '').map((l) => {
-    const o = JSON.parse(l) as Record<string, string | null>;
-    return columns.map((c) => o[c]);
-  });
-}
-
-const sorted = (rows: (string | null)[][]) => rows.map((r) => JSON.stringify(r)).sort().map((r) => JSON.parse(r) as (string | null)[]);
 
 beforeAll(async () => {
   made = await makeManyTables(N, { filePerTable: true, drop: false });
@@ -42,7 +19,7 @@ beforeAll(async () => {
 
 afterAll(() => {
   made?.remove();
-  for (const d of outs) rmSync(d, { recursive: true, force: true });
+  removeOutDirs();
 });
 
 describe('a file-per-table datadir as one folder', () => {

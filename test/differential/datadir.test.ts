@@ -8,38 +8,14 @@
  *    taken before the drop; a tree whose name is lost comes back as #dropped/index-N with the same row.
  * The sizes the quadratic steps showed at (5,000 to 50,000 tables) are measured by bench/datadir-scale.ts.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeManyTables, type ManyTables } from './many-tables-setup.ts';
+import { datadirCli as cli, makeManyTables, ndjsonRows, outDir, removeOutDirs, sorted, type ManyTables } from './many-tables-setup.ts';
 
-const CLI = join(import.meta.dirname, '../../dist-cli/ibd-reader.mjs');
 const N = 800;
 
 let made: ManyTables;
-const outs: string[] = [];
-
-function cli(args: string[]) {
-  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
-}
-
-function outDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'ibd-out-'));
-  outs.push(dir);
-  return join(dir, 'out');
-}
-
-/** An NDJSON file's rows in `columns` order. */
-function ndjsonRows(path: string, columns: readonly string[]): (string | null)[][] {
-  return readFileSync(path, 'utf8').split('\n').filter((l) => l !== '').map((l) => {
-    const o = JSON.parse(l) as Record<string, string | null>;
-    return columns.map((c) => o[c]);
-  });
-}
-
-const sorted = (rows: (string | null)[][]) => rows.map((r) => JSON.stringify(r)).sort().map((r) => JSON.parse(r) as (string | null)[]);
 
 interface TsvLine { db: string; table: string; state: string; file: string; index_id: string; rows: string; rows_withheld: string; definition: string; problems: string }
 
@@ -55,7 +31,7 @@ beforeAll(async () => {
 
 afterAll(() => {
   made?.remove();
-  for (const d of outs) rmSync(d, { recursive: true, force: true });
+  removeOutDirs();
 });
 
 describe('a datadir of many tables inside ibdata1', () => {

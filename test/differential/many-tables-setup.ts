@@ -6,7 +6,8 @@
  * databases, a composite key, text, a partitioned table in the file-per-table datadir), so that the
  * datadir reader is not checked on one shape alone. Every table's rows are taken with SELECT first.
  */
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
@@ -101,3 +102,33 @@ export async function makeManyTables(n: number, options: { filePerTable: boolean
   };
   return { live, dropped, expected, remove };
 }
+
+/** The built CLI run on a datadir (`dist-cli/`, `npm run build`). */
+export function datadirCli(args: string[]) {
+  return spawnSync(process.execPath, [join(import.meta.dirname, '../../dist-cli/ibd-reader.mjs'), ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
+}
+
+/** Output folders handed out by outDir, for the test file's afterAll to remove (removeOutDirs). */
+const outs: string[] = [];
+
+/** A fresh OUTDIR path (not yet made: the CLI makes it). */
+export function outDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ibd-out-'));
+  outs.push(dir);
+  return join(dir, 'out');
+}
+
+export function removeOutDirs(): void {
+  for (const d of outs.splice(0)) rmSync(d, { recursive: true, force: true });
+}
+
+/** An NDJSON file's rows in `columns` order. */
+export function ndjsonRows(path: string, columns: readonly string[]): (string | null)[][] {
+  return readFileSync(path, 'utf8').split('\n').filter((l) => l !== '').map((l) => {
+    const o = JSON.parse(l) as Record<string, string | null>;
+    return columns.map((c) => o[c]);
+  });
+}
+
+/** Rows in a fixed order, to compare sets of rows. */
+export const sorted = (rows: (string | null)[][]) => rows.map((r) => JSON.stringify(r)).sort().map((r) => JSON.parse(r) as (string | null)[]);
