@@ -14,7 +14,7 @@ import type { DecodeStats } from './decode-stats.ts';
 import { modeIncludes, type RowMode, type RowState } from './row-state.ts';
 
 /** What of the leaf decoder's context the versions need (leaf-decoder.ts LeafContext). */
-interface VersionContext {
+export interface VersionContext {
   layout: ClusteredLayout;
   compact: boolean;
   mode: RowMode;
@@ -42,22 +42,8 @@ export class LeafVersions {
    * any other record, which the caller reads as usual.
    */
   decode(pageNo: number, bytes: Uint8Array, origin: number, out: BatchBuilder, externs: PendingExtern[]): number {
-    const trxId = this.rows.changedBy(bytes, this.trxIdAt(bytes, origin));
+    const trxId = this.rows.changedBy(bytes, trxIdOffset(bytes, origin, this.ctx.layout, this.ctx.compact, this.spans));
     return trxId < 0 ? -1 : this.decodeVersion(pageNo, bytes, origin, trxId, out, externs);
-  }
-
-  /** Where the record's DB_TRX_ID lies (after the key fields), or -1 when its key fields do not measure. */
-  private trxIdAt(bytes: Uint8Array, origin: number): number {
-    const { layout, compact } = this.ctx;
-    const n = layout.nUnique;
-    if (this.spans.length < 2 * n + 2) return -1;
-    try {
-      keySpans(bytes, origin, layout, compact, true, n + 1, this.spans);
-    } catch (e) {
-      if (e instanceof RecordError) return -1;
-      throw e;
-    }
-    return this.spans[2 * n];
   }
 
   /**
@@ -111,4 +97,20 @@ export class LeafVersions {
     out.endRow();
     for (const field of this.fields) externs.push({ origin, field });
   }
+}
+
+/**
+ * Where the record's DB_TRX_ID lies (after the key fields), or -1 when its key fields do not measure;
+ * `spans` a scratch array for the key fields' spans.
+ */
+export function trxIdOffset(bytes: Uint8Array, origin: number, layout: ClusteredLayout, compact: boolean, spans: Int32Array): number {
+  const n = layout.nUnique;
+  if (spans.length < 2 * n + 2) return -1;
+  try {
+    keySpans(bytes, origin, layout, compact, true, n + 1, spans);
+  } catch (e) {
+    if (e instanceof RecordError) return -1;
+    throw e;
+  }
+  return spans[2 * n];
 }
