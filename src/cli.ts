@@ -50,6 +50,7 @@ import { listTransactions, recoverThrough, sayTakenBack, takenBack, type TakenBa
 import { openDatadirUndo, systemSpaceOf, type DatadirUndo } from './node/undo-spaces.ts';
 import { version } from '../package.json';
 import { readDatadir } from './cli/datadir.ts';
+import { historyOf, revertRun } from './cli/history.ts';
 
 /** Writes with backpressure, so a multi-GB export never piles up in memory. */
 function write(out: Writable, text: string | Uint8Array): Promise<void> | undefined {
@@ -231,7 +232,8 @@ async function runFolder(args: Args): Promise<number> {
 
 async function run(args: Args): Promise<number> {
   if (statSync(args.ibd, { throwIfNoEntry: false })?.isDirectory() === true) return runFolder(args);
-  if (args.sql) throw new UsageError('--format sql is for a folder: ibd-reader DIR -o OUTDIR --format sql');
+  if (args.sql && args.revertTrx === null) throw new UsageError('--format sql is for a folder (ibd-reader DIR -o OUTDIR --format sql), or --revert-trx N');
+  if (args.revertTrx !== null) args.timeZone = 'UTC';
   await sortFiles(args);
   if (args.listIndexes) return listFileIndexes(args);
   // Parquet's TIMESTAMP is an instant (UTC-adjusted): a zone only changes how text shows it.
@@ -298,6 +300,7 @@ async function readOpened(file: InnodbFile, args: Args): Promise<number> {
     const range = keyRange(args.key, args.from, args.to);
     if (args.csvFor !== null && args.output !== null) process.stderr.write(`${await writeLoadData(table.definition, table.columns, args.output)}: the LOAD DATA statement of ${args.output}\n`);
     const stream = out;
+    if (args.revertTrx !== null) return Math.max(await revertRun(table, args.revertTrx, (text) => write(stream, text), warn), spaceDamaged ? 2 : 0);
     if (range !== null) return Math.max(await writeLookup(table, range, { format: textFormat(args), jsonStrings: args.jsonStrings, count: args.count, write: (c) => write(stream, c), say: (l) => process.stderr.write(`${l}\n`) }), spaceDamaged ? 2 : 0);
     if (args.count) return Math.max(await countRows(table, out, args), spaceDamaged ? 2 : 0);
     if (args.format === 'csv') await write(out, csvHeader(table.columns));
@@ -361,6 +364,7 @@ async function transactionList(file: InnodbFile, args: Args): Promise<number> {
  * one thread (the versions live in this one).
  */
 async function rollback(file: InnodbFile, args: Args): Promise<TakenBack | null> {
+  if (args.history || args.revertTrx !== null) return readHistory(file, args);
   if (args.asOnDisk && args.beforeTrx === null) return null;
   const undo = await datadirUndo(file, args).catch((e: unknown) => {
     if (args.beforeTrx !== null) throw e;
@@ -375,6 +379,18 @@ async function rollback(file: InnodbFile, args: Args): Promise<TakenBack | null>
     const taken = await takenBack(undo, args.beforeTrx, warn);
     if (taken !== null) args.threads = 1;
     return taken;
+  } finally {
+    await undo.close();
+  }
+}
+
+/** --history, --revert-trx: every version the datadir's undo logs hold (cli/history.ts), read on one thread. */
+async function readHistory(file: InnodbFile, args: Args): Promise<TakenBack> {
+  const undo = await datadirUndo(file, args);
+  if (undo === null) throw new Error(`${args.ibd}: --history and --revert-trx need the datadir's ibdata1 (beside the database folder) and its undo tablespaces`);
+  try {
+    args.threads = 1;
+    return await historyOf(undo, args.revertTrx, warn);
   } finally {
     await undo.close();
   }

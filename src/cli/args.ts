@@ -82,6 +82,10 @@ export const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [-
   --before-trx N     the table as it was before transaction N and every later one changed it (from the
                      undo logs); rows whose earlier version is gone are withheld (--rows both: marked
                      history-lost). Transactions active at a crash are always rolled back, as the server would
+  --history          every version of each row the undo logs still hold, newest first, each row ending
+                     with _row_state, _trx_id (the transaction that wrote it) and _version (0: as it is)
+  --revert-trx N --format sql  the statements that put back what transaction N changed (UPDATE, INSERT
+                     of what it deleted, DELETE of what it inserted); commented out where a later one changed the row
   --as-on-disk       read the rows as the pages hold them: no redo log rolled forward, no rollback of
                      transactions active at a crash
   --page N           page N described: FIL header and trailer, checksums, its structures, records
@@ -125,6 +129,10 @@ export interface Args {
   listTransactions: boolean;
   /** --before-trx N: the table before transaction N (trx/row-vers.ts). */
   beforeTrx: number | null;
+  /** --history: every version of each row (cli/history.ts). */
+  history: boolean;
+  /** --revert-trx N: the SQL reverting transaction N (cli/history.ts). */
+  revertTrx: number | null;
   asOnDisk: boolean;
   /** --json-strings: NDJSON values all strings, as CSV shows them. */
   jsonStrings: boolean;
@@ -133,7 +141,7 @@ export interface Args {
 }
 
 export function parseArgs(argv: string[]): Args {
-  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null; more: string[] } = { format: 'csv', schema: null, printDdl: false, count: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, listTables: false, dictionary: null, datadir: null, indexId: null, pageSize: null, pageMap: false, page: null, index: null, key: null, from: null, to: null, more: [], files: [], partitionColumn: false, timeZone: null, csvFor: null, listTransactions: false, beforeTrx: null, asOnDisk: false, jsonStrings: false, sql: false };
+  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null; more: string[] } = { format: 'csv', schema: null, printDdl: false, count: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, listTables: false, dictionary: null, datadir: null, indexId: null, pageSize: null, pageMap: false, page: null, index: null, key: null, from: null, to: null, more: [], files: [], partitionColumn: false, timeZone: null, csvFor: null, listTransactions: false, beforeTrx: null, history: false, revertTrx: null, asOnDisk: false, jsonStrings: false, sql: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = (): string => {
@@ -175,6 +183,12 @@ export function parseArgs(argv: string[]): Args {
       if (!/^\d+$/.test(v)) throw new UsageError('--before-trx takes a transaction id (see --list-transactions)');
       args.beforeTrx = Number(v);
     }
+    else if (a === '--history') args.history = true;
+    else if (a === '--revert-trx') {
+      const v = value();
+      if (!/^\d+$/.test(v)) throw new UsageError('--revert-trx takes a transaction id (see --list-transactions)');
+      args.revertTrx = Number(v);
+    }
     else if (a === '--dictionary') args.dictionary = value();
     else if (a === '--datadir') args.datadir = value();
     else if (a === '--index-id') {
@@ -210,7 +224,20 @@ export function parseArgs(argv: string[]): Args {
   if (args.format === 'parquet' && args.output === null) throw new UsageError('--format parquet writes a binary file: name it with -o FILE');
   if (args.csvFor !== null && (args.count || args.printDdl || args.listTables || args.listIndexes || args.pageMap || args.page !== null)) throw new UsageError('--csv-for load-data writes a table\'s rows: not with --count, --print-ddl, --list-*, --page-map or --page');
   if (args.csvFor !== null && (args.format !== 'csv' || args.output === null)) throw new UsageError('--csv-for load-data writes CSV (--format csv) to -o FILE, and its LOAD DATA statement beside it');
+  historyArgs(args);
   return args as Args;
+}
+
+/** --history and --revert-trx read every row's versions, deleted ones too (the state in _row_state): not with the options that read otherwise. */
+function historyArgs(args: Partial<Args>): void {
+  if (!args.history && args.revertTrx === null) return;
+  if (args.revertTrx !== null && !args.sql) throw new UsageError('--revert-trx N writes SQL statements: give --format sql');
+  if (args.history && args.sql) throw new UsageError('--history writes rows as csv, ndjson or parquet; SQL is for --revert-trx N');
+  if (args.history && args.revertTrx !== null) throw new UsageError('--history and --revert-trx: one or the other');
+  if (args.beforeTrx !== null || args.asOnDisk || args.count || args.index !== null || args.indexId !== null || args.key !== null || args.from !== null || args.to !== null || args.partitionColumn || (args.more?.length ?? 0) > 0) {
+    throw new UsageError('--history and --revert-trx read one table\'s clustered index whole, as the pages and undo logs hold it: not with --before-trx, --as-on-disk, --count, --index, --index-id, --key, --from, --to or partitions');
+  }
+  if (args.mode === 'live' || args.revertTrx !== null) args.mode = 'both';
 }
 
 /**
