@@ -34,6 +34,6 @@ describe('revertRow', () => {
 
   it('later writers: the statement commented out, line by line, naming each', () => {
     const r = revertRow(table, [v(40, 'live', 'd'), v(30, 'live', 'c'), v(20, 'delete-marked', 'b'), v(5, 'live', 'a')], 20);
-    expect(r?.sql).toBe("-- not run: transactions 40, 30 changed this row after 20; this would undo their changes too:\n-- INSERT INTO `t` (`id`,`name`) VALUES\n-- (7,'a');\n");
+    expect(r).toEqual({ kind: 'insert', sql: "-- not run: transactions 40, 30 changed this row after 20; this would undo their changes too:\n-- INSERT INTO `t` (`id`,`name`) VALUES\n-- (7,'a');\n" });
   });
 });

@@ -18,6 +18,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMariadb, type MariadbServer, type Session } from '../harness/mariadb.ts';
+import { duckdbRead } from './parquet-duckdb.ts';
 import { buildCli, cli, flushDirtyPages, ndjsonRows } from './undo-setup.ts';
 
 const FORMATS = ['compact', 'dynamic', 'redundant'] as const;
@@ -138,6 +139,17 @@ describe.each(FORMATS)('%s', (format) => {
     expect(lines[0]).toBe('id,code,name,price,note,_row_state,_trx_id,_version');
     expect(lines.filter((l) => l.startsWith('3,upd,item 3 x,5.50,')).length).toBe(1);
     expect(lines.some((l) => l.startsWith('3,c3,item 3,4.50,\\N,live,') && l.endsWith(',1'))).toBe(true);
+  });
+
+  it('--history as Parquet: the rows NDJSON gives, _trx_id and _version as strings', async () => {
+    const ndjson = cli([file(`items_${format}`), '--history', '--format', 'ndjson', '--json-strings']);
+    const expected = ndjsonRows(ndjson.stdout, [...COLUMNS, '_row_state', '_trx_id', '_version']);
+    const out = join(server.baseDir, `history-${format}.parquet`);
+    const run = cli([file(`items_${format}`), '--history', '--format', 'parquet', '-o', out]);
+    expect(run.status, run.stderr).toBe(0);
+    const read = await duckdbRead(out, { rows: expected });
+    expect(read.columns).toEqual([...COLUMNS, '_row_state', '_trx_id', '_version']);
+    expect(read.rows).toEqual(expected);
   });
 
   it('--revert-trx N --format sql, run by the server, gives back the table before N but for the row a later transaction changed', async () => {
