@@ -48,6 +48,8 @@ const CONFLICT = `UPDATE {t} SET code = 'later' WHERE id = ${CONFLICT_ID}`;
 
 let server: MariadbServer;
 let recovered: MariadbServer;
+/** A copy recovered, then purged of all history (slow shutdown). */
+let purged: MariadbServer;
 /** Per format: the SELECT before each history step, and after the last; each step's transaction id. */
 const history = new Map<string, { snapshots: (string | null)[][][]; trxIds: string[] }>();
 const trx = { mistake: '', later: '', conflict: '' };
@@ -85,9 +87,12 @@ beforeAll(async () => {
   await flushDirtyPages(server);
   await server.crash();
   recovered = await startMariadb({ datadir: server.copyDatadir(), extraArgs: ['--innodb-undo-tablespaces=3'] });
-}, 400_000);
+  purged = await startMariadb({ datadir: server.copyDatadir(), extraArgs: ['--innodb-undo-tablespaces=3'] });
+  await purged.slowShutdown();
+}, 500_000);
 
 afterAll(async () => {
+  await purged?.stop();
   await recovered?.stop();
   await server?.stop();
 });
@@ -169,6 +174,26 @@ describe.each(FORMATS)('%s', (format) => {
     const control = (await recovered.query(SELECT(`c_${format}`))).rows;
     expect(reverted.filter((r) => r[0] !== CONFLICT_ID)).toEqual(control.filter((r) => r[0] !== CONFLICT_ID));
     expect(reverted.filter((r) => r[0] === CONFLICT_ID)).toEqual(conflictBefore);
+  });
+});
+
+describe('after purge', () => {
+  it('--history: each row one version, the last SELECT\'s, or marked history-lost; never an old value', () => {
+    const run = cli([join(purged.datadir, 'test', 'items_dynamic.ibd'), '--history', '--format', 'ndjson', '--json-strings']);
+    const rows = ndjsonRows(run.stdout, [...COLUMNS, '_row_state', '_trx_id', '_version']);
+    const last = history.get('dynamic')!.snapshots.at(-1)!;
+    expect(rows.map((r) => JSON.stringify(r.slice(0, 5)))).toEqual(last.map((r) => JSON.stringify(r)));
+    expect(new Set(rows.map((r) => r[7]))).toEqual(new Set(['0']));
+    const lost = rows.filter((r) => r[5] === 'history-lost').length;
+    expect(rows.length - lost).toBe(rows.filter((r) => r[5] === 'live').length);
+    expect(run.status, run.stderr).toBe(lost > 0 ? 2 : 0);
+  });
+
+  it('--revert-trx of a purged transaction: an error, no statement', () => {
+    const run = cli([join(purged.datadir, 'test', 'r_dynamic.ibd'), '--revert-trx', trx.mistake, '--format', 'sql']);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(`transaction ${trx.mistake} is not in the undo logs' history`);
   });
 });
 

@@ -3,10 +3,10 @@
  * written as each of its versions the undo logs still hold, newest first, each row ending with
  * `_trx_id` (the transaction that wrote that version, its DB_TRX_ID) and `_version` (0: the record
  * as it is, 1 the one before …). A delete is a version of its own (`delete-marked`). The walk back
- * stops at an insert, or at a version whose writer's log purge has processed (what was before it is
- * gone by design: the history's start); where the writer's log is kept but the earlier version cannot
- * be had from it, the oldest version shown is `history-lost`, counted and named. Versions written by
- * a transaction that never committed are not shown (the server's recovery takes them back).
+ * stops at an insert, or at a version purge reset to DB_TRX_ID 0; where the version before cannot be
+ * had (its writer's log purged, or kept but without it), the oldest version shown is `history-lost`,
+ * counted and named. Versions written by a transaction that never committed are not shown (the
+ * server's recovery takes them back).
  */
 import { RecordError, decodeCompact, decodeRedundant, type ExternField, type RecordSink } from '../records/record.ts';
 import { readTrxId } from '../trx/roll-ptr.ts';
@@ -76,14 +76,26 @@ export class LeafHistory {
     chain.push({ bytes, origin, trxId, deleted });
     for (let n = 0; n < MAX_CHAIN; n++) {
       const v = chain[chain.length - 1];
-      // A writer whose log purge processed (or 0: purge reset it): the history starts here.
-      if (!this.rows.trxIds.has(v.trxId)) return null;
+      if (!this.rows.trxIds.has(v.trxId)) return this.start(v);
       const step = this.rows.previous(v.bytes, v.origin, layout, compact, v.trxId);
       if (step.kind === 'none') return null;
       if (step.kind === 'lost') return step.why;
       chain.push(step);
     }
     return `its chain of versions runs past ${MAX_CHAIN} changes`;
+  }
+
+  /**
+   * A version whose writer's log purge processed: the history's start when that writer inserted the
+   * row (its DB_ROLL_PTR says so, whatever is left of its log) or when purge reset its DB_TRX_ID to 0
+   * (all it knew of the row's past is gone, as for every row of a quiet table); else the writer
+   * updated it, and what it replaced is gone: why.
+   */
+  private start(v: Held): string | null {
+    if (v.trxId === 0) return null;
+    const at = trxIdOffset(v.bytes, v.origin, this.ctx.layout, this.ctx.compact, this.spans);
+    if (at >= 0 && (v.bytes[at + 6] & 0x80) !== 0) return null;
+    return `transaction ${v.trxId} changed it, and its undo log is purged: the versions before are gone`;
   }
 
   /**
