@@ -6,8 +6,9 @@
  *
  * History: `items_*` go through five transactions (an UPDATE of an indexed and a fixed column, a
  * DELETE, an INSERT, a primary-key update, an UPDATE of off-page values), a SELECT taken before each
- * and after the last. `--history` must give each row's versions exactly as the SELECTs saw it change,
- * newest first, each with the transaction that wrote it.
+ * and after the last; a sixth, left open at the crash, changes two rows. `--history` must give each
+ * row's versions exactly as the SELECTs saw it change, newest first, each with the transaction that
+ * wrote it, and none of the open one's.
  *
  * Revert: `r_*` take a mistaken transaction N (updates, deletes, inserts, a primary-key update, a
  * row updated then deleted), then L1 changing other rows, then L2 changing a row N changed. `c_*`,
@@ -45,6 +46,8 @@ const LATER = ["UPDATE {t} SET name = 'later one' WHERE id IN (2, 3); INSERT INT
 /** A row the mistake updated. */
 const CONFLICT_ID = '10';
 const CONFLICT = `UPDATE {t} SET code = 'later' WHERE id = ${CONFLICT_ID}`;
+
+const UNCOMMITTED = "UPDATE {t} SET name = 'never committed' WHERE id IN (2, 3)";
 
 let server: MariadbServer;
 let recovered: MariadbServer;
@@ -84,6 +87,10 @@ beforeAll(async () => {
   trx.mistake = await step(writer, FORMATS.map((f) => MISTAKE.map((m) => m.replaceAll('{t}', `r_${f}`)).join('; ')).join('; '));
   trx.later = await step(writer, `${onAll(LATER[0], 'r_')}; ${onAll(LATER[0], 'c_')}`);
   trx.conflict = await step(writer, onAll(CONFLICT, 'r_'));
+  // Open at the crash: its versions are none of the history's (the server's recovery takes them back).
+  const open = await server.openSession();
+  await open.exec('START TRANSACTION');
+  await open.exec(onAll(UNCOMMITTED, 'items_'));
   await flushDirtyPages(server);
   await server.crash();
   recovered = await startMariadb({ datadir: server.copyDatadir(), extraArgs: ['--innodb-undo-tablespaces=3'] });
@@ -114,6 +121,8 @@ describe.each(FORMATS)('%s', (format) => {
   it('--history: each row\'s versions are the values the SELECTs saw, newest first, with the transaction that wrote each', () => {
     const run = cli([file(`items_${format}`), '--history', '--format', 'ndjson', '--json-strings']);
     expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/transaction \d+ was active at the crash \(the server rolls it back\): the versions it wrote are not shown/);
+    expect(run.stdout).not.toContain('never committed');
     const rows = ndjsonRows(run.stdout, [...COLUMNS, '_row_state', '_trx_id', '_version']);
     const { snapshots, trxIds } = history.get(format)!;
     const records: (string | null)[][][] = [];
