@@ -222,6 +222,7 @@ async function listFileIndexes(args: Args): Promise<number> {
 /** A folder given: every table in it (cli/datadir.ts), written to -o OUTDIR, or counted with --list-tables. */
 async function runFolder(args: Args): Promise<number> {
   if (args.more.length > 0) throw new UsageError('a folder is read alone: give no other file with it');
+  if (args.history || args.revertTrx !== null) throw new UsageError('--history and --revert-trx read one table: give its .ibd file');
   if (!args.listTables && args.output === null) throw new UsageError('a folder\'s tables are written into a folder: name it with -o OUTDIR (or list them with --list-tables)');
   const timeZone = args.format === 'parquet' || args.sql ? 'UTC' : (await cliTimeZone(args.timeZone, join(args.ibd, 'ibdata1'), (line) => process.stderr.write(`${line}\n`)));
   return readDatadir({
