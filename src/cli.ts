@@ -50,6 +50,7 @@ import { listTransactions, recoverThrough, sayTakenBack, takenBack, type TakenBa
 import { openDatadirUndo, systemSpaceOf, type DatadirUndo } from './node/undo-spaces.ts';
 import { version } from '../package.json';
 import { readDatadir } from './cli/datadir.ts';
+import { givenTables } from './cli/datadir-schema.ts';
 
 /** Writes with backpressure, so a multi-GB export never piles up in memory. */
 function write(out: Writable, text: string | Uint8Array): Promise<void> | undefined {
@@ -222,9 +223,11 @@ async function listFileIndexes(args: Args): Promise<number> {
 async function runFolder(args: Args): Promise<number> {
   if (args.more.length > 0) throw new UsageError('a folder is read alone: give no other file with it');
   if (!args.listTables && args.output === null) throw new UsageError('a folder\'s tables are written into a folder: name it with -o OUTDIR (or list them with --list-tables)');
+  if (args.schema !== null && !args.allTrees) throw new UsageError('--schema with a folder defines its dropped trees whose definition is lost: add --index-id all');
   const timeZone = args.format === 'parquet' || args.sql ? 'UTC' : (await cliTimeZone(args.timeZone, join(args.ibd, 'ibdata1'), (line) => process.stderr.write(`${line}\n`)));
   return readDatadir({
     dir: args.ibd, out: args.listTables ? null : args.output, format: args.sql ? 'sql' : args.format, threads: args.threads, jsonStrings: args.jsonStrings, keys: await keysOf(args), timeZone,
+    given: args.schema === null ? [] : givenTables(args.schema),
     write: (text) => write(process.stdout, text), say: (line) => process.stderr.write(`${line}\n`),
   });
 }
@@ -232,6 +235,7 @@ async function runFolder(args: Args): Promise<number> {
 async function run(args: Args): Promise<number> {
   if (statSync(args.ibd, { throwIfNoEntry: false })?.isDirectory() === true) return runFolder(args);
   if (args.sql) throw new UsageError('--format sql is for a folder: ibd-reader DIR -o OUTDIR --format sql');
+  if (args.allTrees) throw new UsageError('--index-id all is for a folder: ibd-reader DIR -o OUTDIR --schema FILE --index-id all');
   await sortFiles(args);
   if (args.listIndexes) return listFileIndexes(args);
   // Parquet's TIMESTAMP is an instant (UTC-adjusted): a zone only changes how text shows it.
