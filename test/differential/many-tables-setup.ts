@@ -72,8 +72,9 @@ function keep(datadir: string): string {
  * Makes the datadir of `n` tables in database `seeda` (and the other shapes), takes every table's rows,
  * and with `drop` a second one where every table was dropped.
  */
-export async function makeManyTables(n: number, options: { filePerTable: boolean; drop: boolean }): Promise<ManyTables> {
-  const server = await startMariadb({ extraArgs: [`--innodb-file-per-table=${options.filePerTable ? 'ON' : 'OFF'}`, '--table-open-cache=400'] });
+export async function makeManyTables(n: number, options: { filePerTable: boolean; drop: boolean; serverArgs?: string[] }): Promise<ManyTables> {
+  const serverArgs = options.serverArgs ?? [];
+  const server = await startMariadb({ extraArgs: [`--innodb-file-per-table=${options.filePerTable ? 'ON' : 'OFF'}`, '--table-open-cache=400', ...serverArgs] });
   let live: string;
   let expected: Expected;
   try {
@@ -86,7 +87,7 @@ export async function makeManyTables(n: number, options: { filePerTable: boolean
   }
   let dropped: string | null = null;
   if (options.drop) {
-    const again = await startMariadb({ datadir: keep(live), extraArgs: ['--innodb-file-per-table=OFF', '--table-open-cache=400'] });
+    const again = await startMariadb({ datadir: keep(live), extraArgs: ['--innodb-file-per-table=OFF', '--table-open-cache=400', ...serverArgs] });
     try {
       const drops: string[] = [];
       for (let i = 1; i <= n; i++) drops.push(`DROP TABLE seeda.t${i};`);
