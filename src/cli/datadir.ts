@@ -20,6 +20,7 @@ import type { EncryptionKeys } from '../core/tablespace/encryption.ts';
 import type { InnodbFile } from '../lib/innodb-file.ts';
 import type { InnodbTable } from '../lib/innodb-table.ts';
 import type { TableEntry } from '../lib/table-entry.ts';
+import type { TableDef } from '../core/schema.ts';
 import type { DroppedIndex } from '../core/readers/dropped-indexes.ts';
 import { openInnodb } from '../lib/node.ts';
 import { datadirFiles, type FileTable } from './datadir-walk.ts';
@@ -29,6 +30,7 @@ import { TableQueue } from './datadir-queue.ts';
 import { PARALLEL_MIN_PAGES } from '../node/pool.ts';
 import { problemLine } from './problem-lines.ts';
 import { writePartitions } from './partitions.ts';
+import { sqlIdent } from '../core/writers/output.ts';
 
 export interface DatadirRun {
   dir: string;
@@ -248,7 +250,7 @@ async function fileTable(run: DatadirRun, queue: Queue, t: FileTable, system: st
   const line = newLine(t.db, t.table, 'live', t.ibds.map((p) => p.slice(run.dir.length + 1)).join(' '), '-', t.frm !== null ? 'frm' : 'dictionary');
   const path = outPath(run, t.db, t.table);
   try {
-    if (t.ibds.length > 1 || /#p#/i.test(t.ibds[0])) return await queue.wide(() => partitioned(run, t, line, path));
+    if (t.ibds.length > 1 || /#p#/i.test(t.ibds[0])) return await queue.wide(async () => partitioned(run, t, line, path, await partitionDictionary(run, t, system)));
     const file = await openInnodb(t.ibds[0], { files: t.frm === null ? [] : [t.frm], keys: run.keys, dictionary: system ?? undefined });
     try {
       const entry = file.definition(null);
@@ -266,13 +268,12 @@ async function fileTable(run: DatadirRun, queue: Queue, t: FileTable, system: st
 }
 
 /** A partitioned table's partitions as one table (partitions.ts), its rows counted as they are written. */
-async function partitioned(run: DatadirRun, t: FileTable, line: TableLine, path: string): Promise<TableLine> {
-  if (run.format === 'sql') throw new Error('--format sql is not written for a partitioned table yet; use csv, ndjson or parquet');
+async function partitioned(run: DatadirRun, t: FileTable, line: TableLine, path: string, definition: TableDef | undefined): Promise<TableLine> {
   const counter = new RecordCounter(run.format);
   let counted = '';
   const read = (write: (chunk: string | Uint8Array) => Promise<void> | undefined) => writePartitions({
-    paths: t.ibds, schema: null, table: null, keys: run.keys, rows: 'live', index: null, partitionColumn: false, timeZone: run.timeZone, threads: run.threads, range: null, jsonStrings: run.jsonStrings,
-    format: run.format === 'sql' ? 'csv' : run.format, output: path, count: run.out === null, write,
+    paths: t.ibds, schema: null, definition, table: null, keys: run.keys, rows: 'live', index: null, partitionColumn: false, timeZone: run.timeZone, threads: run.threads, range: null, jsonStrings: run.jsonStrings,
+    format: run.format, output: path, count: run.out === null, write,
     say: (l) => (l.startsWith('warning: ') ? line.problems.push(l.slice(9)) : undefined),
   });
   // --list-tables: the count is what is written; else the rows, counted on their way out.
@@ -280,10 +281,27 @@ async function partitioned(run: DatadirRun, t: FileTable, line: TableLine, path:
     line.status = await read((chunk) => void (counted += typeof chunk === 'string' ? chunk : new TextDecoder().decode(chunk)));
     line.rows = Number.parseInt(counted, 10);
   } else {
-    line.status = await withStream(path, (write) => read((chunk) => (counter.add(chunk), write(chunk))));
-    line.rows = run.format === 'parquet' ? null : counter.rows();
+    line.status = await withStream(path, async (write) => {
+      if (run.format === 'sql') await write(`CREATE DATABASE IF NOT EXISTS ${sqlIdent(t.db)};\nUSE ${sqlIdent(t.db)};\n`);
+      return read((chunk) => (counter.add(chunk), write(chunk)));
+    });
+    line.rows = run.format === 'parquet' || run.format === 'sql' ? null : counter.rows();
   }
   return line;
+}
+
+/**
+ * A partitioned table without its .frm: the definition ibdata1's dictionary gives its first
+ * partition's space (the same columns in every partition; it keeps no PARTITION BY clause).
+ */
+async function partitionDictionary(run: DatadirRun, t: FileTable, system: string | null): Promise<TableDef | undefined> {
+  if (t.frm !== null || system === null) return undefined;
+  const file = await openInnodb(t.ibds[0], { files: [], keys: run.keys, dictionary: system });
+  try {
+    return { ...file.definition(null).definition, name: t.table };
+  } finally {
+    await file.close();
+  }
 }
 
 /** Rows in CSV or NDJSON text as it is written: its records (a newline outside quotes), less CSV's header. */
@@ -317,7 +335,7 @@ export async function readDatadir(run: DatadirRun): Promise<number> {
     const text = tsvLine(line);
     if (tsv === null) await run.write(text);
     else if (!tsv.write(text)) await new Promise<void>((resolve) => tsv.once('drain', resolve));
-    progress.step(`${line.db}/${line.table}`);
+    progress.step(line.db === '' ? line.table : `${line.db}/${line.table}`);
   });
   try {
     if (tsv === null) await run.write(TSV_HEADER);
