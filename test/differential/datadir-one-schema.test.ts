@@ -4,9 +4,10 @@
  * are zeroed, so no dictionary record names them: every tree is `#dropped/index-N`. Read with
  * `--schema shape.sql --index-id all`, each tree of that shape comes back with its rows equal to the
  * server's SELECT before the drop; the trees of other shapes (another table, a secondary index) are
- * listed with why the given table does not fit, and keep their guessed columns.
+ * listed with why the given table does not fit, and keep their guessed columns. `--schema FOLDER`
+ * tries each of its files' tables in turn.
  */
-import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMariadb } from '../harness/mariadb.ts';
@@ -20,6 +21,9 @@ let dropped: string;
 let schemaFile: string;
 /** The shape as the server shows it (SHOW CREATE TABLE of s1: its character set too), what a DBA would give. */
 let shapeSql: string;
+/** `other`'s SHOW CREATE TABLE and rows, for --schema FOLDER. */
+let otherSql: string;
+let otherRows: (string | null)[][];
 /** Each table's rows as its SELECT gave them, by name. */
 const expected = new Map<string, (string | null)[][]>();
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -70,6 +74,8 @@ beforeAll(async () => {
   await server.exec(creates.join('\n'));
   for (const name of [...Array.from({ length: TABLES }, (_, i) => `s${i + 1}`), 'keyed']) expected.set(name, (await server.query(`SELECT * FROM d.${name} ORDER BY id`)).rows);
   shapeSql = (await server.query('SHOW CREATE TABLE d.s1')).rows[0][1] as string;
+  otherSql = (await server.query('SHOW CREATE TABLE d.other')).rows[0][1] as string;
+  otherRows = (await server.query('SELECT * FROM d.other ORDER BY a')).rows;
   // The dictionary's pages on disk before the drops (a second server on the copy): pages it frees then keep their records.
   await server.slowShutdown();
   const again = await startMariadb({ datadir: server.copyDatadir(), extraArgs: ['--innodb-file-per-table=OFF'] });
@@ -118,5 +124,20 @@ describe('one definition for many dropped trees', () => {
     const run = cli([dropped, '-o', outDir(), '--schema', schemaFile]);
     expect(run.status).toBe(64);
     expect(run.stderr).toContain('--index-id all');
+  });
+
+  it('--schema FOLDER: each tree read with the first of its .sql files\' tables that fits', () => {
+    const folder = join(dropped, 'schemas');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'a-shape.sql'), `${shapeSql};\n`);
+    writeFileSync(join(folder, 'b-other.sql'), `${otherSql};\n`);
+    const out = outDir();
+    const run = cli([dropped, '-o', out, '--format', 'ndjson', '--json-strings', '--schema', folder, '--index-id', 'all']);
+    expect(run.status, run.stderr).toBe(2);
+    const lines = tsv(readFileSync(join(out, 'tables.tsv'), 'utf8')).filter((l) => l.db === '#dropped');
+    expect(lines.filter((l) => l.definition === 'sql (a-shape.sql: s1)').length).toBe(TABLES + 1);
+    const other = lines.filter((l) => l.definition === 'sql (b-other.sql: other)');
+    expect(other.length).toBe(1);
+    expect(ndjsonRows(join(out, '#dropped', `${other[0].table}.ndjson`), ['a', 'b', 'c'])).toEqual(otherRows);
   });
 });
