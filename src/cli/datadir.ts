@@ -163,6 +163,8 @@ function outPath(run: DatadirRun, db: string, name: string): string {
  * freed dictionary pages name, then its dropped trees no table names (all found by one read of the file).
  */
 async function systemTables(run: DatadirRun, file: InnodbFile, queue: Queue, progress: Progress): Promise<void> {
+  // Its path, not its name: the worker threads open it (a table of many leaf pages).
+  const paths = [join(run.dir, file.name)];
   const named = new Set<string>();
   const used = new Set<string>();
   const dictionary = file.tables();
@@ -190,24 +192,24 @@ async function systemTables(run: DatadirRun, file: InnodbFile, queue: Queue, pro
       await queue.add(() => Promise.resolve(line));
     } else {
       const at = path;
-      await queue.add(() => readEntry(run, queue, file, entry, line, at));
+      await queue.add(() => readEntry(run, queue, file, paths, entry, line, at));
     }
   }
   const unnamed = (await file.droppedIndexes()).filter((d) => !named.has(String(d.indexId)));
   progress.add(unnamed.length);
-  for (const d of unnamed) await queue.add(() => unnamedTree(run, queue, file, d));
+  for (const d of unnamed) await queue.add(() => unnamedTree(run, queue, file, paths, d));
 }
 
 /** A dropped tree no dictionary record names, read with the columns its records suggest. */
-async function unnamedTree(run: DatadirRun, queue: Queue, file: InnodbFile, d: DroppedIndex): Promise<TableLine> {
+async function unnamedTree(run: DatadirRun, queue: Queue, file: InnodbFile, paths: readonly string[], d: DroppedIndex): Promise<TableLine> {
   const line = newLine('#dropped', `index-${d.indexId}`, 'dropped', file.name, String(d.indexId), 'guess');
   const path = outPath(run, '#dropped', `index-${d.indexId}`);
   try {
     const given = await fittingTable(run, file, d, line);
-    if (given !== null) return (await readOne(run, queue, given, [file.source.name], line, path), line);
+    if (given !== null) return (await readOne(run, queue, given, paths, line, path), line);
     const guessed = await file.guess(d.indexId, { compact: d.compact, rootLeaf: d.rootPage !== null && d.leafPages === 1 && d.pages === 1 ? d.rootPage : -1 });
     line.problems.push(`its table's dictionary rows are lost: the columns are guessed from the records (${guessed.definition.columns.length} columns), and it may be a secondary index`);
-    await readOne(run, queue, await file.table(guessed, { indexId: d.indexId, timeZone: run.timeZone }), [file.source.name], line, path);
+    await readOne(run, queue, await file.table(guessed, { indexId: d.indexId, timeZone: run.timeZone }), paths, line, path);
   } catch (e) {
     line.problems.push(`not read: ${(e as Error).message}`);
     line.status = 1;
@@ -235,9 +237,9 @@ async function fittingTable(run: DatadirRun, file: InnodbFile, d: DroppedIndex, 
   return null;
 }
 
-async function readEntry(run: DatadirRun, queue: Queue, file: InnodbFile, entry: TableEntry, line: TableLine, path: string): Promise<TableLine> {
+async function readEntry(run: DatadirRun, queue: Queue, file: InnodbFile, paths: readonly string[], entry: TableEntry, line: TableLine, path: string): Promise<TableLine> {
   try {
-    await readOne(run, queue, await file.table(entry, { timeZone: run.timeZone }), [file.source.name], line, path);
+    await readOne(run, queue, await file.table(entry, { timeZone: run.timeZone }), paths, line, path);
   } catch (e) {
     line.problems.push(`not read: ${(e as Error).message}`);
     line.status = 1;
