@@ -51,6 +51,7 @@ import { openDatadirUndo, systemSpaceOf, type DatadirUndo } from './node/undo-sp
 import { version } from '../package.json';
 import { readDatadir } from './cli/datadir.ts';
 import { historyOf, revertRun } from './cli/history.ts';
+import { givenTables } from './cli/datadir-schema.ts';
 
 /** Writes with backpressure, so a multi-GB export never piles up in memory. */
 function write(out: Writable, text: string | Uint8Array): Promise<void> | undefined {
@@ -224,9 +225,11 @@ async function runFolder(args: Args): Promise<number> {
   if (args.more.length > 0) throw new UsageError('a folder is read alone: give no other file with it');
   if (args.history || args.revertTrx !== null) throw new UsageError('--history and --revert-trx read one table: give its .ibd file');
   if (!args.listTables && args.output === null) throw new UsageError('a folder\'s tables are written into a folder: name it with -o OUTDIR (or list them with --list-tables)');
+  if (args.schema !== null && !args.allTrees) throw new UsageError('--schema with a folder defines its dropped trees whose definition is lost: add --index-id all');
   const timeZone = args.format === 'parquet' || args.sql ? 'UTC' : (await cliTimeZone(args.timeZone, join(args.ibd, 'ibdata1'), (line) => process.stderr.write(`${line}\n`)));
   return readDatadir({
     dir: args.ibd, out: args.listTables ? null : args.output, format: args.sql ? 'sql' : args.format, threads: args.threads, jsonStrings: args.jsonStrings, keys: await keysOf(args), timeZone,
+    given: args.schema === null ? [] : givenTables(args.schema),
     write: (text) => write(process.stdout, text), say: (line) => process.stderr.write(`${line}\n`),
   });
 }
@@ -234,6 +237,7 @@ async function runFolder(args: Args): Promise<number> {
 async function run(args: Args): Promise<number> {
   if (statSync(args.ibd, { throwIfNoEntry: false })?.isDirectory() === true) return runFolder(args);
   if (args.sql && args.revertTrx === null) throw new UsageError('--format sql is for a folder (ibd-reader DIR -o OUTDIR --format sql), or --revert-trx N');
+  if (args.allTrees) throw new UsageError('--index-id all is for a folder: ibd-reader DIR -o OUTDIR --schema FILE --index-id all');
   if (args.revertTrx !== null) args.timeZone = 'UTC';
   await sortFiles(args);
   if (args.listIndexes) return listFileIndexes(args);

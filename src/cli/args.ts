@@ -62,7 +62,9 @@ export const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [-
                      file and on a raw image without page 0: a disk image, a partial copy, an ibdata1,
                      whose indexes are named by its data dictionary)
   --index-id N       decode index N (see --list-indexes) instead of the table's clustered index; on a
-                     raw image, its leaves are found by scanning (give the table's DDL with --schema)
+                     raw image, its leaves are found by scanning (give the table's DDL with --schema);
+                     all, with DIR and --schema FILE|FOLDER (.sql, .frm): each dropped tree whose
+                     definition is lost is read with the first given table whose definition it fits
   --page-size N      the page size in bytes, when guessing it from the content picks the wrong one
   --index NAME       decode the table's index NAME (from its definition): its columns, then the primary
                      key's, in the index's order (with --index-id N: tree N read as that index)
@@ -111,6 +113,8 @@ export interface Args {
   /** --datadir: where the redo log is (--as-on-disk: none is applied). */
   datadir: string | null;
   indexId: bigint | null;
+  /** --index-id all: with a folder and --schema, every dropped tree whose definition is lost (datadir-schema.ts). */
+  allTrees: boolean;
   pageSize: number | null;
   pageMap: boolean;
   page: number | null;
@@ -141,7 +145,7 @@ export interface Args {
 }
 
 export function parseArgs(argv: string[]): Args {
-  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null; more: string[] } = { format: 'csv', schema: null, printDdl: false, count: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, listTables: false, dictionary: null, datadir: null, indexId: null, pageSize: null, pageMap: false, page: null, index: null, key: null, from: null, to: null, more: [], files: [], partitionColumn: false, timeZone: null, csvFor: null, listTransactions: false, beforeTrx: null, history: false, revertTrx: null, asOnDisk: false, jsonStrings: false, sql: false };
+  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null; more: string[] } = { format: 'csv', schema: null, printDdl: false, count: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, listTables: false, dictionary: null, datadir: null, indexId: null, allTrees: false, pageSize: null, pageMap: false, page: null, index: null, key: null, from: null, to: null, more: [], files: [], partitionColumn: false, timeZone: null, csvFor: null, listTransactions: false, beforeTrx: null, history: false, revertTrx: null, asOnDisk: false, jsonStrings: false, sql: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = (): string => {
@@ -193,8 +197,9 @@ export function parseArgs(argv: string[]): Args {
     else if (a === '--datadir') args.datadir = value();
     else if (a === '--index-id') {
       const v = value();
-      if (!/^\d+$/.test(v)) throw new UsageError('--index-id takes an index id (a whole number; see --list-indexes)');
-      args.indexId = BigInt(v);
+      if (v === 'all') args.allTrees = true;
+      else if (!/^\d+$/.test(v)) throw new UsageError('--index-id takes an index id (a whole number; see --list-indexes), or all (a folder\'s dropped trees, with --schema)');
+      else args.indexId = BigInt(v);
     } else if (a === '--page-size') {
       const n = Number(value());
       if (!PAGE_SIZES.some((size) => size === n)) throw new UsageError(`--page-size takes one of ${PAGE_SIZES.join(', ')}`);
