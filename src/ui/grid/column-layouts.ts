@@ -1,0 +1,19 @@
+/**
+ * The grid's column layouts (column-layout.svelte.ts), kept per table (its entry's key, the index and
+ * the row mode: their columns differ) for the page's session, so that coming back to a table finds it
+ * as it was left. Not reactive itself: a layout is made while the grid's table is derived, and each
+ * layout's own fields are.
+ */
+import { ColumnLayout } from './column-layout.svelte.ts';
+
+const layouts = new Map<string, ColumnLayout>();
+
+/** The layout of the table `key` names (made on first use). */
+export function columnLayout(key: string): ColumnLayout {
+  let layout = layouts.get(key);
+  if (!layout) {
+    layout = new ColumnLayout();
+    layouts.set(key, layout);
+  }
+  return layout;
+}
