@@ -196,6 +196,8 @@ export interface ExportOptions {
   filter?: RowQuery;
   /** Each run's rows last first (an export in descending key order, whose runs go last first too). */
   reverse?: boolean;
+  /** CSV and NDJSON: only these output columns, in this order (the grid's visible columns); else every one. */
+  columns?: number[];
 }
 
 export interface ExportedRun {

@@ -148,7 +148,7 @@ async function formatRun(open: OpenView, pages: number[], first: boolean, option
   // Sized for the pieces CSV is made in (see csvPages); it grows for a whole run of other formats.
   const buffers = open.exportBuffers.pop() ?? csvBuffers(open.reader.columns.length);
   try {
-    if (plainCsv(options) && !options.filter && !options.reverse) {
+    if (plainCsv(options) && !options.filter && !options.reverse && !options.columns) {
       const { csv, rows } = await csvPages(open.reader, pages, first, buffers);
       const bytes = options.csv?.loadData ? loadDataEscaped(csv) : csv;
       // A copy of its own: it is held until written, with others in flight.
@@ -156,6 +156,7 @@ async function formatRun(open: OpenView, pages: number[], first: boolean, option
     }
     const batch = await open.reader.decodePages(pages, { first, into: buffers.into });
     if (options.format === 'parquet') {
+      if (options.columns) throw new Error('a Parquet export writes every column');
       // The run's own row groups, laid out in the file by the page (parquet-row-groups.ts).
       const shown = options.filter || options.reverse ? packRows(await exportedRows(open, batch, options), open.reader.columns.length) : batch;
       const { bytes, part } = parquetPart(open.spec.table, open.reader.columns, shown);
@@ -205,10 +206,13 @@ function formatRows(open: OpenView, rows: Row[], options: ExportOptions, as: 'bl
   // Parquet takes whole batches in key order (formatRun); a sort by a column merges rows one by one.
   if (options.format === 'parquet') throw new Error('a Parquet export is written in primary-key order: export the rows sorted by a column as CSV, NDJSON or SQL');
   const { reader } = open;
+  const { columns } = options;
+  if (columns && options.format === 'sql') throw new Error('an SQL export writes every column: INSERTs of some would load rows whose other columns take their defaults');
+  const written = columns ? rows.map((r) => columns.map((c) => r[c])) : rows;
   const text = options.format === 'csv'
-    ? csvRows(rows, options.csv ?? {})
+    ? csvRows(written, options.csv ?? {})
     : options.format === 'ndjson'
-      ? ndjsonOf(open.spec.table, reader.columns, rows, { strings: options.jsonStrings })
+      ? ndjsonOf(open.spec.table, columns ? columns.map((c) => reader.columns[c]) : reader.columns, written, { strings: options.jsonStrings })
       : sqlText(open, rows, options.sqlRowsPerInsert ?? 1000);
   const bytes = options.format === 'csv' && options.csv?.loadData ? loadDataEscaped(encoder.encode(text)) : null;
   if (bytes !== null) return as === 'bytes' ? handedOver(bytes, undefined) : new Blob([bytes]);
@@ -411,7 +415,8 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
       const { reader, spec } = open;
       if (options.format === 'parquet') return parquetEdge(open, edge, parquet);
       let text = '';
-      if (edge === 'head' && options.format === 'csv' && options.csvHeader !== false) text = csvHeader(reader.columns, options.csv ?? {});
+      const names = options.columns ? options.columns.map((c) => reader.columns[c]) : reader.columns;
+      if (edge === 'head' && options.format === 'csv' && options.csvHeader !== false) text = csvHeader(names, options.csv ?? {});
       if (edge === 'head' && options.format === 'sql') text = sqlPreamble(spec.table, spec.name);
       if (edge === 'tail' && options.format === 'sql') text = sqlPostamble();
       return new Blob([options.csv?.loadData ? loadDataEscaped(encoder.encode(text)) : text]);

@@ -9,7 +9,7 @@
  *    are the server's `ORDER BY dept, salary DESC, id` of the filtered rows;
  *  - hidden columns leave the grid's DOM layout, a frozen one stays where it is while the grid
  *    scrolls sideways and the others move, both remembered when the table is left and opened again;
- *    an export still writes every column.
+ *    an export still writes every column, and with "only the visible columns" the server's SELECT of them.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +19,7 @@ import type { Page } from 'playwright-core';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
 import { checkSetup, expectOwnOriginOnly, loadPage, pageSteps, startSession, type Session } from './harness.ts';
 import { tableFiles } from './test-tables.ts';
+import { csvHeader, csvRows } from '../../src/core/writers/output.ts';
 
 const ROWS = 3000;
 
@@ -164,6 +165,11 @@ describe('typed filters, sorts by several columns, hidden and frozen columns in 
 
     const csv = (await download('CSV', 'staff.csv')).toString('utf8');
     expect(csv.split('\n')[0]).toBe('id,name,salary,hired,dept,note,a,b,c,d');
+    // "Only the visible columns": the server's SELECT of them, byte for byte.
+    await page.getByTestId('export-visible-columns').locator('input').check();
+    const visible = (await download('CSV', 'staff.csv')).toString('utf8');
+    const server = await db.query('SELECT id, name, salary, hired, dept, a, b, c, d FROM staff ORDER BY id');
+    expect(visible).toBe(csvHeader(server.columns) + csvRows(server.rows));
   }, 180_000);
 
   it('made no request outside the page’s own origin, and logged no errors', () => {

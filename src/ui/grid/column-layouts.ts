@@ -8,12 +8,17 @@ import { ColumnLayout } from './column-layout.svelte.ts';
 
 const layouts = new Map<string, ColumnLayout>();
 
-/** The layout of the table `key` names (made on first use). */
-export function columnLayout(key: string): ColumnLayout {
+/** The layout `key` names (made on first use). */
+function columnLayout(key: string): ColumnLayout {
   let layout = layouts.get(key);
   if (!layout) {
     layout = new ColumnLayout();
     layouts.set(key, layout);
   }
   return layout;
+}
+
+/** The layout of a table entry's grid: per table, index and row mode (their columns differ). */
+export function entryLayout(entry: { key: string; indexName: string | null; mode: string }): ColumnLayout {
+  return columnLayout(`${entry.key}\u0000${entry.indexName ?? ''}\u0000${entry.mode}`);
 }
