@@ -22,6 +22,7 @@
  *    worker, or into bytes handed over; `exportEdge` gives the header / preamble and the postamble.
  *  - `stats()`: this worker's decode statistics since `openView`.
  */
+import type { WhereCondition } from '../src/ui/search/where-parse.ts';
 import type * as Comlink from 'comlink';
 import type { EncryptionKeys } from '../src/core/tablespace/encryption.ts';
 import type { CsvOptions } from '../src/core/writers/output.ts';
@@ -117,9 +118,13 @@ export interface OpenedView {
   partitions: { parts: { name: string; start: number }[]; warnings: string[]; unmerged: string | null } | null;
 }
 
-/** A text filter, or an exact key match (`columns` / `values`: every one must equal). */
+/**
+ * A text filter, an exact key match (`columns` / `values`: every one must equal), or a typed filter
+ * (`text` as typed, parsed into `conditions`: src/ui/search/where-parse.ts).
+ */
 export type RowQuery =
   | { kind: 'text'; text: string; column: number | null; matchCase: boolean }
+  | { kind: 'where'; text: string; conditions: WhereCondition[] }
   | { kind: 'key'; columns: number[]; values: string[]; fold: boolean; firstOnly: boolean };
 
 export interface SearchResult {
@@ -191,6 +196,8 @@ export interface ExportOptions {
   filter?: RowQuery;
   /** Each run's rows last first (an export in descending key order, whose runs go last first too). */
   reverse?: boolean;
+  /** CSV and NDJSON: only these output columns, in this order (the grid's visible columns); else every one. */
+  columns?: number[];
 }
 
 export interface ExportedRun {

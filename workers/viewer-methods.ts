@@ -23,7 +23,7 @@ import { openDefinedTable, type InnodbTable } from '../src/lib/innodb-table.ts';
 import { PARTITION_COLUMN } from '../src/lib/partitioned-table.ts';
 import type { ByteSource } from '../src/core/tablespace/source.ts';
 import { batchToRows } from '../src/ui/grid/batch-text.ts';
-import { keyRows, textRows } from '../src/ui/search/search.ts';
+import { rowFilter, type FilterTable } from './row-filter.ts';
 import { seekKey, type KeySeekMethods, type SeekTree } from './key-seek.ts';
 import { LeafCounter } from './leaf-damage.ts';
 import { PartialView, sqlKeepingPartial } from './partial-view.ts';
@@ -148,7 +148,7 @@ async function formatRun(open: OpenView, pages: number[], first: boolean, option
   // Sized for the pieces CSV is made in (see csvPages); it grows for a whole run of other formats.
   const buffers = open.exportBuffers.pop() ?? csvBuffers(open.reader.columns.length);
   try {
-    if (plainCsv(options) && !options.filter && !options.reverse) {
+    if (plainCsv(options) && !options.filter && !options.reverse && !options.columns) {
       const { csv, rows } = await csvPages(open.reader, pages, first, buffers);
       const bytes = options.csv?.loadData ? loadDataEscaped(csv) : csv;
       // A copy of its own: it is held until written, with others in flight.
@@ -156,12 +156,13 @@ async function formatRun(open: OpenView, pages: number[], first: boolean, option
     }
     const batch = await open.reader.decodePages(pages, { first, into: buffers.into });
     if (options.format === 'parquet') {
+      if (options.columns) throw new Error('a Parquet export writes every column');
       // The run's own row groups, laid out in the file by the page (parquet-row-groups.ts).
-      const shown = options.filter || options.reverse ? packRows(exportedRows(batch, options), open.reader.columns.length) : batch;
+      const shown = options.filter || options.reverse ? packRows(await exportedRows(open, batch, options), open.reader.columns.length) : batch;
       const { bytes, part } = parquetPart(open.spec.table, open.reader.columns, shown);
       return { data: as === 'bytes' ? handedOver(bytes, spare) : new Blob([bytes]), rows: shown.rows, parquet: part };
     }
-    const rows = exportedRows(batch, options);
+    const rows = await exportedRows(open, batch, options);
     return { data: formatRows(open, rows, options, as), rows: rows.length };
   } finally {
     open.exportBuffers.push(buffers);
@@ -169,16 +170,20 @@ async function formatRun(open: OpenView, pages: number[], first: boolean, option
 }
 
 /** The rows of a decoded run an export writes: those its filter matches, last first for `reverse`. */
-function exportedRows(batch: RowBatch, options: ExportOptions): Row[] {
+async function exportedRows(open: OpenView, batch: RowBatch, options: ExportOptions): Promise<Row[]> {
   let rows = batchToRows(batch);
   const { filter } = options;
   if (filter) {
     const matched: number[] = [];
-    if (filter.kind === 'text') textRows(batch, filter, matched);
-    else keyRows(batch, filter, matched);
+    (await rowFilter(filter, filterTable(open)))(batch, matched);
     rows = matched.map((r) => rows[r]);
   }
   return options.reverse ? rows.reverse() : rows;
+}
+
+/** What the view's typed filters are tested against. */
+function filterTable(open: OpenView): FilterTable {
+  return { columns: open.reader.columns, table: open.spec.table.columns, timeZone: open.spec.timeZone ?? 'UTC' };
 }
 
 /** Rounding of a new hand-over buffer's size, so that it can carry a later run's bytes too. */
@@ -201,10 +206,13 @@ function formatRows(open: OpenView, rows: Row[], options: ExportOptions, as: 'bl
   // Parquet takes whole batches in key order (formatRun); a sort by a column merges rows one by one.
   if (options.format === 'parquet') throw new Error('a Parquet export is written in primary-key order: export the rows sorted by a column as CSV, NDJSON or SQL');
   const { reader } = open;
+  const { columns } = options;
+  if (columns && options.format === 'sql') throw new Error('an SQL export writes every column: INSERTs of some would load rows whose other columns take their defaults');
+  const written = columns ? rows.map((r) => columns.map((c) => r[c])) : rows;
   const text = options.format === 'csv'
-    ? csvRows(rows, options.csv ?? {})
+    ? csvRows(written, options.csv ?? {})
     : options.format === 'ndjson'
-      ? ndjsonOf(open.spec.table, reader.columns, rows, { strings: options.jsonStrings })
+      ? ndjsonOf(open.spec.table, columns ? columns.map((c) => reader.columns[c]) : reader.columns, written, { strings: options.jsonStrings })
       : sqlText(open, rows, options.sqlRowsPerInsert ?? 1000);
   const bytes = options.format === 'csv' && options.csv?.loadData ? loadDataEscaped(encoder.encode(text)) : null;
   if (bytes !== null) return as === 'bytes' ? handedOver(bytes, undefined) : new Blob([bytes]);
@@ -241,7 +249,7 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
     // Sorts decode into the search's builders (a worker runs one task of either at a time per slot).
     ...createSortMethods(() => {
       const open = opened();
-      return { reader: open.reader, table: open.spec.table, builders: open.searchBuilders, timeZone: open.spec.timeZone ?? 'UTC' };
+      return { reader: open.reader, table: open.spec.table, builders: open.searchBuilders, timeZone: open.spec.timeZone ?? 'UTC', filterTable: filterTable(open) };
     }, (batch, options, as) => formatRows(opened(), batchToRows(batch), options, as)),
     ...createPartialMethods(opened),
 
@@ -367,14 +375,14 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
       const pageOf: number[] = [];
       const rowOf: number[] = [];
       const rows: number[] = [];
+      const matching = await rowFilter(query, filterTable(open));
       const run = await reader.readRun(pages);
       try {
         for (let i = 0; i < pages.length; i++) {
           const batch = await reader.decodePages([pages[i]], { first: first && i === 0, into: builder, run });
           counts[i] = batch.rows;
           rows.length = 0;
-          if (query.kind === 'text') textRows(batch, query, rows);
-          else keyRows(batch, query, rows);
+          matching(batch, rows);
           for (const r of rows) {
             pageOf.push(i);
             rowOf.push(r);
@@ -407,7 +415,8 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
       const { reader, spec } = open;
       if (options.format === 'parquet') return parquetEdge(open, edge, parquet);
       let text = '';
-      if (edge === 'head' && options.format === 'csv' && options.csvHeader !== false) text = csvHeader(reader.columns, options.csv ?? {});
+      const names = options.columns ? options.columns.map((c) => reader.columns[c]) : reader.columns;
+      if (edge === 'head' && options.format === 'csv' && options.csvHeader !== false) text = csvHeader(names, options.csv ?? {});
       if (edge === 'head' && options.format === 'sql') text = sqlPreamble(spec.table, spec.name);
       if (edge === 'tail' && options.format === 'sql') text = sqlPostamble();
       return new Blob([options.csv?.loadData ? loadDataEscaped(encoder.encode(text)) : text]);

@@ -19,6 +19,7 @@
  *  - `sortBy`: the rows (a filter's matches) by a non-key column, sorted in the workers (sort-rows.ts);
  *  - `damage`: the damaged and unreadable leaves the count found (damage.ts).
  */
+import type { RunSort } from '../../../workers/sort-methods.ts';
 import type { FirstLeaf, LeafCounts, OpenedView, PartialGrid, RowQuery, ViewSpec } from '../../../workers/viewer-api.ts';
 import type { DecodeStats, IndexEntries, MappedRange, PartialResult } from '../../../workers/decoder-api.ts';
 import type { RowBatch } from '../../core/values/row-batch.ts';
@@ -300,7 +301,7 @@ export class TableView {
    * `by.column`, ties in key order, or of the view's whole key (`by.index`, sort-rows.ts); `runPages`:
    * leaves per sorted run.
    */
-  sortBy(by: { column: number; index?: boolean }, filter: RowQuery | null, signal: AbortSignal, onProgress: (p: SortProgress) => void, runPages = SEARCH_RUN): Promise<Float64Array> {
+  sortBy(by: Pick<RunSort, 'column' | 'index' | 'columns'>, filter: RowQuery | null, signal: AbortSignal, onProgress: (p: SortProgress) => void, runPages = SEARCH_RUN): Promise<Float64Array> {
     return sortRows({ pool: this.pool, gen: this.gen }, this.map, this.#onChange, by, filter, signal, onProgress, runPages);
   }
 
