@@ -1,12 +1,10 @@
 /**
  * CRC-32C against a bit-at-a-time reference (the polynomial itself, no tables): lengths around the
  * 16-byte steps of the sliced loop, odd offsets (unaligned words), and the page sizes' ranges. Every
- * page any other test reads checks it against real servers' pages too. Both implementations: the
- * WebAssembly one (Node has it, so every other test uses it) and the JavaScript fallback.
+ * page any other test reads checks it against real servers' pages too.
  */
 import { describe, expect, it } from 'vitest';
-import { crc32c as pageCrc32c } from '../src/core/pages/checksum.ts';
-import { crc32cInWasm, crc32cJs } from '../src/core/codecs/crc32c.ts';
+import { crc32c } from '../src/core/pages/checksum.ts';
 import { rng } from './differential/random-data.ts';
 
 function reference(b: Uint8Array, start: number, end: number): number {
@@ -24,18 +22,14 @@ function noise(length: number, seed: number): Uint8Array {
   return Uint8Array.from({ length }, () => Math.floor(r() * 256));
 }
 
-it('runs in WebAssembly under Node', () => {
-  expect(crc32cInWasm).toBe(true);
-});
-
-describe.each([['WebAssembly', pageCrc32c], ['JavaScript', crc32cJs]])('CRC-32C in %s', (_name, crc32c) => {
+describe('CRC-32C', () => {
   it('gives the check value of "123456789"', () => {
     expect(crc32c(new TextEncoder().encode('123456789'), 0, 9)).toBe(0xe3069283);
   });
 
   it('equals the bitwise reference for short and long ranges at any alignment', () => {
     const b = noise(70_000, 12345);
-    const lengths = [0, 1, 3, 15, 16, 63, 64, 65, 1000, 2047, 2048, 2049, 3000, 4092, 4096, 4099, 8180, 16376, 16380, 16384, 32764, 65532, 65536, 65537, 69960];
+    const lengths = [0, 1, 3, 15, 16, 63, 64, 65, 1000, 2047, 2048, 2049, 3000, 4092, 4096, 4099, 8180, 16376, 16380, 16384, 32764, 65532];
     for (const length of lengths) {
       for (const offset of [0, 1, 2, 3, 4, 38]) {
         expect(crc32c(b, offset, offset + length), `length ${length} at ${offset}`).toBe(reference(b, offset, offset + length));

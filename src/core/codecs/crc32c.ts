@@ -1,9 +1,7 @@
 /**
  * CRC-32C (Castagnoli), the checksum of full_crc32 and crc32 pages, of redo log blocks and of the
- * doublewrite buffer: in WebAssembly where it runs (crc32c-wasm.ts), else slicing-by-16 in
- * JavaScript. Both compute from the same tables.
+ * doublewrite buffer, in plain JavaScript (the project uses no WebAssembly).
  */
-import { CHUNK, crc32cModuleBytes, DATA } from './crc32c-wasm.ts';
 
 const CRC32C_POLY = 0x82f63b78;
 /**
@@ -22,50 +20,8 @@ for (let n = 0; n < 256; n++) {
 /** Whether 32-bit words read through an Int32Array are little-endian (every host that runs this, in practice). */
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
-/** Below this many bytes the JavaScript loop costs less than the copy into WebAssembly's memory. */
-const WASM_MIN = 256;
-
-interface WasmCrc {
-  crc: (p: number, n: number, c: number) => number;
-  memory: Uint8Array;
-}
-
-/**
- * The WebAssembly function with its tables in place, or null where WebAssembly is missing or refused.
- * Compiled synchronously: the module is a few hundred bytes, under every engine's limit for that.
- */
-function instantiate(): WasmCrc | null {
-  if (!LITTLE_ENDIAN || typeof WebAssembly !== 'object') return null;
-  try {
-    const instance = new WebAssembly.Instance(new WebAssembly.Module(crc32cModuleBytes()));
-    const { crc, mem } = instance.exports as { crc: WasmCrc['crc']; mem: WebAssembly.Memory };
-    const memory = new Uint8Array(mem.buffer);
-    memory.set(new Uint8Array(T.buffer), 0);
-    return { crc, memory };
-  } catch {
-    return null;
-  }
-}
-
-const wasm = instantiate();
-
-/** Whether crc32c() runs in WebAssembly here (for the tests that compare both). */
-export const crc32cInWasm = wasm !== null;
-
-/** CRC-32C of b[start, end). */
+/** CRC-32C of b[start, end): slicing-by-16 over whole words, byte by byte at the ends. */
 export function crc32c(b: Uint8Array, start: number, end: number): number {
-  if (wasm === null || end - start < WASM_MIN) return crc32cJs(b, start, end);
-  let crc = -1;
-  for (let at = start; at < end; at += CHUNK) {
-    const n = Math.min(CHUNK, end - at);
-    wasm.memory.set(b.subarray(at, at + n), DATA);
-    crc = wasm.crc(DATA, n, crc);
-  }
-  return (crc ^ -1) >>> 0;
-}
-
-/** crc32c() in JavaScript: slicing-by-16 over whole words, byte by byte at the ends. */
-export function crc32cJs(b: Uint8Array, start: number, end: number): number {
   let crc = -1;
   let i = start;
   if (LITTLE_ENDIAN && end - start >= 64) {
