@@ -40,6 +40,7 @@ import { keyRange, writeLookup } from './cli/lookup.ts';
 import { cliTimeZone } from './cli/time-zone.ts';
 import { guessedDefinition, writePartitions, type PartitionRun } from './cli/partitions.ts';
 import { inKeyOrder, pooledCount } from './cli/pooled-read.ts';
+import { writeCsvHere } from './cli/csv-here.ts';
 import { PARALLEL_MIN_PAGES, startPool, type NodePool } from './node/pool.ts';
 import { parseArgs, sortFiles, textFormat, UsageError, USAGE, type Args } from './cli/args.ts';
 import { parquetDecoded, type Decoded } from './cli/parquet-output.ts';
@@ -64,18 +65,26 @@ function write(out: Writable, text: string | Uint8Array): Promise<void> | undefi
 type Chunk = Uint8Array | string;
 
 /** The rows as output chunks, in key order; Parquet's runs encoded where they are decoded (cli/parquet-output.ts). */
-async function decodeAll(table: InnodbTable, args: Args): Promise<Decoded<Chunk>> {
+async function decodeAll(table: InnodbTable, args: Args, out: Writable): Promise<Decoded<Chunk>> {
   if (args.format === 'parquet') return parquetDecoded(table, args.files, args.threads, args.output ?? '', { warn, line: (text) => process.stderr.write(`${text}\n`) });
-  return decodeChunks(table, args, (batch) => (args.format === 'csv' ? csvBytes(batch) : ndjsonOf(table.definition, table.reader.columns, batchRows(batch), { strings: args.jsonStrings })));
+  return decodeChunks(table, args, (batch) => (args.format === 'csv' ? csvBytes(batch) : ndjsonOf(table.definition, table.reader.columns, batchRows(batch), { strings: args.jsonStrings })), out);
 }
 
 /**
  * The rows as `format` makes them, in key order. With worker threads, CSV is made in the workers (the
- * main thread only writes); NDJSON is made here from their batches.
+ * main thread only writes); NDJSON is made here from their batches. In this thread CSV is written
+ * to `out` as it is made (csv-here.ts), no chunk yielded.
  */
-async function decodeChunks(table: InnodbTable, args: Args, format: (batch: RowBatch) => Chunk): Promise<Decoded<Chunk>> {
+async function decodeChunks(table: InnodbTable, args: Args, format: (batch: RowBatch) => Chunk, out: Writable): Promise<Decoded<Chunk>> {
   const { reader } = table;
   const leaves = await reader.leafPages();
+  if ((args.threads === 1 || leaves.length < PARALLEL_MIN_PAGES) && args.format === 'csv') {
+    // eslint-disable-next-line require-yield -- its CSV goes to `out` as it is made, not through the caller's loop
+    async function* written(): AsyncGenerator<Chunk> {
+      await writeCsvHere(reader, leaves, out);
+    }
+    return { chunks: written(), stats: () => Promise.resolve(reader.stats) };
+  }
   if (args.threads === 1 || leaves.length < PARALLEL_MIN_PAGES) {
     async function* chunks(): AsyncGenerator<Chunk> {
       for await (const batch of table.batches({ batchSize: 5000, separated: args.format === 'csv' })) yield format(batch);
@@ -309,7 +318,7 @@ async function readOpened(file: InnodbFile, args: Args): Promise<number> {
     if (range !== null) return Math.max(await writeLookup(table, range, { format: textFormat(args), jsonStrings: args.jsonStrings, count: args.count, write: (c) => write(stream, c), say: (l) => process.stderr.write(`${l}\n`) }), spaceDamaged ? 2 : 0);
     if (args.count) return Math.max(await countRows(table, out, args), spaceDamaged ? 2 : 0);
     if (args.format === 'csv') await write(out, csvHeader(table.columns));
-    const decoded = await decodeAll(table, args);
+    const decoded = await decodeAll(table, args, out);
     for await (const chunk of decoded.chunks) await write(out, chunk);
     const s = await decoded.stats();
     // Partial rows stand for the rows of lost or damaged clustered leaves: with none, no second pass.
