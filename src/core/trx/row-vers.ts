@@ -21,8 +21,12 @@ import { logPages, type SpaceOf, type UndoLog } from './undo-logs.ts';
 export type Version =
   /** The set inserted it: no row. */
   | { kind: 'none'; trxId: number }
-  /** An earlier version, as a record in the page's format; `deleted`: its delete mark. */
-  | { kind: 'record'; trxId: number; bytes: Uint8Array; origin: number; deleted: boolean }
+  /**
+   * An earlier version, as a record in the page's format; `deleted`: its delete mark; `changed`: the
+   * fields whose values it got back (field numbers of the layout), null when a later transaction
+   * deleted the row (every value is back).
+   */
+  | { kind: 'record'; trxId: number; bytes: Uint8Array; origin: number; deleted: boolean; changed: number[] | null }
   /** Its version before the set cannot be had: why. */
   | { kind: 'lost'; trxId: number; why: string };
 
@@ -85,6 +89,7 @@ export class RowVersions {
     let at = origin;
     let id = trxId;
     let deleted = false;
+    let changed: number[] | null = [];
     for (let n = 0; n < MAX_CHAIN && (this.trxIds.has(id) || id >= this.from); n++) {
       if (!this.trxIds.has(id)) return { kind: 'lost', trxId, why: `transaction ${id}'s undo log is no longer kept (purged)` };
       try {
@@ -99,6 +104,8 @@ export class RowVersions {
         if (why !== null) return { kind: 'lost', trxId, why: `its undo record (page ${roll.pageNo}, offset ${roll.offset}) ${why}` };
         const previous = applyUndo(rec, fields, layout.nUnique);
         deleted = (rec.infoBits & 0x20) !== 0;
+        if (rec.type === TRX_UNDO_DEL_MARK_REC) changed = null;
+        for (const u of rec.update ?? []) changed?.push(u.fieldNo);
         const built = buildRecord(previous, layout, compact, rec.infoBits);
         bytes = built.bytes;
         at = built.origin;
@@ -109,7 +116,7 @@ export class RowVersions {
       }
     }
     if (this.trxIds.has(id) || id >= this.from) return { kind: 'lost', trxId, why: `its chain of versions runs past ${MAX_CHAIN} changes` };
-    return this.taken({ kind: 'record', trxId, bytes, origin: at, deleted });
+    return this.taken({ kind: 'record', trxId, bytes, origin: at, deleted, changed });
   }
 
   /** A version taken back, counted for its transaction. */
