@@ -25,6 +25,7 @@ import type { SortMethods } from './sort-methods.ts';
 import type { IndexEntries, PartialMethods, PartialResult } from './partial-methods.ts';
 import type { KeySeekMethods } from './key-seek.ts';
 import type { SystemMethods } from './system-methods.ts';
+import type { UndoMethods } from './undo-methods.ts';
 import type { NamedBlob, ResolvedSchemaResult, SchemaResult } from './schema-api.ts';
 
 export type { DecodeStats, TableInfo };
@@ -35,6 +36,8 @@ export type { ColumnEdit, GuessResult, GuessedTableInfo } from './guess-methods.
 export type { ExportedTable, ListedTable, ListItem } from './list-methods.ts';
 export type { SystemListing, SystemTable } from './system-methods.ts';
 export type { KeySeek } from './key-seek.ts';
+export type { BeforeTrx, TransactionList, UndoBlobs } from './undo-methods.ts';
+export type { TableChanges, TransactionInfo } from '../src/lib/datadir-undo.ts';
 export type { IndexEntries, PartialResult };
 export type { BTreeLevels, IndexName, MappedRange, PackedPageMap, PageBucket, PageCells, PageInspection, PageMapEntry } from './page-map-methods.ts';
 
@@ -43,7 +46,7 @@ export type { BTreeLevels, IndexName, MappedRange, PackedPageMap, PageBucket, Pa
  * in recovery-methods.ts; guessing the columns of a file with no definition in guess-methods.ts; the
  * page map and the page inspector in page-map-methods.ts.
  */
-export interface DecoderApi extends ViewerApi, PartialMethods, SortMethods, KeySeekMethods, RecoveryMethods, GuessMethods, ListMethods, PageMapMethods, SystemMethods {
+export interface DecoderApi extends ViewerApi, PartialMethods, SortMethods, KeySeekMethods, RecoveryMethods, GuessMethods, ListMethods, PageMapMethods, SystemMethods, UndoMethods {
   /** Parses the .sql (File, Blob or text) and picks the table matching `ibdName`. */
   readSchema(sql: Blob | string, ibdName: string): Promise<SchemaResult>;
   /**

@@ -15,6 +15,7 @@ import { createGuessMethods } from './guess-methods.ts';
 import { createListMethods, resolveCached } from './list-methods.ts';
 import { choiceNames, createSystemMethods } from './system-methods.ts';
 import { createPageMapMethods, PageMapStore } from './page-map-methods.ts';
+import { createUndoMethods } from './undo-methods.ts';
 
 let tables: TableDef[] = [];
 const pageMaps = new PageMapStore();
@@ -25,6 +26,7 @@ const api: DecoderApi = {
   ...createRecoveryMethods(),
   ...createListMethods(),
   ...createSystemMethods(),
+  ...createUndoMethods(),
   // A guessed table joins (or replaces, by name) the tables the viewer methods look up.
   ...createGuessMethods((table) => {
     tables = [...tables.filter((t) => t.name !== table.name), table];

@@ -34,6 +34,7 @@ import type { MappedRange } from '../src/core/readers/page-map-fill.ts';
 import type { DecodeStats, OpenOptions, RowMode, TableInfo } from '../src/core/readers/table-reader.ts';
 import type { RawTarget } from '../src/core/tablespace/orphan-scan.ts';
 import type { NamedBlob } from './schema-api.ts';
+import type { BeforeTrx } from './undo-methods.ts';
 
 export type { CsvOptions, EncryptionKeys, RawTarget, RowBatch, RowMode, TableDef, TablespaceSummary };
 
@@ -81,6 +82,13 @@ export interface ViewSpec {
    * from the secondary indexes (partial-methods.ts). Live mode of a table's clustered index only (a partitioned table's too).
    */
   partial?: PartialGrid;
+  /**
+   * The table as it was before transaction N and every later one changed it (the CLI's --before-trx),
+   * from the datadir's undo logs (undo-methods.ts): changed cells come marked (RowBatch.changed),
+   * rows whose earlier version is gone are history-lost (withheld and counted, or marked in modes
+   * that show them). A table of its own file only (no partitions, no secondary index, no raw image).
+   */
+  undo?: BeforeTrx;
 }
 
 /** Partial rows as the grid shows them: the table's columns then `_row_state` (partial), an absent cell holding its mark. */
@@ -103,6 +111,8 @@ export interface OpenedView {
   keyColumns: number[];
   /** What opening said of the index read (a secondary index's tree taken by InnoDB's creation order, unchecked). */
   warnings: string[];
+  /** With ViewSpec.undo: what reading the undo logs said (a transaction whose history is gone …). */
+  undoNotes?: string[];
   /** Output column index of `_row_state` (deleted / both modes), else -1. */
   stateColumn: number;
   mode: RowMode;
@@ -167,6 +177,8 @@ export interface LeafCounts {
   damaged: DamagedLeaf[];
   /** Asked for (`countLeaves` with `map`): each range of pages the count read, as the page map records them. */
   mapped?: MappedRange[];
+  /** With ViewSpec.undo (every leaf then decoded to count it): rows taken back, and rows whose earlier version is lost. */
+  versions?: { rolledBack: number; historyLost: number };
 }
 
 export interface LeafPlan {

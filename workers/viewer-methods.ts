@@ -31,6 +31,7 @@ import { PartitionView, type ViewCounter, type ViewReader } from './partition-vi
 import { PageMapStore } from './page-map-methods.ts';
 import { createSortMethods, type SortMethods } from './sort-methods.ts';
 import { createPartialMethods, type PartialMethods } from './partial-methods.ts';
+import { versionsBefore } from './undo-methods.ts';
 import {
   DEFINITION_MISMATCH, type ColumnInfo, type ExportOptions, type OpenedView, type RowQuery, type SearchResult, type ViewerApi, type ViewSpec,
 } from './viewer-api.ts';
@@ -303,7 +304,10 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
       if (partitioned) await partitioned.leafPages();
       // A secondary index: its tree found by name (in a general tablespace, the SDI's), not the table's `index`.
       const how = spec.indexName === undefined ? { target: { index: spec.index, raw: spec.raw } } : { index: spec.indexName };
-      const table = partitioned ? null : await openDefinedTable(source, spec.table, { rows: spec.mode, keys: spec.keys, timeZone: spec.timeZone, ...how });
+      // As before transaction N: this worker's versions of the rows (a table of its own file only).
+      const before = spec.undo && !partitioned && spec.indexName === undefined && !spec.raw ? await versionsBefore(spec.undo) : null;
+      const versions = before?.taken?.versions ?? null;
+      const table = partitioned ? null : await openDefinedTable(source, spec.table, { rows: spec.mode, keys: spec.keys, timeZone: spec.timeZone, versions, ...how });
       const reader = withPartial(spec, partitioned ?? (table as InnodbTable).reader);
       const view: OpenedView = {
         table: spec.table.name,
@@ -311,13 +315,14 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
         columnInfo: columnInfo(spec.table, reader.columns),
         keyColumns: keyColumns(spec.table, reader.columns, reader.info.clusteredOn, spec.indexName !== undefined && (partitioned ? partitioned.index !== null : table?.options.indexName !== undefined)),
         warnings: table?.warnings.slice() ?? [],
+        ...(before ? { undoNotes: before.said.slice() } : {}),
         stateColumn: reader.columns.indexOf(ROW_STATE_COLUMN),
         mode: spec.mode,
         info: { ...reader.info },
         createSql: spec.table.createSql,
         partitions: partitioned ? { parts: partitioned.partitions, warnings: partitioned.warnings.slice(), unmerged: 'why' in partitioned.keyOrder ? partitioned.keyOrder.why : null } : null,
       };
-      const counterOf = () => (partitioned ? Promise.resolve(partitioned) : LeafCounter.open(source, spec, (table as InnodbTable).reader));
+      const counterOf = () => (partitioned ? Promise.resolve(partitioned) : LeafCounter.open(source, spec, (table as InnodbTable).reader, versions));
       current = { spec, source, reader, trees: partitioned?.trees() ?? [{ lookup: (range) => (table as InnodbTable).reader.lookup(range), leaf: (page) => page, partition: null }], counter: null, counterOf, view, exportBuffers: [], searchBuilders: [] };
       return view;
     },

@@ -10,9 +10,8 @@ import { cellText } from '../core/values/row-batch.ts';
 import { sqlColumns } from '../core/writers/output.ts';
 import { keyText, revertPostamble, revertPreamble, revertRow, type RevertTable, type RowVersion } from '../core/writers/revert-sql.ts';
 import type { InnodbTable } from '../lib/innodb-table.ts';
-import type { DatadirUndo } from '../node/undo-spaces.ts';
+import type { DatadirUndo, TakenBack } from '../lib/datadir-undo.ts';
 import { problemLine } from './problem-lines.ts';
-import type { TakenBack } from './transactions.ts';
 
 /**
  * The versions a history reads: every undo log purge has not processed. With --revert-trx N, N's

@@ -13,7 +13,8 @@
  *  - each export gets a pool of its own (export/export-run.svelte.ts), killed on Cancel, while the
  *    background work steps aside (export/export-hold.ts).
  */
-import type { ColumnEdit, PartialGrid, RowMode } from '../../workers/decoder-api.ts';
+import type { ColumnEdit, PartialGrid, RowMode, TransactionList } from '../../workers/decoder-api.ts';
+import { describeError } from './format.ts';
 import { ExportHold } from './export/export-hold.ts';
 import { FileSet } from './files/file-set.svelte.ts';
 import { kindOf, type InputFile } from './files/pairing.ts';
@@ -25,8 +26,25 @@ import { Listing } from './summary/listing.ts';
 import { OnScreen } from './tables/on-screen.ts';
 import { TableEntry } from './tables/table-entry.svelte.ts';
 
+/** The Transactions view's list: the undo logs of the datadir given (its ibdata1, undo001 …). */
+export interface TransactionsRead {
+  state: 'reading' | 'done' | 'error';
+  list: TransactionList | null;
+  error: string | null;
+}
+
+/** The datadir's `db/table` of a table file (`…/shop/items.ibd` → `shop/items`), as the data dictionary names it. */
+function datadirTableName(entry: TableEntry): string {
+  if (entry.paired.system) return entry.paired.system.name;
+  return entry.paired.ibd.path.replace(/\.ibd$/i, '').split('/').slice(-2).join('/');
+}
+
 export class Workspace {
   tables = $state.raw<TableEntry[]>([]);
+  /** The Transactions view's list, once asked for (readTransactions); null: not read (or files changed). */
+  transactions = $state.raw<TransactionsRead | null>(null);
+  /** Whether the files given hold a datadir's ibdata1, whose undo logs the Transactions view reads. */
+  hasUndo = $state(false);
   selectedKey = $state<string | null>(null);
   readonly files = new FileSet();
   /** Exports hold back the summary scans and the row count (ExportAll, startExport). */
@@ -64,6 +82,8 @@ export class Workspace {
       return;
     }
     const keysChanged = await this.files.add(fresh);
+    this.transactions = null;
+    this.hasUndo = this.files.undoBlobs() !== null;
     const zoneChanged = await this.files.timeZone.read(fresh);
     if (keysChanged) this.#listing.summarizeAgain(this.tables);
     // (an ibdata1 may define the .ibd files of its datadir that have no .frm)
@@ -282,8 +302,39 @@ export class Workspace {
     this.select(key);
   }
 
+  /** Reads the transactions of the datadir's undo logs (in a worker of the pool), once per set of files. */
+  async readTransactions(): Promise<void> {
+    const files = this.files.undoBlobs();
+    if (!files || this.transactions?.state === 'reading' || this.transactions?.state === 'done') return;
+    const read: TransactionsRead = { state: 'reading', list: null, error: null };
+    this.transactions = read;
+    try {
+      const list = await this.runInPool((api) => api.listTransactions(files));
+      if (this.transactions === read) this.transactions = { state: 'done', list, error: null };
+    } catch (err) {
+      if (this.transactions === read) this.transactions = { state: 'error', list: null, error: describeError(err) };
+    }
+  }
+
+  /** The table entry of a table the undo logs name (`db/table`), if its file was given. */
+  tableNamed(name: string): TableEntry | null {
+    return this.tables.find((t) => datadirTableName(t) === name) ?? this.tables.find((t) => datadirTableName(t).toLowerCase() === name.toLowerCase()) ?? null;
+  }
+
+  /** Shows the table as it was before transaction `trxId` and every later one (null: as it is); it is opened again. */
+  setBeforeTrx(key: string, trxId: number | null): void {
+    const entry = this.#find(key);
+    if (!entry || entry.beforeTrx === trxId) return;
+    this.#reopen(entry, () => {
+      entry.beforeTrx = trxId;
+      entry.taken = null;
+    });
+  }
+
   /** Forgets every file. */
   reset(): void {
+    this.transactions = null;
+    this.hasUndo = false;
     this.screen.stop();
     this.#pool.terminate();
     this.#pool.warm();

@@ -75,12 +75,25 @@ export class LeafVersions {
     const state = v.deleted ? 'delete-marked' : 'live';
     const wanted = modeIncludes(mode, state);
     if (v.deleted) stats[wanted ? 'deletedRecovered' : 'deletedSkipped']++;
-    if (wanted) this.writeVersion(pageNo, v.bytes, v.origin, state, out, externs);
+    if (wanted && this.writeVersion(pageNo, v.bytes, v.origin, state, out, externs)) this.markChanged(v.changed, out);
     return size;
   }
 
-  /** A record (a rebuilt version, or one whose history is lost) as a row of this state, its values checked. */
-  private writeVersion(pageNo: number, bytes: Uint8Array, origin: number, state: RowState, out: BatchBuilder, externs: PendingExtern[]): void {
+  /** The cells of the row just written whose values the version got back (all of them when the row had been deleted since). */
+  private markChanged(fields: readonly number[] | null, out: BatchBuilder): void {
+    const { layout } = this.ctx;
+    if (fields === null) {
+      for (const f of layout.fields) if (f.out >= 0) out.markChanged(f.out);
+      return;
+    }
+    for (const no of fields) {
+      const col = layout.fields[no]?.out ?? -1;
+      if (col >= 0) out.markChanged(col);
+    }
+  }
+
+  /** A record (a rebuilt version, or one whose history is lost) as a row of this state, its values checked; false when it does not decode. */
+  private writeVersion(pageNo: number, bytes: Uint8Array, origin: number, state: RowState, out: BatchBuilder, externs: PendingExtern[]): boolean {
     const { compact, layout } = this.ctx;
     const row = out.mark();
     this.sink.base = this.startRow(out, state);
@@ -92,10 +105,11 @@ export class LeafVersions {
       if (!(e instanceof RecordError)) throw e;
       out.rollback(row);
       this.fail(pageNo, origin, `the row's earlier version does not decode: ${e.message}`);
-      return;
+      return false;
     }
     out.endRow();
     for (const field of this.fields) externs.push({ origin, field });
+    return true;
   }
 }
 

@@ -21,15 +21,19 @@ import { logPages, type SpaceOf, type UndoLog } from './undo-logs.ts';
 export type Version =
   /** The set inserted it: no row. */
   | { kind: 'none'; trxId: number }
-  /** An earlier version, as a record in the page's format; `deleted`: its delete mark. */
-  | { kind: 'record'; trxId: number; bytes: Uint8Array; origin: number; deleted: boolean }
+  /**
+   * An earlier version, as a record in the page's format; `deleted`: its delete mark; `changed`: the
+   * fields whose values it got back (field numbers of the layout), null when a later transaction
+   * deleted the row (every value is back).
+   */
+  | { kind: 'record'; trxId: number; bytes: Uint8Array; origin: number; deleted: boolean; changed: number[] | null }
   /** Its version before the set cannot be had: why. */
   | { kind: 'lost'; trxId: number; why: string };
 
 /** One version back (RowVersions.previous): none (an insert), the earlier version, or why it cannot be had. */
 export type Step =
   | { kind: 'none' }
-  | { kind: 'record'; bytes: Uint8Array; origin: number; trxId: number; deleted: boolean }
+  | { kind: 'record'; bytes: Uint8Array; origin: number; trxId: number; deleted: boolean; fields: number[] | null }
   | { kind: 'lost'; why: string };
 
 /** Where an undo record lies, with its page and the transaction whose log holds it. */
@@ -95,15 +99,18 @@ export class RowVersions {
     let at = origin;
     let id = trxId;
     let deleted = false;
+    let changed: number[] | null = [];
     for (let n = 0; n < MAX_CHAIN && (this.trxIds.has(id) || id >= this.from); n++) {
       if (!this.trxIds.has(id)) return { kind: 'lost', trxId, why: `transaction ${id}'s undo log is no longer kept (purged)` };
       const step = this.previous(bytes, at, layout, compact, id);
       if (step.kind === 'none') return this.taken({ kind: 'none', trxId });
       if (step.kind === 'lost') return { kind: 'lost', trxId, why: step.why };
       ({ bytes, origin: at, trxId: id, deleted } = step);
+      if (step.fields === null) changed = null;
+      else for (const f of step.fields) changed?.push(f);
     }
     if (this.trxIds.has(id) || id >= this.from) return { kind: 'lost', trxId, why: `its chain of versions runs past ${MAX_CHAIN} changes` };
-    return this.taken({ kind: 'record', trxId, bytes, origin: at, deleted });
+    return this.taken({ kind: 'record', trxId, bytes, origin: at, deleted, changed });
   }
 
   /**
@@ -124,7 +131,9 @@ export class RowVersions {
       const why = mismatch(rec, fields, layout.nUnique);
       if (why !== null) return { kind: 'lost', why: `its undo record (page ${roll.pageNo}, offset ${roll.offset}) ${why}` };
       const built = buildRecord(applyUndo(rec, fields, layout.nUnique), layout, compact, rec.infoBits);
-      return { kind: 'record', bytes: built.bytes, origin: built.origin, trxId: rec.oldTrxId, deleted: (rec.infoBits & 0x20) !== 0 };
+      // The fields this step changed: all of them for a delete mark (the whole row comes back).
+      const changed = rec.type === TRX_UNDO_DEL_MARK_REC ? null : (rec.update ?? []).map((u) => u.fieldNo);
+      return { kind: 'record', bytes: built.bytes, origin: built.origin, trxId: rec.oldTrxId, deleted: (rec.infoBits & 0x20) !== 0, fields: changed };
     } catch (e) {
       if (!(e instanceof UndoRecordError)) throw e;
       return { kind: 'lost', why: `its undo record cannot be read: ${e.message}` };

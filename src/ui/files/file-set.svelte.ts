@@ -6,7 +6,7 @@
  * them: files it does not use, a .frm or .cfg without its .ibd, files that could not be read. The
  * tables found are the Workspace's (workspace.svelte.ts).
  */
-import type { NamedBlob, SystemListing, SystemTable } from '../../../workers/decoder-api.ts';
+import type { NamedBlob, SystemListing, SystemTable, UndoBlobs } from '../../../workers/decoder-api.ts';
 import { describeError } from '../format.ts';
 import { isServerConfig } from '../../core/definitions/server-time-zone.ts';
 import { TimeZoneChoice } from '../tables/time-zone.svelte.ts';
@@ -74,7 +74,9 @@ export class FileSet {
   describeLeftovers(tables: number): void {
     const parts: string[] = [];
     // A .cnf that gave the server's time zone was used.
-    const ignored = this.timeZone.server ? this.ignored.filter((f) => !isServerConfig(f.file.name)) : this.ignored;
+    // (and the undo tablespaces beside an ibdata1 are read by the Transactions view)
+    const undo = this.undoBlobs() !== null;
+    const ignored = this.ignored.filter((f) => !(this.timeZone.server && isServerConfig(f.file.name)) && !(undo && /^undo_?\d{3}$/i.test(f.file.name)));
     if (ignored.length > 0) {
       const names = ignored.slice(0, 3).map((f) => f.path).join(', ');
       parts.push(`Ignored ${ignored.length} file${ignored.length === 1 ? '' : 's'} that ${ignored.length === 1 ? 'is' : 'are'} not .ibd, .frm, .sql, .cfg or key files, with no InnoDB index page in the first MiB (${names}${ignored.length > 3 ? ', …' : ''}); a disk image whose pages lie deeper: the CLI's --list-indexes reads every page of it.`);
@@ -132,6 +134,24 @@ export class FileSet {
     }
     this.notice = null;
     return read;
+  }
+
+  /**
+   * The undo logs' files of the datadir given (the first ibdata1, its data files joined): the undo
+   * tablespaces (undo001 …) and the redo log (ib_logfile0) in its folder; null without an ibdata1.
+   */
+  undoBlobs(): UndoBlobs | null {
+    const system = this.#joinedFiles().find((f) => kindOf(f.file.name) === 'system' && /^ibdata1$/i.test(f.file.name));
+    if (!system) return null;
+    const folder = folderOf(system.path);
+    const beside = this.#files.filter((f) => folderOf(f.path) === folder);
+    const named = (f: InputFile): NamedBlob => ({ name: f.file.name, blob: f.file });
+    const log = beside.find((f) => f.file.name === 'ib_logfile0');
+    return {
+      system: named(system),
+      undoSpaces: beside.filter((f) => /^undo_?\d{3}$/i.test(f.file.name)).sort((a, b) => (a.file.name < b.file.name ? -1 : 1)).map(named),
+      redoLog: log ? named(log) : null,
+    };
   }
 
   /** The files, each system tablespace's data files as one (data-files.ts). */

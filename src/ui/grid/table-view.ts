@@ -76,6 +76,8 @@ export class TableView {
   /** What the count found damaged or unreadable, leaf by leaf. */
   damage: DamageTally;
   #stats: DecodeStats | null = null;
+  /** As before transaction N (ViewSpec.undo): the count's rows taken back and rows whose history is lost, so far. */
+  taken: { rolledBack: number; historyLost: number } | null = null;
   /** The statistics of the last search that decoded every leaf (each once): a complete recovery report. */
   fullPass: DecodeStats | null = null;
   /** Row numbers or statistics changed (the page redraws). */
@@ -228,6 +230,11 @@ export class TableView {
       (counted: LeafCounts, i) => {
         this.map.setCounts(runs[i][0], this.#rowsCounted(runs[i][0], counted.counts));
         this.damage.add(runs[i][0], counted);
+        if (counted.versions) {
+          this.taken ??= { rolledBack: 0, historyLost: 0 };
+          this.taken.rolledBack += counted.versions.rolledBack;
+          this.taken.historyLost += counted.versions.historyLost;
+        }
         if (counted.mapped?.length) onMapped?.(counted.mapped);
         onRun();
         this.#wakeCountWaiters();
