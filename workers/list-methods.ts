@@ -26,7 +26,8 @@ import type { TableDef } from '../src/core/schema.ts';
 import { parseCreateTables } from '../src/core/definitions/ddl/create-table.ts';
 import { tableNameOfFile } from '../src/core/definitions/frm/index.ts';
 import { fileKind, resolveSchema } from '../src/core/definitions/schema-source.ts';
-import { blobSource, bytesSource, sharedBlobSource, type ByteSource } from '../src/core/tablespace/source.ts';
+import { blobSource, bytesSource, type ByteSource } from '../src/core/tablespace/source.ts';
+import { fileSource, throughLog } from './redo-sources.ts';
 import { PageMap, type PackedPageMap } from '../src/core/readers/page-map.ts';
 import { quickSummary, summarize, type TablespaceSummary } from '../src/core/readers/summary.ts';
 import { countLiveRows } from '../src/core/readers/leaf-counts.ts';
@@ -199,7 +200,7 @@ function readAhead(items: readonly ListItem[], wholeBelow: number): (i: number) 
     // The group's bytes are let go once its last file is handed out.
     if (i === groups[k][groups[k].length - 1]) reads[k] = Promise.resolve([]);
     if (read instanceof Error) throw read;
-    return read;
+    return throughLog(items[i].ibd, items[i].name, read);
   };
 }
 
@@ -282,7 +283,7 @@ export async function resolveCached(ibd: ByteSource, files: readonly NamedBlob[]
     const system = fileKind(ibd.name) === 'other' ? await resolveSystem(ibd, others, sqlCache) : null;
     if (system) return system;
     const resolved = await resolveSchema(ibd, others, sqlCache);
-    return dictionary ? await withDictionaryBeside(ibd, resolved, sharedBlobSource(dictionary.blob, dictionary.name)) : resolved;
+    return dictionary ? await withDictionaryBeside(ibd, resolved, await fileSource(dictionary.blob, dictionary.name)) : resolved;
   } finally {
     for (const s of stand) sqlCache.delete(s);
   }
@@ -329,7 +330,8 @@ async function tableCsv(ibd: ByteSource, table: TableDef, target: Pick<OpenOptio
 /** A partitioned table's partitions (`item.partitions`, in the order of its .par or definition) into one CSV, each row ending with its partition. */
 async function partitionedCsv(item: ListItem, table: TableDef): Promise<ExportedTable> {
   const named = (f: NamedBlob) => blobSource(f.blob, f.name);
-  const opened = await openPartitionSources((item.partitions ?? []).map(named), (item.companions ?? []).map(named), { definition: table, partitionColumn: true, timeZone: item.timeZone });
+  const parts = await Promise.all((item.partitions ?? []).map((f) => fileSource(f.blob, f.name, () => named(f))));
+  const opened = await openPartitionSources(parts, (item.companions ?? []).map(named), { definition: table, partitionColumn: true, timeZone: item.timeZone });
   return rowsCsv(opened, table);
 }
 

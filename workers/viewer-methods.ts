@@ -11,7 +11,7 @@ import {
 import { BatchBuilder, batchBuffers, type RowBatch } from '../src/core/values/row-batch.ts';
 import { packRows } from '../src/core/values/batch-edit.ts';
 import type { Column, TableDef } from '../src/core/schema.ts';
-import { blobSource, sharedBlobSource } from '../src/core/tablespace/source.ts';
+import { blobSource } from '../src/core/tablespace/source.ts';
 import { packedBuffers, PageMap } from '../src/core/readers/page-map.ts';
 import { quickSummary, summarize } from '../src/core/readers/summary.ts';
 import { DefinitionMismatch, ROW_STATE_COLUMN, type DecodeStats, type Row } from '../src/core/readers/table-reader.ts';
@@ -29,6 +29,7 @@ import { LeafCounter } from './leaf-damage.ts';
 import { PartialView, sqlKeepingPartial } from './partial-view.ts';
 import { PartitionView, type ViewCounter, type ViewReader } from './partition-view.ts';
 import { PageMapStore } from './page-map-methods.ts';
+import { fileSource, redoNotice } from './redo-sources.ts';
 import { createSortMethods, type SortMethods } from './sort-methods.ts';
 import { createPartialMethods, type PartialMethods } from './partial-methods.ts';
 import {
@@ -255,7 +256,7 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
         // the pages its count did not read goes first.
         await maps.settled(ibd, name);
         const pageMap = maps.has(ibd, name) ? undefined : new PageMap();
-        const scan = summarize(blobSource(ibd, name), {
+        const scan = summarize(await fileSource(ibd, name, () => blobSource(ibd, name)), {
           keys,
           pageMap,
           signal: controller.signal,
@@ -278,8 +279,8 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
       }
     },
 
-    quickSummary(ibd, name, keys) {
-      return quickSummary(blobSource(ibd, name), keys);
+    async quickSummary(ibd, name, keys) {
+      return quickSummary(await fileSource(ibd, name, () => blobSource(ibd, name)), keys);
     },
 
     async tableDef(tableName) {
@@ -290,7 +291,7 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
 
     async openView(spec) {
       current = null;
-      const source = sharedBlobSource(spec.ibd, spec.name);
+      const source = await fileSource(spec.ibd, spec.name);
       const partitioned = spec.partitions?.length ? await PartitionView.open(spec) : null;
       if (partitioned) await partitioned.leafPages();
       // A secondary index: its tree found by name (in a general tablespace, the SDI's), not the table's `index`.
@@ -307,6 +308,7 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
         mode: spec.mode,
         info: { ...reader.info },
         createSql: spec.table.createSql,
+        redo: await redoNotice(spec.ibd, spec.name),
         partitions: partitioned ? { parts: partitioned.partitions, warnings: partitioned.warnings.slice(), unmerged: 'why' in partitioned.keyOrder ? partitioned.keyOrder.why : null } : null,
       };
       const counterOf = () => (partitioned ? Promise.resolve(partitioned) : LeafCounter.open(source, spec, (table as InnodbTable).reader));
