@@ -46,8 +46,9 @@ import { parquetDecoded, type Decoded } from './cli/parquet-output.ts';
 import { LoadDataOut, writeLoadData } from './cli/load-data-output.ts';
 import { partialHint, partialSource, writePartialRows } from './cli/partial-output.ts';
 import { problemLine, uncountedLines } from './cli/problem-lines.ts';
-import { listTransactions, recoverThrough, sayTakenBack, takenBack, type TakenBack } from './cli/transactions.ts';
-import { openDatadirUndo, systemSpaceOf, type DatadirUndo } from './node/undo-spaces.ts';
+import { listTransactions, sayTakenBack } from './cli/transactions.ts';
+import { takenBack, type TakenBack } from './lib/datadir-undo.ts';
+import { openDatadirUndoAt, systemSpaceOf, type DatadirUndoAt } from './node/undo-spaces.ts';
 import { version } from '../package.json';
 import { readDatadir } from './cli/datadir.ts';
 
@@ -330,13 +331,13 @@ async function readOpened(file: InnodbFile, args: Args): Promise<number> {
 }
 
 /** The undo logs of the file's datadir (its ibdata1 and undo tablespaces), or null when it has none beside it. */
-async function datadirUndo(file: InnodbFile, args: Args): Promise<DatadirUndo | null> {
+async function datadirUndo(file: InnodbFile, args: Args): Promise<DatadirUndoAt | null> {
   const path = systemSpaceOf(args.ibd, file.dictionary !== null);
   if (path === null) return null;
   const logPath = join(args.datadir ?? dirname(path), 'ib_logfile0');
-  if (args.asOnDisk || !existsSync(logPath)) return openDatadirUndo(path);
+  if (args.asOnDisk || !existsSync(logPath)) return openDatadirUndoAt(path);
   const log = await fileSource(logPath);
-  const undo = await openDatadirUndo(path, recoverThrough(log)).catch(async (e: unknown) => {
+  const undo = await openDatadirUndoAt(path, log).catch(async (e: unknown) => {
     await log.close();
     throw e;
   });
