@@ -27,7 +27,7 @@ import { parseCreateTables } from '../src/core/definitions/ddl/create-table.ts';
 import { tableNameOfFile } from '../src/core/definitions/frm/index.ts';
 import { fileKind, resolveSchema } from '../src/core/definitions/schema-source.ts';
 import { blobSource, bytesSource, type ByteSource } from '../src/core/tablespace/source.ts';
-import { fileSource, throughLog } from './redo-sources.ts';
+import { fileSource, rollbackOf, throughLog } from './redo-sources.ts';
 import { PageMap, type PackedPageMap } from '../src/core/readers/page-map.ts';
 import { quickSummary, summarize, type TablespaceSummary } from '../src/core/readers/summary.ts';
 import { countLiveRows } from '../src/core/readers/leaf-counts.ts';
@@ -319,9 +319,13 @@ function resolvedResult(r: Resolved): ResolvedSchemaResult {
   };
 }
 
-/** The table decoded whole into one CSV (header + rows), as "Export all tables" writes it. */
-async function tableCsv(ibd: ByteSource, table: TableDef, target: Pick<OpenOptions, 'index' | 'raw'>, timeZone = 'UTC'): Promise<ExportedTable> {
-  const reader = await openTable(ibd, table, { ...target, timeZone });
+/**
+ * The table decoded whole into one CSV (header + rows), as "Export all tables" writes it; of a crashed
+ * datadir, the transactions active at the crash rolled back (`item`'s file: redo-sources.ts).
+ */
+async function tableCsv(item: ListItem, ibd: ByteSource, table: TableDef, target: Pick<OpenOptions, 'index' | 'raw'>, timeZone = 'UTC'): Promise<ExportedTable> {
+  const versions = (await rollbackOf(item.ibd, item.name))?.taken?.versions ?? null;
+  const reader = await openTable(ibd, table, { ...target, timeZone, versions });
   // A definition that does not fit gives no CSV (its verdict is the problem), not rows of garbage.
   await reader.checkDefinition();
   return rowsCsv(reader, table);
@@ -381,7 +385,7 @@ async function listOne(item: ListItem, ibd: ByteSource, sqls: readonly NamedBlob
     row.resolveError = message(err);
   }
   // Only a CSV made whole is kept: a failure is left to the export, which reports it.
-  if (csv && table) row.csv = await tableCsv(ibd, table, {}).catch(() => null);
+  if (csv && table) row.csv = await tableCsv(item, ibd, table, {}).catch(() => null);
   return row;
 }
 
@@ -428,7 +432,7 @@ export function createListMethods(): ListMethods {
             if (item.chosen) table = r.candidates[choiceNames(r.candidates).indexOf(item.chosen)]?.table ?? table;
             if (!table) throw new Error(r.error ?? `no table definition for ${item.name}`);
           }
-          row = item.partitions ? await partitionedCsv(item, table) : await tableCsv(ibd, table, { index: item.index, raw: item.raw }, item.timeZone);
+          row = item.partitions ? await partitionedCsv(item, table) : await tableCsv(item, ibd, table, { index: item.index, raw: item.raw }, item.timeZone);
         } catch (err) {
           row = { table: null, bytes: null, rows: 0, problem: message(err) };
         }

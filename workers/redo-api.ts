@@ -13,6 +13,8 @@ export interface DatadirLog {
   more: NamedBlob[];
   /** The datadir's ibdata1 (its data files joined): its doublewrite buffer restores pages torn by the crash. */
   system: NamedBlob | null;
+  /** The undo tablespaces (undo001 …): with ibdata1, the undo logs of the transactions active at the crash, rolled back. */
+  undo: NamedBlob[];
   /** fileKey of every table file of the datadir: only these are read through the log. */
   members: string[];
   /** The pages are read as they are on disk (the CLI's --as-on-disk): the log only says what it would change. */
@@ -33,6 +35,8 @@ export interface RedoNotice {
   unclean: boolean;
   /** The log was applied to the file's pages (false: as on disk, or it cannot be). */
   applied: boolean;
+  /** The transactions active at the crash that were rolled back in this read (by id). */
+  rolledBack: number[];
   /** Rows may be stale: the log changes pages of the file but is not applied, or some of its pages failed. */
   stale: boolean;
   /** The lines that say it, as the CLI does. */

@@ -29,7 +29,7 @@ import { LeafCounter } from './leaf-damage.ts';
 import { PartialView, sqlKeepingPartial } from './partial-view.ts';
 import { PartitionView, type ViewCounter, type ViewReader } from './partition-view.ts';
 import { PageMapStore } from './page-map-methods.ts';
-import { fileSource, redoNotice } from './redo-sources.ts';
+import { fileSource, redoNotice, rollbackOf, withRollback } from './redo-sources.ts';
 import { createSortMethods, type SortMethods } from './sort-methods.ts';
 import { createPartialMethods, type PartialMethods } from './partial-methods.ts';
 import {
@@ -296,7 +296,10 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
       if (partitioned) await partitioned.leafPages();
       // A secondary index: its tree found by name (in a general tablespace, the SDI's), not the table's `index`.
       const how = spec.indexName === undefined ? { target: { index: spec.index, raw: spec.raw } } : { index: spec.indexName };
-      const table = partitioned ? null : await openDefinedTable(source, spec.table, { rows: spec.mode, keys: spec.keys, timeZone: spec.timeZone, ...how });
+      // Transactions active at a crashed datadir's crash, rolled back (the table's rows; not a secondary index's, nor partitions').
+      const rollback = partitioned || spec.indexName !== undefined ? null : await rollbackOf(spec.ibd, spec.name);
+      const versions = rollback?.taken?.versions ?? null;
+      const table = partitioned ? null : await openDefinedTable(source, spec.table, { rows: spec.mode, keys: spec.keys, timeZone: spec.timeZone, ...how, versions });
       const reader = withPartial(spec, partitioned ?? (table as InnodbTable).reader);
       const view: OpenedView = {
         table: spec.table.name,
@@ -308,10 +311,10 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
         mode: spec.mode,
         info: { ...reader.info },
         createSql: spec.table.createSql,
-        redo: await redoNotice(spec.ibd, spec.name),
+        redo: withRollback(await redoNotice(spec.ibd, spec.name), rollback),
         partitions: partitioned ? { parts: partitioned.partitions, warnings: partitioned.warnings.slice(), unmerged: 'why' in partitioned.keyOrder ? partitioned.keyOrder.why : null } : null,
       };
-      const counterOf = () => (partitioned ? Promise.resolve(partitioned) : LeafCounter.open(source, spec, (table as InnodbTable).reader));
+      const counterOf = () => (partitioned ? Promise.resolve(partitioned) : LeafCounter.open(source, spec, (table as InnodbTable).reader, versions));
       current = { spec, source, reader, trees: partitioned?.trees() ?? [{ lookup: (range) => (table as InnodbTable).reader.lookup(range), leaf: (page) => page, partition: null }], counter: null, counterOf, view, exportBuffers: [], searchBuilders: [] };
       return view;
     },

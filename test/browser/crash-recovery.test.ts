@@ -4,7 +4,8 @@
  * its ib_logfile0 and ibdata1, and the tables are read through the pages the log rolls forward: the
  * row count and every value of the CSV export equal to the SELECT of a second server that recovered
  * a copy of the same datadir by itself; the notice says the datadir was not shut down cleanly and
- * what the log did. The "as on disk" switch gives the rows as the files hold them: different.
+ * what the log did. The transaction left open at the crash is rolled back, as the server does. The
+ * "as on disk" switch gives the rows as the files hold them: different.
  */
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,8 +17,11 @@ import { crashMidWork, SERVER_ARGS, type Crashed } from '../differential/crash-r
 import { pageSteps } from './harness.ts';
 import { pageTest } from './page-test.ts';
 
-/** A table changed after the checkpoint (inserts that split pages, deletes, updates, off-page columns); one created after it. */
-const TABLES = ['t_dynamic', 't_new'];
+/**
+ * A table changed after the checkpoint (inserts that split pages, deletes, updates, off-page
+ * columns), one created after it, and one a transaction left open at the crash changed (deletes, updates).
+ */
+const TABLES = ['t_dynamic', 't_new', 't_open'];
 
 describe('a crashed datadir dropped as a folder, in the built page', () => {
   let page: Page;
@@ -40,7 +44,7 @@ describe('a crashed datadir dropped as a folder, in the built page', () => {
 
   beforeAll(async () => {
     ({ page } = env);
-    crashed = await crashMidWork(false);
+    crashed = await crashMidWork(true, true);
     copy = crashed.server.copyDatadir();
     recovered = await startMariadb({ datadir: crashed.server.copyDatadir(), extraArgs: SERVER_ARGS });
     for (const t of TABLES) {
@@ -64,6 +68,12 @@ describe('a crashed datadir dropped as a folder, in the built page', () => {
       expect(await rowCount()).toBe(rows.length);
       await expect.poll(() => notice().getAttribute('data-applied')).toBe('true');
     }
+    // t_open: its transaction rolled back, said so
+    const rolledBack = await page.getByTestId('redo-line').allTextContents();
+    expect(rolledBack).toContainEqual(expect.stringMatching(/^t_open\.ibd: transaction \d+ was active at the crash: rolled back/));
+    expect(await notice().getAttribute('data-stale')).toBe('false');
+    await item('t_new').click();
+    await waitForTable('t_new', 'done', 120_000);
     const lines = await page.getByTestId('redo-line').allTextContents();
     expect(lines[0]).toMatch(/^t_new\.ibd: the datadir was not shut down cleanly \(ib_logfile0, MariaDB 10\.8\+.*checkpoint at LSN \d+, log ends at LSN \d+\)$/);
     expect(lines[1]).toMatch(/^t_new\.ibd: rolled forward from the checkpoint: [1-9]\d* log records applied to [1-9]\d* of the [1-9]\d* pages of this table the log changes/);

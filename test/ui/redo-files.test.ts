@@ -17,7 +17,8 @@ describe('datadirLogOf', () => {
     expect(log.log.name).toBe('ib_logfile0');
     expect(log.more).toEqual([]);
     expect(log.system?.blob).toBe(files[1].file);
-    expect(log.members).toEqual([files[1], files[2], files[4]].map((f) => fileKey(f.file, f.file.name)));
+    expect(log.members).toEqual([files[1], files[2]].map((f) => fileKey(f.file, f.file.name)));
+    expect(log.undo.map((f) => f.blob)).toEqual([files[4].file]);
     expect(log.asOnDisk).toBe(false);
     expect(datadirLogOf(files, true)?.asOnDisk).toBe(true);
     expect(files.map(isRedoLogFile)).toEqual([true, false, false, false, false, false, false]);

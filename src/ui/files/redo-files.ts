@@ -9,6 +9,8 @@ import { fileKey, type DatadirLog } from '../../../workers/redo-api.ts';
 import { folderOf, kindOf, type InputFile } from './pairing.ts';
 
 const LOG_NAME = /^(?:ib_logfile|#ib_redo)(\d+)$/;
+/** Undo tablespaces: MariaDB's and MySQL 5.6–5.7's undo001 …, MySQL 8's undo_001 … (named as not read). */
+const UNDO_NAME = /^undo_?\d{3}$/i;
 
 /** The number of a redo log file (`ib_logfile0` is 0), or null for another file. */
 function logNumber(f: InputFile): number | null {
@@ -35,7 +37,7 @@ function inFolder(path: string, folder: string): boolean {
 /**
  * The redo log of the datadir among `files` (each system tablespace's data files joined already),
  * for the workers: its files in order, the datadir's ibdata1, its table files; null when no log was
- * dropped. With several datadirs' logs, the first folder's (the others' files are read as they are).
+ * dropped, and its undo tablespaces (for the transactions to roll back). With several datadirs' logs, the first folder's (the others' files are read as they are).
  */
 export function datadirLogOf(files: readonly InputFile[], asOnDisk: boolean): DatadirLog | null {
   const logs = files.filter(isRedoLogFile);
@@ -43,12 +45,13 @@ export function datadirLogOf(files: readonly InputFile[], asOnDisk: boolean): Da
   const folder = datadirOf(logs[0]);
   const own = logs.filter((f) => datadirOf(f) === folder).sort((a, b) => (logNumber(a) ?? 0) - (logNumber(b) ?? 0));
   const named = (f: InputFile) => ({ name: f.file.name, blob: f.file });
-  const tables = files.filter((f) => inFolder(f.path, folder) && !isRedoLogFile(f) && (f.image || kindOf(f.file.name) === 'ibd' || kindOf(f.file.name) === 'system' || /^undo\d+$/i.test(f.file.name)));
+  const tables = files.filter((f) => inFolder(f.path, folder) && !isRedoLogFile(f) && (f.image || kindOf(f.file.name) === 'ibd' || kindOf(f.file.name) === 'system'));
   const system = tables.find((f) => kindOf(f.file.name) === 'system' && folderOf(f.path) === folder) ?? null;
   return {
     log: named(own[0]),
     more: own.slice(1).map(named),
     system: system && named(system),
+    undo: files.filter((f) => folderOf(f.path) === folder && UNDO_NAME.test(f.file.name)).map(named),
     members: tables.map((f) => fileKey(f.file, f.file.name)),
     asOnDisk,
   };
