@@ -66,7 +66,7 @@ export async function rollbackOf(blob: Blob, name: string): Promise<Rollback | n
   if (typeof undo === 'string') return { taken: null, lines: [`${name}: the undo logs of the datadir cannot be read (${undo}): rows of transactions active at the crash, if any, are shown as on disk`] };
   const lines: string[] = [];
   const taken = await takenBack(undo, null, (line) => lines.push(`${name}: ${line}`));
-  for (const trx of taken?.versions.trxIds ?? []) lines.push(`${name}: transaction ${trx} was active at the crash: rolled back, as the server's recovery does`);
+  for (const trx of taken?.versions.trxIds ?? []) lines.push(`${name}: transaction ${trx} was active at the crash: rolled back (whatever it changed, in this table or another), as the server's recovery does`);
   return { taken, lines };
 }
 
