@@ -15,8 +15,8 @@ import { Tablespace } from '../src/core/tablespace/tablespace.ts';
 import { blobSource, sharedBlobSource, type ByteSource } from '../src/core/tablespace/source.ts';
 import { fileKey, type DatadirLog, type RedoNotice } from './redo-api.ts';
 
-/** Files kept read through the log (a partitioned table's partitions, its ibdata1, the listing's last few). */
-const KEPT = 16;
+/** Files kept read through the log (a partitioned table's partitions, its ibdata1, the listing's last few): each keeps up to 4 MiB of recovered pages. */
+const KEPT = 8;
 
 interface Recovered {
   source: ByteSource;
