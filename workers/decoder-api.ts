@@ -27,10 +27,12 @@ import type { KeySeekMethods } from './key-seek.ts';
 import type { SystemMethods } from './system-methods.ts';
 import type { UndoMethods } from './undo-methods.ts';
 import type { NamedBlob, ResolvedSchemaResult, SchemaResult } from './schema-api.ts';
+import type { DatadirLog } from './redo-api.ts';
 
 export type { DecodeStats, TableInfo };
 export type * from './viewer-api.ts';
 export type * from './schema-api.ts';
+export type * from './redo-api.ts';
 export type { IndexList, IndexListEntry } from './recovery-methods.ts';
 export type { ColumnEdit, GuessResult, GuessedTableInfo } from './guess-methods.ts';
 export type { ExportedTable, ListedTable, ListItem } from './list-methods.ts';
@@ -65,6 +67,8 @@ export interface DecoderApi extends ViewerApi, PartialMethods, SortMethods, KeyS
   resolveAndOpen(ibd: Blob, ibdName: string, files: NamedBlob[], want: OpenWish): Promise<ResolvedOpen>;
   /** The CREATE TABLE text of a table of the last readSchema / resolveSchema. */
   createSql(tableName: string): Promise<string>;
+  /** The files of a dropped datadir are read from now on through its redo log (redo-sources.ts); null: as they are. */
+  useDatadirLog(log: DatadirLog | null): void;
 }
 
 /** How to open the table resolveAndOpen picks: what a ViewSpec has besides the file and the definition. */

@@ -34,11 +34,14 @@ export class LeafCounter {
     private readonly spec: ViewSpec,
     private readonly ts: Tablespace,
     private readonly reader: Pick<TableReader, 'info' | 'disownedLeaves'>,
-    /** The view's versions ("before transaction N"): its rows are then known only by decoding each leaf. */
     private readonly versions: RowVersions | null,
   ) {}
 
-  /** For the table `reader` opened from `source` with `spec`: the Tablespace open over `source` is its own. */
+  /**
+   * For the table `reader` opened from `source` with `spec`: the Tablespace open over `source` is its
+   * own. `versions`: transactions taken back (rolled back at a crash), which change which records are
+   * rows: every page is then decoded to count it, by the probe reader reading them taken back.
+   */
   static async open(source: ByteSource, spec: ViewSpec, reader: Pick<TableReader, 'info' | 'disownedLeaves'>, versions: RowVersions | null = null): Promise<LeafCounter> {
     const ts = spec.raw ? Tablespace.openRaw(rawView(source, spec.raw.base), spec.raw) : await Tablespace.open(source, { keys: spec.keys });
     return new LeafCounter(source, spec, ts, reader, versions);
@@ -60,7 +63,7 @@ export class LeafCounter {
     if (versions) for (let i = 0; i < counts.length; i++) if (counts[i] >= 0) counts[i] = DECODE_TO_COUNT;
     const damaged: DamagedLeaf[] = [];
     for (let i = 0; i < counts.length; i++) {
-      if (counts[i] !== DECODE_TO_COUNT) continue;
+      if (counts[i] !== DECODE_TO_COUNT && this.versions === null) continue;
       const leaf = await this.#decodeAlone(pages[i]);
       counts[i] = leaf.rows;
       if (leaf.damaged) damaged.push({ at: i, ...leaf.damaged });

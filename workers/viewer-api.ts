@@ -35,6 +35,7 @@ import type { DecodeStats, OpenOptions, RowMode, TableInfo } from '../src/core/r
 import type { RawTarget } from '../src/core/tablespace/orphan-scan.ts';
 import type { NamedBlob } from './schema-api.ts';
 import type { BeforeTrx } from './undo-methods.ts';
+import type { RedoNotice } from './redo-api.ts';
 
 export type { CsvOptions, EncryptionKeys, RawTarget, RowBatch, RowMode, TableDef, TablespaceSummary };
 
@@ -119,6 +120,8 @@ export interface OpenedView {
   info: TableInfo;
   /** The CREATE TABLE statement the table was read with. */
   createSql: string;
+  /** What its datadir's redo log did to the file's pages (a dropped datadir with its log), else null. */
+  redo: RedoNotice | null;
   /**
    * A partitioned table: its partitions in order, each with the table's leaf its leaves begin at (its
    * rows end with `_partition`), what the partitions' reading said (a partition not given), and why

@@ -11,7 +11,7 @@ import {
 import { BatchBuilder, batchBuffers, type RowBatch } from '../src/core/values/row-batch.ts';
 import { packRows } from '../src/core/values/batch-edit.ts';
 import type { Column, TableDef } from '../src/core/schema.ts';
-import { blobSource, sharedBlobSource } from '../src/core/tablespace/source.ts';
+import { blobSource } from '../src/core/tablespace/source.ts';
 import { packedBuffers, PageMap } from '../src/core/readers/page-map.ts';
 import { quickSummary, summarize } from '../src/core/readers/summary.ts';
 import { DefinitionMismatch, ROW_STATE_COLUMN, type DecodeStats, type Row } from '../src/core/readers/table-reader.ts';
@@ -29,6 +29,7 @@ import { LeafCounter } from './leaf-damage.ts';
 import { PartialView, sqlKeepingPartial } from './partial-view.ts';
 import { PartitionView, type ViewCounter, type ViewReader } from './partition-view.ts';
 import { PageMapStore } from './page-map-methods.ts';
+import { fileSource, redoNotice, rollbackOf, withRollback } from './redo-sources.ts';
 import { createSortMethods, type SortMethods } from './sort-methods.ts';
 import { createPartialMethods, type PartialMethods } from './partial-methods.ts';
 import { versionsBefore } from './undo-methods.ts';
@@ -264,7 +265,7 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
         // the pages its count did not read goes first.
         await maps.settled(ibd, name);
         const pageMap = maps.has(ibd, name) ? undefined : new PageMap();
-        const scan = summarize(blobSource(ibd, name), {
+        const scan = summarize(await fileSource(ibd, name, () => blobSource(ibd, name)), {
           keys,
           pageMap,
           signal: controller.signal,
@@ -287,8 +288,8 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
       }
     },
 
-    quickSummary(ibd, name, keys) {
-      return quickSummary(blobSource(ibd, name), keys);
+    async quickSummary(ibd, name, keys) {
+      return quickSummary(await fileSource(ibd, name, () => blobSource(ibd, name)), keys);
     },
 
     async tableDef(tableName) {
@@ -299,15 +300,17 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
 
     async openView(spec) {
       current = null;
-      const source = sharedBlobSource(spec.ibd, spec.name);
+      const source = await fileSource(spec.ibd, spec.name);
       const partitioned = spec.partitions?.length ? await PartitionView.open(spec) : null;
       if (partitioned) await partitioned.leafPages();
       // A secondary index: its tree found by name (in a general tablespace, the SDI's), not the table's `index`.
       const how = spec.indexName === undefined ? { target: { index: spec.index, raw: spec.raw } } : { index: spec.indexName };
-      // As before transaction N: this worker's versions of the rows (a table of its own file only).
+      // As before transaction N: this worker's versions of the rows (a table of its own file only);
+      // else transactions active at a crashed datadir's crash, rolled back (not a secondary index's, nor partitions').
       const before = spec.undo && !partitioned && spec.indexName === undefined && !spec.raw ? await versionsBefore(spec.undo) : null;
-      const versions = before?.taken?.versions ?? null;
-      const table = partitioned ? null : await openDefinedTable(source, spec.table, { rows: spec.mode, keys: spec.keys, timeZone: spec.timeZone, versions, ...how });
+      const rollback = before === null && !partitioned && spec.indexName === undefined ? await rollbackOf(spec.ibd, spec.name) : null;
+      const versions = before?.taken?.versions ?? rollback?.taken?.versions ?? null;
+      const table = partitioned ? null : await openDefinedTable(source, spec.table, { rows: spec.mode, keys: spec.keys, timeZone: spec.timeZone, ...how, versions });
       const reader = withPartial(spec, partitioned ?? (table as InnodbTable).reader);
       const view: OpenedView = {
         table: spec.table.name,
@@ -320,6 +323,7 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
         mode: spec.mode,
         info: { ...reader.info },
         createSql: spec.table.createSql,
+        redo: withRollback(await redoNotice(spec.ibd, spec.name), rollback),
         partitions: partitioned ? { parts: partitioned.partitions, warnings: partitioned.warnings.slice(), unmerged: 'why' in partitioned.keyOrder ? partitioned.keyOrder.why : null } : null,
       };
       const counterOf = () => (partitioned ? Promise.resolve(partitioned) : LeafCounter.open(source, spec, (table as InnodbTable).reader, versions));

@@ -19,6 +19,7 @@ import { ExportHold } from './export/export-hold.ts';
 import { FileSet } from './files/file-set.svelte.ts';
 import { kindOf, type InputFile } from './files/pairing.ts';
 import { fetchSample } from './files/sample.ts';
+import { setDatadirLog } from '../../workers/decoder-connection.ts';
 import { poolSize, WorkerPool, type Api } from './pool.ts';
 import { withDamaged, withoutDamaged } from './recovery/damage.ts';
 import { RecoveryTools } from './recovery/recovery-tools.ts';
@@ -57,6 +58,8 @@ export class Workspace {
   readonly #listing = new Listing(this.#pool, this.files, this.exportHold);
   readonly screen = new OnScreen(this.#pool, this.files, this.exportHold, () => this.#listing.summaryApi());
   readonly recovery = new RecoveryTools();
+  /** The datadir log the workers were last given (setDatadirLog), as a signature. */
+  #log = 'null';
 
   constructor() {
     // Start the workers now: loading their code is a good part of the time to the first rows (and the
@@ -84,6 +87,8 @@ export class Workspace {
     const keysChanged = await this.files.add(fresh);
     this.transactions = null;
     this.hasUndo = this.files.undoBlobs() !== null;
+    // (before any table is listed or read: the workers read the datadir's files through its log)
+    if (this.#useDatadirLog()) this.#readAgain();
     const zoneChanged = await this.files.timeZone.read(fresh);
     if (keysChanged) this.#listing.summarizeAgain(this.tables);
     // (an ibdata1 may define the .ibd files of its datadir that have no .frm)
@@ -97,6 +102,38 @@ export class Workspace {
     else if (selected && schemaFilesChanged && !selected.busy && selected.state !== 'done') this.select(selected.key);
     else if (selected && zoneChanged && this.screen.shows(selected)) this.#reopen(selected, () => {});
     this.files.describeLeftovers(this.tables.length);
+  }
+
+  /**
+   * Gives the workers the redo log of the datadir among the files (files/redo-files.ts), when it
+   * changed: a log dropped, a file of its datadir added, the "as on disk" switch. True when it did.
+   */
+  #useDatadirLog(): boolean {
+    const log = this.files.datadirLog();
+    const signature = JSON.stringify(log && { ...log, log: log.log.name, more: log.more.map((f) => f.name), system: log.system?.name ?? null });
+    if (signature === this.#log) return false;
+    this.#log = signature;
+    setDatadirLog(log);
+    return true;
+  }
+
+  /** The tables already listed read again (their files are now read otherwise): summaries, counts, the table on screen. */
+  #readAgain(): void {
+    for (const t of this.tables) {
+      t.counts = null;
+      t.pageMap = null;
+      this.#listing.forgetCsv(t);
+    }
+    this.#listing.summarizeAgain(this.tables, true);
+    const selected = this.selected;
+    if (selected && this.screen.shows(selected)) this.#reopen(selected, () => {});
+  }
+
+  /** Reads a dropped datadir's pages as they are on disk (true), or as its redo log rolls them forward (false, the default). */
+  setAsOnDisk(on: boolean): void {
+    if (this.files.asOnDisk === on) return;
+    this.files.asOnDisk = on;
+    if (this.#useDatadirLog()) this.#readAgain();
   }
 
   /** The tables inside the system tablespaces among `fresh`, listed once their dictionaries are read (in the pool). */
@@ -341,6 +378,7 @@ export class Workspace {
     this.#listing.reset();
     this.recovery.reset();
     this.files.reset();
+    this.#useDatadirLog();
     this.tables = [];
     this.selectedKey = null;
   }

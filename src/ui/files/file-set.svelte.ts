@@ -6,12 +6,13 @@
  * them: files it does not use, a .frm or .cfg without its .ibd, files that could not be read. The
  * tables found are the Workspace's (workspace.svelte.ts).
  */
-import type { NamedBlob, SystemListing, SystemTable, UndoBlobs } from '../../../workers/decoder-api.ts';
+import type { DatadirLog, NamedBlob, SystemListing, SystemTable, UndoBlobs } from '../../../workers/decoder-api.ts';
 import { describeError } from '../format.ts';
 import { isServerConfig } from '../../core/definitions/server-time-zone.ts';
 import { TimeZoneChoice } from '../tables/time-zone.svelte.ts';
 import { KeyRing } from './key-ring.svelte.ts';
 import { withDataFilesJoined } from './data-files.ts';
+import { datadirLogOf, isRedoLogFile } from './redo-files.ts';
 import { detectImages, detectKeyFiles, folderOf, kindOf, pairFiles, type InputFile, type PairedTable } from './pairing.ts';
 
 function sameFile(a: InputFile, b: InputFile): boolean {
@@ -31,6 +32,8 @@ export class FileSet {
   /** What the page says of files it reads all the same (an ibdata1 whose further data files are not given). */
   warnings = $state.raw<string[]>([]);
   notice = $state<string | null>(null);
+  /** A dropped datadir's pages are read as they are on disk, its redo log not applied (the CLI's --as-on-disk). */
+  asOnDisk = $state(false);
   #files: InputFile[] = [];
   /** The tables of each system tablespace by its path, as its dictionary lists them (readSystems). */
   // eslint-disable-next-line svelte/prefer-svelte-reactivity -- not rendered: pair() reads it
@@ -65,7 +68,8 @@ export class FileSet {
   pair(): PairedTable[] {
     const pairing = pairFiles(this.#joinedFiles(), this.#systems);
     this.sqlFiles = pairing.sqls;
-    this.ignored = pairing.ignored;
+    // (a redo log is read with its datadir's files: datadirLog)
+    this.ignored = pairing.ignored.filter((f) => !isRedoLogFile(f));
     this.orphans = pairing.orphans;
     return pairing.tables;
   }
@@ -91,6 +95,11 @@ export class FileSet {
   /** A file that could not be used as a whole (the sample not fetched, say). */
   failed(err: unknown): void {
     this.errors = [...this.errors, describeError(err)];
+  }
+
+  /** The redo log of the datadir dropped, with what the workers read through it (redo-files.ts); null: none dropped. */
+  datadirLog(): DatadirLog | null {
+    return datadirLogOf(this.#joinedFiles(), this.asOnDisk);
   }
 
   /** The .sql files, as the workers take them. */
@@ -167,6 +176,7 @@ export class FileSet {
     // eslint-disable-next-line svelte/prefer-svelte-reactivity -- not rendered
     this.#systems = new Map();
     this.keyRing.reset();
+    this.asOnDisk = false;
     this.timeZone.forgetServer();
     this.sqlFiles = [];
     this.ignored = [];
