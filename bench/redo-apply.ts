@@ -71,9 +71,10 @@ export interface ServerRecovery {
   lines: string[];
 }
 
+/** The seconds of an error log line's time stamp ('2026-12-07  3:20:31 0 [Note] …': the hour not padded). */
 const stamp = (line: string) => {
-  const m = /^(\d{4}-\d\d-\d\d) +(\d+:\d\d:\d\d)/.exec(line);
-  return m ? Date.parse(`${m[1]}T${m[2]}Z`) / 1000 : null;
+  const m = /^(\d{4}-\d\d-\d\d) +(\d+):(\d\d):(\d\d)/.exec(line);
+  return m ? Date.parse(`${m[1]}T${m[2].padStart(2, '0')}:${m[3]}:${m[4]}Z`) / 1000 : null;
 };
 
 /** The server's own crash recovery of a copy of `datadir`, started with `args`. */
