@@ -30,6 +30,7 @@ export class RecvBatches {
   private readonly firsts: number[] = [];
   private loaded = -1;
   private held = new Map<number, PageRuns>();
+  private pending: Promise<void> | null = null;
   /** Batches read so far (a reader that jumps between batches makes them read again). */
   reads = 0;
 
@@ -57,7 +58,14 @@ export class RecvBatches {
   /** The runs of page `no` (one with log records, not freed), its batch read first when another is held. */
   async runsOf(no: number): Promise<PageRuns> {
     const batch = this.batchOf(no);
-    if (batch !== this.loaded) await this.load(batch);
+    // Pages are asked for concurrently (reads in flight at once): one load at a time, and the runs
+    // taken in the same turn as the batch is seen loaded, before another load can replace it.
+    while (batch !== this.loaded) {
+      this.pending ??= this.load(batch).finally(() => {
+        this.pending = null;
+      });
+      await this.pending;
+    }
     const runs = this.held.get(no);
     if (runs === undefined) throw new Error(`page ${no} has no log records to apply`);
     return runs;
