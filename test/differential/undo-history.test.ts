@@ -10,44 +10,19 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
-import { buildCli, cli, flushDirtyPages, ndjsonRows } from './undo-setup.ts';
+import { buildCli, cli, commitItemSteps, ITEMS_STEPS, ndjsonRows, type StepBefore } from './undo-setup.ts';
 
 const COLUMNS = ['id', 'name', 'price', 'note'];
-const SELECT = 'SELECT id, name, price, note FROM items ORDER BY id';
-const STEPS = [
-  'UPDATE items SET price = 0',
-  'DELETE FROM items WHERE id % 9 = 0',
-  "INSERT INTO items SELECT 500 + seq, CONCAT('added ', seq), seq, NULL FROM seq_1_to_50",
-  'UPDATE items SET id = id + 10000 WHERE id % 50 = 1',
-  "UPDATE items SET name = 'later' WHERE id = 2",
-];
+const STEPS = ITEMS_STEPS;
 
 let server: MariadbServer;
 let purged: MariadbServer;
-/** Before each step: the table, the step's transaction id, its affected rows. */
-const before: { rows: (string | null)[][]; trxId: string; affected: string }[] = [];
+let before: StepBefore[] = [];
 
 beforeAll(async () => {
   buildCli();
   server = await startMariadb({ extraArgs: ['--innodb-undo-tablespaces=3'] });
-  await server.exec(`CREATE TABLE items (id INT PRIMARY KEY, name VARCHAR(40) NOT NULL, price DECIMAL(10,2) NOT NULL, note TEXT) ROW_FORMAT=DYNAMIC;
-    INSERT INTO items SELECT seq, CONCAT('item ', seq), seq * 1.5, IF(seq % 6 = 0, REPEAT('note', 2500), NULL) FROM seq_1_to_400;`);
-  const view = await server.openSession();
-  await view.exec('START TRANSACTION WITH CONSISTENT SNAPSHOT');
-  await view.query('SELECT COUNT(*) FROM items');
-  const writer = await server.openSession();
-  for (const step of STEPS) {
-    const rows = (await server.query(SELECT)).rows;
-    await writer.exec('START TRANSACTION');
-    await writer.exec(step);
-    const affected = String((await writer.query('SELECT ROW_COUNT()')).rows[0][0]);
-    // INFORMATION_SCHEMA.INNODB_TRX is a cache refreshed at most every 0.1 s.
-    await new Promise((r) => setTimeout(r, 250));
-    const trxId = String((await writer.query('SELECT trx_id FROM information_schema.innodb_trx WHERE trx_mysql_thread_id = CONNECTION_ID()')).rows[0][0]);
-    await writer.exec('COMMIT');
-    before.push({ rows, trxId, affected });
-  }
-  await flushDirtyPages(server);
+  before = await commitItemSteps(server);
   await server.crash();
   purged = await startMariadb({ datadir: server.copyDatadir(), extraArgs: ['--innodb-undo-tablespaces=3'] });
   await purged.slowShutdown();

@@ -35,3 +35,49 @@ export async function flushDirtyPages(server: MariadbServer): Promise<void> {
   }
   throw new Error('the buffer pool kept dirty pages for 60 s');
 }
+
+/** The table of the history tests (undo-history, the page's Transactions view) and its SELECT. */
+export const ITEMS_SELECT = 'SELECT id, name, price, note FROM items ORDER BY id';
+/** Their committed mistakes, one transaction each: UPDATE without WHERE, DELETE, INSERT, a primary-key update, a one-row UPDATE. */
+export const ITEMS_STEPS = [
+  'UPDATE items SET price = 0',
+  'DELETE FROM items WHERE id % 9 = 0',
+  "INSERT INTO items SELECT 500 + seq, CONCAT('added ', seq), seq, NULL FROM seq_1_to_50",
+  'UPDATE items SET id = id + 10000 WHERE id % 50 = 1',
+  "UPDATE items SET name = 'later' WHERE id = 2",
+];
+
+/** Before each step: the table as the server showed it, the step's transaction id, its affected rows. */
+export interface StepBefore {
+  rows: (string | null)[][];
+  trxId: string;
+  affected: number;
+}
+
+/**
+ * Makes `items` (400 rows, some notes off-page) and commits ITEMS_STEPS while a read view held open
+ * keeps purge from their undo logs, taking the SELECT, transaction id and affected rows of each; then
+ * every dirty page is written, so the data files hold the changes and the undo logs the history.
+ */
+export async function commitItemSteps(server: MariadbServer): Promise<StepBefore[]> {
+  await server.exec(`CREATE TABLE items (id INT PRIMARY KEY, name VARCHAR(40) NOT NULL, price DECIMAL(10,2) NOT NULL, note TEXT) ROW_FORMAT=DYNAMIC;
+    INSERT INTO items SELECT seq, CONCAT('item ', seq), seq * 1.5, IF(seq % 6 = 0, REPEAT('note', 2500), NULL) FROM seq_1_to_400;`);
+  const view = await server.openSession();
+  await view.exec('START TRANSACTION WITH CONSISTENT SNAPSHOT');
+  await view.query('SELECT COUNT(*) FROM items');
+  const writer = await server.openSession();
+  const before: StepBefore[] = [];
+  for (const step of ITEMS_STEPS) {
+    const rows = (await server.query(ITEMS_SELECT)).rows;
+    await writer.exec('START TRANSACTION');
+    await writer.exec(step);
+    const affected = Number((await writer.query('SELECT ROW_COUNT()')).rows[0][0]);
+    // INFORMATION_SCHEMA.INNODB_TRX is a cache refreshed at most every 0.1 s.
+    await new Promise((r) => setTimeout(r, 250));
+    const trxId = String((await writer.query('SELECT trx_id FROM information_schema.innodb_trx WHERE trx_mysql_thread_id = CONNECTION_ID()')).rows[0][0]);
+    await writer.exec('COMMIT');
+    before.push({ rows, trxId, affected });
+  }
+  await flushDirtyPages(server);
+  return before;
+}
