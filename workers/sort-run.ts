@@ -11,6 +11,8 @@
  * whatever the runs' size, and it can stop and go on from a cursor (each run's offset) in another
  * call. Pure TypeScript over Blob: unit-tested in Node.
  */
+import { KeyBuffer } from '../src/core/values/order-key.ts';
+
 /** How two keys of a run compare (`a[ao, ao + al)` and `b[bo, bo + bl)`): a column's order, or an index's whole key. */
 export type KeyCompare = (a: Uint8Array, ao: number, al: number, b: Uint8Array, bo: number, bl: number) => number;
 
@@ -20,18 +22,9 @@ const TAIL = 12;
 const CHUNK = 1 << 20;
 
 /** A growable byte buffer (keys and payloads of a run). */
-export class ByteStore {
-  bytes = new Uint8Array(1 << 16);
-  length = 0;
-
-  /** Makes room for `n` more bytes; returns where they go. */
-  reserve(n: number): number {
-    if (this.length + n > this.bytes.length) {
-      const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.length + n));
-      grown.set(this.bytes.subarray(0, this.length));
-      this.bytes = grown;
-    }
-    return this.length;
+export class ByteStore extends KeyBuffer {
+  constructor() {
+    super(1 << 16);
   }
 
   push(src: Uint8Array, start = 0, end = src.length): void {

@@ -10,7 +10,7 @@
  */
 import type { KeyColumn } from '../records/clustered-index.ts';
 import { gatherRows, type RowPick } from '../values/batch-edit.ts';
-import { compareOrderKeys, loadColumnOrder, type ColumnOrder, type KeySink, type OrderKind } from '../values/order-key.ts';
+import { compareOrderKeys, KeyBuffer, loadColumnOrder, type ColumnOrder, type KeySink, type OrderKind } from '../values/order-key.ts';
 import { cellText, type RowBatch } from '../values/row-batch.ts';
 
 interface MergePart {
@@ -89,24 +89,9 @@ export function compareMergeKeys(key: MergeKey, a: Uint8Array, ao: number, b: Ui
   return 0;
 }
 
-/** A growable buffer that keys are written into. */
-class KeyBytes implements KeySink {
-  bytes = new Uint8Array(256);
-  length = 0;
-
-  reserve(n: number): number {
-    if (this.length + n > this.bytes.length) {
-      const grown = new Uint8Array(Math.max(2 * this.bytes.length, this.length + n));
-      grown.set(this.bytes.subarray(0, this.length));
-      this.bytes = grown;
-    }
-    return this.length;
-  }
-}
-
 /** An input's current row, and its key (writeMergeKey's). */
 class Cursor {
-  readonly keys = new KeyBytes();
+  readonly keys = new KeyBuffer();
   batch: RowBatch | null = null;
   row = 0;
 

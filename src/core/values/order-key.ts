@@ -44,7 +44,7 @@ import { geometryKey } from './geometry-key.ts';
 import { firstBytes, MAX_SORT_LENGTH, type ColumnOrder, type KeySink, type OrderKind } from './sort-key.ts';
 import { compareLevels, loadUcaOrder, TAILORED_LANGUAGES, ucaOrder } from './uca-order.ts';
 
-export { MAX_SORT_LENGTH, type ColumnOrder, type KeySink, type OrderKind } from './sort-key.ts';
+export { KeyBuffer, MAX_SORT_LENGTH, type ColumnOrder, type KeySink, type OrderKind } from './sort-key.ts';
 
 const INTEGERS = new Set(['tinyint', 'bool', 'smallint', 'mediumint', 'int', 'bigint', 'decimal']);
 const FLOATS = new Set(['float', 'double']);

@@ -14,6 +14,25 @@ export type OrderKind = 'bytes' | 'padded' | 'weights16' | 'levels16' | 'nopadLe
 /** Where keys are written: `reserve(n)` makes room for n more bytes at `length` and returns it. */
 export type KeySink = WeightSink;
 
+/** A KeySink over one growable buffer, reused from key to key (`length = 0`): no array per value. */
+export class KeyBuffer implements KeySink {
+  bytes: Uint8Array;
+  length = 0;
+
+  constructor(size = 256) {
+    this.bytes = new Uint8Array(size);
+  }
+
+  reserve(n: number): number {
+    if (this.length + n > this.bytes.length) {
+      const grown = new Uint8Array(Math.max(2 * this.bytes.length, this.length + n));
+      grown.set(this.bytes.subarray(0, this.length));
+      this.bytes = grown;
+    }
+    return this.length;
+  }
+}
+
 export interface ColumnOrder {
   kind: OrderKind;
   /** Appends the key of a value given as its text (as the batch holds it) to `out`. */

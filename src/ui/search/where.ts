@@ -12,7 +12,7 @@
  */
 import type { Column } from '../../core/schema.ts';
 import type { RowBatch } from '../../core/values/row-batch.ts';
-import { compareOrderKeys, loadColumnOrder, type ColumnOrder, type KeySink, type OrderKind } from '../../core/values/order-key.ts';
+import { compareOrderKeys, KeyBuffer, loadColumnOrder, type ColumnOrder, type OrderKind } from '../../core/values/order-key.ts';
 import { isFixedZone } from '../../core/values/time-zone.ts';
 import { batchText } from '../grid/batch-text.ts';
 import type { WhereCondition } from './where-parse.ts';
@@ -20,22 +20,8 @@ import type { WhereCondition } from './where-parse.ts';
 /** Appends the rows of `batch` every condition holds for to `out` (ascending). */
 export type RowTest = (batch: RowBatch, out: number[]) => void;
 
-/** A growable key buffer, reused for every cell. */
-class Sink implements KeySink {
-  bytes = new Uint8Array(256);
-  length = 0;
-  reserve(n: number): number {
-    if (this.length + n > this.bytes.length) {
-      const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.length + n));
-      grown.set(this.bytes.subarray(0, this.length));
-      this.bytes = grown;
-    }
-    return this.length;
-  }
-}
-
 function keyOf(order: ColumnOrder, text: string): Uint8Array {
-  const sink = new Sink();
+  const sink = new KeyBuffer();
   order.key(text, sink);
   return sink.bytes.slice(0, sink.length);
 }
@@ -99,7 +85,7 @@ type CellTest = (text: string) => boolean;
 
 function compareTest(order: ColumnOrder, cond: WhereCondition, c: Column): CellTest {
   const keys = cond.values.map((v) => keyOf(order, asColumnText(c, v)));
-  const sink = new Sink();
+  const sink = new KeyBuffer();
   const { kind } = order;
   const against = (text: string, key: Uint8Array) => {
     sink.length = 0;
