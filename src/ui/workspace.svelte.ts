@@ -13,7 +13,8 @@
  *  - each export gets a pool of its own (export/export-run.svelte.ts), killed on Cancel, while the
  *    background work steps aside (export/export-hold.ts).
  */
-import type { ColumnEdit, PartialGrid, RowMode } from '../../workers/decoder-api.ts';
+import * as Comlink from 'comlink';
+import type { ColumnEdit, NamedBlob, PartialGrid, RowMode, SystemProgress, SystemTable } from '../../workers/decoder-api.ts';
 import { ExportHold } from './export/export-hold.ts';
 import { FileSet } from './files/file-set.svelte.ts';
 import { kindOf, type InputFile } from './files/pairing.ts';
@@ -79,12 +80,19 @@ export class Workspace {
     this.files.describeLeftovers(this.tables.length);
   }
 
-  /** The tables inside the system tablespaces among `fresh`, listed once their dictionaries are read (in the pool). */
+  /**
+   * The tables inside the system tablespaces among `fresh`, listed as their dictionaries' listings
+   * hand them over (in the pool), chunk after chunk: the list grows while the rest are counted.
+   */
   async #readSystems(fresh: InputFile[]): Promise<void> {
-    const read = await this.files.readSystems(fresh, (ibdata, frms) => this.runInPool((api) => api.listSystemTables(ibdata.file, ibdata.file.name, frms)));
-    if (read.length === 0) return;
-    const firstNew = this.#repair(read, false);
-    if (firstNew && !this.selected) this.select(firstNew.key);
+    const found = (ibdata: InputFile) => {
+      const firstNew = this.#repair([ibdata], false);
+      if (firstNew && !this.selected) this.select(firstNew.key);
+    };
+    const list = (ibdata: InputFile, frms: NamedBlob[], onTables: (tables: SystemTable[], progress: SystemProgress) => void) =>
+      this.runInPool((api) => api.listSystemTables(ibdata.file, ibdata.file.name, frms, Comlink.proxy(onTables)));
+    const read = await this.files.readSystems(fresh, list, found);
+    for (const ibdata of read) found(ibdata);
     this.files.describeLeftovers(this.tables.length);
   }
 
