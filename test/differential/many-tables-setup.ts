@@ -70,9 +70,9 @@ function keep(datadir: string): string {
 
 /**
  * Makes the datadir of `n` tables in database `seeda` (and the other shapes), takes every table's rows,
- * and with `drop` a second one where every table was dropped.
+ * and with `drop` a second one where every table was dropped (those `dropOnly` picks, when given).
  */
-export async function makeManyTables(n: number, options: { filePerTable: boolean; drop: boolean }): Promise<ManyTables> {
+export async function makeManyTables(n: number, options: { filePerTable: boolean; drop: boolean; dropOnly?: (i: number) => boolean }): Promise<ManyTables> {
   const server = await startMariadb({ extraArgs: [`--innodb-file-per-table=${options.filePerTable ? 'ON' : 'OFF'}`, '--table-open-cache=400'] });
   let live: string;
   let expected: Expected;
@@ -89,7 +89,7 @@ export async function makeManyTables(n: number, options: { filePerTable: boolean
     const again = await startMariadb({ datadir: keep(live), extraArgs: ['--innodb-file-per-table=OFF', '--table-open-cache=400'] });
     try {
       const drops: string[] = [];
-      for (let i = 1; i <= n; i++) drops.push(`DROP TABLE seeda.t${i};`);
+      for (let i = 1; i <= n; i++) if (options.dropOnly?.(i) ?? true) drops.push(`DROP TABLE seeda.t${i};`);
       await again.exec(`${drops.join('\n')} DROP TABLE other.orders; DROP TABLE other.nokey;`);
       await again.slowShutdown();
       dropped = keep(again.datadir);
