@@ -15,6 +15,7 @@
  */
 import * as Comlink from 'comlink';
 import type { ColumnEdit, NamedBlob, PartialGrid, RowMode, SystemProgress, SystemTable } from '../../workers/decoder-api.ts';
+import { connectDecoder, type DecoderConnection } from '../../workers/decoder-connection.ts';
 import { ExportHold } from './export/export-hold.ts';
 import { FileSet } from './files/file-set.svelte.ts';
 import { kindOf, type InputFile } from './files/pairing.ts';
@@ -40,6 +41,9 @@ export class Workspace {
   readonly #listing = new Listing(this.#pool, this.files, this.exportHold);
   readonly screen = new OnScreen(this.#pool, this.files, this.exportHold, () => this.#listing.summaryApi());
   readonly recovery = new RecoveryTools();
+  /** The workers listing system tablespaces' tables (#readSystems). */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- not rendered
+  readonly #systemLists = new Set<DecoderConnection>();
 
   constructor() {
     // Start the workers now: loading their code is a good part of the time to the first rows (and the
@@ -89,8 +93,18 @@ export class Workspace {
       const firstNew = this.#repair([ibdata], false);
       if (firstNew && !this.selected) this.select(firstNew.key);
     };
-    const list = (ibdata: InputFile, frms: NamedBlob[], onTables: (tables: SystemTable[], progress: SystemProgress) => void) =>
-      this.runInPool((api) => api.listSystemTables(ibdata.file, ibdata.file.name, frms, Comlink.proxy(onTables)));
+    // In a worker of its own: the tables listed so far are opened and counted in the pool meanwhile
+    // (whose workers are recycled after a large count), and Close all ends it.
+    const list = async (ibdata: InputFile, frms: NamedBlob[], onTables: (tables: SystemTable[], progress: SystemProgress) => void) => {
+      const conn = connectDecoder();
+      this.#systemLists.add(conn);
+      try {
+        return await conn.api.listSystemTables(ibdata.file, ibdata.file.name, frms, Comlink.proxy(onTables));
+      } finally {
+        this.#systemLists.delete(conn);
+        conn.terminate();
+      }
+    };
     const read = await this.files.readSystems(fresh, list, found);
     for (const ibdata of read) found(ibdata);
     this.files.describeLeftovers(this.tables.length);
@@ -296,6 +310,8 @@ export class Workspace {
     this.#pool.terminate();
     this.#pool.warm();
     this.#listing.reset();
+    for (const conn of this.#systemLists) conn.terminate();
+    this.#systemLists.clear();
     this.recovery.reset();
     this.files.reset();
     this.tables = [];
