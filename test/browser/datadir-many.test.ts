@@ -121,6 +121,7 @@ describe('a datadir of many tables inside ibdata1, half dropped, dropped on the 
     for (const name of listed.keys()) {
       if (!name.startsWith('dropped index ')) continue;
       const path = `${folder}/#dropped/index-${name.slice(14)}.csv`;
+      if (problems.some((p) => p.startsWith(`${path}: `))) continue;
       expect(zip[path], path).toBeDefined();
       for (const line of new TextDecoder().decode(zip[path]).split('\n').slice(1)) guessedLines.add(line);
     }
