@@ -10,15 +10,24 @@ import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeManyTables } from '../test/differential/many-tables-setup.ts';
 
-/** The datadirs of n tables, made once. */
-async function datadirs(root: string, n: number): Promise<{ live: string; dropped: string }> {
+/**
+ * The datadirs of n tables, made once. The servers run on a tmpfs where there is one (/dev/shm): each
+ * CREATE and DROP TABLE syncs its files, which costs nothing there (1,500 tables made and dropped
+ * in 8.7 s against ~100 s on disk).
+ */
+export async function datadirs(root: string, n: number): Promise<{ live: string; dropped: string }> {
   const dir = join(root, '.cache', 'bench', `datadir-${n}`);
   const live = join(dir, 'live');
   const dropped = join(dir, 'dropped');
   if (existsSync(join(dropped, 'ibdata1'))) return { live, dropped };
   mkdirSync(dir, { recursive: true });
   const started = Date.now();
-  const made = await makeManyTables(n, { filePerTable: false, drop: true });
+  const tmp = process.env.TMPDIR;
+  if (existsSync('/dev/shm')) process.env.TMPDIR = '/dev/shm';
+  const made = await makeManyTables(n, { filePerTable: false, drop: true }).finally(() => {
+    if (tmp === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = tmp;
+  });
   for (const [from, to] of [[made.live, live], [made.dropped as string, dropped]]) {
     rmSync(to, { recursive: true, force: true });
     cpSync(from, to, { recursive: true });

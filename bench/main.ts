@@ -13,6 +13,7 @@ import { openBrowserSession, type BrowserSession, type PageResult } from './brow
 import { DATASETS, MANY_DB, prepareCachedTable, prepareMany, startBenchServer, type DatasetName, type Prepared } from './datasets.ts';
 import { LINEITEM_SF1_ROWS } from './lineitem.ts';
 import { parseOptions, USAGE, UsageError, type Options } from './options.ts';
+import { benchRedo } from './redo.ts';
 import { dirBytes, ensurePackages, processCpuSeconds, timed, warmFile, type Timed } from './proc.ts';
 import { renderReport, withDiary, type DatasetReport, type ToolRow } from './report.ts';
 import { SBTEST_ROWS } from './sbtest.ts';
@@ -362,6 +363,26 @@ const DESCRIPTIONS: Record<DatasetName, string> = {
   many: 'one-row tables t{i} (i INT PRIMARY KEY), all decoded in one go',
 };
 
+/** The redo bench's section, or the line saying why it failed. */
+async function redoSection(cache: string): Promise<string[]> {
+  try {
+    return ['', ...(await benchRedo(cache))];
+  } catch (err) {
+    console.log(`bench: redo FAILED: ${(err as Error).message}`);
+    return ['', `The redo bench failed: ${(err as Error).message.split('\n')[0]}`];
+  }
+}
+
+/** `--only redo`: the redo bench alone, its report in .cache/bench/results-latest.md. */
+async function redoOnly(cache: string): Promise<number> {
+  mkdirSync(cache, { recursive: true });
+  const markdown = (await benchRedo(cache)).join('\n');
+  const target = join(cache, 'results-latest.md');
+  writeFileSync(target, `${markdown}\n`);
+  console.log(`\n${markdown}\nbench: written to ${target}`);
+  return 0;
+}
+
 export async function main(root: string, argv: string[], manyDecoder: string): Promise<number> {
   let opts: Options;
   try {
@@ -376,8 +397,9 @@ export async function main(root: string, argv: string[], manyDecoder: string): P
   const work = join(cache, 'work');
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
-  const selected = opts.only.length > 0 ? DATASETS.filter((n) => opts.only.includes(n)) : DATASETS;
-  const full = selected.length === DATASETS.length && opts.browser && opts.lineitemRows === LINEITEM_SF1_ROWS && opts.sbtestRows === SBTEST_ROWS && opts.tables === 10_000;
+  const selected = opts.datasets;
+  if (selected.length === 0) return redoOnly(cache);
+  const full = selected.length === DATASETS.length && opts.redo && opts.browser && opts.lineitemRows === LINEITEM_SF1_ROWS && opts.sbtestRows === SBTEST_ROWS && opts.tables === 10_000;
 
   ensurePackages([
     { program: '/usr/bin/time', pkg: 'time' },
@@ -431,14 +453,15 @@ export async function main(root: string, argv: string[], manyDecoder: string): P
     opts.tables !== 10_000 ? `${opts.tables} tables` : '',
     opts.browser ? '' : 'no browser',
   ].filter(Boolean).join(', ');
-  const markdown = renderReport({
+  const redo = opts.redo ? await redoSection(cache) : [];
+  const markdown = [renderReport({
     machine: machine(CHROMIUM),
     loadBefore,
     loadAfter: loadAverage(),
     totalS: (performance.now() - started) / 1000,
     partial,
     datasets: reports,
-  });
+  }), ...redo].join('\n');
   const target = full ? join(root, 'bench', 'results.md') : join(cache, 'results-latest.md');
   // bench/results.md keeps its diary of earlier measurements, the report replaced moving into it.
   writeFileSync(target, full ? withDiary(markdown, existsSync(target) ? readFileSync(target, 'utf8') : null) : markdown);

@@ -6,9 +6,10 @@ import { DATASETS, type DatasetName } from './datasets.ts';
 import { LINEITEM_SF1_ROWS } from './lineitem.ts';
 import { SBTEST_ROWS } from './sbtest.ts';
 
-export const USAGE = `usage: npm run bench -- [--only lineitem,sbtest1,many] [--rows N] [--sbtest-rows N] [--tables N] [--skip-browser] [--skip-locked-dumps] [--no-build]
+export const USAGE = `usage: npm run bench -- [--only lineitem,sbtest1,many,redo] [--rows N] [--sbtest-rows N] [--tables N] [--skip-browser] [--skip-locked-dumps] [--no-build]
 
-  --only NAMES     run only these datasets (comma-separated; repeatable)
+  --only NAMES     run only these datasets (comma-separated; repeatable); redo: a crashed datadir's
+                   redo log (~512 MB after its checkpoint) applied, against the server's own recovery
   --rows N         lineitem rows (default ${LINEITEM_SF1_ROWS}, TPC-H SF 1; e.g. 600000 for a quick SF 0.1 run)
   --sbtest-rows N  sbtest1 rows (default ${SBTEST_ROWS})
   --tables N       tables of the "many" dataset (default 10000)
@@ -22,6 +23,10 @@ any other run writes .cache/bench/results-latest.md.`;
 
 export interface Options {
   only: DatasetName[];
+  /** The redo bench (bench/redo.ts): in a full run, or named in --only. */
+  redo: boolean;
+  /** The datasets to run: those of --only, else all (none when --only names redo alone). */
+  datasets: DatasetName[];
   lineitemRows: number;
   sbtestRows: number;
   tables: number;
@@ -33,17 +38,25 @@ export interface Options {
 export class UsageError extends Error {}
 
 export function parseOptions(argv: string[]): Options {
-  const o: Options = { only: [], lineitemRows: LINEITEM_SF1_ROWS, sbtestRows: SBTEST_ROWS, tables: 10_000, browser: true, build: true, lockedDumps: true };
+  const o: Options = { only: [], redo: true, datasets: [], lineitemRows: LINEITEM_SF1_ROWS, sbtestRows: SBTEST_ROWS, tables: 10_000, browser: true, build: true, lockedDumps: true };
   const count = (flag: string, v: string | undefined): number => {
     const n = Number(v);
     if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} takes a whole number, 1 or more`);
     return n;
   };
+  let onlyGiven = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--only') {
+      // Named datasets only: the redo bench too only when named.
+      if (!onlyGiven) o.redo = false;
+      onlyGiven = true;
       for (const name of (argv[++i] ?? '').split(',').filter(Boolean)) {
-        if (!DATASETS.includes(name as DatasetName)) throw new UsageError(`unknown dataset '${name}' (${DATASETS.join(', ')})`);
+        if (name === 'redo') {
+          o.redo = true;
+          continue;
+        }
+        if (!DATASETS.includes(name as DatasetName)) throw new UsageError(`unknown dataset '${name}' (${DATASETS.join(', ')}, redo)`);
         o.only.push(name as DatasetName);
       }
     } else if (a === '--rows') o.lineitemRows = count(a, argv[++i]);
@@ -55,5 +68,6 @@ export function parseOptions(argv: string[]): Options {
     else if (a === '--help' || a === '-h') throw new UsageError('');
     else throw new UsageError(`unknown option ${a}`);
   }
+  o.datasets = onlyGiven ? DATASETS.filter((n) => o.only.includes(n)) : DATASETS;
   return o;
 }

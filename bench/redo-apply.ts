@@ -1,69 +1,113 @@
 /**
- * Micro-benchmark of the redo log roll-forward (src/core/log/): on a crashed MariaDB 10.8+ datadir,
- * the scan of ib_logfile0 from its checkpoint, then every page of every .ibd read through its
- * recovered source (so every page the log changes is rolled forward); prints MB of log, records
- * and pages, and the records applied per second. With --server, a private MariaDB recovers a copy
- * of the datadir by itself and the time its error log gives its recovery is printed beside.
+ * The redo log roll-forward (src/core/log/) on a crashed MariaDB 10.8+ datadir, timed: one table's
+ * file opened with the datadir's log (the scan of ib_logfile0 from its checkpoint, as the CLI does
+ * for a table), then every page of it read through the recovered source (so every page the log
+ * changes is rolled forward). Used by `npm run bench -- --only redo` (bench/redo.ts); also runs
+ * alone, on any crashed datadir, with --server for the server's own recovery of a copy beside:
  *
- *   npx esbuild bench/redo-apply.ts --bundle --platform=node --format=esm --packages=external --outfile=/tmp/redo-apply.mjs
- *   node /tmp/redo-apply.mjs DATADIR [--server]
+ *   npx esbuild bench/redo-apply.ts --bundle --platform=node --format=esm --packages=external --outfile=.cache/redo-apply.mjs
+ *   node .cache/redo-apply.mjs DATADIR db/table.ibd [--server]
  */
-import { cpSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { withRedoLog } from '../src/core/log/redo-recovery.ts';
-import { scanRedoLog } from '../src/core/log/redo-scan.ts';
 import { fileSource } from '../src/node/file-source.ts';
 import { startMariadb } from '../test/harness/mariadb.ts';
 
-const seconds = (from: bigint) => Number(process.hrtime.bigint() - from) / 1e9;
+export interface ApplyTimes {
+  logBytes: number;
+  fileBytes: number;
+  scanWallS: number;
+  scanCpuS: number;
+  applyWallS: number;
+  applyCpuS: number;
+  records: number;
+  pages: number;
+  peakRssMb: number;
+}
 
-async function ours(datadir: string): Promise<void> {
+const cpuSeconds = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
+
+/** Our scan and apply of `table` (a path under `datadir`, e.g. test/t.ibd). */
+export async function applyTable(datadir: string, table: string): Promise<ApplyTimes> {
   const log = await fileSource(join(datadir, 'ib_logfile0'));
-  let t = process.hrtime.bigint();
-  const scan = await scanRedoLog(log, new Set());
-  const scanned = seconds(t);
-  const scanCpu = process.cpuUsage();
-  const logMb = (scan.bounds.endLsn - scan.bounds.checkpointLsn) / 1e6;
-  console.log(`log: ${logMb.toFixed(1)} MB after the checkpoint, ${scan.mtrCount} mini-transactions, ${scan.recordCount} page records; scan ${scanned.toFixed(2)} s, ${((scanCpu.user + scanCpu.system) / 1e6).toFixed(2)} CPU-s for the process so far (${(logMb / scanned).toFixed(0)} MB/s)`);
-  t = process.hrtime.bigint();
-  const cpu = process.cpuUsage();
-  let records = 0;
-  let pages = 0;
-  for (const db of readdirSync(datadir).filter((d) => statSync(join(datadir, d)).isDirectory())) {
-    for (const name of readdirSync(join(datadir, db)).filter((n) => n.endsWith('.ibd'))) {
-      const raw = await fileSource(join(datadir, db, name));
-      const { source, recovery } = await withRedoLog(raw, log);
-      // Every page read, 1 MiB at a time, as a full read of the table would.
-      for (let at = 0; at < source.size; at += 1 << 20) await source.read(at, 1 << 20);
-      records += recovery.applied?.recordsApplied ?? 0;
-      pages += recovery.applied?.pagesRecovered ?? 0;
-      if (recovery.notApplied || recovery.applied?.failed.length) console.log(`${db}/${name}: ${recovery.notApplied ?? `${recovery.applied?.failed.length} pages failed`}`);
-      await raw.close();
+  const raw = await fileSource(join(datadir, table));
+  let peak = process.memoryUsage().rss;
+  try {
+    let t = performance.now();
+    let cpu = process.cpuUsage();
+    const { source, recovery } = await withRedoLog(raw, log);
+    const scanWallS = (performance.now() - t) / 1000;
+    const scanCpuS = cpuSeconds(process.cpuUsage(cpu));
+    if (recovery.applied === null) throw new Error(`${table}: the log was not applied: ${recovery.notApplied ?? 'the datadir was shut down cleanly'}`);
+    t = performance.now();
+    cpu = process.cpuUsage();
+    // Every page read, 1 MiB at a time, as a full read of the table would.
+    for (let at = 0; at < source.size; at += 1 << 20) {
+      await source.read(at, 1 << 20);
+      peak = Math.max(peak, process.memoryUsage().rss);
     }
+    const a = recovery.applied;
+    if (a.failed.length > 0) throw new Error(`${table}: ${a.failed.length} pages failed, e.g. page ${a.failed[0].page}: ${a.failed[0].why}`);
+    const b = recovery.bounds!;
+    return {
+      logBytes: b.endLsn - b.checkpointLsn, fileBytes: raw.size, scanWallS, scanCpuS,
+      applyWallS: (performance.now() - t) / 1000, applyCpuS: cpuSeconds(process.cpuUsage(cpu)), records: a.recordsApplied, pages: a.pagesRecovered, peakRssMb: peak / 1e6,
+    };
+  } finally {
+    await raw.close();
+    await log.close();
   }
-  const applied = seconds(t);
-  const used = process.cpuUsage(cpu);
-  console.log(`applied: ${records} records to ${pages} pages in ${applied.toFixed(2)} s, ${((used.user + used.system) / 1e6).toFixed(2)} CPU-s (each file's own scan of the log included): ${(records / applied / 1e3).toFixed(0)} k records/s`);
-  await log.close();
 }
 
-/** The server's own crash recovery of a copy: from its error log's first line to 'ready for connections'. */
-async function server(datadir: string): Promise<void> {
+export interface ServerRecovery {
+  /** From the error log's "Starting crash recovery" to "ready for connections" (whole seconds: its timestamps'), or null. */
+  recoveryS: number | null;
+  /** From the server's start on the copy to its being ready, recovery included. */
+  startS: number;
+  /** The server's CPU seconds up to then (its startup included). */
+  cpuS: number;
+  lines: string[];
+}
+
+/** The seconds of an error log line's time stamp ('2026-12-07  3:20:31 0 [Note] …': the hour not padded). */
+const stamp = (line: string) => {
+  const m = /^(\d{4}-\d\d-\d\d) +(\d+):(\d\d):(\d\d)/.exec(line);
+  return m ? Date.parse(`${m[1]}T${m[2].padStart(2, '0')}:${m[3]}:${m[4]}Z`) / 1000 : null;
+};
+
+/** The server's own crash recovery of a copy of `datadir`, started with `args`. */
+export async function serverRecovery(datadir: string, args: string[]): Promise<ServerRecovery> {
   const copy = mkdtempSync(join(tmpdir(), 'redo-bench-'));
-  cpSync(datadir, copy, { recursive: true });
-  const t = process.hrtime.bigint();
-  const srv = await startMariadb({ datadir: copy, extraArgs: ['--innodb-buffer-pool-size=1G', '--innodb-log-file-size=1G'] });
-  const wall = seconds(t);
-  const lines = srv.errorLog().split('\n').filter((l) => /recovery|Apply batch|redo log|ready for connections/i.test(l));
-  console.log(`server: started on the copy in ${wall.toFixed(2)} s (its recovery included); its error log:\n${lines.join('\n')}`);
-  await srv.stop();
+  try {
+    cpSync(datadir, copy, { recursive: true });
+    const t = performance.now();
+    const srv = await startMariadb({ datadir: copy, extraArgs: args });
+    const startS = (performance.now() - t) / 1000;
+    const ticks = readFileSync(`/proc/${srv.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const cpuS = (Number(ticks[11]) + Number(ticks[12])) / 100;
+    // The error log from the recovery's first line to the server's being ready.
+    const all = srv.errorLog().split('\n');
+    const first = all.findIndex((l) => /Starting crash recovery/i.test(l));
+    const ready = all.findIndex((l, k) => k > first && /ready for connections/i.test(l));
+    const lines = first < 0 || ready < 0 ? all.filter((l) => /recovery|ready for connections/i.test(l)) : all.slice(first, ready + 1).filter((l) => /InnoDB|ready/.test(l));
+    await srv.stop();
+    const from = first < 0 ? null : stamp(all[first]);
+    const to = ready < 0 ? null : stamp(all[ready]);
+    const recoveryS = from === null || to === null ? null : to - from;
+    return { recoveryS, startS, cpuS, lines };
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
 }
 
-const [datadir, ...rest] = process.argv.slice(2);
-if (!datadir) {
-  console.error('usage: node redo-apply.mjs DATADIR [--server]');
-  process.exit(64);
+if (process.argv[1]?.endsWith('redo-apply.mjs')) {
+  const [datadir, table, ...rest] = process.argv.slice(2);
+  if (!datadir || !table) {
+    console.error('usage: node redo-apply.mjs DATADIR db/table.ibd [--server]');
+    process.exit(64);
+  }
+  console.log(await applyTable(datadir, table));
+  if (rest.includes('--server')) console.log(await serverRecovery(datadir, ['--innodb-buffer-pool-size=1G', '--innodb-log-file-size=1G']));
 }
-await ours(datadir);
-if (rest.includes('--server')) await server(datadir);

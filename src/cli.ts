@@ -40,16 +40,20 @@ import { keyRange, writeLookup } from './cli/lookup.ts';
 import { cliTimeZone } from './cli/time-zone.ts';
 import { guessedDefinition, writePartitions, type PartitionRun } from './cli/partitions.ts';
 import { inKeyOrder, pooledCount } from './cli/pooled-read.ts';
+import { writeCsvHere } from './cli/csv-here.ts';
 import { PARALLEL_MIN_PAGES, startPool, type NodePool } from './node/pool.ts';
 import { parseArgs, sortFiles, textFormat, UsageError, USAGE, type Args } from './cli/args.ts';
 import { parquetDecoded, type Decoded } from './cli/parquet-output.ts';
 import { LoadDataOut, writeLoadData } from './cli/load-data-output.ts';
 import { partialHint, partialSource, writePartialRows } from './cli/partial-output.ts';
 import { problemLine, uncountedLines } from './cli/problem-lines.ts';
-import { listTransactions, recoverThrough, sayTakenBack, takenBack, type TakenBack } from './cli/transactions.ts';
-import { openDatadirUndo, systemSpaceOf, type DatadirUndo } from './node/undo-spaces.ts';
+import { listTransactions, sayTakenBack } from './cli/transactions.ts';
+import { takenBack, type TakenBack } from './lib/datadir-undo.ts';
+import { openDatadirUndoAt, systemSpaceOf, type DatadirUndoAt } from './node/undo-spaces.ts';
 import { version } from '../package.json';
 import { readDatadir } from './cli/datadir.ts';
+import { historyOf, revertRun } from './cli/history.ts';
+import { givenTables } from './cli/datadir-schema.ts';
 
 /** Writes with backpressure, so a multi-GB export never piles up in memory. */
 function write(out: Writable, text: string | Uint8Array): Promise<void> | undefined {
@@ -62,18 +66,26 @@ function write(out: Writable, text: string | Uint8Array): Promise<void> | undefi
 type Chunk = Uint8Array | string;
 
 /** The rows as output chunks, in key order; Parquet's runs encoded where they are decoded (cli/parquet-output.ts). */
-async function decodeAll(table: InnodbTable, args: Args): Promise<Decoded<Chunk>> {
+async function decodeAll(table: InnodbTable, args: Args, out: Writable): Promise<Decoded<Chunk>> {
   if (args.format === 'parquet') return parquetDecoded(table, args.files, args.threads, args.output ?? '', { warn, line: (text) => process.stderr.write(`${text}\n`) });
-  return decodeChunks(table, args, (batch) => (args.format === 'csv' ? csvBytes(batch) : ndjsonOf(table.definition, table.reader.columns, batchRows(batch), { strings: args.jsonStrings })));
+  return decodeChunks(table, args, (batch) => (args.format === 'csv' ? csvBytes(batch) : ndjsonOf(table.definition, table.reader.columns, batchRows(batch), { strings: args.jsonStrings })), out);
 }
 
 /**
  * The rows as `format` makes them, in key order. With worker threads, CSV is made in the workers (the
- * main thread only writes); NDJSON is made here from their batches.
+ * main thread only writes); NDJSON is made here from their batches. In this thread CSV is written
+ * to `out` as it is made (csv-here.ts), no chunk yielded.
  */
-async function decodeChunks(table: InnodbTable, args: Args, format: (batch: RowBatch) => Chunk): Promise<Decoded<Chunk>> {
+async function decodeChunks(table: InnodbTable, args: Args, format: (batch: RowBatch) => Chunk, out: Writable): Promise<Decoded<Chunk>> {
   const { reader } = table;
   const leaves = await reader.leafPages();
+  if ((args.threads === 1 || leaves.length < PARALLEL_MIN_PAGES) && args.format === 'csv') {
+    // eslint-disable-next-line require-yield -- its CSV goes to `out` as it is made, not through the caller's loop
+    async function* written(): AsyncGenerator<Chunk> {
+      await writeCsvHere(reader, leaves, out);
+    }
+    return { chunks: written(), stats: () => Promise.resolve(reader.stats) };
+  }
   if (args.threads === 1 || leaves.length < PARALLEL_MIN_PAGES) {
     async function* chunks(): AsyncGenerator<Chunk> {
       for await (const batch of table.batches({ batchSize: 5000, separated: args.format === 'csv' })) yield format(batch);
@@ -221,17 +233,22 @@ async function listFileIndexes(args: Args): Promise<number> {
 /** A folder given: every table in it (cli/datadir.ts), written to -o OUTDIR, or counted with --list-tables. */
 async function runFolder(args: Args): Promise<number> {
   if (args.more.length > 0) throw new UsageError('a folder is read alone: give no other file with it');
+  if (args.history || args.revertTrx !== null) throw new UsageError('--history and --revert-trx read one table: give its .ibd file');
   if (!args.listTables && args.output === null) throw new UsageError('a folder\'s tables are written into a folder: name it with -o OUTDIR (or list them with --list-tables)');
+  if (args.schema !== null && !args.allTrees) throw new UsageError('--schema with a folder defines its dropped trees whose definition is lost: add --index-id all');
   const timeZone = args.format === 'parquet' || args.sql ? 'UTC' : (await cliTimeZone(args.timeZone, join(args.ibd, 'ibdata1'), (line) => process.stderr.write(`${line}\n`)));
   return readDatadir({
     dir: args.ibd, out: args.listTables ? null : args.output, format: args.sql ? 'sql' : args.format, threads: args.threads, jsonStrings: args.jsonStrings, keys: await keysOf(args), timeZone,
+    given: args.schema === null ? [] : givenTables(args.schema),
     write: (text) => write(process.stdout, text), say: (line) => process.stderr.write(`${line}\n`),
   });
 }
 
 async function run(args: Args): Promise<number> {
   if (statSync(args.ibd, { throwIfNoEntry: false })?.isDirectory() === true) return runFolder(args);
-  if (args.sql) throw new UsageError('--format sql is for a folder: ibd-reader DIR -o OUTDIR --format sql');
+  if (args.sql && args.revertTrx === null) throw new UsageError('--format sql is for a folder (ibd-reader DIR -o OUTDIR --format sql), or --revert-trx N');
+  if (args.allTrees) throw new UsageError('--index-id all is for a folder: ibd-reader DIR -o OUTDIR --schema FILE --index-id all');
+  if (args.revertTrx !== null) args.timeZone = 'UTC';
   await sortFiles(args);
   if (args.listIndexes) return listFileIndexes(args);
   // Parquet's TIMESTAMP is an instant (UTC-adjusted): a zone only changes how text shows it.
@@ -298,10 +315,11 @@ async function readOpened(file: InnodbFile, args: Args): Promise<number> {
     const range = keyRange(args.key, args.from, args.to);
     if (args.csvFor !== null && args.output !== null) process.stderr.write(`${await writeLoadData(table.definition, table.columns, args.output)}: the LOAD DATA statement of ${args.output}\n`);
     const stream = out;
+    if (args.revertTrx !== null) return Math.max(await revertRun(table, args.revertTrx, (text) => write(stream, text), warn), spaceDamaged ? 2 : 0);
     if (range !== null) return Math.max(await writeLookup(table, range, { format: textFormat(args), jsonStrings: args.jsonStrings, count: args.count, write: (c) => write(stream, c), say: (l) => process.stderr.write(`${l}\n`) }), spaceDamaged ? 2 : 0);
     if (args.count) return Math.max(await countRows(table, out, args), spaceDamaged ? 2 : 0);
     if (args.format === 'csv') await write(out, csvHeader(table.columns));
-    const decoded = await decodeAll(table, args);
+    const decoded = await decodeAll(table, args, out);
     for await (const chunk of decoded.chunks) await write(out, chunk);
     const s = await decoded.stats();
     // Partial rows stand for the rows of lost or damaged clustered leaves: with none, no second pass.
@@ -330,13 +348,13 @@ async function readOpened(file: InnodbFile, args: Args): Promise<number> {
 }
 
 /** The undo logs of the file's datadir (its ibdata1 and undo tablespaces), or null when it has none beside it. */
-async function datadirUndo(file: InnodbFile, args: Args): Promise<DatadirUndo | null> {
+async function datadirUndo(file: InnodbFile, args: Args): Promise<DatadirUndoAt | null> {
   const path = systemSpaceOf(args.ibd, file.dictionary !== null);
   if (path === null) return null;
   const logPath = join(args.datadir ?? dirname(path), 'ib_logfile0');
-  if (args.asOnDisk || !existsSync(logPath)) return openDatadirUndo(path);
+  if (args.asOnDisk || !existsSync(logPath)) return openDatadirUndoAt(path);
   const log = await fileSource(logPath);
-  const undo = await openDatadirUndo(path, recoverThrough(log)).catch(async (e: unknown) => {
+  const undo = await openDatadirUndoAt(path, log).catch(async (e: unknown) => {
     await log.close();
     throw e;
   });
@@ -361,6 +379,7 @@ async function transactionList(file: InnodbFile, args: Args): Promise<number> {
  * one thread (the versions live in this one).
  */
 async function rollback(file: InnodbFile, args: Args): Promise<TakenBack | null> {
+  if (args.history || args.revertTrx !== null) return readHistory(file, args);
   if (args.asOnDisk && args.beforeTrx === null) return null;
   const undo = await datadirUndo(file, args).catch((e: unknown) => {
     if (args.beforeTrx !== null) throw e;
@@ -375,6 +394,18 @@ async function rollback(file: InnodbFile, args: Args): Promise<TakenBack | null>
     const taken = await takenBack(undo, args.beforeTrx, warn);
     if (taken !== null) args.threads = 1;
     return taken;
+  } finally {
+    await undo.close();
+  }
+}
+
+/** --history, --revert-trx: every version the datadir's undo logs hold (cli/history.ts), read on one thread. */
+async function readHistory(file: InnodbFile, args: Args): Promise<TakenBack> {
+  const undo = await datadirUndo(file, args);
+  if (undo === null) throw new Error(`${args.ibd}: --history and --revert-trx need the datadir's ibdata1 (beside the database folder) and its undo tablespaces`);
+  try {
+    args.threads = 1;
+    return await historyOf(undo, args.revertTrx, warn);
   } finally {
     await undo.close();
   }

@@ -25,16 +25,21 @@ import type { SortMethods } from './sort-methods.ts';
 import type { IndexEntries, PartialMethods, PartialResult } from './partial-methods.ts';
 import type { KeySeekMethods } from './key-seek.ts';
 import type { SystemMethods } from './system-methods.ts';
+import type { UndoMethods } from './undo-methods.ts';
 import type { NamedBlob, ResolvedSchemaResult, SchemaResult } from './schema-api.ts';
+import type { DatadirLog } from './redo-api.ts';
 
 export type { DecodeStats, TableInfo };
 export type * from './viewer-api.ts';
 export type * from './schema-api.ts';
+export type * from './redo-api.ts';
 export type { IndexList, IndexListEntry } from './recovery-methods.ts';
 export type { ColumnEdit, GuessResult, GuessedTableInfo } from './guess-methods.ts';
 export type { ExportedTable, ExportFormat, ListedTable, ListItem } from './list-methods.ts';
 export type { SystemListing, SystemProgress, SystemTable } from './system-methods.ts';
 export type { KeySeek } from './key-seek.ts';
+export type { BeforeTrx, TransactionList, UndoBlobs } from './undo-methods.ts';
+export type { TableChanges, TransactionInfo } from '../src/lib/datadir-undo.ts';
 export type { IndexEntries, PartialResult };
 export type { BTreeLevels, IndexName, MappedRange, PackedPageMap, PageBucket, PageCells, PageInspection, PageMapEntry } from './page-map-methods.ts';
 
@@ -43,7 +48,7 @@ export type { BTreeLevels, IndexName, MappedRange, PackedPageMap, PageBucket, Pa
  * in recovery-methods.ts; guessing the columns of a file with no definition in guess-methods.ts; the
  * page map and the page inspector in page-map-methods.ts.
  */
-export interface DecoderApi extends ViewerApi, PartialMethods, SortMethods, KeySeekMethods, RecoveryMethods, GuessMethods, ListMethods, PageMapMethods, SystemMethods {
+export interface DecoderApi extends ViewerApi, PartialMethods, SortMethods, KeySeekMethods, RecoveryMethods, GuessMethods, ListMethods, PageMapMethods, SystemMethods, UndoMethods {
   /** Parses the .sql (File, Blob or text) and picks the table matching `ibdName`. */
   readSchema(sql: Blob | string, ibdName: string): Promise<SchemaResult>;
   /**
@@ -62,6 +67,8 @@ export interface DecoderApi extends ViewerApi, PartialMethods, SortMethods, KeyS
   resolveAndOpen(ibd: Blob, ibdName: string, files: NamedBlob[], want: OpenWish): Promise<ResolvedOpen>;
   /** The CREATE TABLE text of a table of the last readSchema / resolveSchema. */
   createSql(tableName: string): Promise<string>;
+  /** The files of a dropped datadir are read from now on through its redo log (redo-sources.ts); null: as they are. */
+  useDatadirLog(log: DatadirLog | null): void;
 }
 
 /** How to open the table resolveAndOpen picks: what a ViewSpec has besides the file and the definition. */

@@ -4,7 +4,7 @@
  * worker, which implements that contract, does not import what starts it.
  */
 import * as Comlink from 'comlink';
-import type { DecoderApi } from './decoder-api.ts';
+import type { DatadirLog, DecoderApi } from './decoder-api.ts';
 import decoderUrl from './decoder.worker.ts?worker&url';
 
 export interface DecoderConnection {
@@ -27,13 +27,30 @@ function workerScript(): string {
   return wrapperUrl;
 }
 
+/** The redo log every decoder worker reads a dropped datadir's files through (setDatadirLog), and the workers running. */
+let datadirLog: DatadirLog | null = null;
+const running = new Set<Comlink.Remote<DecoderApi>>();
+
+/**
+ * Every decoder worker, running or started later (the pools', the summary's, the exports'), reads
+ * the datadir's files through `log` from now on (null: every file as it is). A worker takes it before
+ * any call made after this one.
+ */
+export function setDatadirLog(log: DatadirLog | null): void {
+  datadirLog = log;
+  for (const api of running) void api.useDatadirLog(log);
+}
+
 /** Starts a decoder worker and wraps it. */
 export function connectDecoder(): DecoderConnection {
   const worker = new Worker(workerScript(), { type: 'module', name: 'ibd-decoder' });
   const api = Comlink.wrap<DecoderApi>(worker);
+  if (datadirLog !== null) void api.useDatadirLog(datadirLog);
+  running.add(api);
   return {
     api,
     terminate() {
+      running.delete(api);
       api[Comlink.releaseProxy]();
       worker.terminate();
     },

@@ -4,7 +4,6 @@
  * the runs of leaf pages the page's pool hands it. See decoder-api.ts for the contract.
  */
 import * as Comlink from 'comlink';
-import { sharedBlobSource } from '../src/core/tablespace/source.ts';
 import type { TableDef } from '../src/core/schema.ts';
 import { parseCreateTables, pickTable } from '../src/core/definitions/ddl/create-table.ts';
 import { batchBuffers } from '../src/core/values/row-batch.ts';
@@ -15,6 +14,8 @@ import { createGuessMethods } from './guess-methods.ts';
 import { createListMethods, resolveCached } from './list-methods.ts';
 import { choiceNames, createSystemMethods } from './system-methods.ts';
 import { createPageMapMethods, PageMapStore } from './page-map-methods.ts';
+import { createUndoMethods } from './undo-methods.ts';
+import { fileSource, useDatadirLog } from './redo-sources.ts';
 
 let tables: TableDef[] = [];
 const pageMaps = new PageMapStore();
@@ -25,6 +26,7 @@ const api: DecoderApi = {
   ...createRecoveryMethods(),
   ...createListMethods(),
   ...createSystemMethods(),
+  ...createUndoMethods(),
   // A guessed table joins (or replaces, by name) the tables the viewer methods look up.
   ...createGuessMethods((table) => {
     tables = [...tables.filter((t) => t.name !== table.name), table];
@@ -43,7 +45,7 @@ const api: DecoderApi = {
 
   async resolveSchema(ibd, ibdName, files) {
     // .sql files parsed once per worker (a dump of 10,000 tables is not parsed again per table)
-    const resolved = await resolveCached(sharedBlobSource(ibd, ibdName), files);
+    const resolved = await resolveCached(await fileSource(ibd, ibdName), files);
     // the chosen source's tables (a general tablespace or a dump can hold several), chosen one first
     const candidates = resolved.candidates.slice().sort((a, b) => Number(b.table === resolved.table) - Number(a.table === resolved.table));
     tables = candidates.map((c) => c.table);
@@ -93,6 +95,11 @@ const api: DecoderApi = {
     const table = tables.find((t) => t.name === tableName);
     if (!table) throw new Error(`Table ${tableName} is not defined by the files given.`);
     return table.createSql;
+  },
+
+  useDatadirLog(log) {
+    useDatadirLog(log);
+    pageMaps.forget();
   },
 };
 

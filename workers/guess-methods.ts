@@ -9,6 +9,7 @@ import { guessColumns, tableFromColumns, type ColumnEdit, type GuessResult } fro
 import { rawView, type RawTarget } from '../src/core/tablespace/orphan-scan.ts';
 import type { TableDef } from '../src/core/schema.ts';
 import { blobSource } from '../src/core/tablespace/source.ts';
+import { fileSource } from './redo-sources.ts';
 import { Tablespace } from '../src/core/tablespace/tablespace.ts';
 
 export type { ColumnEdit, GuessedField, GuessResult } from '../src/core/definitions/guess/index.ts';
@@ -46,7 +47,7 @@ export function createGuessMethods(register: (table: TableDef) => void): GuessMe
   };
   return {
     async guessColumns(ibd, name, target) {
-      const source = blobSource(ibd, name);
+      const source = await fileSource(ibd, name, () => blobSource(ibd, name));
       const ts = target?.raw ? Tablespace.openRaw(rawView(source, target.raw.base), target.raw) : await Tablespace.open(source);
       const tableName = name.replace(/\.ibd$/i, '');
       const guess = await guessColumns(ts, tableName, target?.index.indexId);

@@ -20,6 +20,7 @@ import { BatchBuilder } from '../src/core/values/row-batch.ts';
 import type { ByteSource } from '../src/core/tablespace/source.ts';
 import { openTable, type TableReader } from '../src/core/readers/table-reader.ts';
 import { Tablespace } from '../src/core/tablespace/tablespace.ts';
+import type { RowVersions } from '../src/core/trx/row-vers.ts';
 import type { DamagedLeaf, LeafCounts, ViewSpec } from './viewer-api.ts';
 
 /** Counts runs of leaves of one open table (one per worker, made on its first count). */
@@ -33,12 +34,17 @@ export class LeafCounter {
     private readonly spec: ViewSpec,
     private readonly ts: Tablespace,
     private readonly reader: Pick<TableReader, 'info' | 'disownedLeaves'>,
+    private readonly versions: RowVersions | null,
   ) {}
 
-  /** For the table `reader` opened from `source` with `spec`: the Tablespace open over `source` is its own. */
-  static async open(source: ByteSource, spec: ViewSpec, reader: Pick<TableReader, 'info' | 'disownedLeaves'>): Promise<LeafCounter> {
+  /**
+   * For the table `reader` opened from `source` with `spec`: the Tablespace open over `source` is its
+   * own. `versions`: transactions taken back (rolled back at a crash), which change which records are
+   * rows: every page is then decoded to count it, by the probe reader reading them taken back.
+   */
+  static async open(source: ByteSource, spec: ViewSpec, reader: Pick<TableReader, 'info' | 'disownedLeaves'>, versions: RowVersions | null = null): Promise<LeafCounter> {
     const ts = spec.raw ? Tablespace.openRaw(rawView(source, spec.raw.base), spec.raw) : await Tablespace.open(source, { keys: spec.keys });
-    return new LeafCounter(source, spec, ts, reader);
+    return new LeafCounter(source, spec, ts, reader, versions);
   }
 
   /**
@@ -52,27 +58,35 @@ export class LeafCounter {
     const mapped: MappedRange[] | undefined = map && !this.spec.raw ? [] : undefined;
     const counts = await countLeafRows(this.ts, pages, { indexId: info.indexId, compact: info.rowFormat !== 'REDUNDANT', mode: this.spec.mode, readBytes, mapped });
     markDisowned(pages, counts, await this.reader.disownedLeaves());
+    // Records a transaction taken back changed may be no row, or come back: each leaf is decoded.
+    const versions = this.versions === null ? undefined : { rolledBack: 0, historyLost: 0 };
+    if (versions) for (let i = 0; i < counts.length; i++) if (counts[i] >= 0) counts[i] = DECODE_TO_COUNT;
     const damaged: DamagedLeaf[] = [];
     for (let i = 0; i < counts.length; i++) {
-      if (counts[i] !== DECODE_TO_COUNT) continue;
+      if (counts[i] !== DECODE_TO_COUNT && this.versions === null) continue;
       const leaf = await this.#decodeAlone(pages[i]);
       counts[i] = leaf.rows;
       if (leaf.damaged) damaged.push({ at: i, ...leaf.damaged });
+      if (versions) {
+        versions.rolledBack += leaf.rolledBack;
+        versions.historyLost += leaf.historyLost;
+      }
     }
-    return { counts, damaged, mapped };
+    return { counts, damaged, mapped, versions };
   }
 
   /** One page decoded by the probe reader: its rows, and what makes it damaged (null: it is not). */
-  #decodeAlone(page: number): Promise<{ rows: number; damaged: Omit<DamagedLeaf, 'at'> | null }> {
+  #decodeAlone(page: number): Promise<{ rows: number; damaged: Omit<DamagedLeaf, 'at'> | null; rolledBack: number; historyLost: number }> {
     const run = this.#queue.then(async () => {
       const { reader, scratch } = await this.#openProbe();
       Object.assign(reader.stats, emptyStats());
       const rows = (await reader.decodePages([page], { into: scratch })).rows;
       const s = reader.stats;
-      if (s.damagedPages === 0) return { rows, damaged: null };
+      const taken = { rolledBack: s.rowsRolledBack, historyLost: s.historyLost };
+      if (s.damagedPages === 0) return { rows, damaged: null, ...taken };
       // The page's own line (record null): the decoder's reason and what it read back.
       const line = s.problems.find((p) => p.page === page && p.record === null);
-      return { rows, damaged: { rows: s.damagedRows, withheld: s.damagedWithheld, lost: s.recordsFailed, carved: s.carvedRecords, reason: line?.message ?? null } };
+      return { rows, damaged: { rows: s.damagedRows, withheld: s.damagedWithheld, lost: s.recordsFailed, carved: s.carvedRecords, reason: line?.message ?? null }, ...taken };
     });
     this.#queue = run.catch(() => undefined);
     return run;
@@ -83,7 +97,7 @@ export class LeafCounter {
     const { table, mode, keys, index, raw, indexName } = this.spec;
     // A secondary index's tree is the one the view's reader found by its name.
     const tree = indexName === undefined ? index : { indexId: this.reader.info.indexId, rootPage: this.reader.info.rootPage };
-    const probe = openTable(this.source, table, { mode, keys, index: tree, raw, indexName }).then((reader) => ({ reader, scratch: new BatchBuilder(reader.columns.length) }));
+    const probe = openTable(this.source, table, { mode, keys, index: tree, raw, indexName, versions: this.versions }).then((reader) => ({ reader, scratch: new BatchBuilder(reader.columns.length) }));
     // A failed open is tried again by the next page.
     probe.catch(() => {
       if (this.#probe === probe) this.#probe = null;

@@ -26,7 +26,8 @@ import type { TableDef } from '../src/core/schema.ts';
 import { parseCreateTables } from '../src/core/definitions/ddl/create-table.ts';
 import { tableNameOfFile } from '../src/core/definitions/frm/index.ts';
 import { fileKind, resolveSchema } from '../src/core/definitions/schema-source.ts';
-import { blobSource, bytesSource, sharedBlobSource, type ByteSource } from '../src/core/tablespace/source.ts';
+import { blobSource, bytesSource, type ByteSource } from '../src/core/tablespace/source.ts';
+import { fileSource, rollbackOf, throughLog } from './redo-sources.ts';
 import { PageMap, type PackedPageMap } from '../src/core/readers/page-map.ts';
 import { quickSummary, summarize, type TablespaceSummary } from '../src/core/readers/summary.ts';
 import { countLiveRows } from '../src/core/readers/leaf-counts.ts';
@@ -209,7 +210,7 @@ function readAhead(items: readonly ListItem[], wholeBelow: number): (i: number) 
     // The group's bytes are let go once its last file is handed out.
     if (i === groups[k][groups[k].length - 1]) reads[k] = Promise.resolve([]);
     if (read instanceof Error) throw read;
-    return read;
+    return throughLog(items[i].ibd, items[i].name, read);
   };
 }
 
@@ -292,7 +293,7 @@ export async function resolveCached(ibd: ByteSource, files: readonly NamedBlob[]
     const system = fileKind(ibd.name) === 'other' ? await resolveSystem(ibd, others, sqlCache) : null;
     if (system) return system;
     const resolved = await resolveSchema(ibd, others, sqlCache);
-    return dictionary ? await withDictionaryBeside(ibd, resolved, sharedBlobSource(dictionary.blob, dictionary.name)) : resolved;
+    return dictionary ? await withDictionaryBeside(ibd, resolved, await fileSource(dictionary.blob, dictionary.name)) : resolved;
   } finally {
     for (const s of stand) sqlCache.delete(s);
   }
@@ -328,9 +329,14 @@ function resolvedResult(r: Resolved): ResolvedSchemaResult {
   };
 }
 
-/** The table decoded whole into one CSV (header + rows), as "Export all tables" writes it, or into SQL (`sql`: its database). */
-async function tableCsv(ibd: ByteSource, table: TableDef, target: Pick<OpenOptions, 'index' | 'raw'>, timeZone = 'UTC', sql?: { db: string | null }): Promise<ExportedTable> {
-  const reader = await openTable(ibd, table, { ...target, timeZone });
+/**
+ * The table decoded whole into one CSV (header + rows), as "Export all tables" writes it, or into SQL
+ * (`sql`: its database); of a crashed datadir, the transactions active at the crash rolled back
+ * (`item`'s file: redo-sources.ts).
+ */
+async function tableCsv(item: ListItem, ibd: ByteSource, table: TableDef, target: Pick<OpenOptions, 'index' | 'raw'>, timeZone = 'UTC', sql?: { db: string | null }): Promise<ExportedTable> {
+  const versions = (await rollbackOf(item.ibd, item.name))?.taken?.versions ?? null;
+  const reader = await openTable(ibd, table, { ...target, timeZone, versions });
   // A definition that does not fit gives no CSV (its verdict is the problem), not rows of garbage.
   await reader.checkDefinition();
   if (!sql) return rowsCsv(reader, table);
@@ -354,7 +360,8 @@ async function exportDefinition(item: ListItem, ibd: ByteSource, sqls: readonly 
 /** A partitioned table's partitions (`item.partitions`, in the order of its .par or definition) into one CSV, each row ending with its partition. */
 async function partitionedCsv(item: ListItem, table: TableDef): Promise<ExportedTable> {
   const named = (f: NamedBlob) => blobSource(f.blob, f.name);
-  const opened = await openPartitionSources((item.partitions ?? []).map(named), (item.companions ?? []).map(named), { definition: table, partitionColumn: true, timeZone: item.timeZone });
+  const parts = await Promise.all((item.partitions ?? []).map((f) => fileSource(f.blob, f.name, () => named(f))));
+  const opened = await openPartitionSources(parts, (item.companions ?? []).map(named), { definition: table, partitionColumn: true, timeZone: item.timeZone });
   return rowsCsv(opened, table);
 }
 
@@ -404,7 +411,7 @@ async function listOne(item: ListItem, ibd: ByteSource, sqls: readonly NamedBlob
     row.resolveError = message(err);
   }
   // Only a CSV made whole is kept: a failure is left to the export, which reports it.
-  if (csv && table) row.csv = await tableCsv(ibd, table, {}).catch(() => null);
+  if (csv && table) row.csv = await tableCsv(item, ibd, table, {}).catch(() => null);
   return row;
 }
 
@@ -448,7 +455,7 @@ export function createListMethods(): ListMethods {
           const ibd = await source(i);
           const table = await exportDefinition(item, ibd, sqls, system);
           if (item.partitions && format === 'sql') throw new Error('SQL is not written for a partitioned table yet: its rows are in the CSV export');
-          row = item.partitions ? await partitionedCsv(item, table) : await tableCsv(ibd, table, { index: item.index, raw: item.raw }, item.timeZone, format === 'sql' ? { db: item.db ?? null } : undefined);
+          row = item.partitions ? await partitionedCsv(item, table) : await tableCsv(item, ibd, table, { index: item.index, raw: item.raw }, item.timeZone, format === 'sql' ? { db: item.db ?? null } : undefined);
         } catch (err) {
           row = { table: null, bytes: null, rows: 0, problem: message(err) };
         }

@@ -25,7 +25,8 @@ import { PageMap, PageState, type IndexLevels, type PackedPageMap, type PageBuck
 import { summarize } from '../src/core/readers/summary.ts';
 import type { TableDef } from '../src/core/schema.ts';
 import type { EncryptionKeys } from '../src/core/tablespace/encryption.ts';
-import { sharedBlobSource, type ByteSource } from '../src/core/tablespace/source.ts';
+import type { ByteSource } from '../src/core/tablespace/source.ts';
+import { fileSource } from './redo-sources.ts';
 import { Tablespace } from '../src/core/tablespace/tablespace.ts';
 
 export type { MappedRange, PackedPageMap, PageBucket, PageInspection, PageMapEntry };
@@ -121,6 +122,12 @@ export class PageMapStore {
   /** Requests waiting for a scan to come (see get). */
   #waiting = new Map<string, (() => void)[]>();
 
+  /** Forgets the maps made (the files are now read otherwise: through their datadir's log, or as on disk). */
+  forget(): void {
+    for (const kept of this.#maps.values()) kept.stop?.();
+    this.#maps.clear();
+  }
+
   /** The map `scan` fills for `ibd` as it reads; a scan that fails or is stopped forgets it. */
   filling(ibd: Blob, name: string, map: PageMap, scan: Promise<unknown>, stop?: () => void): Kept {
     const key = fileKey(ibd, name);
@@ -151,7 +158,7 @@ export class PageMapStore {
   countStarts(ibd: Blob, name: string, keys?: EncryptionKeys): void {
     const key = fileKey(ibd, name);
     if (this.#maps.get(key)?.complete) return;
-    const ready = Tablespace.open(sharedBlobSource(ibd, name), { keys }).then(CountedMap.open).then((counted) => {
+    const ready = fileSource(ibd, name).then((source) => Tablespace.open(source, { keys })).then(CountedMap.open).then((counted) => {
       let finish: (ok: boolean) => void = () => undefined;
       const ended = new Promise<boolean>((resolve) => (finish = resolve));
       const filled = ended.then((ok) => (ok ? counted.fillRest() : Promise.reject(new Error('The count stopped.'))));
@@ -202,7 +209,7 @@ export class PageMapStore {
     // A scan of its own is answered from once it is over (no summary shows it filling); stopped when
     // the count's map replaces it, it is answered from that one.
     const stopping = new AbortController();
-    const scan = summarize(sharedBlobSource(ibd, name), { keys, pageMap: map, signal: stopping.signal });
+    const scan = fileSource(ibd, name).then((source) => summarize(source, { keys, pageMap: map, signal: stopping.signal }));
     const own = this.filling(ibd, name, map, scan, () => stopping.abort());
     const ended = await scan.then(() => true, (e: unknown) => (stopping.signal.aborted ? false : Promise.reject(e)));
     return ended ? own : this.get(ibd, name, keys);
@@ -312,11 +319,11 @@ export function createPageMapMethods(store: PageMapStore): PageMapMethods {
     async pageMarks(ibd, name, pagesPerCell, indexId, level, keys) {
       return marksOf(await store.map(ibd, name, keys), pagesPerCell, indexId, level);
     },
-    indexNames(ibd, name, table, keys) {
-      return namesOf(sharedBlobSource(ibd, name), table, keys);
+    async indexNames(ibd, name, table, keys) {
+      return namesOf(await fileSource(ibd, name), table, keys);
     },
-    inspectPage(ibd, name, page, keys, table, timeZone) {
-      return inspectPage(sharedBlobSource(ibd, name), page, { keys, table: table ?? null, timeZone });
+    async inspectPage(ibd, name, page, keys, table, timeZone) {
+      return inspectPage(await fileSource(ibd, name), page, { keys, table: table ?? null, timeZone });
     },
   };
 }

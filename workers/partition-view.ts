@@ -15,7 +15,8 @@ import type { MergeKey } from '../src/core/readers/key-merge.ts';
 import { mergeStats } from '../src/core/readers/parallel.ts';
 import type { DecodePagesOptions, DecodeStats, KeyRange, TableInfo, TableReader } from '../src/core/readers/table-reader.ts';
 import type { SeekTree } from './key-seek.ts';
-import { blobSource, sharedBlobSource, type ByteSource } from '../src/core/tablespace/source.ts';
+import { blobSource, type ByteSource } from '../src/core/tablespace/source.ts';
+import { fileSource } from './redo-sources.ts';
 import { appendColumn, concatBatches } from '../src/core/values/batch-edit.ts';
 import type { RowBatch } from '../src/core/values/row-batch.ts';
 import { LeafCounter } from './leaf-damage.ts';
@@ -76,7 +77,7 @@ export class PartitionView implements ViewReader {
    */
   static async open(spec: ViewSpec): Promise<PartitionView> {
     const files = spec.partitions ?? [];
-    const sources = files.map((f) => sharedBlobSource(f.blob, f.name));
+    const sources = await Promise.all(files.map((f) => fileSource(f.blob, f.name)));
     const companions = (spec.companions ?? []).map((f) => blobSource(f.blob, f.name));
     const table = await openPartitionSources(sources, companions, { definition: spec.table, rows: spec.mode, keys: spec.keys, timeZone: spec.timeZone, index: spec.indexName });
     const parts: Part[] = [];

@@ -7,6 +7,7 @@
  */
 import { rawTarget, scanOrphans, type IndexGroup, type RawTarget } from '../src/core/tablespace/orphan-scan.ts';
 import { blobSource } from '../src/core/tablespace/source.ts';
+import { fileSource } from './redo-sources.ts';
 
 /** One index of the image, as the page lists it. */
 export interface IndexListEntry {
@@ -67,7 +68,7 @@ export function createRecoveryMethods(): RecoveryMethods {
       const controller = new AbortController();
       running.add(controller);
       try {
-        const scan = await scanOrphans(blobSource(ibd, name), { pageSize, signal: controller.signal, progress });
+        const scan = await scanOrphans(await fileSource(ibd, name, () => blobSource(ibd, name)), { pageSize, signal: controller.signal, progress });
         return {
           file: name, pageSize: scan.layout.pageSize, gridOffset: scan.layout.gridOffset,
           checksumFormat: scan.layout.fullCrc32 ? 'full_crc32' : 'mysql', pagesScanned: scan.pagesScanned,

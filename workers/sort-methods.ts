@@ -26,7 +26,7 @@ import type { DecodeStats } from '../src/core/readers/table-reader.ts';
 import type { ViewReader } from './partition-view.ts';
 import type { TableDef } from '../src/core/schema.ts';
 import { batchText } from '../src/ui/grid/batch-text.ts';
-import { keyRows, textRows } from '../src/ui/search/search.ts';
+import { rowFilter, type FilterTable } from './row-filter.ts';
 import { Merger, mergeRuns, RunWriter, type KeyCompare } from './sort-run.ts';
 import { readPayload, writePayload } from './row-payload.ts';
 import type { ExportOptions, RowQuery } from './viewer-api.ts';
@@ -51,6 +51,17 @@ export interface RunSort {
   descending: boolean;
   payload: boolean;
   index?: boolean;
+  /**
+   * Several sort columns (shift-click in the grid), each ascending or descending, compared in turn:
+   * `ORDER BY a DESC, b, pk` (`column` is the first; `descending` then stays false: the run is read forward).
+   */
+  columns?: SortPart[];
+}
+
+/** One column of a sort by several, and its direction. */
+export interface SortPart {
+  column: number;
+  descending: boolean;
 }
 
 /** A part of a sorted export, and where the merge goes on from. */
@@ -92,6 +103,8 @@ export interface SortTable {
   builders: BatchBuilder[];
   /** The zone TIMESTAMP text is shown in. */
   timeZone: string;
+  /** What a typed filter is tested against. */
+  filterTable: FilterTable;
 }
 
 const INTEGER_BYTES: Record<string, number> = { tinyint: 1, bool: 1, smallint: 2, mediumint: 3, int: 4, bigint: 8 };
@@ -148,8 +161,63 @@ function columnRunOrder(order: ColumnOrder, column: number): RunOrder {
   };
 }
 
+/**
+ * By several columns: each column's part of the key is a NULL flag, its key's length and its key
+ * (order-key.ts); parts compare in turn, NULL first, each reversed when its column is descending
+ * (a descending column's NULLs come last, as the server puts them).
+ */
+async function columnsRunOrder(open: SortTable, parts: readonly SortPart[]): Promise<RunOrder> {
+  const orders = await Promise.all(parts.map((p) => outputColumnOrder(open, p.column)));
+  const signs = parts.map((p) => (p.descending ? -1 : 1));
+  const kinds = orders.map((o) => o.kind);
+  return {
+    compare(a, ao, _al, b, bo) {
+      let x = ao;
+      let y = bo;
+      for (let k = 0; k < kinds.length; k++) {
+        const xl = a[x + 1] | (a[x + 2] << 8) | (a[x + 3] << 16) | (a[x + 4] << 24);
+        const yl = b[y + 1] | (b[y + 2] << 8) | (b[y + 3] << 16) | (b[y + 4] << 24);
+        let c = a[x] - b[y];
+        if (c === 0 && a[x] === 1) c = compareOrderKeys(kinds[k], a, x + 5, xl, b, y + 5, yl);
+        if (c !== 0) return signs[k] * c;
+        x += 5 + xl;
+        y += 5 + yl;
+      }
+      return 0;
+    },
+    page(batch) {
+      const { str, map } = batchText(batch);
+      return {
+        isNull: () => false,
+        write(r, out) {
+          for (let k = 0; k < parts.length; k++) {
+            const cell = r * batch.cols + parts[k].column;
+            const isNull = batch.nulls[cell] === 1;
+            const head = out.reserve(5);
+            out.bytes[head] = isNull ? 0 : 1;
+            out.length = head + 5;
+            if (!isNull) {
+              const s = map ? map[batch.cells[2 * cell]] : batch.cells[2 * cell];
+              const e = map ? map[batch.cells[2 * cell + 1]] : batch.cells[2 * cell + 1];
+              orders[k].key(str.slice(s, e), out);
+            }
+            const len = out.length - head - 5;
+            // The key may have grown the buffer: its length goes into the bytes as they are now.
+            const b = out.bytes;
+            b[head + 1] = len & 0xff;
+            b[head + 2] = (len >>> 8) & 0xff;
+            b[head + 3] = (len >>> 16) & 0xff;
+            b[head + 4] = (len >>> 24) & 0xff;
+          }
+        },
+      };
+    },
+  };
+}
+
 /** How `sort` orders the rows of the open view, or an Error that says why it cannot. */
 async function runOrder(open: SortTable, sort: RunSort): Promise<RunOrder> {
+  if (sort.columns !== undefined && sort.columns.length > 1) return columnsRunOrder(open, sort.columns);
   if (sort.index !== true) return columnRunOrder(await outputColumnOrder(open, sort.column), sort.column);
   const key = open.reader.keyOrder;
   if (key === undefined) throw new Error('The rows are read in the index\'s order already: there is no other tree to merge them with.');
@@ -184,15 +252,15 @@ export function createSortMethods(opened: () => SortTable, format: FormatBatch):
       const counts = new Int32Array(pages.length);
       const writer = new RunWriter(order.compare, sort.descending);
       const matched: number[] = [];
+      const matching = filter ? await rowFilter(filter, open.filterTable) : null;
       const run = await reader.readRun(pages);
       try {
         for (let i = 0; i < pages.length; i++) {
           const batch = await reader.decodePages([pages[i]], { first: first && i === 0, into: builder, run });
           counts[i] = batch.rows;
           matched.length = 0;
-          if (filter?.kind === 'text') textRows(batch, filter, matched);
-          else if (filter) keyRows(batch, filter, matched);
-          addPage(batch, filter ? matched : null, sort.payload, firstLeaf + i, order, writer);
+          matching?.(batch, matched);
+          addPage(batch, matching ? matched : null, sort.payload, firstLeaf + i, order, writer);
         }
       } finally {
         reader.releaseRun(run);

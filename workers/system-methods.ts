@@ -20,7 +20,8 @@ import { fileKind, resolveSchema, type DefinitionSourceKind, type ResolvedSchema
 import { rootlessTarget, type DroppedIndex } from '../src/core/readers/dropped-indexes.ts';
 import type { RawTarget } from '../src/core/tablespace/orphan-scan.ts';
 import type { TableDef } from '../src/core/schema.ts';
-import { blobSource, sharedBlobSource, type ByteSource } from '../src/core/tablespace/source.ts';
+import { blobSource, type ByteSource } from '../src/core/tablespace/source.ts';
+import { fileSource } from './redo-sources.ts';
 import { Tablespace } from '../src/core/tablespace/tablespace.ts';
 import { foundDefinitions, resolvedDefinitions } from '../src/lib/definitions.ts';
 import { withSpaceDictionary } from '../src/lib/system-definitions.ts';
@@ -168,7 +169,7 @@ class Chunker {
 }
 
 async function listSystem(ibd: Blob, name: string, frms: readonly NamedBlob[], onTables?: (tables: SystemTable[], progress: SystemProgress) => void): Promise<SystemListing> {
-  const file = await openSource(sharedBlobSource(ibd, name), { files: sources(frms) });
+  const file = await openSource(await fileSource(ibd, name), { files: sources(frms) });
   const dictionary = file.dictionary;
   if (dictionary === null) return { tables: [], error: `${name} is not a system tablespace with an InnoDB data dictionary`, warnings: [] };
   const ts = await Tablespace.open(file.source);

@@ -22,6 +22,7 @@
  *    worker, or into bytes handed over; `exportEdge` gives the header / preamble and the postamble.
  *  - `stats()`: this worker's decode statistics since `openView`.
  */
+import type { WhereCondition } from '../src/ui/search/where-parse.ts';
 import type * as Comlink from 'comlink';
 import type { EncryptionKeys } from '../src/core/tablespace/encryption.ts';
 import type { CsvOptions } from '../src/core/writers/output.ts';
@@ -33,6 +34,8 @@ import type { MappedRange } from '../src/core/readers/page-map-fill.ts';
 import type { DecodeStats, OpenOptions, RowMode, TableInfo } from '../src/core/readers/table-reader.ts';
 import type { RawTarget } from '../src/core/tablespace/orphan-scan.ts';
 import type { NamedBlob } from './schema-api.ts';
+import type { BeforeTrx } from './undo-methods.ts';
+import type { RedoNotice } from './redo-api.ts';
 
 export type { CsvOptions, EncryptionKeys, RawTarget, RowBatch, RowMode, TableDef, TablespaceSummary };
 
@@ -80,6 +83,13 @@ export interface ViewSpec {
    * from the secondary indexes (partial-methods.ts). Live mode of a table's clustered index only (a partitioned table's too).
    */
   partial?: PartialGrid;
+  /**
+   * The table as it was before transaction N and every later one changed it (the CLI's --before-trx),
+   * from the datadir's undo logs (undo-methods.ts): changed cells come marked (RowBatch.changed),
+   * rows whose earlier version is gone are history-lost (withheld and counted, or marked in modes
+   * that show them). A table of its own file only (no partitions, no secondary index, no raw image).
+   */
+  undo?: BeforeTrx;
 }
 
 /** Partial rows as the grid shows them: the table's columns then `_row_state` (partial), an absent cell holding its mark. */
@@ -102,12 +112,16 @@ export interface OpenedView {
   keyColumns: number[];
   /** What opening said of the index read (a secondary index's tree taken by InnoDB's creation order, unchecked). */
   warnings: string[];
+  /** With ViewSpec.undo: what reading the undo logs said (a transaction whose history is gone …). */
+  undoNotes?: string[];
   /** Output column index of `_row_state` (deleted / both modes), else -1. */
   stateColumn: number;
   mode: RowMode;
   info: TableInfo;
   /** The CREATE TABLE statement the table was read with. */
   createSql: string;
+  /** What its datadir's redo log did to the file's pages (a dropped datadir with its log), else null. */
+  redo: RedoNotice | null;
   /**
    * A partitioned table: its partitions in order, each with the table's leaf its leaves begin at (its
    * rows end with `_partition`), what the partitions' reading said (a partition not given), and why
@@ -117,9 +131,13 @@ export interface OpenedView {
   partitions: { parts: { name: string; start: number }[]; warnings: string[]; unmerged: string | null } | null;
 }
 
-/** A text filter, or an exact key match (`columns` / `values`: every one must equal). */
+/**
+ * A text filter, an exact key match (`columns` / `values`: every one must equal), or a typed filter
+ * (`text` as typed, parsed into `conditions`: src/ui/search/where-parse.ts).
+ */
 export type RowQuery =
   | { kind: 'text'; text: string; column: number | null; matchCase: boolean }
+  | { kind: 'where'; text: string; conditions: WhereCondition[] }
   | { kind: 'key'; columns: number[]; values: string[]; fold: boolean; firstOnly: boolean };
 
 export interface SearchResult {
@@ -162,6 +180,8 @@ export interface LeafCounts {
   damaged: DamagedLeaf[];
   /** Asked for (`countLeaves` with `map`): each range of pages the count read, as the page map records them. */
   mapped?: MappedRange[];
+  /** With ViewSpec.undo (every leaf then decoded to count it): rows taken back, and rows whose earlier version is lost. */
+  versions?: { rolledBack: number; historyLost: number };
 }
 
 export interface LeafPlan {
@@ -191,6 +211,8 @@ export interface ExportOptions {
   filter?: RowQuery;
   /** Each run's rows last first (an export in descending key order, whose runs go last first too). */
   reverse?: boolean;
+  /** CSV and NDJSON: only these output columns, in this order (the grid's visible columns); else every one. */
+  columns?: number[];
 }
 
 export interface ExportedRun {

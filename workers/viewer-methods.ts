@@ -11,7 +11,7 @@ import {
 import { BatchBuilder, batchBuffers, type RowBatch } from '../src/core/values/row-batch.ts';
 import { packRows } from '../src/core/values/batch-edit.ts';
 import type { Column, TableDef } from '../src/core/schema.ts';
-import { blobSource, sharedBlobSource } from '../src/core/tablespace/source.ts';
+import { blobSource } from '../src/core/tablespace/source.ts';
 import { packedBuffers, PageMap } from '../src/core/readers/page-map.ts';
 import { quickSummary, summarize } from '../src/core/readers/summary.ts';
 import { DefinitionMismatch, ROW_STATE_COLUMN, type DecodeStats, type Row } from '../src/core/readers/table-reader.ts';
@@ -23,14 +23,16 @@ import { openDefinedTable, type InnodbTable } from '../src/lib/innodb-table.ts';
 import { PARTITION_COLUMN } from '../src/lib/partitioned-table.ts';
 import type { ByteSource } from '../src/core/tablespace/source.ts';
 import { batchToRows } from '../src/ui/grid/batch-text.ts';
-import { keyRows, textRows } from '../src/ui/search/search.ts';
+import { rowFilter, type FilterTable } from './row-filter.ts';
 import { seekKey, type KeySeekMethods, type SeekTree } from './key-seek.ts';
 import { LeafCounter } from './leaf-damage.ts';
 import { PartialView, sqlKeepingPartial } from './partial-view.ts';
 import { PartitionView, type ViewCounter, type ViewReader } from './partition-view.ts';
 import { PageMapStore } from './page-map-methods.ts';
+import { fileSource, redoNotice, rollbackOf, withRollback } from './redo-sources.ts';
 import { createSortMethods, type SortMethods } from './sort-methods.ts';
 import { createPartialMethods, type PartialMethods } from './partial-methods.ts';
+import { versionsBefore } from './undo-methods.ts';
 import {
   DEFINITION_MISMATCH, type ColumnInfo, type ExportOptions, type OpenedView, type RowQuery, type SearchResult, type ViewerApi, type ViewSpec,
 } from './viewer-api.ts';
@@ -148,7 +150,7 @@ async function formatRun(open: OpenView, pages: number[], first: boolean, option
   // Sized for the pieces CSV is made in (see csvPages); it grows for a whole run of other formats.
   const buffers = open.exportBuffers.pop() ?? csvBuffers(open.reader.columns.length);
   try {
-    if (plainCsv(options) && !options.filter && !options.reverse) {
+    if (plainCsv(options) && !options.filter && !options.reverse && !options.columns) {
       const { csv, rows } = await csvPages(open.reader, pages, first, buffers);
       const bytes = options.csv?.loadData ? loadDataEscaped(csv) : csv;
       // A copy of its own: it is held until written, with others in flight.
@@ -156,12 +158,13 @@ async function formatRun(open: OpenView, pages: number[], first: boolean, option
     }
     const batch = await open.reader.decodePages(pages, { first, into: buffers.into });
     if (options.format === 'parquet') {
+      if (options.columns) throw new Error('a Parquet export writes every column');
       // The run's own row groups, laid out in the file by the page (parquet-row-groups.ts).
-      const shown = options.filter || options.reverse ? packRows(exportedRows(batch, options), open.reader.columns.length) : batch;
+      const shown = options.filter || options.reverse ? packRows(await exportedRows(open, batch, options), open.reader.columns.length) : batch;
       const { bytes, part } = parquetPart(open.spec.table, open.reader.columns, shown);
       return { data: as === 'bytes' ? handedOver(bytes, spare) : new Blob([bytes]), rows: shown.rows, parquet: part };
     }
-    const rows = exportedRows(batch, options);
+    const rows = await exportedRows(open, batch, options);
     return { data: formatRows(open, rows, options, as), rows: rows.length };
   } finally {
     open.exportBuffers.push(buffers);
@@ -169,16 +172,20 @@ async function formatRun(open: OpenView, pages: number[], first: boolean, option
 }
 
 /** The rows of a decoded run an export writes: those its filter matches, last first for `reverse`. */
-function exportedRows(batch: RowBatch, options: ExportOptions): Row[] {
+async function exportedRows(open: OpenView, batch: RowBatch, options: ExportOptions): Promise<Row[]> {
   let rows = batchToRows(batch);
   const { filter } = options;
   if (filter) {
     const matched: number[] = [];
-    if (filter.kind === 'text') textRows(batch, filter, matched);
-    else keyRows(batch, filter, matched);
+    (await rowFilter(filter, filterTable(open)))(batch, matched);
     rows = matched.map((r) => rows[r]);
   }
   return options.reverse ? rows.reverse() : rows;
+}
+
+/** What the view's typed filters are tested against. */
+function filterTable(open: OpenView): FilterTable {
+  return { columns: open.reader.columns, table: open.spec.table.columns, timeZone: open.spec.timeZone ?? 'UTC' };
 }
 
 /** Rounding of a new hand-over buffer's size, so that it can carry a later run's bytes too. */
@@ -201,10 +208,13 @@ function formatRows(open: OpenView, rows: Row[], options: ExportOptions, as: 'bl
   // Parquet takes whole batches in key order (formatRun); a sort by a column merges rows one by one.
   if (options.format === 'parquet') throw new Error('a Parquet export is written in primary-key order: export the rows sorted by a column as CSV, NDJSON or SQL');
   const { reader } = open;
+  const { columns } = options;
+  if (columns && options.format === 'sql') throw new Error('an SQL export writes every column: INSERTs of some would load rows whose other columns take their defaults');
+  const written = columns ? rows.map((r) => columns.map((c) => r[c])) : rows;
   const text = options.format === 'csv'
-    ? csvRows(rows, options.csv ?? {})
+    ? csvRows(written, options.csv ?? {})
     : options.format === 'ndjson'
-      ? ndjsonOf(open.spec.table, reader.columns, rows, { strings: options.jsonStrings })
+      ? ndjsonOf(open.spec.table, columns ? columns.map((c) => reader.columns[c]) : reader.columns, written, { strings: options.jsonStrings })
       : sqlText(open, rows, options.sqlRowsPerInsert ?? 1000);
   const bytes = options.format === 'csv' && options.csv?.loadData ? loadDataEscaped(encoder.encode(text)) : null;
   if (bytes !== null) return as === 'bytes' ? handedOver(bytes, undefined) : new Blob([bytes]);
@@ -241,7 +251,7 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
     // Sorts decode into the search's builders (a worker runs one task of either at a time per slot).
     ...createSortMethods(() => {
       const open = opened();
-      return { reader: open.reader, table: open.spec.table, builders: open.searchBuilders, timeZone: open.spec.timeZone ?? 'UTC' };
+      return { reader: open.reader, table: open.spec.table, builders: open.searchBuilders, timeZone: open.spec.timeZone ?? 'UTC', filterTable: filterTable(open) };
     }, (batch, options, as) => formatRows(opened(), batchToRows(batch), options, as)),
     ...createPartialMethods(opened),
 
@@ -255,7 +265,7 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
         // the pages its count did not read goes first.
         await maps.settled(ibd, name);
         const pageMap = maps.has(ibd, name) ? undefined : new PageMap();
-        const scan = summarize(blobSource(ibd, name), {
+        const scan = summarize(await fileSource(ibd, name, () => blobSource(ibd, name)), {
           keys,
           pageMap,
           signal: controller.signal,
@@ -278,8 +288,8 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
       }
     },
 
-    quickSummary(ibd, name, keys) {
-      return quickSummary(blobSource(ibd, name), keys);
+    async quickSummary(ibd, name, keys) {
+      return quickSummary(await fileSource(ibd, name, () => blobSource(ibd, name)), keys);
     },
 
     async tableDef(tableName) {
@@ -290,12 +300,17 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
 
     async openView(spec) {
       current = null;
-      const source = sharedBlobSource(spec.ibd, spec.name);
+      const source = await fileSource(spec.ibd, spec.name);
       const partitioned = spec.partitions?.length ? await PartitionView.open(spec) : null;
       if (partitioned) await partitioned.leafPages();
       // A secondary index: its tree found by name (in a general tablespace, the SDI's), not the table's `index`.
       const how = spec.indexName === undefined ? { target: { index: spec.index, raw: spec.raw } } : { index: spec.indexName };
-      const table = partitioned ? null : await openDefinedTable(source, spec.table, { rows: spec.mode, keys: spec.keys, timeZone: spec.timeZone, ...how });
+      // As before transaction N: this worker's versions of the rows (a table of its own file only);
+      // else transactions active at a crashed datadir's crash, rolled back (not a secondary index's, nor partitions').
+      const before = spec.undo && !partitioned && spec.indexName === undefined && !spec.raw ? await versionsBefore(spec.undo) : null;
+      const rollback = before === null && !partitioned && spec.indexName === undefined ? await rollbackOf(spec.ibd, spec.name) : null;
+      const versions = before?.taken?.versions ?? rollback?.taken?.versions ?? null;
+      const table = partitioned ? null : await openDefinedTable(source, spec.table, { rows: spec.mode, keys: spec.keys, timeZone: spec.timeZone, ...how, versions });
       const reader = withPartial(spec, partitioned ?? (table as InnodbTable).reader);
       const view: OpenedView = {
         table: spec.table.name,
@@ -303,13 +318,15 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
         columnInfo: columnInfo(spec.table, reader.columns),
         keyColumns: keyColumns(spec.table, reader.columns, reader.info.clusteredOn, spec.indexName !== undefined && (partitioned ? partitioned.index !== null : table?.options.indexName !== undefined)),
         warnings: table?.warnings.slice() ?? [],
+        ...(before ? { undoNotes: before.said.slice() } : {}),
         stateColumn: reader.columns.indexOf(ROW_STATE_COLUMN),
         mode: spec.mode,
         info: { ...reader.info },
         createSql: spec.table.createSql,
+        redo: withRollback(await redoNotice(spec.ibd, spec.name), rollback),
         partitions: partitioned ? { parts: partitioned.partitions, warnings: partitioned.warnings.slice(), unmerged: 'why' in partitioned.keyOrder ? partitioned.keyOrder.why : null } : null,
       };
-      const counterOf = () => (partitioned ? Promise.resolve(partitioned) : LeafCounter.open(source, spec, (table as InnodbTable).reader));
+      const counterOf = () => (partitioned ? Promise.resolve(partitioned) : LeafCounter.open(source, spec, (table as InnodbTable).reader, versions));
       current = { spec, source, reader, trees: partitioned?.trees() ?? [{ lookup: (range) => (table as InnodbTable).reader.lookup(range), leaf: (page) => page, partition: null }], counter: null, counterOf, view, exportBuffers: [], searchBuilders: [] };
       return view;
     },
@@ -367,14 +384,14 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
       const pageOf: number[] = [];
       const rowOf: number[] = [];
       const rows: number[] = [];
+      const matching = await rowFilter(query, filterTable(open));
       const run = await reader.readRun(pages);
       try {
         for (let i = 0; i < pages.length; i++) {
           const batch = await reader.decodePages([pages[i]], { first: first && i === 0, into: builder, run });
           counts[i] = batch.rows;
           rows.length = 0;
-          if (query.kind === 'text') textRows(batch, query, rows);
-          else keyRows(batch, query, rows);
+          matching(batch, rows);
           for (const r of rows) {
             pageOf.push(i);
             rowOf.push(r);
@@ -407,7 +424,8 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
       const { reader, spec } = open;
       if (options.format === 'parquet') return parquetEdge(open, edge, parquet);
       let text = '';
-      if (edge === 'head' && options.format === 'csv' && options.csvHeader !== false) text = csvHeader(reader.columns, options.csv ?? {});
+      const names = options.columns ? options.columns.map((c) => reader.columns[c]) : reader.columns;
+      if (edge === 'head' && options.format === 'csv' && options.csvHeader !== false) text = csvHeader(names, options.csv ?? {});
       if (edge === 'head' && options.format === 'sql') text = sqlPreamble(spec.table, spec.name);
       if (edge === 'tail' && options.format === 'sql') text = sqlPostamble();
       return new Blob([options.csv?.loadData ? loadDataEscaped(encoder.encode(text)) : text]);

@@ -62,7 +62,9 @@ export const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [-
                      file and on a raw image without page 0: a disk image, a partial copy, an ibdata1,
                      whose indexes are named by its data dictionary)
   --index-id N       decode index N (see --list-indexes) instead of the table's clustered index; on a
-                     raw image, its leaves are found by scanning (give the table's DDL with --schema)
+                     raw image, its leaves are found by scanning (give the table's DDL with --schema);
+                     all, with DIR and --schema FILE|FOLDER (.sql, .frm): each dropped tree whose
+                     definition is lost is read with the first given table whose definition it fits
   --page-size N      the page size in bytes, when guessing it from the content picks the wrong one
   --index NAME       decode the table's index NAME (from its definition): its columns, then the primary
                      key's, in the index's order (with --index-id N: tree N read as that index)
@@ -82,6 +84,10 @@ export const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [-
   --before-trx N     the table as it was before transaction N and every later one changed it (from the
                      undo logs); rows whose earlier version is gone are withheld (--rows both: marked
                      history-lost). Transactions active at a crash are always rolled back, as the server would
+  --history          every version of each row the undo logs still hold, newest first, each row ending
+                     with _row_state, _trx_id (the transaction that wrote it) and _version (0: as it is)
+  --revert-trx N --format sql  the statements that put back what transaction N changed (UPDATE, INSERT
+                     of what it deleted, DELETE of what it inserted); commented out where a later one changed the row
   --as-on-disk       read the rows as the pages hold them: no redo log rolled forward, no rollback of
                      transactions active at a crash
   --page N           page N described: FIL header and trailer, checksums, its structures, records
@@ -107,6 +113,8 @@ export interface Args {
   /** --datadir: where the redo log is (--as-on-disk: none is applied). */
   datadir: string | null;
   indexId: bigint | null;
+  /** --index-id all: with a folder and --schema, every dropped tree whose definition is lost (datadir-schema.ts). */
+  allTrees: boolean;
   pageSize: number | null;
   pageMap: boolean;
   page: number | null;
@@ -125,6 +133,10 @@ export interface Args {
   listTransactions: boolean;
   /** --before-trx N: the table before transaction N (trx/row-vers.ts). */
   beforeTrx: number | null;
+  /** --history: every version of each row (cli/history.ts). */
+  history: boolean;
+  /** --revert-trx N: the SQL reverting transaction N (cli/history.ts). */
+  revertTrx: number | null;
   asOnDisk: boolean;
   /** --json-strings: NDJSON values all strings, as CSV shows them. */
   jsonStrings: boolean;
@@ -133,7 +145,7 @@ export interface Args {
 }
 
 export function parseArgs(argv: string[]): Args {
-  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null; more: string[] } = { format: 'csv', schema: null, printDdl: false, count: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, listTables: false, dictionary: null, datadir: null, indexId: null, pageSize: null, pageMap: false, page: null, index: null, key: null, from: null, to: null, more: [], files: [], partitionColumn: false, timeZone: null, csvFor: null, listTransactions: false, beforeTrx: null, asOnDisk: false, jsonStrings: false, sql: false };
+  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null; more: string[] } = { format: 'csv', schema: null, printDdl: false, count: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, listTables: false, dictionary: null, datadir: null, indexId: null, allTrees: false, pageSize: null, pageMap: false, page: null, index: null, key: null, from: null, to: null, more: [], files: [], partitionColumn: false, timeZone: null, csvFor: null, listTransactions: false, beforeTrx: null, history: false, revertTrx: null, asOnDisk: false, jsonStrings: false, sql: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = (): string => {
@@ -175,12 +187,19 @@ export function parseArgs(argv: string[]): Args {
       if (!/^\d+$/.test(v)) throw new UsageError('--before-trx takes a transaction id (see --list-transactions)');
       args.beforeTrx = Number(v);
     }
+    else if (a === '--history') args.history = true;
+    else if (a === '--revert-trx') {
+      const v = value();
+      if (!/^\d+$/.test(v)) throw new UsageError('--revert-trx takes a transaction id (see --list-transactions)');
+      args.revertTrx = Number(v);
+    }
     else if (a === '--dictionary') args.dictionary = value();
     else if (a === '--datadir') args.datadir = value();
     else if (a === '--index-id') {
       const v = value();
-      if (!/^\d+$/.test(v)) throw new UsageError('--index-id takes an index id (a whole number; see --list-indexes)');
-      args.indexId = BigInt(v);
+      if (v === 'all') args.allTrees = true;
+      else if (!/^\d+$/.test(v)) throw new UsageError('--index-id takes an index id (a whole number; see --list-indexes), or all (a folder\'s dropped trees, with --schema)');
+      else args.indexId = BigInt(v);
     } else if (a === '--page-size') {
       const n = Number(value());
       if (!PAGE_SIZES.some((size) => size === n)) throw new UsageError(`--page-size takes one of ${PAGE_SIZES.join(', ')}`);
@@ -210,7 +229,20 @@ export function parseArgs(argv: string[]): Args {
   if (args.format === 'parquet' && args.output === null) throw new UsageError('--format parquet writes a binary file: name it with -o FILE');
   if (args.csvFor !== null && (args.count || args.printDdl || args.listTables || args.listIndexes || args.pageMap || args.page !== null)) throw new UsageError('--csv-for load-data writes a table\'s rows: not with --count, --print-ddl, --list-*, --page-map or --page');
   if (args.csvFor !== null && (args.format !== 'csv' || args.output === null)) throw new UsageError('--csv-for load-data writes CSV (--format csv) to -o FILE, and its LOAD DATA statement beside it');
+  historyArgs(args);
   return args as Args;
+}
+
+/** --history and --revert-trx read every row's versions, deleted ones too (the state in _row_state): not with the options that read otherwise. */
+function historyArgs(args: Partial<Args>): void {
+  if (!args.history && args.revertTrx === null) return;
+  if (args.revertTrx !== null && !args.sql) throw new UsageError('--revert-trx N writes SQL statements: give --format sql');
+  if (args.history && args.sql) throw new UsageError('--history writes rows as csv, ndjson or parquet; SQL is for --revert-trx N');
+  if (args.history && args.revertTrx !== null) throw new UsageError('--history and --revert-trx: one or the other');
+  if (args.beforeTrx !== null || args.asOnDisk || args.count || args.index !== null || args.indexId !== null || args.key !== null || args.from !== null || args.to !== null || args.partitionColumn || (args.more?.length ?? 0) > 0) {
+    throw new UsageError('--history and --revert-trx read one table\'s clustered index whole, as the pages and undo logs hold it: not with --before-trx, --as-on-disk, --count, --index, --index-id, --key, --from, --to or partitions');
+  }
+  if (args.mode === 'live' || args.revertTrx !== null) args.mode = 'both';
 }
 
 /**

@@ -20,12 +20,17 @@ import type { EncryptionKeys } from '../core/tablespace/encryption.ts';
 import type { InnodbFile } from '../lib/innodb-file.ts';
 import type { InnodbTable } from '../lib/innodb-table.ts';
 import type { TableEntry } from '../lib/table-entry.ts';
+import type { TableDef } from '../core/schema.ts';
+import type { DroppedIndex } from '../core/readers/dropped-indexes.ts';
 import { openInnodb } from '../lib/node.ts';
 import { datadirFiles, type FileTable } from './datadir-walk.ts';
 import { tableRows, type OutFormat } from './datadir-rows.ts';
 import { pooledCount } from './pooled-read.ts';
+import { TableQueue } from './datadir-queue.ts';
+import { PARALLEL_MIN_PAGES } from '../node/pool.ts';
 import { problemLine } from './problem-lines.ts';
 import { writePartitions } from './partitions.ts';
+import { sqlIdent } from '../core/writers/output.ts';
 
 export interface DatadirRun {
   dir: string;
@@ -37,6 +42,8 @@ export interface DatadirRun {
   jsonStrings: boolean;
   keys: EncryptionKeys;
   timeZone: string;
+  /** --schema with --index-id all: the definitions tried on each dropped tree whose own is lost (datadir-schema.ts). */
+  given: readonly TableEntry[];
   /** stdout, for --list-tables. */
   write(text: string): Promise<void> | undefined;
   /** A line on stderr. */
@@ -87,8 +94,18 @@ class Progress {
   }
 }
 
-/** The rows of one opened table written to OUTDIR (or counted), its line's figures filled in. */
-async function readOne(run: DatadirRun, table: InnodbTable, paths: readonly string[], line: TableLine, path: string): Promise<void> {
+/** Tables read at once, per worker thread: enough to keep the threads busy while others wait on files. */
+const TABLES_PER_THREAD = 4;
+
+type Queue = TableQueue<TableLine>;
+
+/** The rows of one opened table written to OUTDIR (or counted), its line's figures filled in; a table of many leaf pages alone on the worker threads. */
+async function readOne(run: DatadirRun, queue: Queue, table: InnodbTable, paths: readonly string[], line: TableLine, path: string): Promise<void> {
+  const wide = run.threads > 1 && (await table.reader.leafPages().catch(() => [])).length >= PARALLEL_MIN_PAGES;
+  return wide ? queue.wide(() => readRows(run, table, paths, line, path)) : readRows(run, table, paths, line, path);
+}
+
+async function readRows(run: DatadirRun, table: InnodbTable, paths: readonly string[], line: TableLine, path: string): Promise<void> {
   try {
     await table.checkDefinition();
   } catch (e) {
@@ -145,7 +162,9 @@ function outPath(run: DatadirRun, db: string, name: string): string {
  * Every table of the system tablespace's dictionary whose rows are in it, the dropped tables its
  * freed dictionary pages name, then its dropped trees no table names (all found by one read of the file).
  */
-async function systemTables(run: DatadirRun, file: InnodbFile, emit: (line: TableLine) => Promise<void>, progress: Progress): Promise<void> {
+async function systemTables(run: DatadirRun, file: InnodbFile, queue: Queue, progress: Progress): Promise<void> {
+  // Its path, not its name: the worker threads open it (a table of many leaf pages).
+  const paths = [join(run.dir, file.name)];
   const named = new Set<string>();
   const used = new Set<string>();
   const dictionary = file.tables();
@@ -170,50 +189,76 @@ async function systemTables(run: DatadirRun, file: InnodbFile, emit: (line: Tabl
     if (state === 'dropped' && !trees.has(indexId)) {
       line.problems.push(`no page of its clustered index ${indexId} is left in ${file.name}: its rows are gone`);
       line.status = 1;
+      await queue.add(() => Promise.resolve(line));
     } else {
-      await readEntry(run, file, entry, line, path);
+      const at = path;
+      await queue.add(() => readEntry(run, queue, file, paths, entry, line, at));
     }
-    await emit(line);
-    progress.step(entry.name);
   }
   const unnamed = (await file.droppedIndexes()).filter((d) => !named.has(String(d.indexId)));
   progress.add(unnamed.length);
-  for (const d of unnamed) {
-    const line = newLine('#dropped', `index-${d.indexId}`, 'dropped', file.name, String(d.indexId), 'guess');
-    try {
-      const guessed = await file.guess(d.indexId, { compact: d.compact, rootLeaf: d.rootPage !== null && d.leafPages === 1 && d.pages === 1 ? d.rootPage : -1 });
-      line.problems.push(`its table's dictionary rows are lost: the columns are guessed from the records (${guessed.definition.columns.length} columns), and it may be a secondary index`);
-      await readOne(run, await file.table(guessed, { indexId: d.indexId, timeZone: run.timeZone }), [file.source.name], line, outPath(run, '#dropped', `index-${d.indexId}`));
-    } catch (e) {
-      line.problems.push(`not read: ${(e as Error).message}`);
-      line.status = 1;
-    }
-    await emit(line);
-    progress.step(line.table);
-  }
+  for (const d of unnamed) await queue.add(() => unnamedTree(run, queue, file, paths, d));
 }
 
-async function readEntry(run: DatadirRun, file: InnodbFile, entry: TableEntry, line: TableLine, path: string): Promise<void> {
+/** A dropped tree no dictionary record names, read with the columns its records suggest. */
+async function unnamedTree(run: DatadirRun, queue: Queue, file: InnodbFile, paths: readonly string[], d: DroppedIndex): Promise<TableLine> {
+  const line = newLine('#dropped', `index-${d.indexId}`, 'dropped', file.name, String(d.indexId), 'guess');
+  const path = outPath(run, '#dropped', `index-${d.indexId}`);
   try {
-    await readOne(run, await file.table(entry, { timeZone: run.timeZone }), [file.source.name], line, path);
+    const given = await fittingTable(run, file, d, line);
+    if (given !== null) return (await readOne(run, queue, given, paths, line, path), line);
+    const guessed = await file.guess(d.indexId, { compact: d.compact, rootLeaf: d.rootPage !== null && d.leafPages === 1 && d.pages === 1 ? d.rootPage : -1 });
+    line.problems.push(`its table's dictionary rows are lost: the columns are guessed from the records (${guessed.definition.columns.length} columns), and it may be a secondary index`);
+    await readOne(run, queue, await file.table(guessed, { indexId: d.indexId, timeZone: run.timeZone }), paths, line, path);
   } catch (e) {
     line.problems.push(`not read: ${(e as Error).message}`);
     line.status = 1;
   }
+  return line;
+}
+
+/** The first given table whose definition the tree's records fit, opened on it; why each did not fit goes to its line. */
+async function fittingTable(run: DatadirRun, file: InnodbFile, d: DroppedIndex, line: TableLine): Promise<InnodbTable | null> {
+  const misfits: string[] = [];
+  for (const entry of run.given) {
+    const table = await file.table(entry, { indexId: d.indexId, timeZone: run.timeZone });
+    try {
+      await table.checkDefinition();
+      line.definition = `${entry.source} (${entry.file}: ${entry.name})`;
+      line.problems.push(`its table's dictionary rows are lost: read with ${entry.name} of ${entry.file} (--schema), whose definition its records fit`);
+      return table;
+    } catch (e) {
+      if (!(e instanceof DefinitionMismatch)) throw e;
+      misfits.push(`${entry.name} of ${entry.file}: ${e.detail}`);
+    }
+  }
+  const more = misfits.length > 3 ? `; and ${misfits.length - 3} more` : '';
+  if (misfits.length > 0) line.problems.push(`no table of --schema fits its records (${misfits.slice(0, 3).join('; ')}${more})`);
+  return null;
+}
+
+async function readEntry(run: DatadirRun, queue: Queue, file: InnodbFile, paths: readonly string[], entry: TableEntry, line: TableLine, path: string): Promise<TableLine> {
+  try {
+    await readOne(run, queue, await file.table(entry, { timeZone: run.timeZone }), paths, line, path);
+  } catch (e) {
+    line.problems.push(`not read: ${(e as Error).message}`);
+    line.status = 1;
+  }
+  return line;
 }
 
 /** A table of its own file(s): one .ibd with its .frm (else the dictionary's definition of its space), or its partitions. */
-async function fileTable(run: DatadirRun, t: FileTable, system: string | null): Promise<TableLine> {
+async function fileTable(run: DatadirRun, queue: Queue, t: FileTable, system: string | null): Promise<TableLine> {
   const line = newLine(t.db, t.table, 'live', t.ibds.map((p) => p.slice(run.dir.length + 1)).join(' '), '-', t.frm !== null ? 'frm' : 'dictionary');
   const path = outPath(run, t.db, t.table);
   try {
-    if (t.ibds.length > 1 || /#p#/i.test(t.ibds[0])) return await partitioned(run, t, line, path);
+    if (t.ibds.length > 1 || /#p#/i.test(t.ibds[0])) return await queue.wide(async () => partitioned(run, t, line, path, await partitionDictionary(run, t, system)));
     const file = await openInnodb(t.ibds[0], { files: t.frm === null ? [] : [t.frm], keys: run.keys, dictionary: system ?? undefined });
     try {
       const entry = file.definition(null);
       line.definition = entry.source;
       line.problems.push(...file.warnings, ...entry.disagreements);
-      await readOne(run, await file.table(entry, { timeZone: run.timeZone }), [t.ibds[0]], line, path);
+      await readOne(run, queue, await file.table(entry, { timeZone: run.timeZone }), [t.ibds[0]], line, path);
     } finally {
       await file.close();
     }
@@ -225,13 +270,12 @@ async function fileTable(run: DatadirRun, t: FileTable, system: string | null): 
 }
 
 /** A partitioned table's partitions as one table (partitions.ts), its rows counted as they are written. */
-async function partitioned(run: DatadirRun, t: FileTable, line: TableLine, path: string): Promise<TableLine> {
-  if (run.format === 'sql') throw new Error('--format sql is not written for a partitioned table yet; use csv, ndjson or parquet');
+async function partitioned(run: DatadirRun, t: FileTable, line: TableLine, path: string, definition: TableDef | undefined): Promise<TableLine> {
   const counter = new RecordCounter(run.format);
   let counted = '';
   const read = (write: (chunk: string | Uint8Array) => Promise<void> | undefined) => writePartitions({
-    paths: t.ibds, schema: null, table: null, keys: run.keys, rows: 'live', index: null, partitionColumn: false, timeZone: run.timeZone, threads: run.threads, range: null, jsonStrings: run.jsonStrings,
-    format: run.format === 'sql' ? 'csv' : run.format, output: path, count: run.out === null, write,
+    paths: t.ibds, schema: null, definition, table: null, keys: run.keys, rows: 'live', index: null, partitionColumn: false, timeZone: run.timeZone, threads: run.threads, range: null, jsonStrings: run.jsonStrings,
+    format: run.format, output: path, count: run.out === null, write,
     say: (l) => (l.startsWith('warning: ') ? line.problems.push(l.slice(9)) : undefined),
   });
   // --list-tables: the count is what is written; else the rows, counted on their way out.
@@ -239,10 +283,27 @@ async function partitioned(run: DatadirRun, t: FileTable, line: TableLine, path:
     line.status = await read((chunk) => void (counted += typeof chunk === 'string' ? chunk : new TextDecoder().decode(chunk)));
     line.rows = Number.parseInt(counted, 10);
   } else {
-    line.status = await withStream(path, (write) => read((chunk) => (counter.add(chunk), write(chunk))));
-    line.rows = run.format === 'parquet' ? null : counter.rows();
+    line.status = await withStream(path, async (write) => {
+      if (run.format === 'sql') await write(`CREATE DATABASE IF NOT EXISTS ${sqlIdent(t.db)};\nUSE ${sqlIdent(t.db)};\n`);
+      return read((chunk) => (counter.add(chunk), write(chunk)));
+    });
+    line.rows = run.format === 'parquet' || run.format === 'sql' ? null : counter.rows();
   }
   return line;
+}
+
+/**
+ * A partitioned table without its .frm: the definition ibdata1's dictionary gives its first
+ * partition's space (the same columns in every partition; it keeps no PARTITION BY clause).
+ */
+async function partitionDictionary(run: DatadirRun, t: FileTable, system: string | null): Promise<TableDef | undefined> {
+  if (t.frm !== null || system === null) return undefined;
+  const file = await openInnodb(t.ibds[0], { files: [], keys: run.keys, dictionary: system });
+  try {
+    return { ...file.definition(null).definition, name: t.table };
+  } finally {
+    await file.close();
+  }
 }
 
 /** Rows in CSV or NDJSON text as it is written: its records (a newline outside quotes), less CSV's header. */
@@ -271,12 +332,13 @@ export async function readDatadir(run: DatadirRun): Promise<number> {
   const tsv = run.out === null ? null : createWriteStream(join(run.out, 'tables.tsv'));
   const lines: TableLine[] = [];
   const progress = new Progress(run, found.tables.length);
-  const emit = async (line: TableLine) => {
+  const queue = new TableQueue<TableLine>(Math.max(1, run.threads) * TABLES_PER_THREAD, async (line) => {
     lines.push({ ...line, problems: [] });
     const text = tsvLine(line);
     if (tsv === null) await run.write(text);
     else if (!tsv.write(text)) await new Promise<void>((resolve) => tsv.once('drain', resolve));
-  };
+    progress.step(line.db === '' ? line.table : `${line.db}/${line.table}`);
+  });
   try {
     if (tsv === null) await run.write(TSV_HEADER);
     else tsv.write(TSV_HEADER);
@@ -285,15 +347,15 @@ export async function readDatadir(run: DatadirRun): Promise<number> {
       try {
         progress.add(file.tables().length);
         for (const w of file.warnings) run.say(`warning: ${w}`);
-        await systemTables(run, file, emit, progress);
+        await systemTables(run, file, queue, progress);
+        // Every table of the file read before it is closed.
+        await queue.drain();
       } finally {
         await file.close();
       }
     }
-    for (const t of found.tables) {
-      await emit(await fileTable(run, t, found.system));
-      progress.step(`${t.db}/${t.table}`);
-    }
+    for (const t of found.tables) await queue.add(() => fileTable(run, queue, t, found.system));
+    await queue.drain();
   } finally {
     if (tsv !== null) await new Promise<void>((resolve) => tsv.end(resolve));
   }

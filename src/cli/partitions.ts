@@ -25,7 +25,8 @@ import type { EncryptionKeys } from '../core/tablespace/encryption.ts';
 import { appendColumn } from '../core/values/batch-edit.ts';
 import { batchRows, type RowBatch } from '../core/values/row-batch.ts';
 import { csvBytes } from '../core/writers/csv-bytes.ts';
-import { csvHeader, ndjsonOf } from '../core/writers/output.ts';
+import { csvHeader, ndjsonOf, sqlColumns, sqlInserts, sqlPostamble, sqlPreamble } from '../core/writers/output.ts';
+import { partitionNamesOfClause } from '../core/definitions/partitions.ts';
 import { DefinitionMismatch } from '../core/readers/leaf-decoder.ts';
 import { formatGuess } from '../core/definitions/guess/index.ts';
 import type { TableDef } from '../core/schema.ts';
@@ -51,7 +52,8 @@ export interface PartitionRun {
   /** The zone TIMESTAMP values are shown in. */
   timeZone: string;
   range: KeyRange | null;
-  format: 'csv' | 'ndjson' | 'parquet';
+  /** sql (a folder's dump, datadir.ts): the CREATE TABLE with the PARTITION BY clause its definition gives, then INSERTs. */
+  format: 'csv' | 'ndjson' | 'parquet' | 'sql';
   /** --json-strings: every NDJSON value a string. */
   jsonStrings: boolean;
   /** The file written (named in the Parquet summary). */
@@ -125,7 +127,18 @@ async function definitionFits(table: PartitionedTable, run: PartitionRun): Promi
 }
 
 function chunk(table: PartitionedTable, batch: RowBatch, run: PartitionRun): string | Uint8Array {
+  if (run.format === 'sql') return sqlInserts(table.definition.name, sqlColumns(table.definition, table.columns), batchRows(batch));
   return run.format === 'csv' ? csvBytes(batch) : ndjsonOf(table.definition, table.columns, batchRows(batch), { strings: run.jsonStrings });
+}
+
+/**
+ * A dump's CREATE TABLE: with its PARTITION BY clause where the definition has it (a .frm keeps it);
+ * else the table unpartitioned, which holds the same rows, and a comment saying so.
+ */
+function sqlCreate(table: PartitionedTable, run: PartitionRun): string {
+  const known = partitionNamesOfClause(table.definition.createSql) !== null;
+  const note = known ? '' : `-- ${table.definition.name.replace(/[\r\n]/g, ' ')} is partitioned (${table.partitions.length} partitions), but no definition found gives its PARTITION BY clause: it is created unpartitioned, with the same rows.\n`;
+  return `${note}${sqlPreamble(table.definition, run.paths.map((p) => basename(p)).join(', '))}`;
 }
 
 /** The file each present partition was opened from (the name its source has is its path's). */
@@ -138,6 +151,7 @@ function present(table: PartitionedTable, run: PartitionRun): { partition: Parti
 async function writeRows(table: PartitionedTable, run: PartitionRun, decoded: Map<Partition, DecodeStats>): Promise<number> {
   let rows = 0;
   if (run.format === 'csv') await run.write(csvHeader(table.columns));
+  if (run.format === 'sql') await run.write(sqlCreate(table, run));
   if (table.index !== null) return writeMerged(table, run, decoded);
   for (const p of present(table, run)) {
     const read = await pooledBatches(p.table, [p.path], run.threads);
@@ -149,13 +163,14 @@ async function writeRows(table: PartitionedTable, run: PartitionRun, decoded: Ma
     decoded.set(p.partition, stats);
     rows += await writePartial(table, p, stats, run);
   }
+  if (run.format === 'sql') await run.write(sqlPostamble());
   return rows;
 }
 
 /** After a partition's rows, the partial rows of its lost or damaged leaves (`--rows partial`), or a hint at them. */
 async function writePartial(table: PartitionedTable, p: { partition: Partition; table: InnodbTable }, stats: DecodeStats, run: PartitionRun): Promise<number> {
   if (stats.damagedPages + stats.pagesSkipped === 0 || table.index !== null) return 0;
-  if (run.rows === 'partial') {
+  if (run.rows === 'partial' && run.format !== 'sql') {
     return writePartialRows(partialSource(p.table, run.timeZone), { format: run.format, jsonStrings: run.jsonStrings, columns: table.columns, partition: p.partition.name, write: run.write, say: run.say });
   }
   const hint = partialHint(p.table.info.file, table.definition);

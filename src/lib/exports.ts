@@ -1,6 +1,7 @@
 /**
  * What both library entries (index.ts, node.ts) export besides openInnodb: the file and table
- * handles, their errors, the row modes, reading a RowBatch, and loading encryption keys.
+ * handles, their errors, the row modes, reading a RowBatch, loading encryption keys, and a datadir's
+ * undo logs (its transactions, the versions of rows before one).
  */
 export type { InnodbFile, GuessedEntry, LiveRowCount } from './innodb-file.ts';
 export type { InnodbTable, RowCount, RowObject, TableOptions } from './innodb-table.ts';
@@ -17,3 +18,4 @@ export { loadKeyFile, parseMysqlKeyring, type EncryptionKeys } from '../core/tab
 export type { TableDef, Column, IndexDef } from '../core/schema.ts';
 export type { JsonOptions } from '../core/writers/json-values.ts';
 export type { TablespaceSummary } from '../core/readers/summary.ts';
+export { openDatadirUndo, openUndoSources, takenBack, takenBackLines, transactionsOf, type DatadirUndo, type DatadirUndoFiles, type RowVersions, type TableChanges, type TakenBack, type TransactionInfo, type TrxState, type UndoSources } from './datadir-undo.ts';

@@ -14,8 +14,9 @@
  *    background work steps aside (export/export-hold.ts).
  */
 import * as Comlink from 'comlink';
-import type { ColumnEdit, NamedBlob, PartialGrid, RowMode, SystemProgress, SystemTable } from '../../workers/decoder-api.ts';
-import { connectDecoder, type DecoderConnection } from '../../workers/decoder-connection.ts';
+import type { ColumnEdit, NamedBlob, PartialGrid, RowMode, SystemProgress, SystemTable, TransactionList } from '../../workers/decoder-api.ts';
+import { connectDecoder, setDatadirLog, type DecoderConnection } from '../../workers/decoder-connection.ts';
+import { describeError } from './format.ts';
 import { ExportHold } from './export/export-hold.ts';
 import { FileSet } from './files/file-set.svelte.ts';
 import { kindOf, type InputFile } from './files/pairing.ts';
@@ -27,8 +28,25 @@ import { Listing } from './summary/listing.ts';
 import { OnScreen } from './tables/on-screen.ts';
 import { TableEntry } from './tables/table-entry.svelte.ts';
 
+/** The Transactions view's list: the undo logs of the datadir given (its ibdata1, undo001 …). */
+export interface TransactionsRead {
+  state: 'reading' | 'done' | 'error';
+  list: TransactionList | null;
+  error: string | null;
+}
+
+/** The datadir's `db/table` of a table file (`…/shop/items.ibd` → `shop/items`), as the data dictionary names it. */
+function datadirTableName(entry: TableEntry): string {
+  if (entry.paired.system) return entry.paired.system.name;
+  return entry.paired.ibd.path.replace(/\.ibd$/i, '').split('/').slice(-2).join('/');
+}
+
 export class Workspace {
   tables = $state.raw<TableEntry[]>([]);
+  /** The Transactions view's list, once asked for (readTransactions); null: not read (or files changed). */
+  transactions = $state.raw<TransactionsRead | null>(null);
+  /** Whether the files given hold a datadir's ibdata1, whose undo logs the Transactions view reads. */
+  hasUndo = $state(false);
   selectedKey = $state<string | null>(null);
   readonly files = new FileSet();
   /** Exports hold back the summary scans and the row count (ExportAll, startExport). */
@@ -44,6 +62,8 @@ export class Workspace {
   /** The workers listing system tablespaces' tables (#readSystems). */
   // eslint-disable-next-line svelte/prefer-svelte-reactivity -- not rendered
   readonly #systemLists = new Set<DecoderConnection>();
+  /** The datadir log the workers were last given (setDatadirLog), as a signature. */
+  #log = 'null';
 
   constructor() {
     // Start the workers now: loading their code is a good part of the time to the first rows (and the
@@ -69,6 +89,10 @@ export class Workspace {
       return;
     }
     const keysChanged = await this.files.add(fresh);
+    this.transactions = null;
+    this.hasUndo = this.files.undoBlobs() !== null;
+    // (before any table is listed or read: the workers read the datadir's files through its log)
+    if (this.#useDatadirLog()) this.#readAgain();
     const zoneChanged = await this.files.timeZone.read(fresh);
     if (keysChanged) this.#listing.summarizeAgain(this.tables);
     // (an ibdata1 may define the .ibd files of its datadir that have no .frm)
@@ -82,6 +106,38 @@ export class Workspace {
     else if (selected && schemaFilesChanged && !selected.busy && selected.state !== 'done') this.select(selected.key);
     else if (selected && zoneChanged && this.screen.shows(selected)) this.#reopen(selected, () => {});
     this.files.describeLeftovers(this.tables.length);
+  }
+
+  /**
+   * Gives the workers the redo log of the datadir among the files (files/redo-files.ts), when it
+   * changed: a log dropped, a file of its datadir added, the "as on disk" switch. True when it did.
+   */
+  #useDatadirLog(): boolean {
+    const log = this.files.datadirLog();
+    const signature = JSON.stringify(log && { ...log, log: log.log.name, more: log.more.map((f) => f.name), system: log.system?.name ?? null });
+    if (signature === this.#log) return false;
+    this.#log = signature;
+    setDatadirLog(log);
+    return true;
+  }
+
+  /** The tables already listed read again (their files are now read otherwise): summaries, counts, the table on screen. */
+  #readAgain(): void {
+    for (const t of this.tables) {
+      t.counts = null;
+      t.pageMap = null;
+      this.#listing.forgetCsv(t);
+    }
+    this.#listing.summarizeAgain(this.tables, true);
+    const selected = this.selected;
+    if (selected && this.screen.shows(selected)) this.#reopen(selected, () => {});
+  }
+
+  /** Reads a dropped datadir's pages as they are on disk (true), or as its redo log rolls them forward (false, the default). */
+  setAsOnDisk(on: boolean): void {
+    if (this.files.asOnDisk === on) return;
+    this.files.asOnDisk = on;
+    if (this.#useDatadirLog()) this.#readAgain();
   }
 
   /**
@@ -304,8 +360,39 @@ export class Workspace {
     this.select(key);
   }
 
+  /** Reads the transactions of the datadir's undo logs (in a worker of the pool), once per set of files. */
+  async readTransactions(): Promise<void> {
+    const files = this.files.undoBlobs();
+    if (!files || this.transactions?.state === 'reading' || this.transactions?.state === 'done') return;
+    const read: TransactionsRead = { state: 'reading', list: null, error: null };
+    this.transactions = read;
+    try {
+      const list = await this.runInPool((api) => api.listTransactions(files));
+      if (this.transactions === read) this.transactions = { state: 'done', list, error: null };
+    } catch (err) {
+      if (this.transactions === read) this.transactions = { state: 'error', list: null, error: describeError(err) };
+    }
+  }
+
+  /** The table entry of a table the undo logs name (`db/table`), if its file was given. */
+  tableNamed(name: string): TableEntry | null {
+    return this.tables.find((t) => datadirTableName(t) === name) ?? this.tables.find((t) => datadirTableName(t).toLowerCase() === name.toLowerCase()) ?? null;
+  }
+
+  /** Shows the table as it was before transaction `trxId` and every later one (null: as it is); it is opened again. */
+  setBeforeTrx(key: string, trxId: number | null): void {
+    const entry = this.#find(key);
+    if (!entry || entry.beforeTrx === trxId) return;
+    this.#reopen(entry, () => {
+      entry.beforeTrx = trxId;
+      entry.taken = null;
+    });
+  }
+
   /** Forgets every file. */
   reset(): void {
+    this.transactions = null;
+    this.hasUndo = false;
     this.screen.stop();
     this.#pool.terminate();
     this.#pool.warm();
@@ -314,6 +401,7 @@ export class Workspace {
     this.#systemLists.clear();
     this.recovery.reset();
     this.files.reset();
+    this.#useDatadirLog();
     this.tables = [];
     this.selectedKey = null;
   }

@@ -145,7 +145,7 @@ export function pageSteps(page: () => Page) {
    * Opens the table view's panel `name` (definition, pages, recovery, export): a tab once the table
    * shows rows (the grid comes first); before, every panel is shown and there is nothing to open.
    */
-  async function panel(name: 'definition' | 'pages' | 'recovery' | 'export'): Promise<void> {
+  async function panel(name: 'definition' | 'pages' | 'recovery' | 'export' | 'transactions'): Promise<void> {
     const tab = page().locator(`[data-testid="panel-tab"][data-panel="${name}"]`);
     if ((await tab.count()) === 0 || (await tab.getAttribute('aria-expanded')) === 'true') return;
     await tab.click();

@@ -33,7 +33,7 @@ describe('another table\'s definition for a file, on the page', () => {
     expect(text).toContain("it gives ROW_FORMAT=COMPACT, but the file's records are DYNAMIC");
     expect(await page.getByTestId('row-format').innerText()).toBe('DYNAMIC');
     // (after the summary's checksum scan of every page)
-    await page.getByText(/all [\d,]+ pages OK/).waitFor();
+    await page.getByText(/all [\d,]+ pages match/).waitFor();
     const view = await page.getByTestId('table-view').innerText();
     expect(view).not.toMatch(/truncated|cut at page|past the end|unreadable/i);
     expect(await page.locator('[data-row]').count()).toBe(0);

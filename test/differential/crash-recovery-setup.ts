@@ -52,8 +52,12 @@ export interface Crashed {
   session: Session | null;
 }
 
-/** Starts the server, runs the workload, and SIGKILLs it; the datadir is left as the crash left it. */
-export async function crashMidWork(open: boolean): Promise<Crashed> {
+/**
+ * Starts the server, runs the workload, and SIGKILLs it; the datadir is left as the crash left it.
+ * `synced`: another connection commits after the open transaction's changes, writing the log buffer
+ * out with them (else they may never reach ib_logfile0, and there is nothing to roll back).
+ */
+export async function crashMidWork(open: boolean, synced = false): Promise<Crashed> {
   const server = await startMariadb({ extraArgs: SERVER_ARGS });
   await server.exec([LOAD('t_compact', 'COMPACT'), LOAD('t_dynamic', 'DYNAMIC'), LOAD('t_redundant', 'REDUNDANT'), LOAD('t_gone', 'DYNAMIC', 500), LOAD('t_open', 'DYNAMIC', 1000)].join(''));
   await flushAll(server);
@@ -65,6 +69,7 @@ export async function crashMidWork(open: boolean): Promise<Crashed> {
   if (open) {
     session = await server.openSession();
     await session.exec('BEGIN; DELETE FROM t_open WHERE id < 500; UPDATE t_open SET s = \'uncommitted\' WHERE id > 700');
+    if (synced) await server.exec('CREATE TABLE t_sync (id INT PRIMARY KEY); INSERT INTO t_sync VALUES (1)');
   }
   await server.crash();
   return { server, session };

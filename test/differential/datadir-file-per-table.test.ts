@@ -1,9 +1,10 @@
 /**
  * Issue 38: a file-per-table datadir given as one folder (`ibd-reader DIR -o OUT`): every .ibd with
  * its .frm, found by name, a partitioned table's partitions as one file, each equal to the server's
- * SELECT; `--format sql` a dump a server loads back to the same rows.
+ * SELECT; `--format sql` a dump a server loads back to the same rows, a partitioned table with its
+ * PARTITION BY clause from its .frm (without the .frm: unpartitioned, said in a comment).
  */
-import { readFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMariadb } from '../harness/mariadb.ts';
@@ -42,15 +43,38 @@ describe('a file-per-table datadir as one folder', () => {
   it('--format sql: a dump per table a server loads back to the same rows', async () => {
     const out = outDir();
     const run = cli([made.live, '-o', out, '--format', 'sql']);
-    // a partitioned table is not written as SQL yet: said in tables.tsv, exit status 2
-    expect(run.status, run.stderr).toBe(2);
-    expect(readFileSync(join(out, 'tables.tsv'), 'utf8')).toMatch(/\nother\tparts\t.*--format sql is not written for a partitioned table/);
+    expect(run.status, run.stderr).toBe(0);
+    // the partitioned table with its PARTITION BY clause from its .frm
+    expect(readFileSync(join(out, 'other/parts.sql'), 'utf8')).toMatch(/PARTITION BY RANGE/);
     const server = await startMariadb();
     try {
-      for (const name of ['other/orders', 'other/nokey', 'seeda/t1', `seeda/t${N}`]) await server.exec(readFileSync(join(out, `${name}.sql`), 'utf8'));
-      for (const [name, sql] of [['other/orders', 'SELECT * FROM other.orders ORDER BY cust, seq'], ['other/nokey', 'SELECT * FROM other.nokey ORDER BY a'], ['seeda/t1', 'SELECT * FROM seeda.t1'], [`seeda/t${N}`, `SELECT * FROM seeda.t${N}`]]) {
+      for (const name of ['other/orders', 'other/nokey', 'other/parts', 'seeda/t1', `seeda/t${N}`]) await server.exec(readFileSync(join(out, `${name}.sql`), 'utf8'));
+      for (const [name, sql] of [['other/orders', 'SELECT * FROM other.orders ORDER BY cust, seq'], ['other/nokey', 'SELECT * FROM other.nokey ORDER BY a'], ['other/parts', 'SELECT * FROM other.parts ORDER BY id'], ['seeda/t1', 'SELECT * FROM seeda.t1'], [`seeda/t${N}`, `SELECT * FROM seeda.t${N}`]]) {
         expect((await server.query(sql)).rows, name).toEqual(made.expected.get(name)?.rows);
       }
+      // loaded as partitioned as it was: its rows in the same partitions
+      const parts = await server.query("SELECT PARTITION_NAME, TABLE_ROWS FROM information_schema.PARTITIONS WHERE TABLE_SCHEMA = 'other' AND TABLE_NAME = 'parts' ORDER BY PARTITION_ORDINAL_POSITION");
+      expect(parts.rows.map((r) => r[0])).toEqual(['p0', 'p1']);
+      expect((await server.query('SELECT COUNT(*) FROM other.parts PARTITION (p0)')).rows).toEqual([['99']]);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('--format sql without the partitioned table\'s .frm: the table unpartitioned, a comment says why, the same rows', async () => {
+    const dir = join(outDir(), 'datadir');
+    cpSync(made.live, dir, { recursive: true });
+    rmSync(join(dir, 'other', 'parts.frm'));
+    const out = outDir();
+    const run = cli([dir, '-o', out, '--format', 'sql']);
+    expect(run.status, readFileSync(join(out, 'tables.tsv'), 'utf8').split('\n').filter((l) => l.includes('parts')).join('\n')).toBe(0);
+    const dump = readFileSync(join(out, 'other/parts.sql'), 'utf8');
+    expect(dump).toContain('no definition found gives its PARTITION BY clause: it is created unpartitioned');
+    expect(dump).not.toMatch(/PARTITION BY RANGE/);
+    const server = await startMariadb();
+    try {
+      await server.exec(dump);
+      expect((await server.query('SELECT * FROM other.parts ORDER BY id')).rows).toEqual(made.expected.get('other/parts')?.rows);
     } finally {
       await server.stop();
     }

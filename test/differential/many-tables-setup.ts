@@ -32,13 +32,18 @@ export function manyTablesSql(n: number, db: string): string {
   return out.join('\n');
 }
 
-/** The other shapes: a second database, a composite key, text and dates; `partitioned` adds a partitioned table. */
+/**
+ * The other shapes: a second database, a composite key, text and dates, a table of ~450 leaf pages
+ * (decoded on the worker threads, which open the data file by its path); `partitioned` adds a partitioned table.
+ */
 function otherShapes(partitioned: boolean): string {
   return `CREATE DATABASE other;
     CREATE TABLE other.orders (cust INT NOT NULL, seq SMALLINT NOT NULL, note VARCHAR(40), day DATE, amount DECIMAL(9,2), PRIMARY KEY (cust, seq), KEY k_day (day));
     INSERT INTO other.orders SELECT seq DIV 5, seq % 5, IF(seq % 3 = 0, NULL, CONCAT('order ', seq, ' é')), DATE'2020-01-01' + INTERVAL seq DAY, seq / 7 FROM seq_1_to_600;
     CREATE TABLE other.nokey (a VARCHAR(10), b BIGINT) ROW_FORMAT=COMPACT;
     INSERT INTO other.nokey SELECT CONCAT('r', seq), seq * 1000003 FROM seq_1_to_50;
+    CREATE TABLE other.wide (id INT PRIMARY KEY, pad CHAR(200));
+    INSERT INTO other.wide SELECT seq, CONCAT('w', seq) FROM seq_1_to_30000;
     ${partitioned ? `CREATE TABLE other.parts (id INT PRIMARY KEY, v VARCHAR(10)) PARTITION BY RANGE (id) (PARTITION p0 VALUES LESS THAN (100), PARTITION p1 VALUES LESS THAN MAXVALUE);
     INSERT INTO other.parts SELECT seq, CONCAT('v', seq) FROM seq_1_to_250;` : ''}`;
 }
@@ -52,7 +57,7 @@ async function expectedRows(server: MariadbServer, db: string, n: number, partit
     const { rows } = await server.query(parts.join(' UNION ALL '));
     for (const r of rows) expected.set(`${db}/t${r[0] as string}`, { columns: ['i'], rows: [[r[1]]] });
   }
-  const others: [string, string][] = [['other/orders', 'SELECT * FROM other.orders ORDER BY cust, seq'], ['other/nokey', 'SELECT * FROM other.nokey ORDER BY a']];
+  const others: [string, string][] = [['other/orders', 'SELECT * FROM other.orders ORDER BY cust, seq'], ['other/nokey', 'SELECT * FROM other.nokey ORDER BY a'], ['other/wide', 'SELECT * FROM other.wide ORDER BY id']];
   if (partitioned) others.push(['other/parts', 'SELECT * FROM other.parts ORDER BY id']);
   for (const [name, sql] of others) {
     const { columns, rows } = await server.query(sql);
@@ -72,8 +77,9 @@ function keep(datadir: string): string {
  * Makes the datadir of `n` tables in database `seeda` (and the other shapes), takes every table's rows,
  * and with `drop` a second one where every table was dropped (those `dropOnly` picks, when given).
  */
-export async function makeManyTables(n: number, options: { filePerTable: boolean; drop: boolean; dropOnly?: (i: number) => boolean }): Promise<ManyTables> {
-  const server = await startMariadb({ extraArgs: [`--innodb-file-per-table=${options.filePerTable ? 'ON' : 'OFF'}`, '--table-open-cache=400'] });
+export async function makeManyTables(n: number, options: { filePerTable: boolean; drop: boolean; dropOnly?: (i: number) => boolean; serverArgs?: string[] }): Promise<ManyTables> {
+  const serverArgs = options.serverArgs ?? [];
+  const server = await startMariadb({ extraArgs: [`--innodb-file-per-table=${options.filePerTable ? 'ON' : 'OFF'}`, '--table-open-cache=400', ...serverArgs] });
   let live: string;
   let expected: Expected;
   try {
@@ -86,7 +92,7 @@ export async function makeManyTables(n: number, options: { filePerTable: boolean
   }
   let dropped: string | null = null;
   if (options.drop) {
-    const again = await startMariadb({ datadir: keep(live), extraArgs: ['--innodb-file-per-table=OFF', '--table-open-cache=400'] });
+    const again = await startMariadb({ datadir: keep(live), extraArgs: ['--innodb-file-per-table=OFF', '--table-open-cache=400', ...serverArgs] });
     try {
       const drops: string[] = [];
       for (let i = 1; i <= n; i++) if (options.dropOnly?.(i) ?? true) drops.push(`DROP TABLE seeda.t${i};`);

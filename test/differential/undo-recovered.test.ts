@@ -9,8 +9,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openInnodb } from '../../src/lib/node.ts';
-import { openDatadirUndo } from '../../src/node/undo-spaces.ts';
-import { recoverThrough } from '../../src/cli/transactions.ts';
+import { openDatadirUndoAt } from '../../src/node/undo-spaces.ts';
 import { fileSource } from '../../src/node/file-source.ts';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
 import { SERVER_ARGS, type Crashed } from './crash-recovery-setup.ts';
@@ -55,7 +54,7 @@ afterAll(async () => {
 /** The transactions active at the crash, as the undo logs of copy A say: on disk, or through the redo log. */
 async function activeTrx(throughLog: boolean): Promise<number> {
   const log = await fileSource(join(copyA, 'ib_logfile0'));
-  const undo = await openDatadirUndo(join(copyA, 'ibdata1'), throughLog ? recoverThrough(log) : undefined);
+  const undo = await openDatadirUndoAt(join(copyA, 'ibdata1'), throughLog ? log : undefined);
   try {
     return undo.logs.logs.filter((l) => l.state === 'active').length;
   } finally {

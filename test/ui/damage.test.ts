@@ -84,7 +84,7 @@ describe('the damage texts', () => {
     const r = damageReport(t.figures, 'live', { fileSize: 8 * 16384 + 5000, pageSize: 16384, pageCount: 8 }, 0)!;
     expect(r.headline).toBe('2 leaf pages unreadable · the file is truncated');
     expect(r.lines).toEqual([
-      '2 leaf pages (pages 8 and 9) could not be read: their rows are missing, how many is unknown.',
+      "2 leaf pages (pages 8 and 9) could not be read: their rows are missing and cannot be counted (of those past the file's end, the summary estimates the rows from the intact leaf pages' average).",
       'The file is truncated (136,072 bytes: 8 whole pages and 5,000 bytes of page 8), and 2 leaf pages of the table lie past its end.',
     ]);
     expect(r.offer).toBeNull();

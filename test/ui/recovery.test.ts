@@ -146,5 +146,7 @@ describe('the recovery report texts', () => {
     expect(passEnd({ ...s, pagesRead: 28, pagesSkipped: 0 }, 28)).toEqual({ complete: true, text: 'Complete: all 28 leaf pages were read.' });
     expect(recoveryReport('cut.ibd', s)).toMatch(/; INCOMPLETE: 16 of 28 leaf pages could not be read\n$/);
     expect(recoveryReport('cut.ibd', { ...s, pagesSkipped: 0 })).toMatch(/; every leaf page read\n$/);
+    // --rows all: the rows of damaged pages are not called live.
+    expect(recoveryReport('t.ibd', { ...s, rowsDecoded: 3000, deletedRecovered: 2, damagedRows: 78, damagedPages: 1 })).toContain('rows live 2920, from damaged pages 78, deleted 2 ');
   });
 });

@@ -81,6 +81,8 @@ export class LogArea {
   /** Bytes of the circular area (log_t::capacity()). */
   readonly capacity: number;
   private readonly windows = new Map<number, Uint8Array>();
+  private lastAt = -1;
+  private last: Uint8Array | null = null;
 
   constructor(
     readonly source: ByteSource,
@@ -121,6 +123,17 @@ export class LogArea {
   }
 
   /**
+   * The bytes from `lsn` to the end of the window read last, without a read, or null when `lsn` is
+   * not in it: the scan's fast path, one mini-transaction after another in the same window.
+   */
+  peek(lsn: number): Uint8Array | null {
+    if (this.last === null) return null;
+    const start = this.offsetOf(lsn);
+    if (start < this.lastAt || start >= this.lastAt + this.last.length) return null;
+    return this.last.subarray(start - this.lastAt);
+  }
+
+  /**
    * `length` bytes from `lsn` on, read as they are asked for (no window kept): for the apply of a
    * page, whose mini-transactions lie anywhere in the log, where a window read for each would cost
    * megabytes a record.
@@ -135,6 +148,8 @@ export class LogArea {
   }
 
   private async window(at: number): Promise<Uint8Array> {
+    // The scan asks for the same window for thousands of mini-transactions in a row: no LRU move then.
+    if (at === this.lastAt && this.last !== null) return this.last;
     let got = this.windows.get(at);
     if (got) {
       this.windows.delete(at);
@@ -143,6 +158,8 @@ export class LogArea {
       if (this.windows.size >= WINDOWS_KEPT) this.windows.delete(this.windows.keys().next().value as number);
     }
     this.windows.set(at, got);
+    this.lastAt = at;
+    this.last = got;
     return got;
   }
 }

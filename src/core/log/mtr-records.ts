@@ -51,7 +51,10 @@ export function varint(b: Uint8Array, at: number): number {
   return -1;
 }
 
-/** A mini-transaction found at `startLsn`: its records' bytes (up to the termination byte) and where the next begins. */
+/**
+ * A mini-transaction found at `startLsn`: its records' bytes (up to the termination byte) and where
+ * the next begins. `records` is a view of the log area's window, valid until its next read.
+ */
 export interface Mtr {
   startLsn: number;
   endLsn: number;
@@ -63,24 +66,32 @@ export interface Mtr {
  * of the previous pass over the circular area, a CRC-32C that does not match, or one cut short.
  */
 export async function readMtr(area: LogArea, lsn: number, encrypted: boolean): Promise<Mtr | null> {
-  const trailer = 1 + (encrypted ? 8 : 0) + 4;
+  // Most mini-transactions lie whole in the window the previous one was read from.
+  const near = area.peek(lsn);
+  const found = near === null ? undefined : mtrIn(area, near, lsn, encrypted);
+  if (found !== undefined) return found;
   for (let want = FIRST_READ; ; want *= 4) {
     const length = Math.min(want, area.capacity);
-    const b = await area.bytes(lsn, length);
-    if (b[0] <= 1) return null;
-    let at = 0;
-    while (at < length && b[at] > 1 && at < MTR_SIZE_MAX) at = recordEnd(b, at, length);
-    if (at >= MTR_SIZE_MAX || at < 0) return null;
-    if (at + trailer > length) {
-      if (length >= area.capacity || want > MTR_SIZE_MAX) return null;
-      continue;
-    }
-    if (b[at] !== area.sequenceBit(lsn + at)) return null;
-    // An encrypted log's nonce is covered too: CRC-32C over the records, then on over the nonce.
-    const crc = encrypted ? crcWithNonce(b, at) : crc32c(b, 0, at);
-    if (crc !== u32(b, at + 1 + (encrypted ? 8 : 0))) return null;
-    return { startLsn: lsn, endLsn: lsn + at + trailer, records: b.slice(0, at) };
+    const got = mtrIn(area, await area.bytes(lsn, length), lsn, encrypted);
+    if (got !== undefined) return got;
+    if (length >= area.capacity || want > MTR_SIZE_MAX) return null;
   }
+}
+
+/** The mini-transaction at `lsn` whose bytes from there on `b` holds: null where the log ends, undefined where `b` cuts it short. */
+function mtrIn(area: LogArea, b: Uint8Array, lsn: number, encrypted: boolean): Mtr | null | undefined {
+  const trailer = 1 + (encrypted ? 8 : 0) + 4;
+  const length = b.length;
+  if (b[0] <= 1) return null;
+  let at = 0;
+  while (at < length && b[at] > 1 && at < MTR_SIZE_MAX) at = recordEnd(b, at, length);
+  if (at >= MTR_SIZE_MAX || at < 0) return null;
+  if (at + trailer > length) return undefined;
+  if (b[at] !== area.sequenceBit(lsn + at)) return null;
+  // An encrypted log's nonce is covered too: CRC-32C over the records, then on over the nonce.
+  const crc = encrypted ? crcWithNonce(b, at) : crc32c(b, 0, at);
+  if (crc !== u32(b, at + 1 + (encrypted ? 8 : 0))) return null;
+  return { startLsn: lsn, endLsn: lsn + at + trailer, records: b.subarray(0, at) };
 }
 
 /** The CRC-32C of the records and the nonce after the termination byte (how an encrypted mini-transaction is summed). */
@@ -127,15 +138,34 @@ export class MtrRecords {
   bodyLength = 0;
   /** Set when a record cannot be parsed: the rest of the mini-transaction is not read. */
   malformed = false;
-  private at = 0;
+  /** Where the current record begins, and where it ends (the next one begins). */
+  recordAt = 0;
+  at = 0;
+  private end: number;
   private gotPageOp = false;
 
-  constructor(readonly records: Uint8Array) {}
+  constructor(public records: Uint8Array) {
+    this.end = records.length;
+  }
+
+  /**
+   * Walks `records[from, to)` instead, without a new walker per mini-transaction (the scan's and the
+   * apply's hot loops): a whole mini-transaction, or one page's run of records within one.
+   */
+  reset(records: Uint8Array, from = 0, to = records.length): this {
+    this.records = records;
+    this.at = from;
+    this.end = to;
+    this.malformed = false;
+    this.gotPageOp = false;
+    return this;
+  }
 
   /** Moves to the next record; false at the end. */
   next(): boolean {
     const b = this.records;
-    if (this.malformed || this.at >= b.length) return false;
+    if (this.malformed || this.at >= this.end) return false;
+    this.recordAt = this.at;
     const first = b[this.at];
     let p = this.at + 1;
     let rlen = first & 0x0f;

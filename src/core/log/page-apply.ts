@@ -96,7 +96,9 @@ function byteRecord(frame: Uint8Array, walk: MtrRecords, state: ApplyState): str
   rlen -= llen;
   if (walk.type === MEMSET) {
     if (rlen === 0) return 'it has no byte to fill with';
-    for (let s = 0; s < len; s += rlen) frame.set(b.subarray(at, at + Math.min(rlen, len - s)), offset + s);
+    // A one-byte fill (most) without a view per byte; a longer pattern repeated.
+    if (rlen === 1) frame.fill(b[at], offset, offset + len);
+    else for (let s = 0; s < len; s += rlen) frame.set(b.subarray(at, at + Math.min(rlen, len - s)), offset + s);
   } else {
     if (varintLength(b[at]) !== rlen) return 'its source offset is malformed';
     const s = varint(b, at);

@@ -18,16 +18,12 @@ import type { ByteSource } from '../tablespace/source.ts';
 import { Tablespace } from '../tablespace/tablespace.ts';
 import type { Doublewrite } from './doublewrite.ts';
 import { MtrRecords } from './mtr-records.ts';
+import { RecvBatches } from './recv-batch.ts';
 import { applyRecord, type ApplyState } from './page-apply.ts';
 import type { PageLog, RedoScan } from './redo-scan.ts';
 
 /** Recovered pages kept (4 MiB of 16 KB pages). */
 const PAGES_KEPT = 256;
-/** Mini-transactions less than this apart are read in one read (prefetch), up to READ_MAX bytes. */
-const READ_GAP = 4 << 10;
-const READ_MAX = 8 << 20;
-/** The most log read ahead for one range of pages; their other mini-transactions are read one by one. */
-const AHEAD_MAX = 64 << 20;
 /** The largest page: page 0 built from the log before its size is known. */
 const MAX_PAGE = 65536;
 /** FSP_HEADER_OFFSET + FSP_SPACE_FLAGS. */
@@ -127,8 +123,11 @@ async function tornPagesRestored(raw: ByteSource, buffer: DoublewriteBuffer | nu
   return restored;
 }
 
-/** The recovered view of `raw` (tablespace `spaceId`), torn pages taken from `buffer` first: check unappliableTo() first. */
-export async function recoveredSource(raw: ByteSource, scan: RedoScan, spaceId: number, buffer: DoublewriteBuffer | null = null): Promise<{ source: ByteSource; stats: RecoveryStats }> {
+/**
+ * The recovered view of `raw` (tablespace `spaceId`), torn pages taken from `buffer` first: check
+ * unappliableTo() first. `batchBytes` bounds the log held at once (recv-batch.ts; its default else).
+ */
+export async function recoveredSource(raw: ByteSource, scan: RedoScan, spaceId: number, buffer: DoublewriteBuffer | null = null, batchBytes?: number): Promise<{ source: ByteSource; stats: RecoveryStats }> {
   const layout = await layoutOf(raw, scan, spaceId);
   if (typeof layout === 'string') throw new Error(layout);
   const physical = layout.physical;
@@ -145,13 +144,12 @@ export async function recoveredSource(raw: ByteSource, scan: RedoScan, spaceId: 
     pagesInLog: pages.size, recordsInLog: records, pagesRecovered: 0, recordsApplied: 0, failed: [],
     pagesBeyondEnd: [...pages.keys()].filter((no) => no >= fileEnd).length, restored: [...restored.keys()].sort((a, b) => a - b),
   };
-  const recovery = new PageRecovery(scan, spaceId, layout, stats);
+  const recovery = new PageRecovery(scan, spaceId, layout, stats, batchBytes);
   const size = Math.max(raw.size, (last + 1) * physical);
   /** Patches the recovered pages into `bytes`, the range [offset, offset + bytes.length) of the file. */
   const patch = async (bytes: Uint8Array, offset: number) => {
     const first = Math.floor(offset / physical);
     const end = Math.ceil((offset + bytes.length) / physical);
-    await recovery.prefetch(first, end, pages);
     for (let no = first; no < end; no++) {
       const log = pages.get(no);
       const copy = restored.get(no);
@@ -207,45 +205,17 @@ export async function recoveredSource(raw: ByteSource, scan: RedoScan, spaceId: 
 class PageRecovery {
   private readonly kept = new Map<number, Uint8Array | null>();
   private readonly counted = new Set<number>();
+  private readonly batches: RecvBatches;
+  private readonly walk = new MtrRecords(new Uint8Array(0));
 
   constructor(
-    private readonly scan: RedoScan,
+    scan: RedoScan,
     private readonly spaceId: number,
     private readonly layout: Layout,
     private readonly stats: RecoveryStats,
-  ) {}
-
-  /** Mini-transactions read ahead for the pages being recovered, by start LSN (prefetch). */
-  private ahead = new Map<number, Uint8Array>();
-
-  /**
-   * Reads at once the mini-transactions of pages [first, end) not yet recovered, in LSN order, those
-   * close to each other in one read: a page's records lie all over the log, but those of
-   * neighbouring pages mostly near each other (one statement walks them in turn), so a run of pages
-   * costs a few large reads instead of one read per mini-transaction.
-   */
-  async prefetch(first: number, end: number, pages: ReadonlyMap<number, PageLog>): Promise<void> {
-    const wanted: number[] = [];
-    for (let no = first; no < end; no++) {
-      const log = pages.get(no);
-      if (!log || log.freed || this.kept.has(no)) continue;
-      for (let i = Math.max(0, log.initAt); i < log.count; i++) wanted.push(log.mtrs[2 * i], log.mtrs[2 * i + 1]);
-    }
-    this.ahead = new Map();
-    const order = Array.from({ length: wanted.length / 2 }, (_, k) => k).sort((a, b) => wanted[2 * a] - wanted[2 * b]);
-    let held = 0;
-    for (let k = 0; k < order.length && held < AHEAD_MAX; ) {
-      const from = wanted[2 * order[k]];
-      let to = from + wanted[2 * order[k] + 1];
-      let j = k + 1;
-      for (; j < order.length && wanted[2 * order[j]] - to < READ_GAP && to - from < READ_MAX; j++) to = Math.max(to, wanted[2 * order[j]] + wanted[2 * order[j] + 1]);
-      const bytes = await this.scan.area.bytes(from, to - from);
-      held += bytes.length;
-      for (; k < j; k++) {
-        const start = wanted[2 * order[k]];
-        this.ahead.set(start, bytes.subarray(start - from, start - from + wanted[2 * order[k] + 1]));
-      }
-    }
+    batchBytes?: number,
+  ) {
+    this.batches = new RecvBatches(scan.area, scan.pages.get(spaceId) ?? new Map(), scan.bounds.checkpointLsn, scan.bounds.endLsn, batchBytes);
   }
 
   /** Page `no` recovered from its bytes on disk (null past the file's end), or null when the disk's image stands. */
@@ -269,22 +239,20 @@ class PageRecovery {
     const frame = fromInit || disk === null ? new Uint8Array(this.layout.physical) : disk.slice();
     const pageLsn = fromInit ? 0 : u32(frame, 16) * 0x1_0000_0000 + u32(frame, 20);
     const state: ApplyState = { lastOffset: 1 };
-    const trailer = 1 + (this.scan.header.encrypted ? 8 : 0) + 4;
+    const { bytes, at } = await this.batches.runsOf(no);
+    const walk = this.walk;
     let applied = 0;
     let lsn = 0;
-    for (let i = Math.max(0, log.initAt); i < log.count; i++) {
-      const start = log.mtrs[2 * i];
-      const end = start + log.mtrs[2 * i + 1];
+    for (let i = Math.max(0, log.initAt), from = at; i < log.count; from += log.length(i), i++) {
+      const end = log.mtrEnd(i);
       if (end <= pageLsn) continue;
-      const read = this.ahead.get(start);
-      const walk = new MtrRecords(read ? read.subarray(0, end - start - trailer) : await this.scan.area.exact(start, end - start - trailer));
+      walk.reset(bytes, from, from + log.length(i));
       while (walk.next()) {
-        if (walk.isFile || walk.spaceId !== this.spaceId || walk.pageNo !== no) continue;
         const why = applyRecord(frame, this.spaceId, no, walk, state);
-        if (why !== null) return this.fail(no, `the log record at LSN ${start} could not be applied: ${why}`);
+        if (why !== null) return this.fail(no, `the log record at LSN ${log.start(i) + walk.recordAt - from} could not be applied: ${why}`);
         applied++;
       }
-      if (walk.malformed) return this.fail(no, `the mini-transaction at LSN ${start} is malformed`);
+      if (walk.malformed) return this.fail(no, `the mini-transaction ending at LSN ${end} is malformed`);
       lsn = end;
     }
     if (applied === 0) return null;

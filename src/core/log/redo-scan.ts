@@ -1,8 +1,8 @@
 /**
  * The scan of a redo log from its checkpoint to its end (log0recv.cc recv_scan_log / recv_sys_t::parse):
  * each mini-transaction is checked (termination byte, CRC-32C) and its records indexed, not copied:
- * for each page of the tablespaces asked for, the mini-transactions that change it (start LSN and
- * length: 12 bytes each), and the last that initialises or frees it. The file-level records say
+ * for each page of the tablespaces asked for, where its records lie (runs: start LSN and length,
+ * 16 bytes each), and the last that initialises or frees it. The file-level records say
  * which tablespace files were created, deleted or renamed after the checkpoint.
  */
 import { boundsOf, LogArea, readLogHeader, type LogHeader } from './log-file.ts';
@@ -10,11 +10,18 @@ import type { RedoLogBounds } from './log-types.ts';
 import { FILE_CHECKPOINT, FILE_CREATE, FILE_DELETE, FILE_MODIFY, FILE_RENAME, FREE_PAGE, INIT_PAGE, MtrRecords, readMtr } from './mtr-records.ts';
 import type { ByteSource } from '../tablespace/source.ts';
 
-/** The mini-transactions that change one page, in LSN order. */
+/** A run's length is kept × 2^21 beside its distance to its mini-transaction's end (< MTR_SIZE_MAX + trailer < 2^21). */
+const RUN_SHIFT = 2 ** 21;
+
+/**
+ * The records that change one page, in LSN order, as runs: a record naming the page and the
+ * same_page records after it, contiguous in the log (a page named twice in one mini-transaction has
+ * two). The apply reads and walks only these bytes, not whole mini-transactions.
+ */
 export class PageLog {
-  /** Start LSN and length of each mini-transaction, in pairs. */
-  readonly mtrs: number[] = [];
-  /** The index (in mini-transactions) of the last one that initialises (INIT_PAGE) or frees (FREE_PAGE) the page, or -1. */
+  /** Each run's start LSN, then its length × 2^21 + the bytes from its start to its mini-transaction's end: 16 bytes a run. */
+  readonly runs: number[] = [];
+  /** The index (in runs) of the last one that initialises (INIT_PAGE) or frees (FREE_PAGE) the page, or -1. */
   initAt = -1;
   /** That last one frees the page (FREE_PAGE): its contents no longer matter. */
   freed = false;
@@ -22,7 +29,41 @@ export class PageLog {
   records = 0;
 
   get count(): number {
-    return this.mtrs.length / 2;
+    return this.runs.length / 2;
+  }
+
+  /** Run `i`'s start LSN. */
+  start(i: number): number {
+    return this.runs[2 * i];
+  }
+
+  /** Run `i`'s length in bytes. */
+  length(i: number): number {
+    return Math.floor(this.runs[2 * i + 1] / RUN_SHIFT);
+  }
+
+  /** The end LSN of run `i`'s mini-transaction: the page's LSN once it is applied. */
+  mtrEnd(i: number): number {
+    return this.runs[2 * i] + (this.runs[2 * i + 1] % RUN_SHIFT);
+  }
+
+  /** The bytes of the runs from the last INIT_PAGE on: what its apply reads. */
+  bytesToApply(): number {
+    let n = 0;
+    for (let i = Math.max(0, this.initAt); i < this.count; i++) n += this.length(i);
+    return n;
+  }
+
+  /** A run that begins at `start` in the mini-transaction ending at `mtrEnd`, `length` bytes so far. */
+  addRun(start: number, length: number, mtrEnd: number): void {
+    this.runs.push(start, length * RUN_SHIFT + (mtrEnd - start));
+  }
+
+  /** The last run now ends at LSN `end`. */
+  extendRun(end: number): void {
+    const k = this.runs.length - 1;
+    const start = this.runs[k - 1];
+    this.runs[k] = (end - start) * RUN_SHIFT + (this.runs[k] % RUN_SHIFT);
   }
 }
 
@@ -67,39 +108,50 @@ export async function scanRedoLog(source: ByteSource, spaces: ReadonlySet<number
     unappliable: header.encrypted ? 'the redo log is encrypted (innodb_encrypt_log): its key is needed to apply it' : null,
   };
   let lsn = header.checkpointLsn;
+  const walk = new MtrRecords(new Uint8Array(0));
   for (;;) {
     signal?.throwIfAborted();
     const mtr = await readMtr(area, lsn, header.encrypted);
     if (mtr === null) break;
     scan.mtrCount++;
-    indexMtr(scan, mtr.records, lsn, mtr.endLsn - lsn, spaces);
+    indexMtr(scan, walk.reset(mtr.records), lsn, mtr.endLsn, spaces);
     lsn = mtr.endLsn;
   }
   scan.bounds = boundsOf(header, lsn);
   return scan;
 }
 
-/** Indexes the records of one mini-transaction. */
-function indexMtr(scan: RedoScan, records: Uint8Array, start: number, length: number, spaces: ReadonlySet<number> | null): void {
-  const walk = new MtrRecords(records);
-  let last: PageLog | null = null;
+/** Indexes the records of one mini-transaction (starting at LSN `start`, ending at `end`), walked by `walk`. */
+function indexMtr(scan: RedoScan, walk: MtrRecords, start: number, end: number, spaces: ReadonlySet<number> | null): void {
+  /** The page whose run the records extend: null after a record of a tablespace not indexed. */
+  let run: PageLog | null = null;
+  let space = -1;
+  let spaceRecords = 0;
   while (walk.next()) {
     if (walk.isFile) {
       fileRecord(scan, walk, start);
       continue;
     }
     scan.recordCount++;
-    scan.recordsPerSpace.set(walk.spaceId, (scan.recordsPerSpace.get(walk.spaceId) ?? 0) + 1);
-    if (spaces !== null && !spaces.has(walk.spaceId)) continue;
-    const page = pageLogOf(scan, walk.spaceId, walk.pageNo);
-    page.records++;
-    if (page !== last && page.mtrs[page.mtrs.length - 2] !== start) page.mtrs.push(start, length);
-    last = page;
+    if (walk.spaceId !== space) {
+      if (space >= 0) scan.recordsPerSpace.set(space, (scan.recordsPerSpace.get(space) ?? 0) + spaceRecords);
+      space = walk.spaceId;
+      spaceRecords = 0;
+    }
+    spaceRecords++;
+    if (walk.hasPageId) {
+      // A same_page record follows the page's previous record: only a record naming a page starts a run.
+      run = spaces !== null && !spaces.has(walk.spaceId) ? null : pageLogOf(scan, walk.spaceId, walk.pageNo);
+      run?.addRun(start + walk.recordAt, walk.at - walk.recordAt, end);
+    } else run?.extendRun(start + walk.at);
+    if (run === null) continue;
+    run.records++;
     if (walk.type === INIT_PAGE || walk.type === FREE_PAGE) {
-      page.initAt = page.count - 1;
-      page.freed = walk.type === FREE_PAGE;
+      run.initAt = run.count - 1;
+      run.freed = walk.type === FREE_PAGE;
     }
   }
+  if (space >= 0) scan.recordsPerSpace.set(space, (scan.recordsPerSpace.get(space) ?? 0) + spaceRecords);
 }
 
 function pageLogOf(scan: RedoScan, spaceId: number, pageNo: number): PageLog {

@@ -20,6 +20,7 @@ import { fastWriteOf, quoteCheckOf } from '../values/writer-traits.ts';
 import type { DecodeStats } from './decode-stats.ts';
 import type { LeafContext } from './leaf-decoder.ts';
 import { hasStateColumn, type RowMode } from './row-state.ts';
+import { HISTORY_COLUMNS } from './leaf-history.ts';
 
 /**
  * The layout of `table`'s clustered index records in this file, whose root is `rootPage` (-1:
@@ -40,10 +41,10 @@ export async function fileLayout(ts: Tablespace, table: TableDef, rootPage: numb
 
 /**
  * A LeafContext for `layout`, counting into `stats`; its columns are the table's, `_row_state` last
- * where the mode has it; TIMESTAMP values shown in `zone`.
+ * where the mode has it, then a history's `_trx_id` and `_version`; TIMESTAMP values shown in `zone`.
  */
-export function leafContext(ts: Tablespace, layout: ClusteredLayout, compact: boolean, mode: RowMode, stats: DecodeStats, zone = UTC): LeafContext {
-  const columns = layout.columns.length + (hasStateColumn(mode) ? 1 : 0);
+export function leafContext(ts: Tablespace, layout: ClusteredLayout, compact: boolean, mode: RowMode, stats: DecodeStats, zone = UTC, history = false): LeafContext {
+  const columns = layout.columns.length + (hasStateColumn(mode) ? 1 : 0) + (history ? HISTORY_COLUMNS.length : 0);
   const writers = layout.fields.map((f) => {
     const column = f.out >= 0 ? layout.columns[f.out] : null;
     return writerFor(column, zonedRender(column, f.render, zone));

@@ -33,6 +33,7 @@ import { compactRecordReadable, decodeCompact, decodeRedundant, lastRecord, Reco
 import { purgeScrubbed } from '../records/key-fields.ts';
 import type { RowVersions } from '../trx/row-vers.ts';
 import { LeafVersions } from './leaf-versions.ts';
+import { LeafHistory } from './leaf-history.ts';
 import type { BatchBuilder } from '../values/row-batch.ts';
 import { hasStateColumn, modeIncludes, type RowMode, type RowState } from './row-state.ts';
 import type { Page, Tablespace } from '../tablespace/tablespace.ts';
@@ -47,7 +48,7 @@ export interface LeafContext {
   layout: ClusteredLayout;
   compact: boolean;
   mode: RowMode;
-  /** Output columns, `_row_state` included where the mode has it. */
+  /** Output columns, `_row_state` included where the mode has it, then `_trx_id` and `_version` in a history. */
   columns: number;
   writers: readonly Write[];
   fast: readonly FastWrite[];
@@ -84,6 +85,7 @@ export class LeafDecoder {
   private readonly fields: ExternField[] = [];
   /** Records changed by transactions whose changes are taken back, or null. */
   private readonly versions: LeafVersions | null;
+  private readonly history: LeafHistory | null;
   private readonly sink: RecordSink;
   private readonly stateColumn: number;
   /** Why the last record measure() refused does not fit. */
@@ -93,8 +95,11 @@ export class LeafDecoder {
 
   constructor(private readonly ctx: LeafContext) {
     this.sink = { out: null as unknown as BatchBuilder, base: 0, writers: ctx.writers, fast: ctx.fast, ...ctx.fieldColumns };
-    this.stateColumn = hasStateColumn(ctx.mode) ? ctx.columns - 1 : -1;
-    this.versions = ctx.versions ? new LeafVersions(ctx, ctx.versions, this.sink, (out, state) => this.startRow(out, state), (page, origin, message) => this.fail(page, origin, message)) : null;
+    this.stateColumn = hasStateColumn(ctx.mode) ? ctx.layout.columns.length : -1;
+    const start = (out: BatchBuilder, state: RowState): number => this.startRow(out, state);
+    const fail = (page: number, origin: number, message: string): void => this.fail(page, origin, message);
+    this.history = ctx.versions?.history === true ? new LeafHistory(ctx, ctx.versions, this.sink, start, fail) : null;
+    this.versions = ctx.versions && this.history === null ? new LeafVersions(ctx, ctx.versions, this.sink, start, fail) : null;
   }
 
   /**
@@ -197,8 +202,8 @@ export class LeafDecoder {
         this.fail(page.no, origin, 'the record is in a format the table\'s metadata does not describe (written after an instant ALTER TABLE that this file does not record)');
         continue;
       }
-      if (this.versions !== null) {
-        const size = this.versions.decode(page.no, bytes, origin, out, externs);
+      if (this.versions !== null || this.history !== null) {
+        const size = this.history?.decode(page.no, bytes, origin, (info & REC_INFO_DELETED) !== 0, out, externs) ?? this.versions?.decode(page.no, bytes, origin, out, externs) ?? -1;
         if (size >= 0) {
           recordBytes += size;
           continue;

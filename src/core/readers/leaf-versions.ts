@@ -14,7 +14,7 @@ import type { DecodeStats } from './decode-stats.ts';
 import { modeIncludes, type RowMode, type RowState } from './row-state.ts';
 
 /** What of the leaf decoder's context the versions need (leaf-decoder.ts LeafContext). */
-interface VersionContext {
+export interface VersionContext {
   layout: ClusteredLayout;
   compact: boolean;
   mode: RowMode;
@@ -42,22 +42,8 @@ export class LeafVersions {
    * any other record, which the caller reads as usual.
    */
   decode(pageNo: number, bytes: Uint8Array, origin: number, out: BatchBuilder, externs: PendingExtern[]): number {
-    const trxId = this.rows.changedBy(bytes, this.trxIdAt(bytes, origin));
+    const trxId = this.rows.changedBy(bytes, trxIdOffset(bytes, origin, this.ctx.layout, this.ctx.compact, this.spans));
     return trxId < 0 ? -1 : this.decodeVersion(pageNo, bytes, origin, trxId, out, externs);
-  }
-
-  /** Where the record's DB_TRX_ID lies (after the key fields), or -1 when its key fields do not measure. */
-  private trxIdAt(bytes: Uint8Array, origin: number): number {
-    const { layout, compact } = this.ctx;
-    const n = layout.nUnique;
-    if (this.spans.length < 2 * n + 2) return -1;
-    try {
-      keySpans(bytes, origin, layout, compact, true, n + 1, this.spans);
-    } catch (e) {
-      if (e instanceof RecordError) return -1;
-      throw e;
-    }
-    return this.spans[2 * n];
   }
 
   /**
@@ -89,12 +75,25 @@ export class LeafVersions {
     const state = v.deleted ? 'delete-marked' : 'live';
     const wanted = modeIncludes(mode, state);
     if (v.deleted) stats[wanted ? 'deletedRecovered' : 'deletedSkipped']++;
-    if (wanted) this.writeVersion(pageNo, v.bytes, v.origin, state, out, externs);
+    if (wanted && this.writeVersion(pageNo, v.bytes, v.origin, state, out, externs)) this.markChanged(v.changed, out);
     return size;
   }
 
-  /** A record (a rebuilt version, or one whose history is lost) as a row of this state, its values checked. */
-  private writeVersion(pageNo: number, bytes: Uint8Array, origin: number, state: RowState, out: BatchBuilder, externs: PendingExtern[]): void {
+  /** The cells of the row just written whose values the version got back (all of them when the row had been deleted since). */
+  private markChanged(fields: readonly number[] | null, out: BatchBuilder): void {
+    const { layout } = this.ctx;
+    if (fields === null) {
+      for (const f of layout.fields) if (f.out >= 0) out.markChanged(f.out);
+      return;
+    }
+    for (const no of fields) {
+      const col = layout.fields[no]?.out ?? -1;
+      if (col >= 0) out.markChanged(col);
+    }
+  }
+
+  /** A record (a rebuilt version, or one whose history is lost) as a row of this state, its values checked; false when it does not decode. */
+  private writeVersion(pageNo: number, bytes: Uint8Array, origin: number, state: RowState, out: BatchBuilder, externs: PendingExtern[]): boolean {
     const { compact, layout } = this.ctx;
     const row = out.mark();
     this.sink.base = this.startRow(out, state);
@@ -106,9 +105,26 @@ export class LeafVersions {
       if (!(e instanceof RecordError)) throw e;
       out.rollback(row);
       this.fail(pageNo, origin, `the row's earlier version does not decode: ${e.message}`);
-      return;
+      return false;
     }
     out.endRow();
     for (const field of this.fields) externs.push({ origin, field });
+    return true;
   }
+}
+
+/**
+ * Where the record's DB_TRX_ID lies (after the key fields), or -1 when its key fields do not measure;
+ * `spans` a scratch array for the key fields' spans.
+ */
+export function trxIdOffset(bytes: Uint8Array, origin: number, layout: ClusteredLayout, compact: boolean, spans: Int32Array): number {
+  const n = layout.nUnique;
+  if (spans.length < 2 * n + 2) return -1;
+  try {
+    keySpans(bytes, origin, layout, compact, true, n + 1, spans);
+  } catch (e) {
+    if (e instanceof RecordError) return -1;
+    throw e;
+  }
+  return spans[2 * n];
 }

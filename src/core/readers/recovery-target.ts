@@ -91,10 +91,12 @@ export async function listIndexes(source: ByteSource, pageSize: number | null, n
 
 /** The recovery report every decode ends with; it says whether every leaf page could be read. */
 export function recoveryReport(file: string, s: DecodeStats): string {
-  const live = s.rowsDecoded - s.deletedRecovered;
+  // Rows of damaged pages (`--rows all`, `--rows damaged`) are not counted live: nothing vouches for them.
+  const live = s.rowsDecoded - s.deletedRecovered - s.damagedRows;
   const leaves = s.pagesRead + s.pagesSkipped;
   const whole = s.pagesSkipped === 0 ? 'every leaf page read' : `INCOMPLETE: ${s.pagesSkipped} of ${leaves} leaf pages could not be read`;
+  const damaged = s.damagedRows > 0 ? `, from damaged pages ${s.damagedRows}` : '';
   return `${file}: recovery report: pages read ${s.pagesRead}, damaged ${s.badChecksums}, skipped ${s.pagesSkipped}; `
-    + `rows live ${live}, deleted ${s.deletedRecovered} (${s.deletedSkipped} delete-marked left out); `
+    + `rows live ${live}${damaged}, deleted ${s.deletedRecovered} (${s.deletedSkipped} delete-marked left out); `
     + `records unreadable ${s.recordsFailed}, purged records unreadable ${s.purgedUnreadable}; ${whole}\n`;
 }

@@ -18,6 +18,7 @@ import { RecordError } from '../records/record.ts';
 import { compactChildPage, redundantChildPage } from '../records/key-fields.ts';
 import { hasStateColumn, modeIncludes, ROW_STATE_COLUMN, type RowMode } from './row-state.ts';
 import { fileLayout, leafContext } from './leaf-context.ts';
+import { HISTORY_COLUMNS } from './leaf-history.ts';
 import { definitionClues, fileRowFormat } from './definition-clues.ts';
 import { secondaryIndexName, secondaryTree } from './index-choice.ts';
 import { planLookup, type KeyLookup, type KeyRange } from './key-lookup.ts';
@@ -278,7 +279,9 @@ class ClusteredReader implements TableReader {
     this.columns = layout.columns.map((c) => c.name);
     this.keyParts = layout.keyParts;
     if (hasStateColumn(mode)) this.columns.push(ROW_STATE_COLUMN);
-    this.context = { ...leafContext(ts, layout, compact, mode, this.stats, zone), versions, clues };
+    const history = versions?.history === true;
+    if (history) this.columns.push(...HISTORY_COLUMNS);
+    this.context = { ...leafContext(ts, layout, compact, mode, this.stats, zone, history), versions, clues };
     this.leaf = new LeafDecoder(this.context);
   }
 

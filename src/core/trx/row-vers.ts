@@ -21,10 +21,20 @@ import { logPages, type SpaceOf, type UndoLog } from './undo-logs.ts';
 export type Version =
   /** The set inserted it: no row. */
   | { kind: 'none'; trxId: number }
-  /** An earlier version, as a record in the page's format; `deleted`: its delete mark. */
-  | { kind: 'record'; trxId: number; bytes: Uint8Array; origin: number; deleted: boolean }
+  /**
+   * An earlier version, as a record in the page's format; `deleted`: its delete mark; `changed`: the
+   * fields whose values it got back (field numbers of the layout), null when a later transaction
+   * deleted the row (every value is back).
+   */
+  | { kind: 'record'; trxId: number; bytes: Uint8Array; origin: number; deleted: boolean; changed: number[] | null }
   /** Its version before the set cannot be had: why. */
   | { kind: 'lost'; trxId: number; why: string };
+
+/** One version back (RowVersions.previous): none (an insert), the earlier version, or why it cannot be had. */
+export type Step =
+  | { kind: 'none' }
+  | { kind: 'record'; bytes: Uint8Array; origin: number; trxId: number; deleted: boolean; fields: number[] | null }
+  | { kind: 'lost'; why: string };
 
 /** Where an undo record lies, with its page and the transaction whose log holds it. */
 interface Located {
@@ -40,7 +50,7 @@ interface Located {
 const MAX_KEPT_BYTES = 256 << 20;
 
 /** Changes chained through one row beyond this many are a damaged chain (a loop), not history. */
-const MAX_CHAIN = 10000;
+export const MAX_CHAIN = 10000;
 
 export class RowVersions {
   /** Rows each transaction of the set changed that were taken back (an update or delete undone, an insert removed). */
@@ -60,8 +70,13 @@ export class RowVersions {
      * processed the log of the transaction asked for): their rows' history is lost, and said so.
      */
     private readonly from = Infinity,
-    /** Transactions not taken back but never committed (XA prepared): their records are counted. */
-    private readonly kept: ReadonlySet<number> = new Set(),
+    /**
+     * Transactions not taken back but never committed (XA prepared): their records are counted. In
+     * a history, every transaction never committed (active at the crash, XA prepared).
+     */
+    readonly kept: ReadonlySet<number> = new Set(),
+    /** Every version of every record is wanted (--history), not the one before the set. */
+    readonly history = false,
   ) {}
 
   /** The record's DB_TRX_ID when it is one of the set's (its version must be taken back), else -1. One read per record. */
@@ -80,36 +95,49 @@ export class RowVersions {
    */
   versionOf(page: Uint8Array, origin: number, layout: ClusteredLayout, compact: boolean, trxId: number): Version {
     if (trxId === 0) return { kind: 'lost', trxId, why: 'purge reset its DB_TRX_ID: it was last changed by a transaction whose undo log is gone, which may be the one asked for or a later one' };
-    if (layout.instant) return { kind: 'lost', trxId, why: 'the table was altered with ALGORITHM=INSTANT, whose records this reader does not rebuild from undo logs' };
     let bytes = page;
     let at = origin;
     let id = trxId;
     let deleted = false;
+    let changed: number[] | null = [];
     for (let n = 0; n < MAX_CHAIN && (this.trxIds.has(id) || id >= this.from); n++) {
       if (!this.trxIds.has(id)) return { kind: 'lost', trxId, why: `transaction ${id}'s undo log is no longer kept (purged)` };
-      try {
-        const fields = recordFields(bytes, at, layout, compact);
-        const roll = readRollPtr(fields[layout.nUnique + 1].bytes as Uint8Array, 0);
-        if (roll.insert) return this.taken({ kind: 'none', trxId });
-        const located = this.records.get(roll.rsegId)?.get(undoAddress(roll.pageNo, roll.offset));
-        if (located === undefined) return { kind: 'lost', trxId, why: `its undo record (rollback segment ${roll.rsegId}, page ${roll.pageNo}, offset ${roll.offset}) is not in the undo log of transaction ${id}${this.problems.length > 0 ? ' as far as it could be read' : ''}` };
-        if (located.trxId !== id) return { kind: 'lost', trxId, why: `its undo record (page ${roll.pageNo}, offset ${roll.offset}) is now transaction ${located.trxId}'s, not ${id}'s: that log was purged and its space reused` };
-        const rec = readUndoRec(located.page, located.offset, layout.nUnique);
-        const why = mismatch(rec, fields, layout.nUnique);
-        if (why !== null) return { kind: 'lost', trxId, why: `its undo record (page ${roll.pageNo}, offset ${roll.offset}) ${why}` };
-        const previous = applyUndo(rec, fields, layout.nUnique);
-        deleted = (rec.infoBits & 0x20) !== 0;
-        const built = buildRecord(previous, layout, compact, rec.infoBits);
-        bytes = built.bytes;
-        at = built.origin;
-        id = rec.oldTrxId;
-      } catch (e) {
-        if (!(e instanceof UndoRecordError)) throw e;
-        return { kind: 'lost', trxId, why: `its undo record cannot be read: ${e.message}` };
-      }
+      const step = this.previous(bytes, at, layout, compact, id);
+      if (step.kind === 'none') return this.taken({ kind: 'none', trxId });
+      if (step.kind === 'lost') return { kind: 'lost', trxId, why: step.why };
+      ({ bytes, origin: at, trxId: id, deleted } = step);
+      if (step.fields === null) changed = null;
+      else for (const f of step.fields) changed?.push(f);
     }
     if (this.trxIds.has(id) || id >= this.from) return { kind: 'lost', trxId, why: `its chain of versions runs past ${MAX_CHAIN} changes` };
-    return this.taken({ kind: 'record', trxId, bytes, origin: at, deleted });
+    return this.taken({ kind: 'record', trxId, bytes, origin: at, deleted, changed });
+  }
+
+  /**
+   * One step back: the version of the record at `origin` before transaction `id` (its DB_TRX_ID, one
+   * of the set's) wrote it, from the undo record its DB_ROLL_PTR names; `trxId` of a record step is
+   * the DB_TRX_ID of that earlier version.
+   */
+  previous(bytes: Uint8Array, at: number, layout: ClusteredLayout, compact: boolean, id: number): Step {
+    if (layout.instant) return { kind: 'lost', why: 'the table was altered with ALGORITHM=INSTANT, whose records this reader does not rebuild from undo logs' };
+    try {
+      const fields = recordFields(bytes, at, layout, compact);
+      const roll = readRollPtr(fields[layout.nUnique + 1].bytes as Uint8Array, 0);
+      if (roll.insert) return { kind: 'none' };
+      const located = this.records.get(roll.rsegId)?.get(undoAddress(roll.pageNo, roll.offset));
+      if (located === undefined) return { kind: 'lost', why: `its undo record (rollback segment ${roll.rsegId}, page ${roll.pageNo}, offset ${roll.offset}) is not in the undo log of transaction ${id}${this.problems.length > 0 ? ' as far as it could be read' : ''}` };
+      if (located.trxId !== id) return { kind: 'lost', why: `its undo record (page ${roll.pageNo}, offset ${roll.offset}) is now transaction ${located.trxId}'s, not ${id}'s: that log was purged and its space reused` };
+      const rec = readUndoRec(located.page, located.offset, layout.nUnique);
+      const why = mismatch(rec, fields, layout.nUnique);
+      if (why !== null) return { kind: 'lost', why: `its undo record (page ${roll.pageNo}, offset ${roll.offset}) ${why}` };
+      const built = buildRecord(applyUndo(rec, fields, layout.nUnique), layout, compact, rec.infoBits);
+      // The fields this step changed: all of them for a delete mark (the whole row comes back).
+      const changed = rec.type === TRX_UNDO_DEL_MARK_REC ? null : (rec.update ?? []).map((u) => u.fieldNo);
+      return { kind: 'record', bytes: built.bytes, origin: built.origin, trxId: rec.oldTrxId, deleted: (rec.infoBits & 0x20) !== 0, fields: changed };
+    } catch (e) {
+      if (!(e instanceof UndoRecordError)) throw e;
+      return { kind: 'lost', why: `its undo record cannot be read: ${e.message}` };
+    }
   }
 
   /** A version taken back, counted for its transaction. */
@@ -158,12 +186,30 @@ function applyUndo(rec: UndoRec, fields: readonly UndoValue[], nUnique: number):
  * kept, by address) from their pages. Records are parsed when a row asks for one.
  */
 export async function loadVersions(logs: readonly UndoLog[], spaceOf: SpaceOf, from = Infinity, prepared: readonly UndoLog[] = []): Promise<RowVersions> {
+  const { records, problems } = await readLogs(logs, spaceOf);
+  return new RowVersions(new Set(logs.map((l) => l.header.trxId)), records, problems, from, new Set(prepared.map((l) => l.header.trxId)));
+}
+
+/**
+ * The RowVersions of a history (--history): every log not purged is read, so that each record's
+ * versions can be walked back as far as the undo logs keep them; `uncommitted`: the transactions
+ * that never committed, whose versions are not shown.
+ */
+export async function loadHistory(logs: readonly UndoLog[], spaceOf: SpaceOf): Promise<RowVersions> {
+  const kept = logs.filter((l) => l.state !== 'purged');
+  const { records, problems } = await readLogs(kept, spaceOf);
+  const uncommitted = kept.filter((l) => l.state === 'active' || l.state === 'prepared').map((l) => l.header.trxId);
+  return new RowVersions(new Set(kept.map((l) => l.header.trxId)), records, problems, Infinity, new Set(uncommitted), true);
+}
+
+/** The undo records of these logs, by rollback segment and address, and the pages that could not be read. */
+async function readLogs(logs: readonly UndoLog[], spaceOf: SpaceOf): Promise<{ records: Map<number, Map<number, Located>>; problems: string[] }> {
   const records = new Map<number, Map<number, Located>>();
   const problems: string[] = [];
   let kept = 0;
   for (const log of logs) {
     if (kept > MAX_KEPT_BYTES) {
-      problems.push(`the undo logs to take back pass ${MAX_KEPT_BYTES >> 20} MiB: those of transaction ${log.header.trxId} and later are not read, and the rows they changed are history-lost`);
+      problems.push(`the undo logs to read pass ${MAX_KEPT_BYTES >> 20} MiB: those of transaction ${log.header.trxId} and later are not read, and the rows they changed are history-lost`);
       break;
     }
     const ts: Tablespace | null = await spaceOf(log.rseg.spaceId);
@@ -184,5 +230,5 @@ export async function loadVersions(logs: readonly UndoLog[], spaceOf: SpaceOf, f
       for (const offset of offsets) bySeg.set(undoAddress(pageNo, offset), { page: copy, offset, trxId: log.header.trxId });
     }
   }
-  return new RowVersions(new Set(logs.map((l) => l.header.trxId)), records, problems, from, new Set(prepared.map((l) => l.header.trxId)));
+  return { records, problems };
 }

@@ -21,12 +21,18 @@ export interface RowBatch {
    * A line's values that need quotes have them in the text, just outside their cells.
    */
   lines?: Int32Array<ArrayBuffer>;
+  /**
+   * Cells (r * cols + c) whose value is not the one on disk: of a row's earlier version (trx/row-vers.ts,
+   * a read "before transaction N"); absent when there is none.
+   */
+  changed?: Int32Array<ArrayBuffer>;
 }
 
 /** The buffers to transfer (not copy) when a batch crosses to another thread. */
 export function batchBuffers(batch: RowBatch): ArrayBuffer[] {
   const buffers = [batch.text.buffer, batch.cells.buffer, batch.nulls.buffer];
   if (batch.lines) buffers.push(batch.lines.buffer);
+  if (batch.changed) buffers.push(batch.changed.buffer);
   return buffers;
 }
 
@@ -98,6 +104,8 @@ export class BatchBuilder {
   quoteChecks: Uint8Array | null = null;
   /** Set by writers that report bytes calling for quotes (QUOTE_REPORTED) while they copy a value. */
   special = false;
+  /** RowBatch.changed as it is built: none in most batches, so a list. */
+  readonly changed: number[] = [];
   /** The current row's first cell, the cell expected next, and where its text must start to keep the row a line. */
   #rowBase = 0;
   #nextCell = 0;
@@ -215,6 +223,7 @@ export class BatchBuilder {
   }
 
   rollback(mark: { rows: number; pos: number }): void {
+    while (this.changed.length > 0 && this.changed[this.changed.length - 1] >= mark.rows * this.cols) this.changed.pop();
     this.rows = mark.rows;
     this.pos = mark.pos;
     this.#line = false;
@@ -222,6 +231,7 @@ export class BatchBuilder {
 
   /** Empties the builder, keeping its buffers. */
   clear(): void {
+    this.changed.length = 0;
     this.rows = 0;
     this.pos = 0;
     this.#line = false;
@@ -279,6 +289,11 @@ export class BatchBuilder {
     return true;
   }
 
+  /** Marks the cell of the last row ended as not the value on disk (RowBatch.changed). */
+  markChanged(col: number): void {
+    this.changed.push((this.rows - 1) * this.cols + col);
+  }
+
   /** Appends a JS string as UTF-8 and makes it the cell's value. */
   setString(cell: number, value: string): void {
     // Not looked at: it may need quotes whatever its column.
@@ -299,6 +314,7 @@ export class BatchBuilder {
       nulls: this.nulls.slice(0, this.rows * this.cols),
     };
     if (this.separated) batch.lines = this.lines.slice(0, 2 * this.rows);
+    if (this.changed.length > 0) batch.changed = Int32Array.from(this.changed);
     this.clear();
     return batch;
   }
@@ -323,6 +339,7 @@ export function releaseBatch(b: BatchBuilder): RowBatch {
     nulls: trimmed(b.nulls as Uint8Array<ArrayBuffer>, b.rows * b.cols),
   };
   if (b.separated) batch.lines = trimmed(b.lines as Int32Array<ArrayBuffer>, 2 * b.rows);
+  if (b.changed.length > 0) batch.changed = Int32Array.from(b.changed);
   b.text = new Uint8Array(0);
   b.cells = new Uint32Array(0);
   b.nulls = new Uint8Array(0);

@@ -4,6 +4,7 @@
  * out, so the CSV of a run is written without a string per cell.
  */
 import type { TableReader } from '../readers/table-reader.ts';
+import type { PageRun } from '../tablespace/tablespace.ts';
 import { BatchBuilder } from '../values/row-batch.ts';
 import { csvBytes } from './csv-bytes.ts';
 
@@ -31,12 +32,13 @@ const CSV_PIECE_BYTES = 128 << 10;
  * The CSV lines (csvBytes) of these leaf pages, in order (an export's unit of work): read at once
  * where they lie close together, decoded a few at a time (see CSV_PIECE_BYTES) with `buffers`; the
  * result is a view of buffers.csv, valid until its next use, with how many rows they hold.
- * `first`: as DecodePagesOptions.first.
+ * `first`: as DecodePagesOptions.first. `read`: the pages' readRun(), when the caller started it
+ * ahead (to overlap it with decoding the run before); released here as a run read here is.
  */
-export async function csvPages(reader: Pick<TableReader, 'info' | 'readRun' | 'releaseRun' | 'decodePages'>, pageNos: readonly number[], first: boolean, buffers: CsvBuffers): Promise<{ csv: Uint8Array<ArrayBuffer>; rows: number }> {
+export async function csvPages(reader: Pick<TableReader, 'info' | 'readRun' | 'releaseRun' | 'decodePages'>, pageNos: readonly number[], first: boolean, buffers: CsvBuffers, read?: Promise<PageRun | null>): Promise<{ csv: Uint8Array<ArrayBuffer>; rows: number }> {
   const step = Math.max(1, Math.floor(CSV_PIECE_BYTES / reader.info.pageSize));
   // Pieces read on their own (each where its pages lie close together) when the run is not read at once.
-  const run = (await reader.readRun(pageNos)) ?? undefined;
+  const run = (await (read ?? reader.readRun(pageNos))) ?? undefined;
   let at = 0;
   let rows = 0;
   try {

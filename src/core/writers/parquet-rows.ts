@@ -16,6 +16,7 @@
  */
 import { ParquetWriter } from 'hyparquet-writer/src/parquet-writer.js';
 import { ByteWriter } from 'hyparquet-writer/src/bytewriter.js';
+import { snappyEncode } from '../codecs/snappy-encode.ts';
 import type { RowBatch } from '../values/row-batch.ts';
 import { batchText, type BatchText } from '../values/batch-strings.ts';
 import type { TableDef } from '../schema.ts';
@@ -68,7 +69,8 @@ export class ParquetRows {
     this.#notHeld = this.columns.map((c) => ({ column: c.name, count: 0, rows: [], example: '' }));
     this.#groupRows = options.rowGroupRows ?? ROW_GROUP_ROWS;
     this.#groupBytes = options.rowGroupBytes ?? ROW_GROUP_BYTES;
-    this.#writer = new ParquetWriter({ writer: this.#out, schema: parquetSchema(this.columns), createdBy: 'ibd-reader' });
+    // Its pages compressed by snappy-encode.ts: the same bytes as hyparquet-writer's Snappy, in less time.
+    this.#writer = new ParquetWriter({ writer: this.#out, schema: parquetSchema(this.columns), createdBy: 'ibd-reader', compressors: { SNAPPY: snappyEncode } });
   }
 
   /** Takes the batch's rows (copying what it keeps: the batch may be reused); the bytes of the row groups they filled. */

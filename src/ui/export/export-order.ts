@@ -11,14 +11,15 @@
  *    the parts written in order. The format is the export's, whatever it is: the worker formats
  *    each part as it formats a run of leaves.
  */
-import type { SortedPart } from '../../../workers/sort-methods.ts';
+import type { SortedPart, SortPart } from '../../../workers/sort-methods.ts';
 import type { ExportOptions, RowQuery } from '../../../workers/viewer-api.ts';
 import type { WorkerPool } from '../pool.ts';
 import { sortRuns, type SortProgress } from '../grid/sort-rows.ts';
 
 export interface ExportOrder {
   filter: RowQuery | null;
-  sort: { column: number; descending: boolean; key: boolean; index?: boolean } | null;
+  /** `parts`: the columns sorted by, with more than one (ViewRows.addSort). */
+  sort: { column: number; descending: boolean; key: boolean; index?: boolean; parts?: SortPart[] } | null;
 }
 
 /** Rows merged and formatted per exportSorted call, at most. */
@@ -55,7 +56,8 @@ export interface SortedExport {
 /** Sorts the rows in the export's pool and writes them in order; the rows written. */
 export async function writeSorted(job: SortedExport): Promise<number> {
   const { pool, gen, order } = job;
-  const sort = { column: order.sort.column, descending: order.sort.descending, payload: true, index: order.sort.index };
+  const { parts } = order.sort;
+  const sort = { column: order.sort.column, descending: order.sort.descending, payload: true, index: order.sort.index, ...(parts && parts.length > 1 ? { columns: parts } : {}) };
   // Never aborted: a cancel terminates the export's pool, which rejects what runs in it.
   const running = new AbortController().signal;
   const sorted = await sortRuns({ pool, gen, leaves: job.leaves }, sort, order.filter, running, (p) => job.onRows(0, p), job.runPages ?? SORT_RUN_PAGES);

@@ -6,12 +6,13 @@
  * them: files it does not use, a .frm or .cfg without its .ibd, files that could not be read. The
  * tables found are the Workspace's (workspace.svelte.ts).
  */
-import type { NamedBlob, SystemListing, SystemProgress, SystemTable } from '../../../workers/decoder-api.ts';
+import type { DatadirLog, NamedBlob, SystemListing, SystemProgress, SystemTable, UndoBlobs } from '../../../workers/decoder-api.ts';
 import { describeError } from '../format.ts';
 import { isServerConfig } from '../../core/definitions/server-time-zone.ts';
 import { TimeZoneChoice } from '../tables/time-zone.svelte.ts';
 import { KeyRing } from './key-ring.svelte.ts';
 import { withDataFilesJoined } from './data-files.ts';
+import { datadirLogOf, isRedoLogFile } from './redo-files.ts';
 import { detectImages, detectKeyFiles, folderOf, kindOf, pairFiles, type InputFile, type PairedTable } from './pairing.ts';
 
 function sameFile(a: InputFile, b: InputFile): boolean {
@@ -33,6 +34,8 @@ export class FileSet {
   notice = $state<string | null>(null);
   /** How far the listing of a system tablespace's tables is (they are listed as they are counted); null when none runs. */
   listing = $state<string | null>(null);
+  /** A dropped datadir's pages are read as they are on disk, its redo log not applied (the CLI's --as-on-disk). */
+  asOnDisk = $state(false);
   #files: InputFile[] = [];
   /** The tables of each system tablespace by its path, as its dictionary lists them (readSystems). */
   // eslint-disable-next-line svelte/prefer-svelte-reactivity -- not rendered: pair() reads it
@@ -67,7 +70,8 @@ export class FileSet {
   pair(): PairedTable[] {
     const pairing = pairFiles(this.#joinedFiles(), this.#systems);
     this.sqlFiles = pairing.sqls;
-    this.ignored = pairing.ignored;
+    // (a redo log is read with its datadir's files: datadirLog)
+    this.ignored = pairing.ignored.filter((f) => !isRedoLogFile(f));
     this.orphans = pairing.orphans;
     return pairing.tables;
   }
@@ -76,7 +80,9 @@ export class FileSet {
   describeLeftovers(tables: number): void {
     const parts: string[] = [];
     // A .cnf that gave the server's time zone was used.
-    const ignored = this.timeZone.server ? this.ignored.filter((f) => !isServerConfig(f.file.name)) : this.ignored;
+    // (and the undo tablespaces beside an ibdata1 are read by the Transactions view)
+    const undo = this.undoBlobs() !== null;
+    const ignored = this.ignored.filter((f) => !(this.timeZone.server && isServerConfig(f.file.name)) && !(undo && /^undo_?\d{3}$/i.test(f.file.name)));
     if (ignored.length > 0) {
       const names = ignored.slice(0, 3).map((f) => f.path).join(', ');
       parts.push(`Ignored ${ignored.length} file${ignored.length === 1 ? '' : 's'} that ${ignored.length === 1 ? 'is' : 'are'} not .ibd, .frm, .sql, .cfg or key files, with no InnoDB index page in the first MiB (${names}${ignored.length > 3 ? ', …' : ''}); a disk image whose pages lie deeper: the CLI's --list-indexes reads every page of it.`);
@@ -91,6 +97,11 @@ export class FileSet {
   /** A file that could not be used as a whole (the sample not fetched, say). */
   failed(err: unknown): void {
     this.errors = [...this.errors, describeError(err)];
+  }
+
+  /** The redo log of the datadir dropped, with what the workers read through it (redo-files.ts); null: none dropped. */
+  datadirLog(): DatadirLog | null {
+    return datadirLogOf(this.#joinedFiles(), this.asOnDisk);
   }
 
   /** The .sql files, as the workers take them. */
@@ -147,6 +158,24 @@ export class FileSet {
     return read;
   }
 
+  /**
+   * The undo logs' files of the datadir given (the first ibdata1, its data files joined): the undo
+   * tablespaces (undo001 …) and the redo log (ib_logfile0) in its folder; null without an ibdata1.
+   */
+  undoBlobs(): UndoBlobs | null {
+    const system = this.#joinedFiles().find((f) => kindOf(f.file.name) === 'system' && /^ibdata1$/i.test(f.file.name));
+    if (!system) return null;
+    const folder = folderOf(system.path);
+    const beside = this.#files.filter((f) => folderOf(f.path) === folder);
+    const named = (f: InputFile): NamedBlob => ({ name: f.file.name, blob: f.file });
+    const log = beside.find((f) => f.file.name === 'ib_logfile0');
+    return {
+      system: named(system),
+      undoSpaces: beside.filter((f) => /^undo_?\d{3}$/i.test(f.file.name)).sort((a, b) => (a.file.name < b.file.name ? -1 : 1)).map(named),
+      redoLog: log ? named(log) : null,
+    };
+  }
+
   /** The files, each system tablespace's data files as one (data-files.ts). */
   #joinedFiles(): InputFile[] {
     return withDataFilesJoined(this.#files, this.#joined);
@@ -160,6 +189,7 @@ export class FileSet {
     // eslint-disable-next-line svelte/prefer-svelte-reactivity -- not rendered
     this.#systems = new Map();
     this.keyRing.reset();
+    this.asOnDisk = false;
     this.timeZone.forgetServer();
     this.sqlFiles = [];
     this.ignored = [];

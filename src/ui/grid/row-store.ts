@@ -81,6 +81,28 @@ export class RowStore {
     return out;
   }
 
+  /**
+   * The row's columns whose values are not those on disk (RowBatch.changed: a view "as before
+   * transaction N"), or null when none is (or its page is not in memory).
+   */
+  changed(row: number): number[] | null {
+    const at = this.#at(row);
+    const marks = at?.entry.batch.changed;
+    if (!at || !marks) return null;
+    const base = at.index * this.cols;
+    const out: number[] = [];
+    // Marks are in row order: a binary search finds the row's first.
+    let lo = 0;
+    let hi = marks.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (marks[mid] < base) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < marks.length && marks[i] < base + this.cols; i++) out.push(marks[i] - base);
+    return out.length > 0 ? out : null;
+  }
+
   /** One cell; undefined while its page is not in memory. */
   cell(row: number, col: number): Cell | undefined {
     const at = this.#at(row);

@@ -90,7 +90,7 @@ export async function sortRuns(
  * Every leaf's count goes to `map` as it is decoded, so that its starts are final for the merge.
  */
 export async function sortRows(
-  src: Omit<SortSource, 'leaves' | 'onCount'>, map: RowMap, onRenumber: () => void, by: Pick<RunSort, 'column' | 'index'>, filter: RowQuery | null,
+  src: Omit<SortSource, 'leaves' | 'onCount'>, map: RowMap, onRenumber: () => void, by: Pick<RunSort, 'column' | 'index' | 'columns'>, filter: RowQuery | null,
   signal: AbortSignal, onProgress: (p: SortProgress) => void, runPages: number,
 ): Promise<Float64Array> {
   let renumbered = false;

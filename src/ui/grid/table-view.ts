@@ -19,6 +19,7 @@
  *  - `sortBy`: the rows (a filter's matches) by a non-key column, sorted in the workers (sort-rows.ts);
  *  - `damage`: the damaged and unreadable leaves the count found (damage.ts).
  */
+import type { RunSort } from '../../../workers/sort-methods.ts';
 import type { FirstLeaf, LeafCounts, OpenedView, PartialGrid, RowQuery, ViewSpec } from '../../../workers/viewer-api.ts';
 import type { DecodeStats, IndexEntries, MappedRange, PartialResult } from '../../../workers/decoder-api.ts';
 import type { RowBatch } from '../../core/values/row-batch.ts';
@@ -75,6 +76,8 @@ export class TableView {
   /** What the count found damaged or unreadable, leaf by leaf. */
   damage: DamageTally;
   #stats: DecodeStats | null = null;
+  /** As before transaction N (ViewSpec.undo): the count's rows taken back and rows whose history is lost, so far. */
+  taken: { rolledBack: number; historyLost: number } | null = null;
   /** The statistics of the last search that decoded every leaf (each once): a complete recovery report. */
   fullPass: DecodeStats | null = null;
   /** Row numbers or statistics changed (the page redraws). */
@@ -227,6 +230,11 @@ export class TableView {
       (counted: LeafCounts, i) => {
         this.map.setCounts(runs[i][0], this.#rowsCounted(runs[i][0], counted.counts));
         this.damage.add(runs[i][0], counted);
+        if (counted.versions) {
+          this.taken ??= { rolledBack: 0, historyLost: 0 };
+          this.taken.rolledBack += counted.versions.rolledBack;
+          this.taken.historyLost += counted.versions.historyLost;
+        }
         if (counted.mapped?.length) onMapped?.(counted.mapped);
         onRun();
         this.#wakeCountWaiters();
@@ -300,7 +308,7 @@ export class TableView {
    * `by.column`, ties in key order, or of the view's whole key (`by.index`, sort-rows.ts); `runPages`:
    * leaves per sorted run.
    */
-  sortBy(by: { column: number; index?: boolean }, filter: RowQuery | null, signal: AbortSignal, onProgress: (p: SortProgress) => void, runPages = SEARCH_RUN): Promise<Float64Array> {
+  sortBy(by: Pick<RunSort, 'column' | 'index' | 'columns'>, filter: RowQuery | null, signal: AbortSignal, onProgress: (p: SortProgress) => void, runPages = SEARCH_RUN): Promise<Float64Array> {
     return sortRows({ pool: this.pool, gen: this.gen }, this.map, this.#onChange, by, filter, signal, onProgress, runPages);
   }
 

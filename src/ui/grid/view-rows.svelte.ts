@@ -9,6 +9,7 @@
  * sort-rows.ts) over the filter's matches, and gives their row numbers in order (8 bytes a row);
  * `DESC` reads them from the end: `ORDER BY col DESC, pk DESC`. A new filter sorts again.
  */
+import type { SortPart } from '../../../workers/sort-methods.ts';
 import type { RowQuery } from '../../../workers/viewer-api.ts';
 import { describeError, formatCount, plural } from '../format.ts';
 import type { SortProgress } from './sort-rows.ts';
@@ -30,6 +31,11 @@ export interface RowsSort {
    * index's order across the partitions (each partition's rows come in it, one partition after the other).
    */
   index: boolean;
+  /**
+   * The columns sorted by, in order (shift-click adds one), each with its direction. With more than
+   * one, the workers' sort puts every direction in the rows' order, read forward (`descending` false).
+   */
+  parts: SortPart[];
 }
 
 export class ViewRows {
@@ -85,6 +91,30 @@ export class ViewRows {
     return at >= 0 && desc && (sorted !== null || this.sort?.key) ? n - 1 - at : at;
   }
 
+  /**
+   * The sort by several columns: `column` added at the end of those sorted by, its direction changed
+   * if it is one of them, or taken out (`descending` null).
+   */
+  addSort(column: number, descending: boolean | null): void {
+    const now = this.sort?.parts ?? [];
+    const parts = now.some((p) => p.column === column)
+      ? now.flatMap((p) => (p.column !== column ? [p] : descending === null ? [] : [{ column, descending }]))
+      : descending === null ? now : [...now, { column, descending }];
+    if (parts.length <= 1) {
+      this.setSort(parts[0]?.column ?? column, parts[0]?.descending ?? null);
+      return;
+    }
+    this.#stop();
+    this.sort = { column: parts[0].column, descending: false, key: false, index: false, parts };
+    void this.#run();
+  }
+
+  /** How the grid is sorted by `column`: its direction, or null when not by it. */
+  directionOf(column: number): 'asc' | 'desc' | null {
+    const part = this.sort?.parts.find((p) => p.column === column);
+    return part ? (part.descending ? 'desc' : 'asc') : null;
+  }
+
   /** The sort of a column, or none (`descending` null). */
   setSort(column: number, descending: boolean | null): void {
     const { partitions, keyColumns } = this.view.view;
@@ -92,13 +122,14 @@ export class ViewRows {
     const key = partitions === null && keyColumns[0] === column;
     const index = partitions !== null && partitions.unmerged === null && keyColumns[0] === column;
     // The other direction of the sort made: the same rows, read from the other end.
-    const made = this.sort !== null && !this.sort.key && this.sort.column === column && this.sorted !== null;
+    const made = this.sort !== null && !this.sort.key && this.sort.parts.length === 1 && this.sort.column === column && this.sorted !== null;
+    const parts = descending === null ? [] : [{ column, descending }];
     if (descending !== null && made) {
-      this.sort = { column, descending, key, index };
+      this.sort = { column, descending, key, index, parts };
       return;
     }
     this.#stop();
-    this.sort = descending === null ? null : { column, descending, key, index };
+    this.sort = descending === null ? null : { column, descending, key, index, parts };
     if (descending !== null && !key) void this.#run();
   }
 
@@ -122,8 +153,17 @@ export class ViewRows {
     const rows = this.filter ? `the ${plural(n, 'filtered row')}` : `all ${formatCount(n)} rows`;
     const s = this.sort;
     if (!s || (!s.key && !this.sorted)) return rows;
-    const by = s.index ? `the key (${this.keyNames()})` : this.view.view.columns[s.column];
-    return `${rows}, sorted by ${by}${s.descending ? ' descending' : ''}`;
+    return `${rows}, sorted by ${this.sortNames()}`;
+  }
+
+  /** What the rows are sorted by: "salary descending, name", "the key (a, b)". */
+  sortNames(): string {
+    const s = this.sort;
+    if (!s) return '';
+    if (s.index) return `the key (${this.keyNames()})${s.descending ? ' descending' : ''}`;
+    const { columns } = this.view.view;
+    if (s.parts.length <= 1) return `${columns[s.column]}${s.descending ? ' descending' : ''}`;
+    return s.parts.map((p) => `${columns[p.column]}${p.descending ? ' descending' : ''}`).join(', ');
   }
 
   /** The view's key columns, as the index orders by them. */
@@ -146,7 +186,7 @@ export class ViewRows {
     this.#controller = mine;
     this.progress = { searched: 0, sorted: 0, merging: false };
     try {
-      const rows = await this.view.sortBy({ column: sort.column, index: sort.index }, this.filter?.query ?? null, mine.signal, (p) => {
+      const rows = await this.view.sortBy({ column: sort.column, index: sort.index, ...(sort.parts.length > 1 ? { columns: sort.parts } : {}) }, this.filter?.query ?? null, mine.signal, (p) => {
         if (this.#controller === mine) this.progress = p;
       });
       if (this.#controller !== mine) return;

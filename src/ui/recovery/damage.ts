@@ -199,7 +199,9 @@ export function damageReport(f: DamageFigures, mode: RowMode, file: FileShape, e
   if (extraLost > 0) lines.push(`${plural(extraLost, 'record')} of intact pages could not be decoded (see the recovery report).`);
   if (f.skipped > 0) {
     head.push(`${plural(f.skipped, 'leaf page')} unreadable`);
-    lines.push(`${plural(f.skipped, 'leaf page')} (${pageList(f.skippedList, f.skipped)}) could not be read: ${f.skipped === 1 ? 'its' : 'their'} rows are missing, how many is unknown.`);
+    // Not "unknown" when the summary shows an estimate for pages past a truncated file's end: counted, no; estimated, yes.
+    const estimate = f.pastEnd > 0 ? ` (of those past the file's end, the summary estimates the rows from the intact leaf pages' average)` : '';
+    lines.push(`${plural(f.skipped, 'leaf page')} (${pageList(f.skippedList, f.skipped)}) could not be read: ${f.skipped === 1 ? 'its' : 'their'} rows are missing and cannot be counted${estimate}.`);
   }
   const truncated = truncation(f, file);
   if (truncated) {

@@ -98,11 +98,11 @@ export class Listing {
     this.#keepCsv(entry, null);
   }
 
-  /** New keys: the summaries that failed or are of encrypted files are read again, with the keys. */
-  summarizeAgain(tables: readonly TableEntry[]): void {
+  /** New keys: the summaries that failed or are of encrypted files are read again, with the keys (`all`: every one, the files now read otherwise). */
+  summarizeAgain(tables: readonly TableEntry[], all = false): void {
     for (const t of tables) {
       if (t.summaryState === 'waiting' || t.summaryState === 'scanning') continue;
-      if (t.summaryState !== 'error' && !t.summary?.encrypted) continue;
+      if (!all && t.summaryState !== 'error' && !t.summary?.encrypted) continue;
       t.summaryState = 'waiting';
       t.summaryError = null;
       this.queue(t, true);

@@ -154,7 +154,7 @@ export class OnScreen {
    */
   async #resolve(entry: TableEntry, run: number): Promise<{ table: TableDef; opened: Opened | null } | null> {
     const files = this.#files.schemaFiles(entry.paired);
-    const want = { mode: entry.mode, keys: this.#files.keyRing.keys, chosen: entry.chosen, index: entry.index, raw: entry.raw, timeZone: this.#files.timeZone.zone, ...partitionFiles(entry.paired), ...shownIndex(entry), ...shownPartial(entry) };
+    const want = { mode: entry.mode, keys: this.#files.keyRing.keys, chosen: entry.chosen, index: entry.index, raw: entry.raw, timeZone: this.#files.timeZone.zone, ...partitionFiles(entry.paired), ...shownIndex(entry), ...shownPartial(entry), ...this.#before(entry) };
     let opened: Opened | null = null;
     const found = await this.#pool.run(async (api, member) => {
       const r = await api.resolveAndOpen(entry.file, entry.file.name, files, want);
@@ -182,7 +182,13 @@ export class OnScreen {
     // a table of a system tablespace: that one.
     const choice = entry.custom ? undefined : resolved?.tables.find((t) => t.name === table.name);
     const index = entry.index ?? choice?.clusteredIndex ?? undefined;
-    return { ibd: entry.file, name: entry.file.name, table, mode: entry.mode, keys: this.#files.keyRing.keys, index, raw: entry.raw, timeZone: this.#files.timeZone.zone, ...partitionFiles(entry.paired), ...shownIndex(entry), ...shownPartial(entry) };
+    return { ibd: entry.file, name: entry.file.name, table, mode: entry.mode, keys: this.#files.keyRing.keys, index, raw: entry.raw, timeZone: this.#files.timeZone.zone, ...partitionFiles(entry.paired), ...shownIndex(entry), ...shownPartial(entry), ...this.#before(entry) };
+  }
+
+  /** "As before transaction N" (ViewSpec.undo), when the entry asks for it and the datadir's ibdata1 is given. */
+  #before(entry: TableEntry): Pick<ViewSpec, 'undo'> {
+    const files = entry.beforeTrx === null ? null : this.#files.undoBlobs();
+    return files === null || entry.beforeTrx === null ? {} : { undo: { files, beforeTrx: entry.beforeTrx } };
   }
 
   /** Opens the table in the pool, or takes the view a worker already opened (`opened`). */
@@ -211,7 +217,7 @@ export class OnScreen {
   /** The counts of the last full count, when they are of the same leaves in the same mode: no count needed. */
   #restore(entry: TableEntry, view: TableView): boolean {
     const known = entry.counts;
-    if (!known || known.mode !== entry.mode || known.partial !== (view.spec.partial !== undefined) || !sameLeaves(known.leaves, view.map.leaves)) return false;
+    if (!known || known.mode !== entry.mode || known.partial !== (view.spec.partial !== undefined) || known.beforeTrx !== entry.beforeTrx || !sameLeaves(known.leaves, view.map.leaves)) return false;
     view.restore(known.counts, known.damage);
     entry.damage = known.damage.figures;
     entry.rowCount = view.map.rows;
@@ -242,15 +248,17 @@ export class OnScreen {
         shown = performance.now();
         entry.rowCount = view.map.rows;
         entry.damage = view.damage.figures;
+        entry.taken = view.taken && { ...view.taken };
         entry.version++;
       }, mapFeed ? (ranges) => mapFeed.pages(ranges) : undefined);
       mapFeed?.end(true);
       if (run !== this.#run) return;
       entry.rowCount = view.map.rows;
       entry.damage = view.damage.figures;
+      entry.taken = view.taken && { ...view.taken };
       entry.version++;
       entry.counted = view.map.rows;
-      entry.counts = { mode: entry.mode, partial: view.spec.partial !== undefined, leaves: view.map.leaves, counts: view.map.counts.slice(), damage: view.damage };
+      entry.counts = { mode: entry.mode, partial: view.spec.partial !== undefined, beforeTrx: entry.beforeTrx, leaves: view.map.leaves, counts: view.map.counts.slice(), damage: view.damage };
       entry.state = 'done';
       // The count read the whole file: its buffers go with the workers (an export, say, starts its own).
       if (large) this.#pool.recycle();

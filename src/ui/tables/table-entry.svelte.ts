@@ -64,6 +64,10 @@ export class TableEntry {
   chosen = $state<string | null>(null);
   /** Which rows to show (row-state.ts): live, deleted, both, those of damaged pages, or all. */
   mode = $state<RowMode>('live');
+  /** The table as it was before this transaction and every later one (the Transactions view); null: as it is. */
+  beforeTrx = $state<number | null>(null);
+  /** With `beforeTrx`: rows the count found taken back, and rows whose earlier version is lost. */
+  taken = $state.raw<{ rolledBack: number; historyLost: number } | null>(null);
   /** The secondary index whose rows the grid shows (its name in the definition); null: the table's rows. */
   indexName = $state<string | null>(null);
   /** The partial rows shown among the rows (live mode), once read from the secondary indexes; null: not shown. */
@@ -104,7 +108,7 @@ export class TableEntry {
    * Rows per leaf page from the last full count (4 bytes a page) and what it found damaged: coming
    * back to the table skips counting.
    */
-  counts: { mode: RowMode; partial: boolean; leaves: Int32Array; counts: Int32Array; damage: DamageTally } | null = null;
+  counts: { mode: RowMode; partial: boolean; beforeTrx: number | null; leaves: Int32Array; counts: Int32Array; damage: DamageTally } | null = null;
   /** What the count of the rows on screen found damaged or unreadable so far (damage.ts). */
   damage = $state.raw<DamageFigures | null>(null);
   /** The mode before "Show damaged rows" switched to one with them, to go back to. */

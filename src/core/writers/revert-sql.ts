@@ -1,0 +1,94 @@
+/**
+ * The SQL that puts back what one transaction changed (--revert-trx N --format sql), from a row's
+ * versions (readers/leaf-history.ts: newest first, each with the transaction that wrote it): the
+ * version N wrote and the one before it make the statement. N inserted the row: `DELETE … WHERE key`;
+ * deleted it: `INSERT` of the version before; updated it: `UPDATE … SET` the columns N changed `WHERE
+ * key`. A primary-key update is, in InnoDB's records and undo logs, a delete of the old key and an
+ * insert of the new: it becomes a DELETE and an INSERT. Where a later transaction wrote the row again,
+ * the statement would overwrite its change: it is written commented out, with who and why. Values are
+ * the SQL export's literals (output.ts).
+ */
+import { sqlIdent, sqlInserts, sqlValue, type SqlColumn } from './output.ts';
+
+/** One version of a row: who wrote it, its state (live, delete-marked, history-lost), its values. */
+export interface RowVersion {
+  trxId: number;
+  state: string;
+  values: readonly (string | null)[];
+}
+
+/** The table the statements change: its name, columns (their literal kinds) and primary key's columns. */
+export interface RevertTable {
+  name: string;
+  columns: readonly SqlColumn[];
+  /** Indexes into `columns` of the primary key's columns. */
+  key: readonly number[];
+}
+
+/** DELETEs run first, INSERTs last, so that a key N moved (delete + insert) is free when put back. */
+export type StatementKind = 'delete' | 'update' | 'insert';
+
+export type Revert =
+  | { kind: StatementKind; sql: string }
+  /** The version N wrote is there, the one before it is not (its undo record cannot be had). */
+  | { kind: 'lost'; key: string };
+
+/**
+ * The statement reverting transaction `trxId`'s change of this row, or null when it did not change it
+ * (or inserted and deleted it again, or changed no column). `versions`: newest first.
+ */
+export function revertRow(table: RevertTable, versions: readonly RowVersion[], trxId: number): Revert | null {
+  const at = versions.findIndex((v) => v.trxId === trxId);
+  if (at < 0) return null;
+  const after = versions[at];
+  // A row N changed more than once (updated, then deleted) has its versions: the one before is another's.
+  const before = versions.slice(at + 1).find((v) => v.trxId !== trxId) ?? null;
+  if (after.state === 'history-lost') return { kind: 'lost', key: keyText(table, after.values) };
+  const existedAfter = after.state === 'live';
+  const existedBefore = before !== null && before.state === 'live';
+  let made: { kind: StatementKind; sql: string } | null = null;
+  if (existedAfter && !existedBefore) made = { kind: 'delete', sql: `DELETE FROM ${sqlIdent(table.name)} WHERE ${where(table, after.values)};\n` };
+  else if (!existedAfter && existedBefore) made = { kind: 'insert', sql: sqlInserts(table.name, table.columns, [before.values.slice()]) };
+  else if (existedAfter && existedBefore) made = update(table, before.values, after.values);
+  if (made === null) return null;
+  const later = [...new Set(versions.slice(0, at).map((v) => v.trxId))];
+  if (later.length === 0) return made;
+  const why = `-- not run: transaction${later.length > 1 ? 's' : ''} ${later.join(', ')} changed this row after ${trxId}; this would undo ${later.length > 1 ? 'their changes' : 'its change'} too:\n`;
+  return { kind: made.kind, sql: why + made.sql.replace(/^/gm, '-- ').replace(/-- $/, '') };
+}
+
+/** `UPDATE … SET` the columns whose values differ back to `before`'s, or null when none does. */
+function update(table: RevertTable, before: readonly (string | null)[], after: readonly (string | null)[]): { kind: 'update'; sql: string } | null {
+  const set: string[] = [];
+  table.columns.forEach((c, i) => {
+    if (c.insert && before[i] !== after[i]) set.push(`${sqlIdent(c.name)} = ${sqlValue(before[i], c.kind)}`);
+  });
+  if (set.length === 0) return null;
+  return { kind: 'update', sql: `UPDATE ${sqlIdent(table.name)} SET ${set.join(', ')} WHERE ${where(table, after)};\n` };
+}
+
+/** The primary key's columns equal to this row's values. */
+function where(table: RevertTable, values: readonly (string | null)[]): string {
+  return table.key.map((i) => `${sqlIdent(table.columns[i].name)} = ${sqlValue(values[i], table.columns[i].kind)}`).join(' AND ');
+}
+
+/** The row's key, as said on stderr. */
+export function keyText(table: RevertTable, values: readonly (string | null)[]): string {
+  return table.key.map((i) => `${table.columns[i].name}=${values[i] ?? 'NULL'}`).join(', ');
+}
+
+/** Ahead of the statements: the session as the SQL export sets it, and one transaction around them. */
+export function revertPreamble(trxId: number, sourceFile: string): string {
+  return (
+    `-- Statements reverting transaction ${trxId}'s changes to ${sourceFile.replace(/[\r\n]/g, ' ')}, from its undo log, by ibd-reader.\n` +
+    '-- Those commented out would also undo a later transaction\'s change of the same row: check them first.\n' +
+    '/*!40101 SET NAMES utf8mb4 */;\n' +
+    "SET @OLD_SQL_MODE=@@SQL_MODE, SQL_MODE='NO_AUTO_VALUE_ON_ZERO';\n" +
+    "SET @OLD_TIME_ZONE=@@TIME_ZONE, TIME_ZONE='+00:00';\n" +
+    'START TRANSACTION;\n'
+  );
+}
+
+export function revertPostamble(): string {
+  return 'COMMIT;\nSET SQL_MODE=@OLD_SQL_MODE;\nSET TIME_ZONE=@OLD_TIME_ZONE;\n';
+}

@@ -1,0 +1,137 @@
+/**
+ * The Transactions view (issue 39) on the BUILT page (dist/), in the machine's headless Chromium: the
+ * datadir of test/differential/undo-history.test.ts (a MariaDB 10.11 server with three undo
+ * tablespaces; a read view held open keeps purge back while an UPDATE without WHERE, a DELETE, an
+ * INSERT, a primary-key update and a one-row UPDATE commit, each after a SELECT; every page written,
+ * the server killed) dropped as a folder. The view lists each transaction with its table and the
+ * server's affected rows; "As before" shows the grid as before it: its CSV export equals the SELECT
+ * taken before it, and the cells whose values are not today's are highlighted.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { csvHeader, csvRows } from '../../src/core/writers/output.ts';
+import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
+import { flushDirtyPages } from '../differential/undo-setup.ts';
+import { checkSetup, expectOwnOriginOnly, loadPage, pageSteps, startSession, type Session } from './harness.ts';
+
+const COLUMNS = ['id', 'name', 'price', 'note'];
+const SELECT = 'SELECT id, name, price, note FROM items ORDER BY id';
+const STEPS = [
+  'UPDATE items SET price = 0',
+  'DELETE FROM items WHERE id % 9 = 0',
+  "INSERT INTO items SELECT 500 + seq, CONCAT('added ', seq), seq, NULL FROM seq_1_to_50",
+  'UPDATE items SET id = id + 10000 WHERE id % 50 = 1',
+  "UPDATE items SET name = 'later' WHERE id = 2",
+];
+
+describe('the Transactions view, in the built page', () => {
+  let server: MariadbServer;
+  let datadir: string;
+  let session: Session;
+  let page: Page;
+  let work: string;
+  /** Before each step: the table, the step's transaction id, its affected rows. */
+  const before: { rows: (string | null)[][]; trxId: string; affected: number }[] = [];
+
+  const { shot, waitForTable, rowCount, clearAll, download, panel } = pageSteps(() => page);
+  const trxTable = (trxId: string) => page.locator(`[data-testid="transaction"][data-trx="${trxId}"] [data-testid="trx-table"][data-table="test/items"]`);
+
+  beforeAll(async () => {
+    checkSetup();
+    server = await startMariadb({ extraArgs: ['--innodb-undo-tablespaces=3'] });
+    await server.exec(`CREATE TABLE items (id INT PRIMARY KEY, name VARCHAR(40) NOT NULL, price DECIMAL(10,2) NOT NULL, note TEXT) ROW_FORMAT=DYNAMIC;
+      INSERT INTO items SELECT seq, CONCAT('item ', seq), seq * 1.5, IF(seq % 6 = 0, REPEAT('note', 2500), NULL) FROM seq_1_to_400;`);
+    const view = await server.openSession();
+    await view.exec('START TRANSACTION WITH CONSISTENT SNAPSHOT');
+    await view.query('SELECT COUNT(*) FROM items');
+    const writer = await server.openSession();
+    for (const step of STEPS) {
+      const rows = (await server.query(SELECT)).rows;
+      await writer.exec('START TRANSACTION');
+      await writer.exec(step);
+      const affected = Number((await writer.query('SELECT ROW_COUNT()')).rows[0][0]);
+      // INFORMATION_SCHEMA.INNODB_TRX is a cache refreshed at most every 0.1 s.
+      await new Promise((r) => setTimeout(r, 250));
+      const trxId = String((await writer.query('SELECT trx_id FROM information_schema.innodb_trx WHERE trx_mysql_thread_id = CONNECTION_ID()')).rows[0][0]);
+      await writer.exec('COMMIT');
+      before.push({ rows, trxId, affected });
+    }
+    await flushDirtyPages(server);
+    await server.crash();
+    datadir = server.copyDatadir();
+    work = mkdtempSync(join(tmpdir(), 'ibd-transactions-test-'));
+    session = await startSession(join(work, 'chromium-profile'));
+    page = session.page;
+    await loadPage(session);
+  }, 600_000);
+
+  afterAll(async () => {
+    await session?.close();
+    await server?.stop();
+    for (const dir of [work, datadir]) if (dir) rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
+
+  /** "As before" transaction `trxId` on items, once its rows are counted. */
+  async function showBefore(trxId: string): Promise<void> {
+    await panel('transactions');
+    await trxTable(trxId).getByTestId('before-trx').click();
+    await page.locator(`[data-testid="before-trx-banner"][data-trx="${trxId}"]`).waitFor();
+    await waitForTable('items', 'done', 120_000);
+  }
+
+  it('lists each transaction, newest first, with its table and the server\'s affected rows', async () => {
+    await clearAll();
+    await page.locator('[data-testid="folder-input"]').setInputFiles(datadir);
+    await page.locator('[data-testid="table-item"][data-table="items"]').click();
+    await waitForTable('items', 'done', 120_000);
+    await panel('transactions');
+    await trxTable(before[0].trxId).waitFor({ timeout: 60_000 });
+    const counts = async (i: number) => {
+      const t = trxTable(before[i].trxId);
+      return { inserted: Number(await t.getAttribute('data-inserted')), updated: Number(await t.getAttribute('data-updated')), deleted: Number(await t.getAttribute('data-deleted')) };
+    };
+    expect(await counts(0)).toEqual({ inserted: 0, updated: before[0].affected, deleted: 0 });
+    expect(await counts(1)).toEqual({ inserted: 0, updated: 0, deleted: before[1].affected });
+    expect(await counts(2)).toEqual({ inserted: before[2].affected, updated: 0, deleted: 0 });
+    expect(await counts(4)).toEqual({ inserted: 0, updated: before[4].affected, deleted: 0 });
+    expect(await trxTable(before[4].trxId).textContent()).toContain('(columns name)');
+    // newest first
+    const ids = await page.locator('[data-testid="transaction"]').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-trx'))));
+    expect(ids.indexOf(Number(before[4].trxId))).toBeLessThan(ids.indexOf(Number(before[0].trxId)));
+    await shot('transactions-list');
+  }, 300_000);
+
+  it('as before the one-row UPDATE: one row taken back, its name cell highlighted; the CSV equals the SELECT before it', async () => {
+    await showBefore(before[4].trxId);
+    const banner = page.getByTestId('before-trx-banner');
+    await expect.poll(() => banner.getAttribute('data-rolled-back')).toBe('1');
+    expect(await rowCount()).toBe(before[4].rows.length);
+    // id 2 is the table's first row (step 3 moved id 1 to 10001): its name is the old one, and marked; no other cell is
+    const row = page.locator('[role="row"][data-row="0"]');
+    await row.waitFor();
+    expect(await row.locator('[data-col="1"]').textContent()).toBe('item 2');
+    expect(await row.locator('[data-changed]').evaluateAll((cells) => cells.map((c) => c.getAttribute('data-col')))).toEqual(['1']);
+    expect(await page.locator('[role="row"][data-row] [data-changed]').count()).toBe(1);
+    await shot('transactions-before-update');
+    expect((await download('CSV', 'items.csv')).toString('utf8')).toBe(csvHeader(COLUMNS) + csvRows(before[4].rows));
+  }, 300_000);
+
+  it('as before the UPDATE without WHERE: every later change taken back, the CSV equals the SELECT before it, changed cells highlighted', async () => {
+    await showBefore(before[0].trxId);
+    expect(await rowCount()).toBe(before[0].rows.length);
+    expect((await download('CSV', 'items.csv')).toString('utf8')).toBe(csvHeader(COLUMNS) + csvRows(before[0].rows));
+    // id 1 was moved to 10001 (its old record back whole), id 2 had its price and name changed
+    const changed = (n: number) => page.locator(`[role="row"][data-row="${n}"] [data-changed]`).evaluateAll((cells) => cells.map((c) => c.getAttribute('data-col')));
+    await page.locator('[role="row"][data-row="1"]').waitFor();
+    expect(await changed(0)).toEqual(['0', '1', '2', '3']);
+    expect((await changed(1)).sort()).toEqual(['1', '2']);
+    await page.getByTestId('before-trx-today').click();
+    await waitForTable('items', 'done', 120_000);
+    expect(await page.getByTestId('before-trx-banner').count()).toBe(0);
+    expect(await page.locator('[data-changed]').count()).toBe(0);
+    expectOwnOriginOnly(session);
+  }, 300_000);
+});

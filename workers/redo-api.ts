@@ -1,0 +1,44 @@
+/**
+ * The redo log of a dropped datadir as the page hands it to every decoder worker (`useDatadirLog` of
+ * decoder-api.ts; redo-sources.ts reads with it): the log, the datadir's ibdata1 for its doublewrite
+ * buffer, which of the files sent later are the datadir's, and whether to apply the log at all. Types
+ * and the file key only: the page and the worker both import it.
+ */
+import type { NamedBlob } from './schema-api.ts';
+
+export interface DatadirLog {
+  /** ib_logfile0 (MariaDB 10.8+'s is applied; another format's bounds are read from it and `more`). */
+  log: NamedBlob;
+  /** The log's other files (ib_logfile1 …, MySQL 8.0.30+'s other #ib_redoN). */
+  more: NamedBlob[];
+  /** The datadir's ibdata1 (its data files joined): its doublewrite buffer restores pages torn by the crash. */
+  system: NamedBlob | null;
+  /** The undo tablespaces (undo001 …): with ibdata1, the undo logs of the transactions active at the crash, rolled back. */
+  undo: NamedBlob[];
+  /** fileKey of every table file of the datadir: only these are read through the log. */
+  members: string[];
+  /** The pages are read as they are on disk (the CLI's --as-on-disk): the log only says what it would change. */
+  asOnDisk: boolean;
+}
+
+/**
+ * What tells a file sent to a worker from others: a Blob arrives as a new object with every message,
+ * so its name, size and (a File's) time stand for it.
+ */
+export function fileKey(blob: Blob, name: string): string {
+  return `${name}\0${blob.size}\0${blob instanceof File ? blob.lastModified : ''}`;
+}
+
+/** What the log did to the table a worker opened, for the page to say (from recoveryLines). */
+export interface RedoNotice {
+  /** The datadir was not shut down cleanly (false: the log says it was, and the file is read as it is). */
+  unclean: boolean;
+  /** The log was applied to the file's pages (false: as on disk, or it cannot be). */
+  applied: boolean;
+  /** The transactions active at the crash that were rolled back in this read (by id). */
+  rolledBack: number[];
+  /** Rows may be stale: the log changes pages of the file but is not applied, or some of its pages failed. */
+  stale: boolean;
+  /** The lines that say it, as the CLI does. */
+  lines: string[];
+}

@@ -1,0 +1,156 @@
+/**
+ * The files a decoder worker reads, through the redo log of their datadir when the page gave one
+ * (`useDatadirLog`): every method that opens a table file asks `fileSource` rather than making a
+ * Blob source itself, so the grid, the counts, the page map, the inspector, the indexes and the
+ * exports all see the pages as the server's crash recovery would leave them (core/log/). The log is
+ * read by Blob slices: scanned once in this worker for what it touches (no page indexed), then once
+ * for each file it changes (its pages indexed); a file it does not change is read as it is, with no
+ * scan of its own (a datadir of thousands of tables listed). The recovered sources of the last few
+ * files are kept (each with its bounded page cache), not the log.
+ */
+import { openUndoSources, takenBack, type DatadirUndo, type TakenBack } from '../src/lib/datadir-undo.ts';
+import { logFilesReader, recoveryAmiss, recoveryLines, withRedoLog as redoLogged, type RedoRecovery } from '../src/core/log/redo-recovery.ts';
+import { scanRedoLog, type RedoScan } from '../src/core/log/redo-scan.ts';
+import { Tablespace } from '../src/core/tablespace/tablespace.ts';
+import { blobSource, sharedBlobSource, type ByteSource } from '../src/core/tablespace/source.ts';
+import { fileKey, type DatadirLog, type RedoNotice } from './redo-api.ts';
+
+/** Files kept read through the log (a partitioned table's partitions, its ibdata1, the listing's last few): each keeps up to 4 MiB of recovered pages. */
+const KEPT = 8;
+
+interface Recovered {
+  source: ByteSource;
+  recovery: RedoRecovery;
+}
+
+let datadir: DatadirLog | null = null;
+/** The datadir's undo logs, read once (through the log) for the transactions active at the crash; null until asked for. */
+let undoLogs: Promise<DatadirUndo | string> | null = null;
+let members = new Set<string>();
+/** The log scanned once with no page indexed: which tablespaces it changes (null: not a 10.8+ log). */
+let census: Promise<RedoScan | null> | null = null;
+/** The files read through the log, least recently used first. */
+const recovered = new Map<string, Promise<Recovered>>();
+
+/** Reads the datadir's files through `log` from now on (null: every file as it is). */
+export function useDatadirLog(log: DatadirLog | null): void {
+  datadir = log;
+  members = new Set(log?.members ?? []);
+  recovered.clear();
+  undoLogs = null;
+  census = null;
+}
+
+/** A rollback of the transactions active at the crash, for a read of one table, and what is said of it. */
+export interface Rollback {
+  /** null: none to take back, or the undo logs cannot be read (said in `lines`). */
+  taken: TakenBack | null;
+  lines: string[];
+}
+
+/**
+ * The transactions active at the crash, taken back for a read of `blob` (a table file of the
+ * datadir, its log applied), as the server's recovery rolls them back; null for another file or as
+ * on disk. Each call loads their versions anew: a table's read counts its own rows taken back.
+ */
+export async function rollbackOf(blob: Blob, name: string): Promise<Rollback | null> {
+  const at = datadir;
+  if (at === null || at.asOnDisk || !members.has(fileKey(blob, name))) return null;
+  if (at.system === null) return { taken: null, lines: [`${name}: no ibdata1 was given with the datadir: transactions active at the crash, if any, are not rolled back, and the rows they changed are shown as on disk`] };
+  undoLogs ??= openUndoSources({
+    system: sharedBlobSource(at.system.blob, at.system.name),
+    undoSpaces: at.undo.map((f) => blobSource(f.blob, f.name)),
+    redoLog: blobSource(at.log.blob, at.log.name),
+  }).catch((e: unknown) => (e instanceof Error ? e.message : String(e)));
+  const undo = await undoLogs;
+  if (typeof undo === 'string') return { taken: null, lines: [`${name}: the undo logs of the datadir cannot be read (${undo}): rows of transactions active at the crash, if any, are shown as on disk`] };
+  const lines: string[] = [];
+  const taken = await takenBack(undo, null, (line) => lines.push(`${name}: ${line}`));
+  for (const trx of taken?.versions.trxIds ?? []) lines.push(`${name}: transaction ${trx} was active at the crash: rolled back (whatever it changed, in this table or another), as the server's recovery does`);
+  return { taken, lines };
+}
+
+/** The file `blob` as the decoder reads it: through its datadir's log where one was given, else as it is (`raw`, by default the worker's shared source of it). */
+export async function fileSource(blob: Blob, name: string, raw: () => ByteSource = () => sharedBlobSource(blob, name)): Promise<ByteSource> {
+  return (await recoveredFile(blob, name))?.source ?? raw();
+}
+
+/** What the log did to `blob`'s pages (null: no log for it), in the words of the CLI. */
+export async function redoNotice(blob: Blob, name: string): Promise<RedoNotice | null> {
+  const got = await recoveredFile(blob, name);
+  if (got === null) return null;
+  const r = got.recovery;
+  return { unclean: !r.clean, applied: r.applied !== null, rolledBack: [], stale: recoveryAmiss(r) && (r.pagesInLog ?? 1) > 0, lines: pageLines(name, r) };
+}
+
+/**
+ * `raw` (the bytes of `blob` read already, a small file's in the listing) through the datadir's log
+ * where `blob` is the datadir's; not kept (the listing reads each file once).
+ */
+export async function throughLog(blob: Blob, name: string, raw: ByteSource): Promise<ByteSource> {
+  const log = datadir !== null && members.has(fileKey(blob, name)) ? datadir : null;
+  return log === null ? raw : (await rolledForward(raw, log)).source;
+}
+
+async function rolledForward(raw: ByteSource, at: DatadirLog): Promise<Recovered> {
+  return (await untouched(raw, at)) ?? withRedoLog(raw, at);
+}
+
+/**
+ * `raw` as it is when the log (10.8+'s, after an unclean stop) changes none of its pages, known from
+ * the census without a scan of its own; null when it does, or when that is not known that way (a
+ * log of another format, a clean one, a file whose page 0 cannot be read: withRedoLog says it).
+ */
+async function untouched(raw: ByteSource, at: DatadirLog): Promise<Recovered | null> {
+  census ??= scanRedoLog(blobSource(at.log.blob, at.log.name), new Set()).catch(() => null);
+  const scan = await census;
+  if (scan === null || scan.recordCount === 0) return null;
+  const ts = await Tablespace.open(raw).catch(() => null);
+  if (ts === null || ts.page0Damaged !== null) return null;
+  const id = ts.fsp.spaceId;
+  if (scan.recordsPerSpace.has(id) || scan.files.some((f) => f.spaceId === id)) return null;
+  const files = scan.files.filter((f) => f.op !== 'modify');
+  return { source: raw, recovery: { log: at.log.name, bounds: scan.bounds, clean: false, applied: null, notApplied: null, pagesInLog: 0, files } };
+}
+
+function withRedoLog(raw: ByteSource, { log, more, system, asOnDisk }: DatadirLog): Promise<Recovered> {
+  return redoLogged(raw, blobSource(log.blob, log.name), {
+    apply: !asOnDisk,
+    boundsReaders: [logFilesReader(more.map((f) => blobSource(f.blob, f.name)))],
+    systemTablespace: system && sharedBlobSource(system.blob, system.name),
+  });
+}
+
+function recoveredFile(blob: Blob, name: string): Promise<Recovered> | null {
+  const key = fileKey(blob, name);
+  if (datadir === null || !members.has(key)) return null;
+  let got = recovered.get(key);
+  if (got) {
+    recovered.delete(key);
+  } else {
+    got = rolledForward(sharedBlobSource(blob, name), datadir);
+    // A failed read is tried again by the next caller.
+    got.catch(() => recovered.delete(key));
+    if (recovered.size >= KEPT) recovered.delete(recovered.keys().next().value as string);
+  }
+  recovered.set(key, got);
+  return got;
+}
+
+/** The notice of what the log did, with the rollback's lines. */
+export function withRollback(notice: RedoNotice | null, rollback: Rollback | null): RedoNotice | null {
+  if (notice === null || rollback === null) return notice;
+  const rolledBack = [...(rollback.taken?.versions.trxIds ?? [])];
+  return { ...notice, rolledBack, stale: notice.stale || (rollback.taken === null && rollback.lines.length > 0), lines: [...notice.lines, ...rollback.lines] };
+}
+
+/**
+ * recoveryLines as the page shows them: the log's records and pages for the file are applied as each
+ * page is read (a worker reads only some), so they are said as what the log holds for it; the switch
+ * rather than the CLI's option.
+ */
+function pageLines(name: string, r: RedoRecovery): string[] {
+  const a = r.applied;
+  const counted: RedoRecovery = a === null ? r : { ...r, applied: { ...a, pagesRecovered: a.pagesInLog, recordsApplied: a.recordsInLog } };
+  return recoveryLines(name, counted).map((line) => line.replace('; --as-on-disk reads the pages as they are', '').replace(' (--as-on-disk)', ' ("as on disk")'));
+}
