@@ -94,8 +94,14 @@ export interface SystemMethods {
    * The tables of system tablespace `ibd` (`frms`: the .frm files of its datadir, named `db/table.frm`).
    * With `onTables`, they are handed over in chunks as they are counted (the listing's `tables` is then empty).
    */
-  listSystemTables(ibd: Blob, name: string, frms: NamedBlob[], onTables?: (tables: SystemTable[], progress: SystemProgress) => void): Promise<SystemListing>;
+  listSystemTables(ibd: Blob, name: string, frms: NamedBlob[], onTables?: TablesSink): Promise<SystemListing>;
 }
+
+/**
+ * Where listed tables go: through comlink, a call on a port of its own, which returns a promise of
+ * the page having taken them.
+ */
+export type TablesSink = (tables: SystemTable[], progress: SystemProgress) => void | Promise<void>;
 
 /** InnoDB's own tables (SYS_*, no database) and a FULLTEXT index's helper tables are not the user's. */
 function usersTable(name: string): boolean {
@@ -146,13 +152,19 @@ function sources(files: readonly NamedBlob[]): ByteSource[] {
   return files.map((f) => blobSource(f.blob, f.name));
 }
 
-/** Tables listed, handed over in chunks (or kept for the answer when nobody listens). */
+/**
+ * Tables listed, handed over in chunks (or kept for the answer when nobody listens). A chunk goes on
+ * the callback's own port, which keeps no order with the answer's: the listing waits for every chunk
+ * to be taken (`delivered`) before it answers, else the last chunks (the dropped tables) could come
+ * after the page had ended the listing and closed its worker.
+ */
 class Chunker {
   readonly kept: SystemTable[] = [];
   #chunk: SystemTable[] = [];
   #sent = performance.now();
+  #taken: Promise<unknown> = Promise.resolve();
   readonly progress: SystemProgress = { listed: 0, total: 0, phase: 'tables' };
-  constructor(private readonly onTables?: (tables: SystemTable[], progress: SystemProgress) => void) {}
+  constructor(private readonly onTables?: TablesSink) {}
 
   add(t: SystemTable): void {
     this.progress.listed++;
@@ -162,13 +174,28 @@ class Chunker {
 
   flush(): void {
     if (!this.onTables) return;
-    this.onTables(this.#chunk, { ...this.progress });
+    this.#taken = Promise.all([this.#taken, this.onTables(this.#chunk, { ...this.progress })]);
     this.#chunk = [];
     this.#sent = performance.now();
   }
+
+  /** Once the page has taken every chunk handed over (a chunk it could not take rejects). */
+  async delivered(): Promise<void> {
+    await this.#taken;
+  }
 }
 
-async function listSystem(ibd: Blob, name: string, frms: readonly NamedBlob[], onTables?: (tables: SystemTable[], progress: SystemProgress) => void): Promise<SystemListing> {
+async function listSystem(ibd: Blob, name: string, frms: readonly NamedBlob[], onTables?: TablesSink): Promise<SystemListing> {
+  const out = new Chunker(onTables);
+  try {
+    return await listInto(out, ibd, name, frms);
+  } finally {
+    // (a listing that fails midway also answers after its chunks)
+    await out.delivered();
+  }
+}
+
+async function listInto(out: Chunker, ibd: Blob, name: string, frms: readonly NamedBlob[]): Promise<SystemListing> {
   const file = await openSource(await fileSource(ibd, name), { files: sources(frms) });
   const dictionary = file.dictionary;
   if (dictionary === null) return { tables: [], error: `${name} is not a system tablespace with an InnoDB data dictionary`, warnings: [] };
@@ -176,7 +203,6 @@ async function listSystem(ibd: Blob, name: string, frms: readonly NamedBlob[], o
   const cut = truncationOf(ts);
   const warnings = cut === null ? [] : [cut.message];
   if (dictionary.tables.length === 0) return { tables: [], error: file.error, warnings };
-  const out = new Chunker(onTables);
   const own = file.tables().filter((e) => e.dictionary?.table.spaceId === 0 && usersTable(e.dictionary.table.name));
   out.progress.total = own.length;
   // The live tables first: they need no read of the whole file (a dropped one's tree is found by it).

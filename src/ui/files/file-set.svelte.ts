@@ -141,6 +141,8 @@ export class FileSet {
       this.#systems.set(ibdata.path, tables);
       try {
         const listing = await list(ibdata, frms, (chunk, progress) => {
+          // (a listing of files closed since, or read again, is not this one's)
+          if (this.#systems.get(ibdata.path) !== tables) return;
           tables.push(...chunk);
           this.listing = listingText(ibdata.path, progress);
           if (chunk.length > 0) found(ibdata);
