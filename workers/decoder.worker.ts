@@ -53,7 +53,7 @@ const api: DecoderApi = {
     const result: ResolvedSchemaResult = {
       // (a system tablespace's tables are chosen by `db/table`)
       tables: candidates.map((c, i) => ({
-        name: names[i]!, columnCount: c.table.columns.length, source: c.source,
+        name: names[i]!, columnCount: c.table.columns.length, source: c.source, file: c.file,
         // Only a file holding several tables needs its index named (one table: found through page 0);
         // only a system tablespace's candidates that are not SDI have one.
         ...(c.clusteredIndex && (c.source !== 'sdi' || candidates.filter((o) => o.source === 'sdi').length > 1) ? { clusteredIndex: c.clusteredIndex } : {}),

@@ -38,6 +38,7 @@ import { readProblems } from '../src/ui/recovery/damage.ts';
 import type { NamedBlob, ResolvedSchemaResult, TableChoice } from './schema-api.ts';
 import { choiceNames, isSystemFileName, resolveSystem, withDictionaryBeside, type Resolved } from './system-methods.ts';
 import type { EncryptionKeys } from '../src/core/tablespace/encryption.ts';
+import { guessedDefinition, rowsSql, SystemDefinitions, type GuessTarget } from './system-export.ts';
 import { NotInnodbError } from '../src/core/errors.ts';
 
 /** One table file of a batch, with the file beside it that defines it (if any). */
@@ -62,7 +63,16 @@ export interface ListItem {
   /** exportTables: a partitioned table's partitions (`ibd` is the first) and its .par, read as one table. */
   partitions?: NamedBlob[];
   companions?: NamedBlob[];
+  /** exportTables: the definition to read it with, found by the listing (a dropped table's, from the dictionary pages the server freed). */
+  definition?: TableDef | null;
+  /** exportTables: a dropped tree whose table is unknown and no definition chosen: its columns guessed from its records. */
+  guess?: GuessTarget | null;
+  /** exportTables as SQL: the database it is created in (null: none). */
+  db?: string | null;
 }
+
+/** What exportTables writes of each table: a CSV (header + rows), or SQL (database, CREATE TABLE, INSERTs). */
+export type ExportFormat = 'csv' | 'sql';
 
 export interface ListedTable {
   summary: TablespaceSummary | null;
@@ -109,7 +119,7 @@ export interface ListMethods {
    * The first tables of `items`, at least one, until their CSVs add up to EXPORT_BATCH_BYTES: the
    * page sends the rest again (memory stays bounded without the page reading each File's size).
    */
-  exportTables(items: ListItem[], sqls: NamedBlob[]): Promise<ExportedTable[]>;
+  exportTables(items: ListItem[], sqls: NamedBlob[], format?: ExportFormat): Promise<ExportedTable[]>;
 }
 
 /** .ibd files this small are read whole, in one read, in exportTables. */
@@ -306,7 +316,7 @@ function resolvedResult(r: Resolved): ResolvedSchemaResult {
   const several = r.candidates.filter((c) => c.source === 'sdi').length > 1;
   const names = choiceNames(r.candidates);
   const choice = (c: (typeof r.candidates)[number]): TableChoice => ({
-    name: names[r.candidates.indexOf(c)]!, columnCount: c.table.columns.length, source: c.source,
+    name: names[r.candidates.indexOf(c)]!, columnCount: c.table.columns.length, source: c.source, file: c.file,
     ...(c.clusteredIndex && (several || c.source !== 'sdi') ? { clusteredIndex: c.clusteredIndex } : {}),
   });
   return {
@@ -320,15 +330,31 @@ function resolvedResult(r: Resolved): ResolvedSchemaResult {
 }
 
 /**
- * The table decoded whole into one CSV (header + rows), as "Export all tables" writes it; of a crashed
- * datadir, the transactions active at the crash rolled back (`item`'s file: redo-sources.ts).
+ * The table decoded whole into one CSV (header + rows), as "Export all tables" writes it, or into SQL
+ * (`sql`: its database); of a crashed datadir, the transactions active at the crash rolled back
+ * (`item`'s file: redo-sources.ts).
  */
-async function tableCsv(item: ListItem, ibd: ByteSource, table: TableDef, target: Pick<OpenOptions, 'index' | 'raw'>, timeZone = 'UTC'): Promise<ExportedTable> {
+async function tableCsv(item: ListItem, ibd: ByteSource, table: TableDef, target: Pick<OpenOptions, 'index' | 'raw'>, timeZone = 'UTC', sql?: { db: string | null }): Promise<ExportedTable> {
   const versions = (await rollbackOf(item.ibd, item.name))?.taken?.versions ?? null;
   const reader = await openTable(ibd, table, { ...target, timeZone, versions });
   // A definition that does not fit gives no CSV (its verdict is the problem), not rows of garbage.
   await reader.checkDefinition();
-  return rowsCsv(reader, table);
+  if (!sql) return rowsCsv(reader, table);
+  const bytes = await rowsSql(reader, table, sql.db, ibd.name);
+  return { table: table.name, bytes, rows: reader.stats.rowsDecoded, problem: readProblems(reader.stats) };
+}
+
+/** The definition an item of exportTables is read with: given, the .sql's, its system tablespace's, guessed, or resolved. */
+async function exportDefinition(item: ListItem, ibd: ByteSource, sqls: readonly NamedBlob[], system: SystemDefinitions): Promise<TableDef> {
+  const table = item.definition ?? (await knownTable(item, sqls))
+    ?? (item.chosen && isSystemFileName(item.name) ? await system.of(ibd, item.chosen) : null)
+    ?? (item.guess && !item.chosen ? await guessedDefinition(ibd, item.guess) : null);
+  if (table) return table;
+  const r = await resolveCached(ibd, item.frm ? [item.frm, ...sqls] : sqls);
+  const chosen = item.chosen ? r.candidates[choiceNames(r.candidates).indexOf(item.chosen)]?.table : undefined;
+  const found = chosen ?? r.table;
+  if (!found) throw new Error(r.error ?? `no table definition for ${item.name}`);
+  return found;
 }
 
 /** A partitioned table's partitions (`item.partitions`, in the order of its .par or definition) into one CSV, each row ending with its partition. */
@@ -415,24 +441,21 @@ export function createListMethods(): ListMethods {
       return Comlink.transfer(out, buffers);
     },
 
-    async exportTables(items, sqls) {
+    async exportTables(items, sqls, format = 'csv') {
       const out: ExportedTable[] = [];
       const buffers: ArrayBuffer[] = [];
       const source = readAhead(items, WHOLE_BELOW);
+      // (the tables of an ibdata1: its dictionary's definitions found once for the whole call)
+      const system = new SystemDefinitions(items.flatMap((i) => (i.frm && isSystemFileName(i.name) ? [i.frm] : [])));
       let total = 0;
       for (let i = 0; i < items.length && total < EXPORT_BATCH_BYTES; i++) {
         const item = items[i];
         let row: ExportedTable;
         try {
           const ibd = await source(i);
-          let table = await knownTable(item, sqls);
-          if (!table) {
-            const r = await resolveCached(ibd, item.frm ? [item.frm, ...sqls] : sqls);
-            table = r.table;
-            if (item.chosen) table = r.candidates[choiceNames(r.candidates).indexOf(item.chosen)]?.table ?? table;
-            if (!table) throw new Error(r.error ?? `no table definition for ${item.name}`);
-          }
-          row = item.partitions ? await partitionedCsv(item, table) : await tableCsv(item, ibd, table, { index: item.index, raw: item.raw }, item.timeZone);
+          const table = await exportDefinition(item, ibd, sqls, system);
+          if (item.partitions && format === 'sql') throw new Error('SQL is not written for a partitioned table yet: its rows are in the CSV export');
+          row = item.partitions ? await partitionedCsv(item, table) : await tableCsv(item, ibd, table, { index: item.index, raw: item.raw }, item.timeZone, format === 'sql' ? { db: item.db ?? null } : undefined);
         } catch (err) {
           row = { table: null, bytes: null, rows: 0, problem: message(err) };
         }

@@ -20,6 +20,8 @@ export interface TableChoice {
    * a root of null: looked for).
    */
   clusteredIndex?: { rootPage: number | null; indexId: bigint } | null;
+  /** The file it is defined in (a .sql's path, the .frm, the system tablespace). */
+  file?: string;
 }
 
 /** A file the user gave besides the .ibd (.frm, .sql…), with its name (a Blob has none). */

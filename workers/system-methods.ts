@@ -61,7 +61,25 @@ export interface SystemTable {
   raw: RawTarget | null;
   /** What to know: what the dictionary does not keep of the columns, disagreements with the .frm, why it was not counted. */
   notes: string[];
+  /**
+   * A dropped table whose dictionary rows were read from the pages the server freed: the definition
+   * they give (no other file has it; the page reads it as it is); null for the others.
+   */
+  definition: TableDef | null;
 }
+
+/** How far a listing is: tables listed so far, of how many the dictionary names, and what it does now. */
+export interface SystemProgress {
+  listed: number;
+  /** The dictionary's tables, and the dropped ones found so far (grows as they are found). */
+  total: number;
+  phase: 'tables' | 'dropped';
+}
+
+/** Tables sent as they are listed (`listSystemTables`' `onTables`), in chunks of this many at most… */
+const CHUNK_TABLES = 500;
+/** …or of what was listed in this long. */
+const CHUNK_MS = 300;
 
 export interface SystemListing {
   tables: SystemTable[];
@@ -72,9 +90,18 @@ export interface SystemListing {
 }
 
 export interface SystemMethods {
-  /** The tables of system tablespace `ibd` (`frms`: the .frm files of its datadir, named `db/table.frm`). */
-  listSystemTables(ibd: Blob, name: string, frms: NamedBlob[]): Promise<SystemListing>;
+  /**
+   * The tables of system tablespace `ibd` (`frms`: the .frm files of its datadir, named `db/table.frm`).
+   * With `onTables`, they are handed over in chunks as they are counted (the listing's `tables` is then empty).
+   */
+  listSystemTables(ibd: Blob, name: string, frms: NamedBlob[], onTables?: TablesSink): Promise<SystemListing>;
 }
+
+/**
+ * Where listed tables go: through comlink, a call on a port of its own, which returns a promise of
+ * the page having taken them.
+ */
+export type TablesSink = (tables: SystemTable[], progress: SystemProgress) => void | Promise<void>;
 
 /** InnoDB's own tables (SYS_*, no database) and a FULLTEXT index's helper tables are not the user's. */
 function usersTable(name: string): boolean {
@@ -97,7 +124,7 @@ async function listedTable(file: InnodbFile, ts: Tablespace, entry: TableEntry, 
     source: entry.source === 'frm' ? 'frm' : 'dictionary', file: entry.file, columnCount: entry.definition.columns.length, index,
     found: scanned ? { pages: scanned.pages, leafPages: scanned.leafPages, records: scanned.records } : null,
     raw: index !== null && index.rootPage === null ? rootlessTarget(ts, index.indexId).raw ?? null : null,
-    notes: [...(entry.dictionary?.notes ?? []), ...entry.disagreements],
+    notes: [...(entry.dictionary?.notes ?? []), ...entry.disagreements], definition: null,
   };
   if (index === null) return { ...row, notes: [...row.notes, 'the data dictionary names no index holding its rows'] };
   try {
@@ -117,7 +144,7 @@ function unknownTable(ts: Tablespace, d: DroppedIndex): SystemTable {
   return {
     name: `dropped index ${d.indexId}`, storedName: null, state: 'dropped', rowFormat: d.compact ? 'COMPACT or newer' : 'REDUNDANT',
     indexes: [], rows: null, countNote: null, source: null, file: null, columnCount: 0, index: { indexId: d.indexId, rootPage: d.rootPage },
-    found: { pages: d.pages, leafPages: d.leafPages, records: d.records }, raw: d.rootPage === null ? rootlessTarget(ts, d.indexId).raw ?? null : null, notes: [],
+    found: { pages: d.pages, leafPages: d.leafPages, records: d.records }, raw: d.rootPage === null ? rootlessTarget(ts, d.indexId).raw ?? null : null, notes: [], definition: null,
   };
 }
 
@@ -125,7 +152,50 @@ function sources(files: readonly NamedBlob[]): ByteSource[] {
   return files.map((f) => blobSource(f.blob, f.name));
 }
 
-async function listSystem(ibd: Blob, name: string, frms: readonly NamedBlob[]): Promise<SystemListing> {
+/**
+ * Tables listed, handed over in chunks (or kept for the answer when nobody listens). A chunk goes on
+ * the callback's own port, which keeps no order with the answer's: the listing waits for every chunk
+ * to be taken (`delivered`) before it answers, else the last chunks (the dropped tables) could come
+ * after the page had ended the listing and closed its worker.
+ */
+class Chunker {
+  readonly kept: SystemTable[] = [];
+  #chunk: SystemTable[] = [];
+  #sent = performance.now();
+  #taken: Promise<unknown> = Promise.resolve();
+  readonly progress: SystemProgress = { listed: 0, total: 0, phase: 'tables' };
+  constructor(private readonly onTables?: TablesSink) {}
+
+  add(t: SystemTable): void {
+    this.progress.listed++;
+    if (!this.onTables) this.kept.push(t);
+    else if (this.#chunk.push(t) >= CHUNK_TABLES || performance.now() - this.#sent >= CHUNK_MS) this.flush();
+  }
+
+  flush(): void {
+    if (!this.onTables) return;
+    this.#taken = Promise.all([this.#taken, this.onTables(this.#chunk, { ...this.progress })]);
+    this.#chunk = [];
+    this.#sent = performance.now();
+  }
+
+  /** Once the page has taken every chunk handed over (a chunk it could not take rejects). */
+  async delivered(): Promise<void> {
+    await this.#taken;
+  }
+}
+
+async function listSystem(ibd: Blob, name: string, frms: readonly NamedBlob[], onTables?: TablesSink): Promise<SystemListing> {
+  const out = new Chunker(onTables);
+  try {
+    return await listInto(out, ibd, name, frms);
+  } finally {
+    // (a listing that fails midway also answers after its chunks)
+    await out.delivered();
+  }
+}
+
+async function listInto(out: Chunker, ibd: Blob, name: string, frms: readonly NamedBlob[]): Promise<SystemListing> {
   const file = await openSource(await fileSource(ibd, name), { files: sources(frms) });
   const dictionary = file.dictionary;
   if (dictionary === null) return { tables: [], error: `${name} is not a system tablespace with an InnoDB data dictionary`, warnings: [] };
@@ -133,15 +203,25 @@ async function listSystem(ibd: Blob, name: string, frms: readonly NamedBlob[]): 
   const cut = truncationOf(ts);
   const warnings = cut === null ? [] : [cut.message];
   if (dictionary.tables.length === 0) return { tables: [], error: file.error, warnings };
+  const own = file.tables().filter((e) => e.dictionary?.table.spaceId === 0 && usersTable(e.dictionary.table.name));
+  out.progress.total = own.length;
+  // The live tables first: they need no read of the whole file (a dropped one's tree is found by it).
+  const live = own.filter((e) => e.dictionary?.table.state === 'live');
+  for (const entry of live) out.add(await listedTable(file, ts, entry, []));
+  out.progress.phase = 'dropped';
+  out.flush();
   const dropped = await file.droppedIndexes();
-  const tables: SystemTable[] = [];
-  for (const entry of file.tables()) {
-    const t = entry.dictionary?.table;
-    if (t && t.spaceId === 0 && usersTable(t.name)) tables.push(await listedTable(file, ts, entry, dropped));
-  }
   const claimed = new Set(dictionary.tables.flatMap((t) => t.indexes.map((i) => i.id)));
-  for (const d of dropped) if (!claimed.has(d.indexId) && d.leafPages > 0) tables.push(unknownTable(ts, d));
-  return { tables, error: null, warnings };
+  // Dropped tables the dictionary's trees no longer name: their rows on the pages the server freed.
+  const recovered = (await file.recoveredTables()).filter((e) => e.dictionary?.table.spaceId === 0 && !e.dictionary.table.indexes.some((i) => claimed.has(i.id)));
+  for (const e of recovered) for (const i of e.dictionary?.table.indexes ?? []) claimed.add(i.id);
+  const unknown = dropped.filter((d) => !claimed.has(d.indexId) && d.leafPages > 0);
+  out.progress.total += recovered.length + unknown.length;
+  for (const entry of own) if (entry.dictionary?.table.state !== 'live') out.add(await listedTable(file, ts, entry, dropped));
+  for (const entry of recovered) out.add({ ...(await listedTable(file, ts, entry, dropped)), definition: entry.definition });
+  for (const d of unknown) out.add(unknownTable(ts, d));
+  out.flush();
+  return { tables: out.kept, error: null, warnings };
 }
 
 /** A definition a table of a system tablespace can be opened with (a SchemaCandidate, of any source). */

@@ -13,13 +13,14 @@
  *  - each export gets a pool of its own (export/export-run.svelte.ts), killed on Cancel, while the
  *    background work steps aside (export/export-hold.ts).
  */
-import type { ColumnEdit, PartialGrid, RowMode, TransactionList } from '../../workers/decoder-api.ts';
+import * as Comlink from 'comlink';
+import type { ColumnEdit, NamedBlob, PartialGrid, RowMode, SystemProgress, SystemTable, TransactionList } from '../../workers/decoder-api.ts';
+import { connectDecoder, setDatadirLog, type DecoderConnection } from '../../workers/decoder-connection.ts';
 import { describeError } from './format.ts';
 import { ExportHold } from './export/export-hold.ts';
 import { FileSet } from './files/file-set.svelte.ts';
 import { kindOf, type InputFile } from './files/pairing.ts';
 import { fetchSample } from './files/sample.ts';
-import { setDatadirLog } from '../../workers/decoder-connection.ts';
 import { poolSize, WorkerPool, type Api } from './pool.ts';
 import { withDamaged, withoutDamaged } from './recovery/damage.ts';
 import { RecoveryTools } from './recovery/recovery-tools.ts';
@@ -58,6 +59,9 @@ export class Workspace {
   readonly #listing = new Listing(this.#pool, this.files, this.exportHold);
   readonly screen = new OnScreen(this.#pool, this.files, this.exportHold, () => this.#listing.summaryApi());
   readonly recovery = new RecoveryTools();
+  /** The workers listing system tablespaces' tables (#readSystems). */
+  // eslint-disable-next-line svelte/prefer-svelte-reactivity -- not rendered
+  readonly #systemLists = new Set<DecoderConnection>();
   /** The datadir log the workers were last given (setDatadirLog), as a signature. */
   #log = 'null';
 
@@ -136,12 +140,29 @@ export class Workspace {
     if (this.#useDatadirLog()) this.#readAgain();
   }
 
-  /** The tables inside the system tablespaces among `fresh`, listed once their dictionaries are read (in the pool). */
+  /**
+   * The tables inside the system tablespaces among `fresh`, listed as their dictionaries' listings
+   * hand them over (in the pool), chunk after chunk: the list grows while the rest are counted.
+   */
   async #readSystems(fresh: InputFile[]): Promise<void> {
-    const read = await this.files.readSystems(fresh, (ibdata, frms) => this.runInPool((api) => api.listSystemTables(ibdata.file, ibdata.file.name, frms)));
-    if (read.length === 0) return;
-    const firstNew = this.#repair(read, false);
-    if (firstNew && !this.selected) this.select(firstNew.key);
+    const found = (ibdata: InputFile) => {
+      const firstNew = this.#repair([ibdata], false);
+      if (firstNew && !this.selected) this.select(firstNew.key);
+    };
+    // In a worker of its own: the tables listed so far are opened and counted in the pool meanwhile
+    // (whose workers are recycled after a large count), and Close all ends it.
+    const list = async (ibdata: InputFile, frms: NamedBlob[], onTables: (tables: SystemTable[], progress: SystemProgress) => void) => {
+      const conn = connectDecoder();
+      this.#systemLists.add(conn);
+      try {
+        return await conn.api.listSystemTables(ibdata.file, ibdata.file.name, frms, Comlink.proxy(onTables));
+      } finally {
+        this.#systemLists.delete(conn);
+        conn.terminate();
+      }
+    };
+    const read = await this.files.readSystems(fresh, list, found);
+    for (const ibdata of read) found(ibdata);
     this.files.describeLeftovers(this.tables.length);
   }
 
@@ -376,6 +397,8 @@ export class Workspace {
     this.#pool.terminate();
     this.#pool.warm();
     this.#listing.reset();
+    for (const conn of this.#systemLists) conn.terminate();
+    this.#systemLists.clear();
     this.recovery.reset();
     this.files.reset();
     this.#useDatadirLog();

@@ -75,9 +75,9 @@ function keep(datadir: string): string {
 
 /**
  * Makes the datadir of `n` tables in database `seeda` (and the other shapes), takes every table's rows,
- * and with `drop` a second one where every table was dropped.
+ * and with `drop` a second one where every table was dropped (those `dropOnly` picks, when given).
  */
-export async function makeManyTables(n: number, options: { filePerTable: boolean; drop: boolean; serverArgs?: string[] }): Promise<ManyTables> {
+export async function makeManyTables(n: number, options: { filePerTable: boolean; drop: boolean; dropOnly?: (i: number) => boolean; serverArgs?: string[] }): Promise<ManyTables> {
   const serverArgs = options.serverArgs ?? [];
   const server = await startMariadb({ extraArgs: [`--innodb-file-per-table=${options.filePerTable ? 'ON' : 'OFF'}`, '--table-open-cache=400', ...serverArgs] });
   let live: string;
@@ -95,7 +95,7 @@ export async function makeManyTables(n: number, options: { filePerTable: boolean
     const again = await startMariadb({ datadir: keep(live), extraArgs: ['--innodb-file-per-table=OFF', '--table-open-cache=400', ...serverArgs] });
     try {
       const drops: string[] = [];
-      for (let i = 1; i <= n; i++) drops.push(`DROP TABLE seeda.t${i};`);
+      for (let i = 1; i <= n; i++) if (options.dropOnly?.(i) ?? true) drops.push(`DROP TABLE seeda.t${i};`);
       await again.exec(`${drops.join('\n')} DROP TABLE other.orders; DROP TABLE other.nokey;`);
       await again.slowShutdown();
       dropped = keep(again.datadir);

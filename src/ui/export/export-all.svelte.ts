@@ -18,7 +18,7 @@
  * Tiny tables come with their CSV from the listing (TableEntry.listedCsv): those are written as they
  * are, without reading their files again.
  */
-import type { ExportedTable, ListItem } from '../../../workers/decoder-api.ts';
+import type { ExportedTable, ExportFormat, ListItem } from '../../../workers/decoder-api.ts';
 import { definitionBlob, partitionFiles } from '../files/file-set.svelte.ts';
 import type { Api } from '../pool.ts';
 import { PoolStopped } from '../pool.ts';
@@ -26,6 +26,8 @@ import type { TableEntry } from '../tables/table-entry.svelte.ts';
 import type { Workspace } from '../workspace.svelte.ts';
 import { saveBlob } from './export.ts';
 import { ZipWriter } from './zip.ts';
+import { ExportPaths, filePath } from './export-names.ts';
+import { parseTableFileName } from '../files/pairing.ts';
 
 /** Tables per worker call (the worker answers early once their CSVs add up to 32 MiB). */
 const BATCH_TABLES = 200;
@@ -48,32 +50,32 @@ export function canPickDirectory(): boolean {
   return typeof (globalThis as DirectoryPickerWindow).showDirectoryPicker === 'function';
 }
 
-/** A path safe as a file name on every system (each folder part on its own). */
-function safePart(part: string): string {
-  let out = '';
-  for (const ch of part) out += ch < ' ' || '\\/:*?"<>|'.includes(ch) ? '_' : ch;
-  out = out.trim();
-  return out === '' || out === '.' || out === '..' ? '_' : out;
-}
-
 /** `db/t.ibd` → `db/t.csv`. */
 export function csvPathOf(ibdPath: string): string {
-  const parts = ibdPath.split('/').filter(Boolean).map(safePart);
-  const last = parts.pop() ?? 'table.ibd';
-  parts.push(`${last.replace(/\.ibd$/i, '')}.csv`);
-  return parts.join('/');
+  return filePath(ibdPath, 'csv');
 }
 
-async function folderTarget(): Promise<AllTarget | null> {
+/** The folder the user picks (null: none picked). */
+async function pickFolder(): Promise<FileSystemDirectoryHandle | null> {
   const show = (globalThis as DirectoryPickerWindow).showDirectoryPicker;
   if (!show) return null;
-  let root: FileSystemDirectoryHandle;
   try {
-    root = await show.call(globalThis, { mode: 'readwrite', id: 'ibd-reader-export' });
+    return await show.call(globalThis, { mode: 'readwrite', id: 'ibd-reader-export' });
   } catch (err) {
     if (err instanceof DOMException && err.name === 'AbortError') return null;
     throw err;
   }
+}
+
+/** Writes `data` into file `name` of folder `dir`. */
+async function writeFile(dir: FileSystemDirectoryHandle, name: string, data: Uint8Array | Blob): Promise<void> {
+  const file = await dir.getFileHandle(name, { create: true });
+  const w = await file.createWritable();
+  await w.write(data as Uint8Array<ArrayBuffer>);
+  await w.close();
+}
+
+function folderTarget(root: FileSystemDirectoryHandle): AllTarget {
   // eslint-disable-next-line svelte/prefer-svelte-reactivity -- not rendered
   const dirs = new Map<string, Promise<FileSystemDirectoryHandle>>([['', Promise.resolve(root)]]);
   const dirOf = (path: string): Promise<FileSystemDirectoryHandle> => {
@@ -91,13 +93,30 @@ async function folderTarget(): Promise<AllTarget | null> {
     where: `the folder ${root.name}`,
     async add(path, bytes) {
       const cut = path.lastIndexOf('/');
-      const dir = await dirOf(cut < 0 ? '' : path.slice(0, cut));
-      const file = await dir.getFileHandle(path.slice(cut + 1), { create: true });
-      const w = await file.createWritable();
-      await w.write(bytes as Uint8Array<ArrayBuffer>);
-      await w.close();
+      await writeFile(await dirOf(cut < 0 ? '' : path.slice(0, cut)), path.slice(cut + 1), bytes);
     },
     async finish() {},
+  };
+}
+
+/**
+ * One `tables.sql` of every table, in the order they come (each creates and uses its database):
+ * downloaded, or written into the folder picked. Its parts are kept as Blobs (outside the page's heap).
+ */
+function sqlTarget(root: FileSystemDirectoryHandle | null): AllTarget {
+  const parts: Blob[] = [];
+  return {
+    kind: root ? 'folder' : 'zip',
+    where: root ? `tables.sql in the folder ${root.name}` : 'tables.sql (downloaded)',
+    add(_path, bytes) {
+      parts.push(new Blob([bytes as Uint8Array<ArrayBuffer>]));
+      return Promise.resolve();
+    },
+    async finish() {
+      const all = new Blob(parts, { type: 'application/sql' });
+      if (root) await writeFile(root, 'tables.sql', all);
+      else saveBlob(all, 'tables.sql');
+    },
   };
 }
 
@@ -107,8 +126,27 @@ function listedCsv(t: TableEntry, timeZone: string): ExportedTable | null {
   return csv && timeZone === 'UTC' && csv.table === (t.chosen ?? t.resolved?.picked ?? null) ? csv : null;
 }
 
+/** A dropped tree of ibdata1 whose table is unknown and no definition chosen: its columns are guessed, as the CLI's are. */
+function guessOf(t: TableEntry): ListItem['guess'] {
+  const s = t.paired.system;
+  if (!s || s.source !== null || s.definition !== null || t.chosen || !s.index || !s.found) return null;
+  const rootLeaf = s.index.rootPage !== null && s.found.pages === 1 && s.found.leafPages === 1 ? s.index.rootPage : -1;
+  return { indexId: s.index.indexId, compact: s.rowFormat !== 'REDUNDANT', rootLeaf };
+}
+
+/** The database a table's SQL creates and uses: a table of ibdata1's `db/`, else its file's folder (none for an unknown dropped tree). */
+function dbOf(t: TableEntry): string | null {
+  const s = t.paired.system;
+  if (s) return s.source === null && s.definition === null ? null : s.name.slice(0, Math.max(0, s.name.indexOf('/'))) || null;
+  const folder = t.paired.ibd.path.split('/').slice(-2, -1)[0];
+  return folder ? parseTableFileName(folder).table : null;
+}
+
 function itemOf(t: TableEntry, timeZone: string): ListItem {
   return {
+    definition: t.paired.system?.definition ?? null,
+    guess: guessOf(t),
+    db: dbOf(t),
     timeZone,
     ibd: t.file,
     name: t.file.name,
@@ -140,6 +178,9 @@ function zipTarget(): AllTarget {
 /** One export: where it writes, the problems met, and the writes queued so far. */
 interface Run {
   readonly target: AllTarget;
+  readonly format: ExportFormat;
+  /** Each table's file, after its table (export-names.ts). */
+  readonly paths: ExportPaths;
   readonly problems: string[];
   writing: Promise<void>;
 }
@@ -155,6 +196,8 @@ export class ExportAll {
   elapsedMs = $state<number | null>(null);
   where = $state<string | null>(null);
   error = $state<string | null>(null);
+  /** What the last export wrote: a CSV per table, or one tables.sql. */
+  format = $state<ExportFormat>('csv');
   #stop = false;
   /** Close all files came during the run: its outcome is not shown. */
   #cleared = false;
@@ -186,13 +229,18 @@ export class ExportAll {
     this.error = null;
   }
 
-  /** Exports every table; `how`: into a folder the user picks, or one .zip download. */
-  async start(how: 'folder' | 'zip'): Promise<void> {
+  /**
+   * Exports every table; `how`: into a folder the user picks, or one download (tables.zip of CSVs,
+   * or tables.sql); `format`: a CSV per table, or one SQL file of them all.
+   */
+  async start(how: 'folder' | 'zip', format: ExportFormat = 'csv'): Promise<void> {
     if (this.running) return;
     this.error = null;
     let target: AllTarget | null;
     try {
-      target = how === 'folder' ? await folderTarget() : zipTarget();
+      const root = how === 'folder' ? await pickFolder() : null;
+      if (how === 'folder' && !root) return;
+      target = format === 'sql' ? sqlTarget(root) : root ? folderTarget(root) : zipTarget();
     } catch (err) {
       this.error = `The export could not start: ${err instanceof Error ? err.message : String(err)}`;
       return;
@@ -203,12 +251,14 @@ export class ExportAll {
     this.#stop = false;
     this.#cleared = false;
     this.#forget();
+    this.format = format;
     this.total = tables.length;
     const started = performance.now();
     const release = this.ws.exportHold.begin();
-    const run: Run = { target, problems: [], writing: Promise.resolve() };
+    const run: Run = { target, format, paths: new ExportPaths(), problems: [], writing: Promise.resolve() };
     try {
-      const zone = this.ws.files.timeZone.zone;
+      // (the listing's CSVs are CSVs: SQL is made anew)
+      const zone = format === 'csv' ? this.ws.files.timeZone.zone : '';
       const rest = tables.filter((t) => listedCsv(t, zone) === null);
       const lanes = Array.from({ length: Math.max(1, this.ws.poolSize) }, () => this.#lane(run, rest));
       await Promise.all([this.#writeListed(run, tables.filter((t) => listedCsv(t, zone) !== null)), ...lanes]);
@@ -237,8 +287,8 @@ export class ExportAll {
       let rows = 0;
       for (let i = 0; i < entries.length; i++) {
         const r = results[i];
-        const path = entries[i].path;
-        if (r.bytes) await run.target.add(csvPathOf(path), r.bytes);
+        const path = run.paths.of(entries[i], run.format);
+        if (r.bytes) await run.target.add(path, r.bytes);
         else failed++;
         if (r.problem && run.problems.length < 50) run.problems.push(`${path}: ${r.problem}`);
         rows += r.rows;
@@ -267,7 +317,7 @@ export class ExportAll {
       const items = batch.map((t) => itemOf(t, this.ws.files.timeZone.zone));
       let results: ExportedTable[];
       try {
-        results = await this.ws.runInPool((api: Api) => api.exportTables(items, sqls));
+        results = await this.ws.runInPool((api: Api) => api.exportTables(items, sqls, run.format));
       } catch (err) {
         if (err instanceof PoolStopped) {
           this.#stop = true;

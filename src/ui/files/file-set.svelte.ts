@@ -6,7 +6,7 @@
  * them: files it does not use, a .frm or .cfg without its .ibd, files that could not be read. The
  * tables found are the Workspace's (workspace.svelte.ts).
  */
-import type { DatadirLog, NamedBlob, SystemListing, SystemTable, UndoBlobs } from '../../../workers/decoder-api.ts';
+import type { DatadirLog, NamedBlob, SystemListing, SystemProgress, SystemTable, UndoBlobs } from '../../../workers/decoder-api.ts';
 import { describeError } from '../format.ts';
 import { isServerConfig } from '../../core/definitions/server-time-zone.ts';
 import { TimeZoneChoice } from '../tables/time-zone.svelte.ts';
@@ -32,6 +32,8 @@ export class FileSet {
   /** What the page says of files it reads all the same (an ibdata1 whose further data files are not given). */
   warnings = $state.raw<string[]>([]);
   notice = $state<string | null>(null);
+  /** How far the listing of a system tablespace's tables is (they are listed as they are counted); null when none runs. */
+  listing = $state<string | null>(null);
   /** A dropped datadir's pages are read as they are on disk, its redo log not applied (the CLI's --as-on-disk). */
   asOnDisk = $state(false);
   #files: InputFile[] = [];
@@ -115,33 +117,46 @@ export class FileSet {
 
   /**
    * Reads the data dictionary of each system tablespace among `fresh` with `list` (a worker's
-   * listSystemTables, given the .frm files of its datadir); what it cannot list is said. Returns the
-   * system tablespaces whose tables are now known (pair() pairs them).
+   * listSystemTables, given the .frm files of its datadir), its tables handed to `found` (pair() pairs
+   * them) as they come, chunk after chunk; what it cannot list is said. Returns the system
+   * tablespaces read.
    */
-  async readSystems(fresh: readonly InputFile[], list: (ibdata: InputFile, frms: NamedBlob[]) => Promise<SystemListing>): Promise<InputFile[]> {
+  async readSystems(
+    fresh: readonly InputFile[],
+    list: (ibdata: InputFile, frms: NamedBlob[], onTables: (tables: SystemTable[], progress: SystemProgress) => void) => Promise<SystemListing>,
+    found: (ibdata: InputFile) => void,
+  ): Promise<InputFile[]> {
     const read: InputFile[] = [];
     // eslint-disable-next-line svelte/prefer-svelte-reactivity -- local
     const freshPaths = new Set(fresh.map((f) => f.path));
     // (an ibdata1 whose ibdata2 comes later is read again, joined)
     const systems = this.#joinedFiles().filter((f) => kindOf(f.file.name) === 'system' && [f.path, ...(f.dataFiles ?? [])].some((p) => freshPaths.has(p)));
     for (const ibdata of systems) {
-      this.notice = `Reading the data dictionary of ${ibdata.path}…`;
+      this.listing = `Reading the data dictionary of ${ibdata.path}…`;
       const folder = folderOf(ibdata.path);
       const frms = this.#files
         .filter((f) => kindOf(f.file.name) === 'frm' && folderOf(folderOf(f.path)) === folder)
         .map((f) => ({ name: datadirName(f), blob: f.file }));
+      const tables: SystemTable[] = [];
+      this.#systems.set(ibdata.path, tables);
       try {
-        const listing = await list(ibdata, frms);
+        const listing = await list(ibdata, frms, (chunk, progress) => {
+          // (a listing of files closed since, or read again, is not this one's)
+          if (this.#systems.get(ibdata.path) !== tables) return;
+          tables.push(...chunk);
+          this.listing = listingText(ibdata.path, progress);
+          if (chunk.length > 0) found(ibdata);
+        });
         if (listing.error) this.errors = [...this.errors, `${ibdata.path}: ${listing.error}`];
         // (what was said of it before, read alone, is said no more)
         this.warnings = [...this.warnings.filter((w) => !w.startsWith(`${ibdata.path}: `)), ...listing.warnings.map((w) => `${ibdata.path}: ${w}`)];
-        this.#systems.set(ibdata.path, listing.tables);
+        tables.push(...listing.tables);
         read.push(ibdata);
       } catch (err) {
         this.errors = [...this.errors, `${ibdata.path}: ${describeError(err)}`];
       }
     }
-    this.notice = null;
+    this.listing = null;
     return read;
   }
 
@@ -183,7 +198,14 @@ export class FileSet {
     this.orphans = [];
     this.errors = [];
     this.notice = null;
+    this.listing = null;
   }
+}
+
+/** How far the listing of `path`'s tables is, in words. */
+function listingText(path: string, p: SystemProgress): string {
+  const dropped = p.phase === 'dropped' ? '; looking for dropped tables (one read of the whole file)' : '';
+  return `Listing the tables of ${path}: ${p.listed.toLocaleString('en-US')} of ${p.total.toLocaleString('en-US')}${dropped}…`;
 }
 
 /** A datadir file's name with its database folder (`shop/t.frm`): how a system tablespace's dictionary names its tables. */

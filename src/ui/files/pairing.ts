@@ -222,7 +222,9 @@ export function pairFiles(files: readonly InputFile[], systems: ReadonlyMap<stri
 function systemTable(ibdata: InputFile, t: SystemTable, sideFile: (ibd: InputFile, kind: FileKind, path: string) => InputFile | null): PairedTable {
   const folder = folderOf(ibdata.path);
   const frm = t.storedName === null ? null : sideFile(ibdata, 'frm', `${folder ? `${folder}/` : ''}${t.storedName.replace(/#p#.*$/i, '')}.frm`);
-  return { key: `${ibdata.path}#${t.name}`, ibd: ibdata, name: { table: t.name, partition: null }, frm, cfg: null, system: t };
+  // (a dropped table may have the name of a live one, created again: its clustered index tells them apart)
+  const key = t.state === 'dropped' && t.source !== null ? `${ibdata.path}#${t.name}#${t.index?.indexId ?? ''}` : `${ibdata.path}#${t.name}`;
+  return { key, ibd: ibdata, name: { table: t.name, partition: null }, frm, cfg: null, system: t };
 }
 
 /**

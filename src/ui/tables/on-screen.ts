@@ -122,8 +122,10 @@ export class OnScreen {
     entry.state = 'reading-schema';
     const started = performance.now();
     try {
-      // A definition built from "Guess the columns" wins over whatever the files give.
-      const found = entry.custom ? { table: entry.custom, opened: null } : await this.#resolve(entry, run);
+      // A definition built from "Guess the columns" wins over whatever the files give; a dropped
+      // table's recovered from the freed dictionary pages is the only one there is.
+      const own = entry.custom ?? entry.paired.system?.definition ?? null;
+      const found = own ? { table: own, opened: null } : await this.#resolve(entry, run);
       if (!found || run !== this.#run) return;
       entry.state = 'decoding';
       const view = await this.#openView(entry, found.table, run, found.opened);
