@@ -9,7 +9,11 @@ import { isNullBit, parseVars, type Parsed, type VarSpec } from './record-fields
 import type { Sample, SamplePage } from './sample.ts';
 import { validate, type Structure } from './structure.ts';
 
-/** How many search nodes one null-bitmap size may cost: the search is pruned hard, this is a backstop. */
+/**
+ * How many search nodes the whole search may cost, shared equally by the null-bitmap sizes tried: the
+ * search is pruned hard, but on a wide table (dozens of NULL-able and variable-length columns) the
+ * prunes leave too many orders, and this bounds the time (seconds) before it says so.
+ */
 const SEARCH_BUDGET = 200_000;
 /** Records followed through the search besides the pinned ones, to see which lengths take 2 bytes. */
 const SEARCH_TRACKED = 200;
@@ -23,19 +27,23 @@ interface SearchRec {
   extra: number;
 }
 
+/** The search nodes left for one null-bitmap size. */
+interface Budget {
+  left: number;
+}
+
 /**
  * Depth-first search over the variable-length fields, one at a time: NOT NULL or on one of the null
  * bits seen set (in increasing order), with a 1- or 2-byte length. The first record of every tiled page
  * has a known header size, which bounds how many length bytes the fields may take; a sample of other
  * records shows whether a field's length ever takes 2 bytes.
  */
-function searchVars(recs: readonly SearchRec[], pages: readonly SamplePage[], nullBytes: number, seenBits: readonly number[]): Structure[] {
+function searchVars(recs: readonly SearchRec[], pages: readonly SamplePage[], nullBytes: number, seenBits: readonly number[], budget: Budget): Structure[] {
   const found: Structure[] = [];
-  let budget = SEARCH_BUDGET;
   // the first records of each page, where the last one's end is not known (heapTop -1)
   const quick = pages.map((p) => (p.origins.length > QUICK_RECORDS ? { ...p, origins: p.origins.slice(0, QUICK_RECORDS), heapTop: -1 } : p));
   const step = (vars: VarSpec[], ptrs: Int32Array, lastBit: number): void => {
-    if (--budget < 0 || found.length >= 256) return;
+    if (--budget.left < 0 || found.length >= 256) return;
     if (recs.every((r, i) => r.extra < 0 || r.o - (ptrs[i] + 1) === r.extra)) {
       // most hypotheses fail on a few records: try those before every page
       const s = validate(quick, nullBytes, vars) && validate(pages, nullBytes, vars);
@@ -141,17 +149,22 @@ export function findStructures(sample: Sample): Structure[] {
   // balance the heap too when a later field happens to be one length, but then shifts the lengths of the
   // fields after it whenever it is set, which the dependence sees.
   let best: { s: Structure; key: number[] }[] = [];
+  let cut = false;
   for (let nullBytes = 0; nullBytes <= maxNull; nullBytes++) {
     // a larger bitmap only wins over a clean answer (nothing always empty or always NULL): stop at the first
     if (best.length > 0 && best[0].key[0] === 0 && best[0].key[1] === 0) break;
     const { seen, always } = seenNullBits(tiled, nullBytes);
-    for (const s of searchVars(recs, tiled, nullBytes, seen)) {
+    const budget: Budget = { left: Math.floor(SEARCH_BUDGET / (maxNull + 1)) };
+    const found = searchVars(recs, tiled, nullBytes, seen, budget);
+    cut ||= budget.left < 0;
+    for (const s of found) {
       const key = simplicity(s, always, recs);
       const order = best.length === 0 ? -1 : compareKeys(key.slice(0, 2), best[0].key.slice(0, 2));
       if (order < 0) best = [{ s, key }];
       else if (order === 0) best.push({ s, key });
     }
   }
+  if (best.length === 0 && cut) throw new Error(SEARCH_CUT);
   if (best.length === 0) throw new Error('no arrangement of null bitmap and variable-length fields accounts for the records on the sampled pages');
   const sampleRecs = recs.filter((r) => r.extra < 0).slice(0, 1000);
   const all = best.flatMap((b) => variants(b.s.vars).map((vars) => ({ s: { ...b.s, vars }, key: b.key })));
@@ -160,6 +173,14 @@ export function findStructures(sample: Sample): Structure[] {
   // a dependence of a standard deviation or more is a sign, not noise: it outranks simplicity
   return ranked.sort((x, y) => Math.floor(x.d) - Math.floor(y.d) || byKey(x, y) || x.d - y.d).map((x) => x.s);
 }
+
+/**
+ * The search was cut, not exhausted: an arrangement may well account for the records, it was not
+ * found in time. Said as such (not as "none fits").
+ */
+const SEARCH_CUT = `the record structure was not found within the search's bound (${SEARCH_BUDGET.toLocaleString('en-US')} hypotheses): `
+  + 'the table has more NULL-able and variable-length columns than the search can sort out from the records alone '
+  + '(the field orders left to try grow with them); give its CREATE TABLE';
 
 /** Orders of the variable fields that read the same length bytes: NULL-able and NOT NULL neighbours of one width swapped. */
 function variants(vars: readonly VarSpec[]): VarSpec[][] {

@@ -1,0 +1,107 @@
+/**
+ * "Guess the columns" on what issue 41 found it failing on: the bundled sample (DECIMAL between a DATE
+ * and a VARCHAR, a NULL-able INT after a NOT NULL VARCHAR, a VARBINARY that is never NULL and always 4
+ * bytes), and MariaDB tables of mixed types with mixed NULL patterns (guess-shapes.ts), COMPACT and
+ * DYNAMIC, their .ibd read with no definition. Every row the guess decodes must equal the server's
+ * SELECT with no type corrected: what the records cannot tell comes out with the same storage and the
+ * same values (DECIMAL(12,3) as decimal(10,3), TEXT as varchar(500), a NULL-able column never NULL as
+ * NOT NULL, a null bit never set given to a neighbour).
+ * Not solved: the 61-column table (40 NULL-able columns, 25 of variable length): the structure search
+ * (structure-search.ts) cannot sort out which null bits are the variable fields' within its bound. The
+ * test holds it to what it can promise there: an answer within the bound that says the search was cut,
+ * not that no arrangement fits.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Papa from 'papaparse';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { guessColumns, guessedTable, type GuessResult } from '../../src/core/definitions/guess/index.ts';
+import type { TableDef } from '../../src/core/schema.ts';
+import { openTable, type Row } from '../../src/core/readers/table-reader.ts';
+import { Tablespace } from '../../src/core/tablespace/tablespace.ts';
+import { fileSource } from '../../src/node/file-source.ts';
+import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
+import { SHAPES, type Shape } from './guess-shapes.ts';
+import { rng } from './random-data.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+async function guessFile(ibd: string, name: string): Promise<GuessResult> {
+  const source = await fileSource(ibd);
+  try {
+    return await guessColumns(await Tablespace.open(source), name);
+  } finally {
+    await source.close();
+  }
+}
+
+async function decodeRows(ibd: string, table: TableDef): Promise<{ rows: Row[]; problems: string[] }> {
+  const source = await fileSource(ibd);
+  try {
+    const reader = await openTable(source, table);
+    const rows: Row[] = [];
+    for await (const batch of reader.rows()) rows.push(...batch);
+    return { rows, problems: reader.stats.problems.map((p) => p.message) };
+  } finally {
+    await source.close();
+  }
+}
+
+/** Decodes `ibd` with its guess, as it is (no type corrected), and expects every row to equal `want`. */
+async function expectRows(ibd: string, name: string, want: (string | null)[][]): Promise<GuessResult> {
+  const guess = await guessFile(ibd, name);
+  const summary = guess.columns.map((c) => c.type).join(', ');
+  expect(guess.columns.length, summary).toBe(want[0].length);
+  const table = guessedTable(guess);
+  const { rows, problems } = await decodeRows(ibd, table);
+  expect(problems, summary).toEqual([]);
+  expect(rows.length).toBe(want.length);
+  for (let r = 0; r < want.length; r++) expect(rows[r], `row ${r + 1} (${summary})`).toEqual(want[r]);
+  return guess;
+}
+
+describe('Guess the columns: the sample (issue 41)', () => {
+  it('decodes every row of public/sample/employees.ibd equal to the server, DECIMAL included', async () => {
+    // the server's SELECT of the sample, saved with NULL as \N (scripts/make-sample.test.ts)
+    const csv = Papa.parse<string[]>(readFileSync(join(ROOT, 'test/fixtures/sample-employees.csv'), 'utf8').trim(), { newline: '\n' }).data.slice(1);
+    const want = csv.map((row) => row.map((v) => (v === '\\N' ? null : v)));
+    const guess = await expectRows(join(ROOT, 'public/sample/employees.ibd'), 'employees', want);
+    expect(guess.columns[5].type).toMatch(/^decimal\(\d+,2\)$/);
+  });
+});
+
+const [ELEVEN, SIXTY_ONE] = SHAPES;
+
+describe.each(['COMPACT', 'DYNAMIC'])('Guess the columns: MariaDB tables of mixed types and NULL patterns, %s (issue 41)', (format) => {
+  let server: MariadbServer;
+  beforeAll(async () => {
+    server = await startMariadb();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  async function table(s: Shape): Promise<{ ibd: string; want: (string | null)[][] }> {
+    const r = rng(s.name.length * 7907 + s.rows);
+    // COMPACT keeps 768 bytes of each TEXT in the record: the 61 columns' CREATE is refused in strict mode, their rows fit
+    await server.exec(`SET SESSION innodb_strict_mode = 0; CREATE TABLE \`${s.name}\` (${s.columns.join(', ')}) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=${format}; `
+      + `INSERT INTO \`${s.name}\` VALUES ${Array.from({ length: s.rows }, (_, i) => s.row(r, i)).join(', ')};`);
+    const want = (await server.query(`SELECT * FROM \`${s.name}\` ORDER BY id`)).rows;
+    return { ibd: await server.exportTable(s.name), want };
+  }
+
+  it('11 columns: every row equal to the server', async () => {
+    const { ibd, want } = await table(ELEVEN);
+    // with no off-page value and MariaDB's full_crc32 flags, COMPACT and DYNAMIC records read alike: either format decodes them
+    await expectRows(ibd, ELEVEN.name, want);
+  });
+
+  it('61 columns: not solved; the guess gives up within its bound and says the search was cut', async () => {
+    const { ibd } = await table(SIXTY_ONE);
+    const started = performance.now();
+    await expect(guessFile(ibd, SIXTY_ONE.name)).rejects.toThrow(/not found within the search's bound .* give its CREATE TABLE/);
+    expect(performance.now() - started).toBeLessThan(60_000);
+  });
+
+  it.todo('61 columns: every row equal to the server (the structure search needs a prune that grows with the columns no faster than they do)');
+});
