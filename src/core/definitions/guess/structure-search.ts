@@ -10,9 +10,10 @@ import type { Sample, SamplePage } from './sample.ts';
 import { validate, type Structure } from './structure.ts';
 
 /**
- * How many search nodes the whole search may cost, shared equally by the null-bitmap sizes tried: the
- * search is pruned hard, but on a wide table (dozens of NULL-able and variable-length columns) the
- * prunes leave too many orders, and this bounds the time (seconds) before it says so.
+ * How many search nodes the whole search may cost, shared by the null-bitmap sizes tried (each an
+ * equal share of what the smaller ones left): the search is pruned hard, but on a wide table (dozens of
+ * NULL-able and variable-length columns) the prunes leave too many orders, and this bounds the time
+ * (seconds) before it says so.
  */
 const SEARCH_BUDGET = 200_000;
 /** Records followed through the search besides the pinned ones, to see which lengths take 2 bytes. */
@@ -150,13 +151,17 @@ export function findStructures(sample: Sample): Structure[] {
   // fields after it whenever it is set, which the dependence sees.
   let best: { s: Structure; key: number[] }[] = [];
   let cut = false;
+  let spare = SEARCH_BUDGET;
   for (let nullBytes = 0; nullBytes <= maxNull; nullBytes++) {
     // a larger bitmap only wins over a clean answer (nothing always empty or always NULL): stop at the first
     if (best.length > 0 && best[0].key[0] === 0 && best[0].key[1] === 0) break;
     const { seen, always } = seenNullBits(tiled, nullBytes);
-    const budget: Budget = { left: Math.floor(SEARCH_BUDGET / (maxNull + 1)) };
+    // an equal share of what is left: what a size did not need goes to the larger ones
+    const share = Math.floor(spare / (maxNull + 1 - nullBytes));
+    const budget: Budget = { left: share };
     const found = searchVars(recs, tiled, nullBytes, seen, budget);
     cut ||= budget.left < 0;
+    spare -= share - Math.max(0, budget.left);
     for (const s of found) {
       const key = simplicity(s, always, recs);
       const order = best.length === 0 ? -1 : compareKeys(key.slice(0, 2), best[0].key.slice(0, 2));
