@@ -69,13 +69,13 @@ describe('revert of a transaction moving UNIQUE values, many rows', () => {
     expect(run.status, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/\d+ statements revert transaction \d+'s changes \(\d+ MiB of them held in a temporary file/);
     const sql = run.stdout;
+    await recovered.exec(sql);
+    expect((await recovered.query(SELECT)).rows).toEqual(before);
+    expect((await recovered.query('SELECT COUNT(*) FROM uc')).rows).toEqual([['4']]);
     // The swapped rows: deleted with the DELETEs, inserted as they were after every UPDATE.
     expect(sql).toMatch(/^DELETE FROM `u` WHERE `id` = 1;$/m);
     expect(sql.indexOf("(1,'c1',")).toBeGreaterThan(sql.lastIndexOf('UPDATE `u`'));
     expect(sql).toMatch(/^DELETE FROM `u` WHERE `id` = 90001;$/m);
-    await recovered.exec(sql);
-    expect((await recovered.query(SELECT)).rows).toEqual(before);
-    expect((await recovered.query('SELECT COUNT(*) FROM uc')).rows).toEqual([['4']]);
   }, 300_000);
 
   it('--history --format sql, loaded by the server, holds the rows --history gives as NDJSON', async () => {
