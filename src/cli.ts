@@ -52,7 +52,7 @@ import { takenBack, type TakenBack } from './lib/datadir-undo.ts';
 import { openDatadirUndoAt, systemSpaceOf, type DatadirUndoAt } from './node/undo-spaces.ts';
 import { version } from '../package.json';
 import { readDatadir } from './cli/datadir.ts';
-import { historyOf, revertRun } from './cli/history.ts';
+import { historyOf, historySqlRun, revertRun } from './cli/history.ts';
 import { givenTables } from './cli/datadir-schema.ts';
 
 /** Writes with backpressure, so a multi-GB export never piles up in memory. */
@@ -246,9 +246,9 @@ async function runFolder(args: Args): Promise<number> {
 
 async function run(args: Args): Promise<number> {
   if (statSync(args.ibd, { throwIfNoEntry: false })?.isDirectory() === true) return runFolder(args);
-  if (args.sql && args.revertTrx === null) throw new UsageError('--format sql is for a folder (ibd-reader DIR -o OUTDIR --format sql), or --revert-trx N');
+  if (args.sql && args.revertTrx === null && !args.history) throw new UsageError('--format sql is for a folder (ibd-reader DIR -o OUTDIR --format sql), --history or --revert-trx N');
   if (args.allTrees) throw new UsageError('--index-id all is for a folder: ibd-reader DIR -o OUTDIR --schema FILE --index-id all');
-  if (args.revertTrx !== null) args.timeZone = 'UTC';
+  if (args.sql) args.timeZone = 'UTC';
   await sortFiles(args);
   if (args.listIndexes) return listFileIndexes(args);
   // Parquet's TIMESTAMP is an instant (UTC-adjusted): a zone only changes how text shows it.
@@ -316,6 +316,7 @@ async function readOpened(file: InnodbFile, args: Args): Promise<number> {
     if (args.csvFor !== null && args.output !== null) process.stderr.write(`${await writeLoadData(table.definition, table.columns, args.output)}: the LOAD DATA statement of ${args.output}\n`);
     const stream = out;
     if (args.revertTrx !== null) return Math.max(await revertRun(table, args.revertTrx, (text) => write(stream, text), warn), spaceDamaged ? 2 : 0);
+    if (args.history && args.sql) return Math.max(await historySqlRun(table, (text) => write(stream, text), warn), spaceDamaged ? 2 : 0);
     if (range !== null) return Math.max(await writeLookup(table, range, { format: textFormat(args), jsonStrings: args.jsonStrings, count: args.count, write: (c) => write(stream, c), say: (l) => process.stderr.write(`${l}\n`) }), spaceDamaged ? 2 : 0);
     if (args.count) return Math.max(await countRows(table, out, args), spaceDamaged ? 2 : 0);
     if (args.format === 'csv') await write(out, csvHeader(table.columns));

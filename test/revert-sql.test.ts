@@ -10,12 +10,19 @@ const table: RevertTable = {
   name: 't',
   columns: [{ name: 'id', kind: 'number', insert: true }, { name: 'name', kind: 'string', insert: true }, { name: 'total', kind: 'number', insert: false }],
   key: [0],
+  unique: [],
 };
+const uniqueName: RevertTable = { ...table, unique: [1] };
 const v = (trxId: number, state: string, name: string | null): RowVersion => ({ trxId, state, values: ['7', name, '1'] });
 
 describe('revertRow', () => {
   it('an update: the changed columns back, generated ones left to the server', () => {
     expect(revertRow(table, [v(20, 'live', "o'new"), v(5, 'live', 'old')], 20)).toEqual({ kind: 'update', sql: "UPDATE `t` SET `name` = 'old' WHERE `id` = 7;\n" });
+  });
+
+  it('an update of a UNIQUE secondary key\'s column: the row deleted with the DELETEs, inserted as it was with the INSERTs', () => {
+    expect(revertRow(uniqueName, [v(20, 'live', 'b'), v(5, 'live', 'a')], 20)).toEqual({ kind: 'move', sql: 'DELETE FROM `t` WHERE `id` = 7;\n', insert: "INSERT INTO `t` (`id`,`name`) VALUES\n(7,'a');\n" });
+    expect(revertRow(uniqueName, [v(30, 'live', 'c'), v(20, 'live', 'b'), v(5, 'live', 'a')], 20)).toMatchObject({ kind: 'move', sql: expect.stringMatching(/^-- not run: transaction 30 [^\n]*\n-- DELETE FROM/), insert: expect.stringMatching(/\n-- INSERT INTO[^\n]*\n-- \(7,'a'\);\n$/) });
   });
 
   it('a row it did not change, or inserted and deleted again: no statement', () => {

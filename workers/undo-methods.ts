@@ -1,9 +1,9 @@
 /**
  * The page's use of a datadir's undo logs (lib/datadir-undo.ts), in a decoder worker: the list of
  * transactions the Transactions view shows (newest first), and the versions a view "as before
- * transaction N" reads its leaves with (ViewSpec.undo). The files cross as Blob handles; each worker
- * opening such a view reads the undo logs itself (the versions live in the worker that decodes), kept
- * for the next open of the same N.
+ * transaction N" reads its leaves with (ViewSpec.undo). The files cross as Blob handles; the one worker
+ * of a pool such a view is open in (src/ui/pool.ts) reads the undo logs (the versions live in the
+ * worker that decodes), kept for the next open of the same N.
  */
 import { sharedBlobSource, type ByteSource } from '../src/core/tablespace/source.ts';
 import { openUndoSources, takenBack, transactionsOf, type TakenBack, type TransactionInfo } from '../src/lib/datadir-undo.ts';

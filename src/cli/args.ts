@@ -85,7 +85,8 @@ export const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [-
                      undo logs); rows whose earlier version is gone are withheld (--rows both: marked
                      history-lost). Transactions active at a crash are always rolled back, as the server would
   --history          every version of each row the undo logs still hold, newest first, each row ending
-                     with _row_state, _trx_id (the transaction that wrote it) and _version (0: as it is)
+                     with _row_state, _trx_id (the transaction that wrote it) and _version (0: as it is);
+                     --format sql: CREATE TABLE name_history and its INSERTs
   --revert-trx N --format sql  the statements that put back what transaction N changed (UPDATE, INSERT
                      of what it deleted, DELETE of what it inserted); commented out where a later one changed the row
   --as-on-disk       read the rows as the pages hold them: no redo log rolled forward, no rollback of
@@ -237,7 +238,6 @@ export function parseArgs(argv: string[]): Args {
 function historyArgs(args: Partial<Args>): void {
   if (!args.history && args.revertTrx === null) return;
   if (args.revertTrx !== null && !args.sql) throw new UsageError('--revert-trx N writes SQL statements: give --format sql');
-  if (args.history && args.sql) throw new UsageError('--history writes rows as csv, ndjson or parquet; SQL is for --revert-trx N');
   if (args.history && args.revertTrx !== null) throw new UsageError('--history and --revert-trx: one or the other');
   if (args.beforeTrx !== null || args.asOnDisk || args.count || args.index !== null || args.indexId !== null || args.key !== null || args.from !== null || args.to !== null || args.partitionColumn || (args.more?.length ?? 0) > 0) {
     throw new UsageError('--history and --revert-trx read one table\'s clustered index whole, as the pages and undo logs hold it: not with --before-trx, --as-on-disk, --count, --index, --index-id, --key, --from, --to or partitions');

@@ -8,6 +8,11 @@
  * a time (two lets one read the file while the other decodes). `terminate()` kills every worker at
  * once — the only way to stop a worker in the middle of a page — and rejects what is queued; the
  * next task starts fresh workers.
+ *
+ * A table shown as before transaction N (`ViewSpec.undo`) is open in one worker only, which runs all
+ * its tasks: each worker opening it would read and keep its own copy of the undo pages (up to 256 MiB),
+ * and a worker cannot share its memory with another without cross-origin isolation. The CLI reads
+ * such a table on one thread as well.
  */
 import type { Remote } from 'comlink';
 import type { DecoderApi, DecodeStats } from '../../workers/decoder-api.ts';
@@ -61,6 +66,8 @@ export class WorkerPool {
   #gen = 0;
   /** The statistics of workers `recycle` replaced, for the table of generation `#gen`. */
   #retired: DecodeStats[] = [];
+  /** The one worker a table with undo versions is open in (see above), or null. */
+  #pinned: number | null = null;
 
   constructor(readonly size = poolSize(), readonly slots = 1) {}
 
@@ -77,6 +84,7 @@ export class WorkerPool {
   setSpec(spec: ViewSpec): number {
     this.#spec = spec;
     this.#retired = [];
+    this.#pinned = spec.undo ? 0 : null;
     return ++this.#gen;
   }
 
@@ -87,6 +95,7 @@ export class WorkerPool {
    */
   adopt(member: number, spec: ViewSpec, view: OpenedView, stats: DecodeStats): number {
     const gen = this.setSpec(spec);
+    if (this.#pinned !== null) this.#pinned = member;
     const m = this.#members[member];
     m.gen = gen;
     m.opening = Promise.resolve(view);
@@ -100,6 +109,7 @@ export class WorkerPool {
    * levels, ~0.3 s for a GB table).
    */
   openEverywhere(): void {
+    if (this.#pinned !== null) return;
     for (const m of this.#members) this.#open(m).catch(() => undefined);
   }
 
@@ -110,6 +120,7 @@ export class WorkerPool {
   close(): void {
     this.#spec = null;
     this.#retired = [];
+    this.#pinned = null;
     this.#gen++;
   }
 
@@ -175,7 +186,7 @@ export class WorkerPool {
     for (;;) {
       const job = this.#high[0] ?? this.#low[0];
       if (!job) return;
-      const index = this.#idleMember();
+      const index = job.gen !== null && this.#pinned !== null ? this.#pinnedMember() : this.#idleMember();
       if (index < 0) return;
       (this.#high[0] === job ? this.#high : this.#low).shift();
       void this.#start(index, job);
@@ -193,6 +204,13 @@ export class WorkerPool {
       return this.#members.length - 1;
     }
     return best;
+  }
+
+  /** The worker a table with undo versions runs in, when it has a free slot (started if need be), else -1. */
+  #pinnedMember(): number {
+    const at = this.#pinned as number;
+    while (this.#members.length <= at) this.#members.push(this.#member());
+    return this.#members[at].running < this.slots ? at : -1;
   }
 
   async #start(index: number, job: Job): Promise<void> {

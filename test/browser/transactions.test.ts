@@ -5,7 +5,11 @@
  * INSERT, a primary-key update and a one-row UPDATE commit, each after a SELECT; every page written,
  * the server killed) dropped as a folder. The view lists each transaction with its table and the
  * server's affected rows; "As before" shows the grid as before it: its CSV export equals the SELECT
- * taken before it, and the cells whose values are not today's are highlighted.
+ * taken before it, and the cells whose values are not today's are highlighted. A table altered with
+ * ALGORITHM=INSTANT (whose records this reader does not rebuild from undo logs) then has 10 of its 50
+ * rows updated, the view still held: as before that transaction, those 10 rows are history-lost,
+ * counted in the banner and withheld; the row mode "both" shows them as on disk, marked, as the CLI's
+ * --before-trx --rows both does.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,10 +18,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { csvHeader, csvRows } from '../../src/core/writers/output.ts';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
-import { commitItemSteps, type StepBefore } from '../differential/undo-setup.ts';
+import { buildCli, cli, commitItemSteps, flushDirtyPages, type StepBefore } from '../differential/undo-setup.ts';
 import { checkSetup, expectOwnOriginOnly, loadPage, pageSteps, startSession, type Session } from './harness.ts';
 
 const COLUMNS = ['id', 'name', 'price', 'note'];
+
+/** `altered` (50 rows, a column added with ALGORITHM=INSTANT), then a committed UPDATE of 10 of them; returns its transaction id. */
+async function commitAlteredUpdate(server: MariadbServer): Promise<string> {
+  await server.exec(`CREATE TABLE altered (id INT PRIMARY KEY, name VARCHAR(20) NOT NULL); INSERT INTO altered SELECT seq, CONCAT('a', seq) FROM seq_1_to_50;
+    ALTER TABLE altered ADD COLUMN extra INT NOT NULL DEFAULT 7, ALGORITHM=INSTANT`);
+  const writer = await server.openSession();
+  await writer.exec('START TRANSACTION');
+  await writer.exec("UPDATE altered SET name = 'changed' WHERE id % 5 = 0");
+  // INFORMATION_SCHEMA.INNODB_TRX is a cache refreshed at most every 0.1 s.
+  await new Promise((r) => setTimeout(r, 250));
+  const trxId = String((await writer.query('SELECT trx_id FROM information_schema.innodb_trx WHERE trx_mysql_thread_id = CONNECTION_ID()')).rows[0][0]);
+  await writer.exec('COMMIT');
+  await flushDirtyPages(server);
+  return trxId;
+}
 
 describe('the Transactions view, in the built page', () => {
   let server: MariadbServer;
@@ -26,15 +45,18 @@ describe('the Transactions view, in the built page', () => {
   let page: Page;
   let work: string;
   let before: StepBefore[] = [];
+  let alteredTrx = '';
 
   const { shot, waitForTable, rowCount, clearAll, download, panel } = pageSteps(() => page);
-  const trxTable = (trxId: string) => page.locator(`[data-testid="transaction"][data-trx="${trxId}"] [data-testid="trx-table"][data-table="test/items"]`);
+  const trxTable = (trxId: string, table = 'test/items') => page.locator(`[data-testid="transaction"][data-trx="${trxId}"] [data-testid="trx-table"][data-table="${table}"]`);
 
   beforeAll(async () => {
     checkSetup();
     server = await startMariadb({ extraArgs: ['--innodb-undo-tablespaces=3'] });
     before = await commitItemSteps(server);
+    alteredTrx = await commitAlteredUpdate(server);
     await server.crash();
+    buildCli();
     datadir = server.copyDatadir();
     work = mkdtempSync(join(tmpdir(), 'ibd-transactions-test-'));
     session = await startSession(join(work, 'chromium-profile'));
@@ -107,5 +129,28 @@ describe('the Transactions view, in the built page', () => {
     expect(await page.getByTestId('before-trx-banner').count()).toBe(0);
     expect(await page.locator('[data-changed]').count()).toBe(0);
     expectOwnOriginOnly(session);
+  }, 300_000);
+
+  it('as before an UPDATE of a table altered with ALGORITHM=INSTANT: its rows history-lost, counted and withheld; "both" shows them marked, as the CLI does', async () => {
+    await panel('transactions');
+    await trxTable(alteredTrx, 'test/altered').getByTestId('before-trx').click();
+    await page.locator(`[data-testid="before-trx-banner"][data-trx="${alteredTrx}"]`).waitFor();
+    await waitForTable('altered', 'done', 120_000);
+    const banner = page.getByTestId('before-trx-banner');
+    await expect.poll(() => banner.getAttribute('data-history-lost')).toBe('10');
+    expect(await banner.textContent()).toContain('10 rows whose earlier version is gone (history-lost): withheld');
+    expect(await rowCount()).toBe(40);
+    const csv = (await download('CSV', 'altered.csv')).toString('utf8');
+    expect(csv).not.toContain('changed');
+    await page.getByTestId('row-mode').selectOption('both');
+    await waitForTable('altered', 'done', 120_000);
+    await expect.poll(() => banner.getAttribute('data-history-lost')).toBe('10');
+    expect(await rowCount()).toBe(50);
+    const both = (await download('CSV', 'altered.csv')).toString('utf8');
+    const run = cli([join(datadir, 'test', 'altered.ibd'), '--before-trx', alteredTrx, '--rows', 'both']);
+    expect(run.status, run.stderr).toBe(2);
+    expect(both).toBe(run.stdout);
+    expect(both.split('\n').filter((l) => l.endsWith(',history-lost'))).toHaveLength(10);
+    await shot('transactions-history-lost');
   }, 300_000);
 });

@@ -4,7 +4,9 @@
  * version N wrote and the one before it make the statement. N inserted the row: `DELETE … WHERE key`;
  * deleted it: `INSERT` of the version before; updated it: `UPDATE … SET` the columns N changed `WHERE
  * key`. A primary-key update is, in InnoDB's records and undo logs, a delete of the old key and an
- * insert of the new: it becomes a DELETE and an INSERT. Where a later transaction wrote the row again,
+ * insert of the new: it becomes a DELETE and an INSERT. An update that changed a column of a UNIQUE secondary key is one too: its
+ * value is put back only once every row N gave it has let it go (two rows swapping a unique value,
+ * one taking another's), and the DELETEs run first, the INSERTs last. Where a later transaction wrote the row again,
  * the statement would overwrite its change: it is written commented out, with who and why. Values are
  * the SQL export's literals (output.ts).
  */
@@ -23,13 +25,17 @@ export interface RevertTable {
   columns: readonly SqlColumn[];
   /** Indexes into `columns` of the primary key's columns. */
   key: readonly number[];
+  /** Indexes into `columns` of the columns some UNIQUE secondary key holds. */
+  unique: readonly number[];
 }
 
 /** DELETEs run first, INSERTs last, so that a key N moved (delete + insert) is free when put back. */
 export type StatementKind = 'delete' | 'update' | 'insert';
 
+/** One statement, or a row deleted and inserted again (`sql` the DELETE, `insert` the INSERT). */
 export type Revert =
   | { kind: StatementKind; sql: string }
+  | { kind: 'move'; sql: string; insert: string }
   /** The version N wrote is there, the one before it is not (its undo record cannot be had). */
   | { kind: 'lost'; key: string };
 
@@ -46,7 +52,7 @@ export function revertRow(table: RevertTable, versions: readonly RowVersion[], t
   if (after.state === 'history-lost') return { kind: 'lost', key: keyText(table, after.values) };
   const existedAfter = after.state === 'live';
   const existedBefore = before !== null && before.state === 'live';
-  let made: { kind: StatementKind; sql: string } | null = null;
+  let made: Exclude<Revert, { kind: 'lost' }> | null = null;
   if (existedAfter && !existedBefore) made = { kind: 'delete', sql: `DELETE FROM ${sqlIdent(table.name)} WHERE ${where(table, after.values)};\n` };
   else if (!existedAfter && existedBefore) made = { kind: 'insert', sql: sqlInserts(table.name, table.columns, [before.values.slice()]) };
   else if (existedAfter && existedBefore) made = update(table, before.values, after.values);
@@ -54,16 +60,30 @@ export function revertRow(table: RevertTable, versions: readonly RowVersion[], t
   const later = [...new Set(versions.slice(0, at).map((v) => v.trxId))];
   if (later.length === 0) return made;
   const why = `-- not run: transaction${later.length > 1 ? 's' : ''} ${later.join(', ')} changed this row after ${trxId}; this would undo ${later.length > 1 ? 'their changes' : 'its change'} too:\n`;
-  return { kind: made.kind, sql: why + made.sql.replace(/^/gm, '-- ').replace(/-- $/, '') };
+  if (made.kind === 'move') return { kind: 'move', sql: why + commented(made.sql), insert: why + commented(made.insert) };
+  return { kind: made.kind, sql: why + commented(made.sql) };
 }
 
-/** `UPDATE … SET` the columns whose values differ back to `before`'s, or null when none does. */
-function update(table: RevertTable, before: readonly (string | null)[], after: readonly (string | null)[]): { kind: 'update'; sql: string } | null {
+/** Statements as comments, line by line. */
+function commented(sql: string): string {
+  return sql.replace(/^/gm, '-- ').replace(/-- $/, '');
+}
+
+/**
+ * `UPDATE … SET` the columns whose values differ back to `before`'s, or null when none does. Where a
+ * UNIQUE secondary key's column differs, the value put back may still be another row's until that
+ * row's statement runs (a swap is a cycle no order of UPDATEs breaks): the row is deleted with the
+ * DELETEs and inserted with the INSERTs, as it was.
+ */
+function update(table: RevertTable, before: readonly (string | null)[], after: readonly (string | null)[]): Exclude<Revert, { kind: 'lost' }> | null {
   const set: string[] = [];
   table.columns.forEach((c, i) => {
     if (c.insert && before[i] !== after[i]) set.push(`${sqlIdent(c.name)} = ${sqlValue(before[i], c.kind)}`);
   });
   if (set.length === 0) return null;
+  if (table.unique.some((i) => before[i] !== after[i])) {
+    return { kind: 'move', sql: `DELETE FROM ${sqlIdent(table.name)} WHERE ${where(table, after)};\n`, insert: sqlInserts(table.name, table.columns, [before.slice()]) };
+  }
   return { kind: 'update', sql: `UPDATE ${sqlIdent(table.name)} SET ${set.join(', ')} WHERE ${where(table, after)};\n` };
 }
 
@@ -85,10 +105,13 @@ export function revertPreamble(trxId: number, sourceFile: string): string {
     '/*!40101 SET NAMES utf8mb4 */;\n' +
     "SET @OLD_SQL_MODE=@@SQL_MODE, SQL_MODE='NO_AUTO_VALUE_ON_ZERO';\n" +
     "SET @OLD_TIME_ZONE=@@TIME_ZONE, TIME_ZONE='+00:00';\n" +
+    // A row deleted to be inserted again must not take others with it (ON DELETE CASCADE), nor
+    // wait for the revert of another table's rows.
+    'SET @OLD_FOREIGN_KEY_CHECKS=@@FOREIGN_KEY_CHECKS, FOREIGN_KEY_CHECKS=0;\n' +
     'START TRANSACTION;\n'
   );
 }
 
 export function revertPostamble(): string {
-  return 'COMMIT;\nSET SQL_MODE=@OLD_SQL_MODE;\nSET TIME_ZONE=@OLD_TIME_ZONE;\n';
+  return 'COMMIT;\nSET SQL_MODE=@OLD_SQL_MODE;\nSET TIME_ZONE=@OLD_TIME_ZONE;\nSET FOREIGN_KEY_CHECKS=@OLD_FOREIGN_KEY_CHECKS;\n';
 }
