@@ -39,7 +39,7 @@ import { listTables } from './node/list-tables.ts';
 import { keyRange, writeLookup } from './cli/lookup.ts';
 import { cliTimeZone } from './cli/time-zone.ts';
 import { guessedDefinition, writePartitions, type PartitionRun } from './cli/partitions.ts';
-import { inKeyOrder, pooledCount } from './cli/pooled-read.ts';
+import { inKeyOrder, pooledCount, writeCsvPooled } from './cli/pooled-read.ts';
 import { writeCsvHere } from './cli/csv-here.ts';
 import { PARALLEL_MIN_PAGES, startPool, type NodePool } from './node/pool.ts';
 import { parseArgs, sortFiles, textFormat, UsageError, USAGE, type Args } from './cli/args.ts';
@@ -95,7 +95,11 @@ async function decodeChunks(table: InnodbTable, args: Args, format: (batch: RowB
   const worker = new URL('./decode-worker.mjs', import.meta.url);
   if (args.format === 'csv') {
     const pool = startPool(worker, args.files, table.definition, table.options, 'csv', args.threads);
-    return { chunks: inOrder(pool, leaves, (bytes) => bytes), stats: () => Promise.resolve(pool.stats()) };
+    // eslint-disable-next-line require-yield -- its CSV goes to `out` as it comes, each buffer back to its worker
+    async function* pooled(): AsyncGenerator<Chunk> {
+      await writeCsvPooled(pool, leaves, out);
+    }
+    return { chunks: pooled(), stats: () => Promise.resolve(pool.stats()) };
   }
   const pool = startPool(worker, args.files, table.definition, table.options, 'batch', args.threads);
   return { chunks: inOrder(pool, leaves, format), stats: () => Promise.resolve(pool.stats()) };

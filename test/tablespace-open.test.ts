@@ -100,4 +100,26 @@ describe('Tablespace.readRun', () => {
     expect((await ts.page(pages - 1)).checksum).toBe('empty');
     expect(same((await ts.page(3)).bytes, image(3, ts.pageSize))).toBe(true);
   });
+
+  it('reads a run within one chunk when asked for a pooled one (an export), into a reused buffer', async () => {
+    const { reads, source } = counted();
+    const ts = await Tablespace.open(source);
+    const chunk = 1 << 20;
+    const first = chunk / ts.pageSize;
+    reads.length = 0;
+    expect(await ts.readRun(first, first, true)).toBeNull();
+    const run = await ts.readRun(first, first + 9, true);
+    expect(reads).toEqual([10 * ts.pageSize]);
+    for (let no = first; no <= first + 9; no++) expect(same((await ts.page(no, run)).bytes, image(no, ts.pageSize)), `page ${no}`).toBe(true);
+    expect(reads).toHaveLength(1);
+    const buffer = run!.bytes.buffer;
+    ts.release(run);
+    const next = await ts.readRun(first + 10, first + 19, true);
+    expect(reads).toHaveLength(2);
+    expect(next!.bytes.byteLength).toBe(10 * ts.pageSize);
+    expect(same((await ts.page(first + 19, next)).bytes, image(first + 19, ts.pageSize))).toBe(true);
+    // The released run's buffer was read into again (moved, as a BYOB read moves it).
+    expect(buffer.byteLength).toBe(0);
+    ts.release(next);
+  });
 });

@@ -18,11 +18,11 @@ export async function writeCsvHere(reader: TableReader, leaves: readonly number[
   const runs = alignedRuns(leaves, RUN_PAGES);
   const sets = [csvBuffers(reader.columns.length), csvBuffers(reader.columns.length)];
   const written: (Promise<void> | null)[] = [null, null];
-  let next = runs.length > 0 ? reader.readRun(runs[0]) : null;
+  let next = runs.length > 0 ? reader.readRun(runs[0], true) : null;
   try {
     for (let i = 0; i < runs.length; i++) {
       const read = next as Promise<Awaited<ReturnType<TableReader['readRun']>>>;
-      next = i + 1 < runs.length ? reader.readRun(runs[i + 1]) : null;
+      next = i + 1 < runs.length ? reader.readRun(runs[i + 1], true) : null;
       const k = i & 1;
       await written[k];
       const { csv } = await csvPages(reader, runs[i], i === 0, sets[k], read);

@@ -5,6 +5,7 @@
  * those use all the cores too. A table of few leaf pages is read in this thread: starting the
  * threads would cost more than they save.
  */
+import type { Writable } from 'node:stream';
 import { alignedRuns, decodeInParallel, type ParallelOptions } from '../core/readers/parallel.ts';
 import { parquetPages, type ParquetRun, type ParquetRunSpec } from '../core/writers/parquet-pages.ts';
 import type { DecodeStats } from '../core/readers/table-reader.ts';
@@ -49,6 +50,18 @@ export async function* inKeyOrder<T>(pool: NodePool<T>, leaves: readonly number[
     for await (const run of decodeInParallel(leaves, pool.decoders, options)) yield run.batch;
   } finally {
     await pool.close();
+  }
+}
+
+/**
+ * The CSV of the pool's runs of `leaves` ('csv' output), written to `out` in key order; each run's
+ * buffer goes back to its worker once written (NodePool.give), so the workers make their CSV in
+ * buffers reused run after run (the pool is closed at the end).
+ */
+export async function writeCsvPooled(pool: NodePool<Uint8Array>, leaves: readonly number[], out: Writable): Promise<void> {
+  for await (const bytes of inKeyOrder(pool, leaves)) {
+    await new Promise<void>((resolve, reject) => out.write(bytes, (e) => (e ? reject(e) : resolve())));
+    pool.give(bytes.buffer as ArrayBuffer);
   }
 }
 

@@ -22,6 +22,11 @@ export interface RunRequest {
   first: boolean;
 }
 
+/** A CSV run's buffer given back by the main thread once written (NodePool.give): the next runs' CSV is made in it. */
+export interface GiveBack {
+  give: ArrayBuffer;
+}
+
 export interface WorkerError {
   message: string;
   file?: string;
@@ -52,13 +57,19 @@ const reader = dataFilesOf(paths).then((source) => openTable(source, table, opti
 
 /** CSV runs decode into reused buffers: a builder and a CSV buffer per run in progress. */
 const buffers: CsvBuffers[] = [];
+/** CSV buffers the main thread gave back (GiveBack), and the size of the last one made here. */
+const spare: ArrayBuffer[] = [];
+let csvBytes = 0;
 
 async function csvRun(r: TableReader, request: RunRequest): Promise<Uint8Array<ArrayBuffer>> {
   const mine = buffers.pop() ?? csvBuffers(r.columns.length);
   try {
+    // The last run's CSV buffer went with it: one given back, else one as large (not grown step by step).
+    if (mine.csv.byteLength === 0) mine.csv = new Uint8Array(spare.pop() ?? new ArrayBuffer(csvBytes));
     const bytes = (await csvPages(r, request.pages, request.first, mine)).csv;
-    // A copy of its own: it is transferred, and the scratch buffer serves the next run.
-    return bytes.slice();
+    csvBytes = Math.max(csvBytes, mine.csv.byteLength);
+    // Transferred as it is, no copy: the main thread gives its buffer back once it has written it.
+    return bytes;
   } finally {
     buffers.push(mine);
   }
@@ -74,7 +85,11 @@ async function runOutput(r: TableReader, request: RunRequest): Promise<RowBatch 
   return r.decodePages(request.pages, { first: request.first });
 }
 
-port.on('message', (request: RunRequest) => {
+port.on('message', (request: RunRequest | GiveBack) => {
+  if ('give' in request) {
+    spare.push(request.give);
+    return;
+  }
   void reader
     .then(async (r) => {
       const batch = await runOutput(r, request);

@@ -5,7 +5,7 @@ import { IbdError } from '../core/errors.ts';
 import { mergeStats, type RunDecoder, type RunResult } from '../core/readers/parallel.ts';
 import type { DecodeStats, OpenOptions } from '../core/readers/table-reader.ts';
 import type { TableDef } from '../core/schema.ts';
-import type { RunOutput, RunRequest, WorkerError, WorkerStart } from './decode-worker.ts';
+import type { GiveBack, RunOutput, RunRequest, WorkerError, WorkerStart } from './decode-worker.ts';
 import type { RowBatch } from '../core/values/row-batch.ts';
 import type { ParquetRun, ParquetRunSpec } from '../core/writers/parquet-pages.ts';
 
@@ -21,6 +21,12 @@ export interface NodePool<T> {
   decoders: RunDecoder<T>[];
   /** All workers' statistics so far, added up. */
   stats(): DecodeStats;
+  /**
+   * Gives a CSV run's buffer back to the worker that made it, once its bytes are written: that
+   * worker makes its next runs' CSV in it (a megabyte's fresh buffer per run otherwise, which the
+   * page faults of its first writes and this thread's garbage collector pay for).
+   */
+  give(buffer: ArrayBuffer): void;
   close(): Promise<void>;
 }
 
@@ -37,6 +43,8 @@ export function startPool<O extends RunOutput>(
   const workers = Array.from({ length: Math.max(1, size) }, () => new Worker(workerUrl, { workerData }));
   let nextId = 0;
   const latest: DecodeStats[] = [];
+  /** The worker that made each CSV buffer not yet given back. */
+  const madeBy = new WeakMap<ArrayBuffer, Worker>();
   const decoders = workers.map((worker, n): RunDecoder<T> => {
     const waiting = new Map<number, { resolve: (r: RunResult<T>) => void; reject: (e: Error) => void }>();
     worker.on('message', (reply: Reply<T>) => {
@@ -45,6 +53,7 @@ export function startPool<O extends RunOutput>(
       waiting.delete(reply.id);
       if (reply.error === undefined) {
         latest[n] = reply.stats;
+        if (reply.batch instanceof Uint8Array) madeBy.set(reply.batch.buffer as ArrayBuffer, worker);
         w.resolve({ batch: reply.batch, stats: reply.stats });
       }
       else w.reject(toError(reply.error));
@@ -66,6 +75,11 @@ export function startPool<O extends RunOutput>(
   return {
     decoders,
     stats: () => mergeStats(latest.filter((s) => s !== undefined)),
+    give: (buffer) => {
+      const worker = madeBy.get(buffer);
+      madeBy.delete(buffer);
+      worker?.postMessage({ give: buffer } satisfies GiveBack, [buffer]);
+    },
     close: async () => void (await Promise.all(workers.map((w) => w.terminate()))),
   };
 }

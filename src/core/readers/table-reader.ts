@@ -166,8 +166,9 @@ export interface TableReader {
   /**
    * Reads a run of mostly adjacent pages at once, for a caller about to decode them one by one
    * (decodePages with `run`); null when they are not read at once. Released with releaseRun().
+   * `pooled`: read into a reused buffer even where they lie in one chunk (Tablespace.readRun).
    */
-  readRun(pageNos: ArrayLike<number>): Promise<PageRun | null>;
+  readRun(pageNos: ArrayLike<number>, pooled?: boolean): Promise<PageRun | null>;
   /** Lets go of a run from readRun(): its buffer serves the next run. */
   releaseRun(run: PageRun | null): void;
   /**
@@ -380,7 +381,7 @@ class ClusteredReader implements TableReader {
    * Reads pages mostly next to each other (a run of leaves) at once (Tablespace.readRun), for a
    * caller about to decode them one by one; decodePages() does it for its own.
    */
-  async readRun(pageNos: ArrayLike<number>): Promise<PageRun | null> {
+  async readRun(pageNos: ArrayLike<number>, pooled = false): Promise<PageRun | null> {
     if (pageNos.length < 2) return null;
     let lo = pageNos[0];
     let hi = pageNos[0];
@@ -388,7 +389,7 @@ class ClusteredReader implements TableReader {
       if (pageNos[i] < lo) lo = pageNos[i];
       if (pageNos[i] > hi) hi = pageNos[i];
     }
-    return hi - lo < 2 * pageNos.length && (hi - lo + 1) * this.ts.physicalSize <= RUN_MAX_BYTES ? this.ts.readRun(lo, hi) : null;
+    return hi - lo < 2 * pageNos.length && (hi - lo + 1) * this.ts.physicalSize <= RUN_MAX_BYTES ? this.ts.readRun(lo, hi, pooled) : null;
   }
 
   releaseRun(run: PageRun | null): void {

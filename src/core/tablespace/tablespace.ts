@@ -312,12 +312,14 @@ export class Tablespace {
    * busy ~2 s longer than in reads of 8 MiB. Once released, the run's buffer is read into again
    * (source.ts readBuffers: a fresh buffer per read costs a third of the read), so its bytes stay
    * the caller's: page() without the run copies the chunk it needs out of it instead. Null when the
-   * pages lie in one chunk (page() reads that once) or the read fails (page() reports it page by page).
+   * pages lie in one chunk (page() reads that once and keeps it for the next reader) unless `pooled`,
+   * or when the read fails (page() reports it page by page). `pooled`: a reader that reads each run
+   * once (an export), for which a chunk read by page() is a fresh buffer per run and no read ahead.
    */
-  async readRun(from: number, to: number): Promise<PageRun | null> {
+  async readRun(from: number, to: number, pooled = false): Promise<PageRun | null> {
     from = Math.max(0, from);
     to = Math.min(to, this.pageCount - 1);
-    if (Math.floor(from / this.chunkPages) >= Math.floor(to / this.chunkPages)) return null;
+    if (pooled ? from >= to : Math.floor(from / this.chunkPages) >= Math.floor(to / this.chunkPages)) return null;
     let bytes: Uint8Array;
     try {
       bytes = await readBuffers.read(this.source, from * this.physicalSize, (to - from + 1) * this.physicalSize);

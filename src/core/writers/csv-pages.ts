@@ -32,13 +32,13 @@ const CSV_PIECE_BYTES = 128 << 10;
  * The CSV lines (csvBytes) of these leaf pages, in order (an export's unit of work): read at once
  * where they lie close together, decoded a few at a time (see CSV_PIECE_BYTES) with `buffers`; the
  * result is a view of buffers.csv, valid until its next use, with how many rows they hold.
- * `first`: as DecodePagesOptions.first. `read`: the pages' readRun(), when the caller started it
- * ahead (to overlap it with decoding the run before); released here as a run read here is.
+ * `first`: as DecodePagesOptions.first. `read`: the pages' readRun(pageNos, true), when the caller
+ * started it ahead (to overlap it with decoding the run before); released here as a run read here is.
  */
 export async function csvPages(reader: Pick<TableReader, 'info' | 'readRun' | 'releaseRun' | 'decodePages'>, pageNos: readonly number[], first: boolean, buffers: CsvBuffers, read?: Promise<PageRun | null>): Promise<{ csv: Uint8Array<ArrayBuffer>; rows: number }> {
   const step = Math.max(1, Math.floor(CSV_PIECE_BYTES / reader.info.pageSize));
   // Pieces read on their own (each where its pages lie close together) when the run is not read at once.
-  const run = (await (read ?? reader.readRun(pageNos))) ?? undefined;
+  const run = (await (read ?? reader.readRun(pageNos, true))) ?? undefined;
   let at = 0;
   let rows = 0;
   try {
