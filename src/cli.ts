@@ -357,9 +357,10 @@ async function datadirUndo(file: InnodbFile, args: Args): Promise<DatadirUndoAt 
   const path = systemSpaceOf(args.ibd, file.dictionary !== null);
   if (path === null) return null;
   const logPath = join(args.datadir ?? dirname(path), 'ib_logfile0');
-  if (args.asOnDisk || !existsSync(logPath)) return openDatadirUndoAt(path);
+  const keys = await keysOf(args);
+  if (args.asOnDisk || !existsSync(logPath)) return openDatadirUndoAt(path, undefined, keys);
   const log = await fileSource(logPath);
-  const undo = await openDatadirUndoAt(path, log).catch(async (e: unknown) => {
+  const undo = await openDatadirUndoAt(path, log, keys).catch(async (e: unknown) => {
     await log.close();
     throw e;
   });

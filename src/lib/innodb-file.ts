@@ -200,7 +200,7 @@ export class InnodbFile {
  * definitions (a file whose page 0 is damaged opens too, to be read with a scan of its pages).
  */
 export async function openSource(raw: ByteSource, options: SourceOptions = {}, release: () => Promise<void> = async () => {}): Promise<InnodbFile> {
-  const redo = options.redoLog ? await withRedoLog(raw, options.redoLog, { apply: !options.asOnDisk, boundsReaders: [logFilesReader(options.redoLogFiles ?? [])], systemTablespace: options.systemTablespace }) : null;
+  const redo = options.redoLog ? await withRedoLog(raw, options.redoLog, { apply: !options.asOnDisk, boundsReaders: [logFilesReader(options.redoLogFiles ?? [])], systemTablespace: options.systemTablespace, keys: options.keys }) : null;
   const source = redo?.source ?? raw;
   const opened = await Tablespace.open(source).then(() => null, (e: unknown) => e);
   if (opened instanceof NotInnodbError) throw opened;

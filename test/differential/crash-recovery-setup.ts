@@ -56,9 +56,10 @@ export interface Crashed {
  * Starts the server, runs the workload, and SIGKILLs it; the datadir is left as the crash left it.
  * `synced`: another connection commits after the open transaction's changes, writing the log buffer
  * out with them (else they may never reach ib_logfile0, and there is nothing to roll back).
+ * `extraArgs` add to SERVER_ARGS (encryption, say).
  */
-export async function crashMidWork(open: boolean, synced = false): Promise<Crashed> {
-  const server = await startMariadb({ extraArgs: SERVER_ARGS });
+export async function crashMidWork(open: boolean, synced = false, extraArgs: readonly string[] = []): Promise<Crashed> {
+  const server = await startMariadb({ extraArgs: [...SERVER_ARGS, ...extraArgs] });
   await server.exec([LOAD('t_compact', 'COMPACT'), LOAD('t_dynamic', 'DYNAMIC'), LOAD('t_redundant', 'REDUNDANT'), LOAD('t_gone', 'DYNAMIC', 500), LOAD('t_open', 'DYNAMIC', 1000)].join(''));
   await flushAll(server);
   await server.exec(`${CHANGE('t_compact')}${CHANGE('t_dynamic')}${CHANGE('t_redundant')}

@@ -12,6 +12,8 @@ import type { RedoLogBounds } from './log-types.ts';
 
 /** log_t::FORMAT_10_8: 'Phys'. */
 export const FORMAT_10_8 = 0x50687973;
+/** log_t::FORMAT_ENC_11: the encrypted format of MariaDB 10.11.x and 11.x on (log-crypt.ts). */
+export const FORMAT_ENC_11 = 0xf09f979d;
 /** The format's flag of an encrypted log (log_t::FORMAT_ENCRYPTED). */
 const FORMAT_ENCRYPTED = 0x80000000;
 /** Where the circular data area starts (log_t::START_OFFSET). */
@@ -36,6 +38,13 @@ export interface LogHeader {
   /** The end LSN written with that checkpoint (where the scan of the log may stop at the earliest). */
   checkpointEndLsn: number;
   encrypted: boolean;
+  /**
+   * How its mini-transactions are encrypted: 'stream' (FORMAT_ENC_11: each one's record bodies as
+   * one stream, log-crypt.ts), 'records' (the 10.8 format's flag: each record's body apart), or null.
+   */
+  encryption: 'stream' | 'records' | null;
+  /** The header block (512 bytes): the encryption information follows the creator. */
+  block: Uint8Array;
 }
 
 /** Why an ib_logfile0 cannot be read as MariaDB 10.8+'s, in words. */
@@ -55,7 +64,7 @@ export async function readLogHeader(source: ByteSource): Promise<LogHeader> {
   if (source.size < START_OFFSET + 512) throw new LogFormatError(source.name, `the file is ${source.size} bytes long, too short for a redo log`, null);
   const head = await source.read(0, START_OFFSET);
   const format = u32(head, 0);
-  if ((format & ~FORMAT_ENCRYPTED) >>> 0 !== FORMAT_10_8) {
+  if ((format & ~FORMAT_ENCRYPTED) >>> 0 !== FORMAT_10_8 && format !== FORMAT_ENC_11) {
     throw new LogFormatError(source.name, `its format ${format.toString(16)} is not MariaDB 10.8+'s ('Phys')`, format);
   }
   if (u32(head, 508) !== crc32c(head, 0, 508)) throw new LogFormatError(source.name, 'its header block fails its CRC-32C', format);
@@ -64,6 +73,7 @@ export async function readLogHeader(source: ByteSource): Promise<LogHeader> {
   const creator = new TextDecoder().decode(head.subarray(CREATOR, CREATOR_END)).replace(/\0[\s\S]*$/, '').trim();
   // The encryption info follows the creator (log_crypt_read_header); a 10.8 log without it is not encrypted.
   const encrypted = (format & FORMAT_ENCRYPTED) !== 0 || u32(head, CREATOR_END) !== 0;
+  const encryption = format === FORMAT_ENC_11 ? 'stream' : encrypted ? 'records' : null;
   let best: { checkpointLsn: number; endLsn: number } | null = null;
   for (const at of CHECKPOINTS) {
     const b = head.subarray(at, at + 64);
@@ -73,7 +83,7 @@ export async function readLogHeader(source: ByteSource): Promise<LogHeader> {
     if (best === null || checkpointLsn >= best.checkpointLsn) best = { checkpointLsn, endLsn };
   }
   if (best === null) throw new LogFormatError(source.name, 'it has no valid checkpoint block', format);
-  return { firstLsn, creator, checkpointLsn: best.checkpointLsn, checkpointEndLsn: best.endLsn, encrypted };
+  return { firstLsn, creator, checkpointLsn: best.checkpointLsn, checkpointEndLsn: best.endLsn, encrypted, encryption, block: head.slice(0, 512) };
 }
 
 /** The circular data area of an ib_logfile0, read by LSN. */

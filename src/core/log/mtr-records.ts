@@ -59,6 +59,8 @@ export interface Mtr {
   startLsn: number;
   endLsn: number;
   records: Uint8Array;
+  /** The 8-byte nonce after the termination byte of an encrypted log's mini-transaction (a view too), or null. */
+  nonce: Uint8Array | null;
 }
 
 /**
@@ -91,7 +93,7 @@ function mtrIn(area: LogArea, b: Uint8Array, lsn: number, encrypted: boolean): M
   // An encrypted log's nonce is covered too: CRC-32C over the records, then on over the nonce.
   const crc = encrypted ? crcWithNonce(b, at) : crc32c(b, 0, at);
   if (crc !== u32(b, at + 1 + (encrypted ? 8 : 0))) return null;
-  return { startLsn: lsn, endLsn: lsn + at + trailer, records: b.subarray(0, at) };
+  return { startLsn: lsn, endLsn: lsn + at + trailer, records: b.subarray(0, at), nonce: encrypted ? b.subarray(at + 1, at + 9) : null };
 }
 
 /** The CRC-32C of the records and the nonce after the termination byte (how an encrypted mini-transaction is summed). */

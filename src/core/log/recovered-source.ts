@@ -15,12 +15,13 @@ import { u32 } from '../pages/fil-header.ts';
 import { isValidPageSize, parseSpaceFlags } from '../pages/fsp-header.ts';
 import { verifyZipPage, zipPageCrc32 } from '../pages/zip-page.ts';
 import type { ByteSource } from '../tablespace/source.ts';
+import { EncryptionError, openDecryptor, type PageDecryptor } from '../tablespace/encryption.ts';
 import { Tablespace } from '../tablespace/tablespace.ts';
 import type { Doublewrite } from './doublewrite.ts';
 import { MtrRecords } from './mtr-records.ts';
 import { RecvBatches } from './recv-batch.ts';
 import { applyRecord, type ApplyState } from './page-apply.ts';
-import type { PageLog, RedoScan } from './redo-scan.ts';
+import { decryptedBytes, type PageLog, type RedoScan } from './redo-scan.ts';
 
 /** Recovered pages kept (4 MiB of 16 KB pages). */
 const PAGES_KEPT = 256;
@@ -53,6 +54,8 @@ interface Layout {
   physical: number;
   fullCrc32: boolean;
   zip: boolean;
+  /** An encrypted file's: the log applies to its pages decrypted, which are then written back plain. */
+  decryptor: PageDecryptor | null;
 }
 
 /**
@@ -63,17 +66,18 @@ interface Layout {
 async function layoutOf(raw: ByteSource, scan: RedoScan, spaceId: number): Promise<Layout | string> {
   const ts = await Tablespace.open(raw).catch(() => null);
   if (ts !== null && ts.page0Damaged === null) {
-    if (ts.encryption !== null) return 'the file is encrypted: the log applies to its decrypted pages, which is not done';
     if (ts.fsp.flags.pageCompression && ts.fsp.flags.fullCrc32) return 'the file is page-compressed: the log applies to its decompressed pages, which is not done';
-    return { physical: ts.physicalSize, fullCrc32: ts.fullCrc32, zip: ts.fsp.flags.zipSize !== 0 };
+    const decryptor = ts.encryption === null ? null : await openDecryptor(await raw.read(0, ts.physicalSize), ts.fsp, ts.physicalSize, scan.keys);
+    if (decryptor?.problem) return `the file is encrypted and the log applies to its decrypted pages: ${decryptor.problem}`;
+    return { physical: ts.physicalSize, fullCrc32: ts.fullCrc32, zip: ts.fsp.flags.zipSize !== 0, decryptor };
   }
   const log = scan.pages.get(spaceId)?.get(0);
   if (!log || log.initAt < 0) return 'page 0 of the file cannot be read and the log does not build it, so its page size and format are not known';
   const stats: RecoveryStats = { pagesInLog: 0, recordsInLog: 0, pagesRecovered: 0, recordsApplied: 0, pagesBeyondEnd: 0, failed: [], restored: [] };
-  const page0 = await new PageRecovery(scan, spaceId, { physical: MAX_PAGE, fullCrc32: true, zip: false }, stats).page(0, log, null);
+  const page0 = await new PageRecovery(scan, spaceId, { physical: MAX_PAGE, fullCrc32: true, zip: false, decryptor: null }, stats).page(0, log, null);
   const flags = page0 === null ? null : parseSpaceFlags(u32(page0, FSP_FLAGS));
   if (flags === null || !isValidPageSize(flags.pageSize)) return 'page 0 as the log builds it has no valid tablespace flags';
-  return { physical: flags.zipSize || flags.pageSize, fullCrc32: flags.fullCrc32, zip: flags.zipSize !== 0 };
+  return { physical: flags.zipSize || flags.pageSize, fullCrc32: flags.fullCrc32, zip: flags.zipSize !== 0, decryptor: null };
 }
 
 /** Why the log is not applied to this file (another datadir's, an encrypted or page-compressed file), or null. */
@@ -101,9 +105,16 @@ export function spaceIdInLog(scan: RedoScan, fileName: string): number | null {
   return named.length === 0 ? null : named[named.length - 1].spaceId;
 }
 
-/** Whether a page of the file is torn: all zeros, or failing the checksum of the file's format. */
-function torn(page: Uint8Array, layout: Layout): boolean {
-  const result = layout.zip ? verifyZipPage(page) : verifyPage(page, layout.fullCrc32);
+/**
+ * Whether a page of the file is torn: all zeros, or failing the checksum of the file's format. An
+ * encrypted page's full_crc32 checksum is of its encrypted bytes; in the original format, of the
+ * plaintext (so it is decrypted first, and torn when it does not decrypt).
+ */
+async function torn(page: Uint8Array, no: number, layout: Layout): Promise<boolean> {
+  const decrypt = !layout.fullCrc32 && layout.decryptor?.isEncrypted(page) === true;
+  const plain = decrypt ? await layout.decryptor!.decrypt(page, no).catch(() => null) : page;
+  if (plain === null) return true;
+  const result = layout.zip ? verifyZipPage(plain) : verifyPage(plain, layout.fullCrc32);
   return result === 'bad' || result === 'empty';
 }
 
@@ -118,7 +129,7 @@ async function tornPagesRestored(raw: ByteSource, buffer: DoublewriteBuffer | nu
   for (const { spaceId: space, pageNo } of buffer.entries()) {
     const copy = buffer.copyOf(space, pageNo);
     if (space !== spaceId || pageNo >= fileEnd || copy === null || copy.length !== layout.physical) continue;
-    if (torn(await raw.read(pageNo * layout.physical, layout.physical), layout)) restored.set(pageNo, copy);
+    if (await torn(await raw.read(pageNo * layout.physical, layout.physical), pageNo, layout)) restored.set(pageNo, copy);
   }
   return restored;
 }
@@ -215,7 +226,8 @@ class PageRecovery {
     private readonly stats: RecoveryStats,
     batchBytes?: number,
   ) {
-    this.batches = new RecvBatches(scan.area, scan.pages.get(spaceId) ?? new Map(), scan.bounds.checkpointLsn, scan.bounds.endLsn, batchBytes);
+    const decrypted = scan.crypt === null ? null : (lsn: number, length: number, end: number) => decryptedBytes(scan, lsn, length, end);
+    this.batches = new RecvBatches(scan.area, scan.pages.get(spaceId) ?? new Map(), scan.bounds.checkpointLsn, scan.bounds.endLsn, batchBytes, decrypted);
   }
 
   /** Page `no` recovered from its bytes on disk (null past the file's end), or null when the disk's image stands. */
@@ -236,7 +248,14 @@ class PageRecovery {
     // A page the log frees last is no longer in use: what the file holds stands.
     if (log.freed) return null;
     const fromInit = log.initAt >= 0;
-    const frame = fromInit || disk === null ? new Uint8Array(this.layout.physical) : disk.slice();
+    const decryptor = this.layout.decryptor;
+    let frame: Uint8Array;
+    if (fromInit || disk === null) frame = new Uint8Array(this.layout.physical);
+    else if (decryptor?.isEncrypted(disk)) {
+      const plain = await decryptor.decrypt(disk, no).catch((e: unknown) => (e instanceof EncryptionError ? e.message : Promise.reject(e)));
+      if (typeof plain === 'string') return this.fail(no, `the page does not decrypt: ${plain}`);
+      frame = plain;
+    } else frame = disk.slice();
     const pageLsn = fromInit ? 0 : u32(frame, 16) * 0x1_0000_0000 + u32(frame, 20);
     const state: ApplyState = { lastOffset: 1 };
     const { bytes, at } = await this.batches.runsOf(no);
@@ -276,6 +295,9 @@ class PageRecovery {
     const view = new DataView(frame.buffer, frame.byteOffset, size);
     const high = Math.floor(lsn / 0x1_0000_0000);
     const low = lsn >>> 0;
+    // An encrypted file's page is left decrypted: key version 0 (and no post-encryption checksum) says so to the reader above.
+    if (this.layout.decryptor !== null && this.layout.fullCrc32) frame.fill(0, 0, 4);
+    else if (this.layout.decryptor !== null) frame.fill(0, 26, 34);
     view.setUint32(16, high);
     view.setUint32(20, low);
     if (this.layout.zip) {

@@ -41,6 +41,8 @@ export class RecvBatches {
     private readonly fromLsn: number,
     private readonly toLsn: number,
     private readonly batchBytes: number = BATCH_BYTES,
+    /** An encrypted log's bytes [lsn, lsn + length), decrypted, where the last mini-transaction read ends at `end`. */
+    private readonly decrypted: ((lsn: number, length: number, end: number) => Promise<Uint8Array>) | null = null,
   ) {
     this.order = [...pages.keys()].filter((no) => !pages.get(no)!.freed).sort((a, b) => a - b);
     let bytes = Infinity;
@@ -116,6 +118,7 @@ export class RecvBatches {
     const src = new Float64Array(runs);
     const len = new Int32Array(runs);
     const dst = new Int32Array(runs);
+    const ends = new Float64Array(runs);
     let at = 0;
     for (const [no, log] of pages) {
       this.held.set(no, { bytes, at });
@@ -124,6 +127,7 @@ export class RecvBatches {
         src[s] = log.start(i);
         len[s] = log.length(i);
         dst[s] = at;
+        ends[s] = log.mtrEnd(i);
         at += log.length(i);
       }
     }
@@ -136,11 +140,13 @@ export class RecvBatches {
       for (let j = c; j <= last; j++) end += counts[chunks[j]];
       let from = Infinity;
       let to = 0;
+      let mtrEnd = 0;
       for (let j = s; j < end; j++) {
         from = Math.min(from, src[j]);
         to = Math.max(to, src[j] + len[j]);
+        mtrEnd = Math.max(mtrEnd, ends[j]);
       }
-      const range = await this.read(from, to - from, scratch);
+      const range = this.decrypted ? { bytes: await this.decrypted(from, to - from, mtrEnd), owned: false } : await this.read(from, to - from, scratch);
       if (range.owned) scratch = range.bytes.buffer as ArrayBuffer;
       for (; s < end; s++) bytes.set(range.bytes.subarray(src[s] - from, src[s] - from + len[s]), dst[s]);
       c = last + 1;

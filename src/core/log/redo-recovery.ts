@@ -4,6 +4,7 @@
  * rolled forward where it applies (recovered-source.ts). What was done, or why not, is kept for the
  * summary and the CLI to say: an unclean datadir never reads as if its files were current.
  */
+import type { EncryptionKeys } from '../tablespace/encryption.ts';
 import type { ByteSource } from '../tablespace/source.ts';
 import { Tablespace } from '../tablespace/tablespace.ts';
 import { redoLogBounds } from './log-bounds-detect.ts';
@@ -31,6 +32,8 @@ export interface RedoOptions {
   boundsReaders?: readonly BoundsReader[];
   /** The datadir's system tablespace (ibdata1): its doublewrite buffer restores pages the crash tore. */
   systemTablespace?: ByteSource | null;
+  /** The keys of an encrypted log (innodb_encrypt_log: key 1 of the key file). */
+  keys?: EncryptionKeys;
   signal?: AbortSignal;
 }
 
@@ -72,7 +75,7 @@ export async function withRedoLogAll(files: readonly ByteSource[], log: ByteSour
   const indexed = () => new Set(ids.filter((id): id is number => id !== null));
   let scan: RedoScan;
   try {
-    scan = await scanRedoLog(log, indexed(), signal);
+    scan = await scanRedoLog(log, indexed(), signal, options.keys);
   } catch (e) {
     if (!(e instanceof LogFormatError)) throw e;
     const recovery = await boundsOnly(fresh(), log, e, boundsReaders);
@@ -83,7 +86,7 @@ export async function withRedoLogAll(files: readonly ByteSource[], log: ByteSour
     const named = ids.map((id, k) => id ?? spaceIdInLog(scan, files[k].name));
     if (named.some((id, k) => id !== ids[k])) {
       ids.splice(0, ids.length, ...named);
-      scan = await scanRedoLog(log, indexed(), signal);
+      scan = await scanRedoLog(log, indexed(), signal, options.keys);
     }
   }
   const clean = scan.recordCount === 0;
@@ -109,7 +112,9 @@ async function recoverFile(file: ByteSource, scan: RedoScan, spaceId: number | n
     recovery.notApplied = `the file's page 0 cannot be read and the log does not name ${raw.name}`;
     return { source: raw, recovery };
   }
-  recovery.pagesInLog = scan.pages.get(spaceId)?.size ?? 0;
+  // An encrypted log that is not decrypted hides which pages its records change.
+  const pagesKnown = scan.header.encryption !== 'stream' || scan.crypt !== null;
+  recovery.pagesInLog = pagesKnown ? (scan.pages.get(spaceId)?.size ?? 0) : null;
   const why = await unappliableTo(raw, scan, spaceId);
   if (why !== null) {
     recovery.notApplied = why;

@@ -5,10 +5,15 @@
  * 16 bytes each), and the last that initialises or frees it. The file-level records say
  * which tablespace files were created, deleted or renamed after the checkpoint.
  */
+import type { EncryptionKeys } from '../tablespace/encryption.ts';
+import { LogCrypt } from './log-crypt.ts';
 import { boundsOf, LogArea, readLogHeader, type LogHeader } from './log-file.ts';
 import type { RedoLogBounds } from './log-types.ts';
-import { FILE_CHECKPOINT, FILE_CREATE, FILE_DELETE, FILE_MODIFY, FILE_RENAME, FREE_PAGE, INIT_PAGE, MtrRecords, readMtr } from './mtr-records.ts';
+import { FILE_CHECKPOINT, FILE_CREATE, FILE_DELETE, FILE_MODIFY, FILE_RENAME, FREE_PAGE, INIT_PAGE, MtrRecords, readMtr, varint } from './mtr-records.ts';
 import type { ByteSource } from '../tablespace/source.ts';
+
+/** An encrypted log's mini-transactions are found again from one that begins at or before each such stretch of it. */
+const MARK_BYTES = 1 << 20;
 
 /** A run's length is kept × 2^21 beside its distance to its mini-transaction's end (< MTR_SIZE_MAX + trailer < 2^21). */
 const RUN_SHIFT = 2 ** 21;
@@ -94,31 +99,94 @@ export interface RedoScan {
   /** The log's records cannot be applied (encrypted without a key): only its bounds are believed. */
   unappliable: string | null;
   area: LogArea;
+  /** The decryption of an encrypted log (its records indexed decrypted), or null. */
+  crypt: LogCrypt | null;
+  /**
+   * With `crypt`: for each MARK_BYTES of the log from the checkpoint, the start of the
+   * mini-transaction holding its first byte (an encrypted record is decrypted with all of its
+   * mini-transaction's, from its start).
+   */
+  marks: number[];
+  /** The keys given: an encrypted file's pages are decrypted with them before the log applies. */
+  keys: EncryptionKeys | undefined;
 }
 
 /**
  * Scans `source` (an ib_logfile0 of MariaDB 10.8+) from its checkpoint to its end, indexing the pages
- * of the tablespaces `spaces` (every tablespace's when null). Throws LogFormatError for another format.
+ * of the tablespaces `spaces` (every tablespace's when null); an encrypted log with `keys`' key 1.
+ * Throws LogFormatError for another format.
  */
-export async function scanRedoLog(source: ByteSource, spaces: ReadonlySet<number> | null, signal?: AbortSignal): Promise<RedoScan> {
+export async function scanRedoLog(source: ByteSource, spaces: ReadonlySet<number> | null, signal?: AbortSignal, keys?: EncryptionKeys): Promise<RedoScan> {
   const header = await readLogHeader(source);
   const area = new LogArea(source, header.firstLsn);
+  const opened = header.encryption === 'stream' ? await LogCrypt.open(header.block, keys) : null;
+  const crypt = opened instanceof LogCrypt ? opened : null;
   const scan: RedoScan = {
     header, bounds: boundsOf(header, header.checkpointLsn), mtrCount: 0, recordCount: 0, recordsPerSpace: new Map(), files: [], pages: new Map(), area,
-    unappliable: header.encrypted ? 'the redo log is encrypted (innodb_encrypt_log): its key is needed to apply it' : null,
+    unappliable: unappliableWhy(header, opened), crypt, marks: [], keys,
   };
   let lsn = header.checkpointLsn;
+  let mark = lsn;
   const walk = new MtrRecords(new Uint8Array(0));
   for (;;) {
     signal?.throwIfAborted();
     const mtr = await readMtr(area, lsn, header.encrypted);
     if (mtr === null) break;
     scan.mtrCount++;
-    indexMtr(scan, walk.reset(mtr.records), lsn, mtr.endLsn, spaces);
+    for (; mark < mtr.endLsn; mark += MARK_BYTES) scan.marks.push(lsn);
+    if (scan.crypt !== null && mtr.nonce !== null) {
+      const plain = mtr.records.slice();
+      if (!scan.crypt.decryptMtr(plain, mtr.nonce)) {
+        scan.unappliable = `the redo log does not decrypt with key 1 of the key file given (the mini-transaction at LSN ${lsn}): it is the wrong key, or the log is damaged`;
+        scan.crypt = null;
+        scan.pages.clear();
+      }
+      if (scan.crypt !== null) indexMtr(scan, walk.reset(plain), lsn, mtr.endLsn, spaces);
+      else countRecords(scan, mtr.records);
+    } else if (header.encryption === 'stream') countRecords(scan, mtr.records);
+    else indexMtr(scan, walk.reset(mtr.records), lsn, mtr.endLsn, spaces);
     lsn = mtr.endLsn;
   }
   scan.bounds = boundsOf(header, lsn);
   return scan;
+}
+
+/** Why the records of a log with this header cannot be applied (`opened`: its decryption, or why none), or null. */
+function unappliableWhy(header: LogHeader, opened: LogCrypt | string | null): string | null {
+  if (typeof opened === 'string') return `the redo log cannot be decrypted: ${opened}`;
+  if (header.encryption === 'records') return 'the redo log is encrypted in the MariaDB 10.8 format (each record apart), which this reader does not decrypt';
+  return null;
+}
+
+/**
+ * The page records of a mini-transaction whose bodies (page identifiers too) cannot be decrypted,
+ * counted from their type-and-length bytes, which are not encrypted: whether the log holds changes.
+ */
+function countRecords(scan: RedoScan, records: Uint8Array): void {
+  let pageOp = false;
+  for (let at = 0; at < records.length; ) {
+    const first = records[at];
+    if (!(first & 0x80)) pageOp = true;
+    if (pageOp) scan.recordCount++;
+    let rlen = first & 0x0f;
+    if (rlen === 0) rlen = varint(records, at + 1) + 15;
+    if (rlen < 0) return;
+    at += 1 + rlen;
+  }
+}
+
+/**
+ * The decrypted bytes [lsn, lsn + length) of an encrypted log whose scan is `scan`, where the
+ * mini-transaction holding the last of them ends at `end`: read from the start of the
+ * mini-transaction holding `lsn` (found from the marks), every mini-transaction up to `end` decrypted.
+ */
+export async function decryptedBytes(scan: RedoScan, lsn: number, length: number, end: number): Promise<Uint8Array> {
+  if (scan.crypt === null) throw new Error('the log is not decrypted');
+  const k = Math.min(scan.marks.length - 1, Math.floor((lsn - scan.bounds.checkpointLsn) / MARK_BYTES));
+  const from = scan.marks[k];
+  const bytes = (await scan.area.bytes(from, end - from)).slice();
+  scan.crypt.decryptMtrs(bytes);
+  return bytes.subarray(lsn - from, lsn - from + length);
 }
 
 /** Indexes the records of one mini-transaction (starting at LSN `start`, ending at `end`), walked by `walk`. */
@@ -166,7 +234,7 @@ const OPS: Record<number, FileOperation['op']> = { [FILE_CREATE]: 'create', [FIL
 
 /** A FILE_ record: the names of tablespace files (no trailing NUL; a rename's two names split by one). */
 function fileRecord(scan: RedoScan, walk: MtrRecords, lsn: number): void {
-  if (walk.type === FILE_CHECKPOINT || scan.header.encrypted) return;
+  if (walk.type === FILE_CHECKPOINT || (scan.header.encrypted && scan.crypt === null)) return;
   const op = OPS[walk.type];
   if (op === undefined) return;
   const text = new TextDecoder().decode(walk.records.subarray(walk.bodyAt, walk.bodyAt + walk.bodyLength));
