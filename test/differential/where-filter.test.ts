@@ -1,7 +1,7 @@
 /**
- * Typed filters (the grid's WHERE condition, src/ui/search/where.ts) and sorts by several columns
+ * Typed filters (the grid's WHERE condition, src/core/readers/where.ts) and sorts by several columns
  * against MariaDB's own `SELECT id … WHERE … ORDER BY …`: a table of 1,200 rows with NULLs and
- * duplicates in integers, DECIMAL, DOUBLE, DATE, DATETIME(3), TIME with negatives, YEAR, ENUM and
+ * duplicates in integers, DECIMAL, DOUBLE, FLOAT, FLOAT(7,3), DATE, DATETIME(3), TIME with negatives, YEAR, ENUM and
  * text in utf8mb4_general_ci, utf8mb4_bin, latin1_swedish_ci and utf8mb4_uca1400_ai_ci (case,
  * accents, trailing spaces, ß, æ) is decoded from its .ibd and filtered the way the page filters
  * (TableView.filter in the worker methods, page by page) and sorted as it sorts (TableView.sortBy,
@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RowQuery } from '../../workers/viewer-api.ts';
-import { parseWhere } from '../../src/ui/search/where-parse.ts';
+import { parseWhere } from '../../src/core/readers/where-parse.ts';
 import { writeSorted } from '../../src/ui/export/export-order.ts';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
 import { inThreadPool } from '../ui/in-thread-pool.ts';
@@ -34,8 +34,11 @@ function rowValues(id: number, rnd: () => number): string {
     ${maybe((n * 37.125).toFixed(3))}, ${maybe(pick(['0', '2.5', '-2.5', '12345.678', '1e300', String(n)]))},
     ${maybe(`'20${10 + (id % 20)}-0${1 + (n & 7)}-1${n & 7}'`)}, ${maybe(`'2024-02-29 1${n & 7}:0${id % 10}:00.${n & 7}'`)},
     ${maybe(pick(["'-838:59:59'", "'-01:00:00'", "'00:00:00'", "'12:30:00'", "'100:00:00'", "'12:30:00.5'"]))}, ${maybe(String(1990 + (n & 15)))},
-    ${maybe(pick(["'b'", "'a'", "'c'"]))}, ${rnd() < 0.5 ? 'NULL' : `'n${id % 7}'`}, ${maybe("X'00FF'")})`;
+    ${maybe(pick(["'b'", "'a'", "'c'"]))}, ${rnd() < 0.5 ? 'NULL' : `'n${id % 7}'`}, ${maybe("X'00FF'")}, ${FLOATS[id % FLOATS.length]}, ${FLOATS[(id * 7) % 11]})`;
 }
+
+/** FLOAT values (taken by id, not from the random sequence the other columns' values come from). */
+const FLOATS = ['1.1', '0.1', '2.5', '-1.1', '0.123456789', '100.1', '0.3', '1e-10', 'NULL', '33.333', '1', '3.4e38', '-2.5'];
 
 /** Conditions typed as a DBA types them after WHERE; each is run by the server as typed. */
 const CONDITIONS = [
@@ -53,6 +56,11 @@ const CONDITIONS = [
   "lat = 'a'", "lat < 'b'", "lat LIKE 'ä%'", "lat > 'y'",
   "u = 'a'", "u LIKE 'æ%'", "u > 'ö'", "u = 'aeble'", "u LIKE 'AE%'",
   "e = 'a'", "e > 'a'", "e IN ('b', 'c')", "e LIKE 'c'",
+  // FLOAT compares as its stored single-precision value (1.1 is 1.100000023841858), FLOAT(7,3) to its decimals.
+  'fl = 1.1', 'fl = 2.5', "fl = '1.1'", 'fl < 1.1', 'fl >= 1.1', 'fl <> 1.1', 'fl IN (1.1, 2.5, 0.1)', 'fl BETWEEN 0.1 AND 1.1', 'fl > 1e-10',
+  'fl = 1.100000023841858', 'fl < 0.2', 'fl NOT IN (2.5)', 'fl BETWEEN -2.5 AND 1',
+  'fx = 1.1', 'fx = 0.1', "fx = '0.1'", 'fx > 0.1', 'fx < 0.3', 'fx >= 0.3', 'fx <= 100.1', 'fx IN (1.1, 0.1, 0.3)', 'fx IN (0.1)', 'fx NOT IN (0.1)', 'fx NOT IN (0.1, 1.1)',
+  'fx BETWEEN 0 AND 0.1', 'fx BETWEEN 0.3 AND 1', 'fx = 0.1004', 'fx <> 0.1', 'fx = 33.333', 'fx = 33.33349', 'fx > -2.5e0',
   'n > 0 AND g LIKE \'a%\' AND dd IS NOT NULL', 'note IS NULL', "note = 'n3' AND n < 0",
 ];
 
@@ -68,7 +76,7 @@ describe('typed filters and sorts by several columns, as MariaDB selects and ord
       bn VARCHAR(20) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin,
       lat VARCHAR(20) CHARACTER SET latin1 COLLATE latin1_swedish_ci,
       u VARCHAR(20) CHARACTER SET utf8mb4 COLLATE utf8mb4_uca1400_ai_ci,
-      n INT, d DECIMAL(12,3), f DOUBLE, dd DATE, dt DATETIME(3), tm TIME(1), yr YEAR, e ENUM('b','a','c'), note VARCHAR(10), vb VARBINARY(4)
+      n INT, d DECIMAL(12,3), f DOUBLE, dd DATE, dt DATETIME(3), tm TIME(1), yr YEAR, e ENUM('b','a','c'), note VARCHAR(10), vb VARBINARY(4), fl FLOAT, fx FLOAT(7,3)
     ) ENGINE=InnoDB`);
     const rnd = random(11);
     const rows = Array.from({ length: 1200 }, (_, i) => rowValues(i * 2 + 1, rnd));
