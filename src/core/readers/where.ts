@@ -12,6 +12,7 @@
  */
 import type { Column } from '../schema.ts';
 import type { RowBatch } from '../values/row-batch.ts';
+import { selectRows } from '../values/batch-edit.ts';
 import { compareOrderKeys, KeyBuffer, loadColumnOrder, type ColumnOrder, type OrderKind } from '../values/order-key.ts';
 import { isFixedZone } from '../values/time-zone.ts';
 import { batchText } from '../values/batch-strings.ts';
@@ -272,5 +273,25 @@ export async function compileWhere(conditions: readonly WhereCondition[], column
       }
       if (all) out.push(r);
     }
+  };
+}
+
+/** A typed filter as it is handed to worker threads: its conditions, and the zone TIMESTAMP values are shown in. */
+export interface RowWhere {
+  conditions: WhereCondition[];
+  zone: string;
+}
+
+/** The rows of a batch `where` holds for, as a batch of their own (the batch itself when all do). */
+export type BatchFilter = (batch: RowBatch) => RowBatch;
+
+/** `where` over rows whose output columns are `columns`, defined by `table`'s columns, as a filter of batches. */
+export async function whereFilter(where: RowWhere, columns: readonly string[], table: readonly Column[]): Promise<BatchFilter> {
+  const test = await compileWhere(where.conditions, columns, table, where.zone);
+  const keep: number[] = [];
+  return (batch) => {
+    keep.length = 0;
+    test(batch, keep);
+    return keep.length === batch.rows ? batch : selectRows(batch, keep);
   };
 }
