@@ -54,6 +54,8 @@ import { version } from '../package.json';
 import { readDatadir } from './cli/datadir.ts';
 import { historyOf, historySqlRun, revertRun } from './cli/history.ts';
 import { givenTables } from './cli/datadir-schema.ts';
+import { countWhere, whereChunks, whereLine, whereOption } from './cli/where-option.ts';
+import { whereFilter, type RowWhere } from './core/readers/where.ts';
 
 /** Writes with backpressure, so a multi-GB export never piles up in memory. */
 function write(out: Writable, text: string | Uint8Array): Promise<void> | undefined {
@@ -66,9 +68,10 @@ function write(out: Writable, text: string | Uint8Array): Promise<void> | undefi
 type Chunk = Uint8Array | string;
 
 /** The rows as output chunks, in key order; Parquet's runs encoded where they are decoded (cli/parquet-output.ts). */
-async function decodeAll(table: InnodbTable, args: Args, out: Writable): Promise<Decoded<Chunk>> {
-  if (args.format === 'parquet') return parquetDecoded(table, args.files, args.threads, args.output ?? '', { warn, line: (text) => process.stderr.write(`${text}\n`) });
-  return decodeChunks(table, args, (batch) => (args.format === 'csv' ? csvBytes(batch) : ndjsonOf(table.definition, table.reader.columns, batchRows(batch), { strings: args.jsonStrings })), out);
+async function decodeAll(table: InnodbTable, args: Args, out: Writable, where: RowWhere | null): Promise<Decoded<Chunk>> {
+  if (args.format === 'parquet') return parquetDecoded(table, args.files, args.threads, args.output ?? '', { warn, line: (text) => process.stderr.write(`${text}\n`) }, where ?? undefined);
+  const format = (batch: RowBatch) => (args.format === 'csv' ? csvBytes(batch) : ndjsonOf(table.definition, table.reader.columns, batchRows(batch), { strings: args.jsonStrings }));
+  return where === null ? decodeChunks(table, args, format, out) : whereChunks(table, args.files, args.threads, where, format);
 }
 
 /**
@@ -239,6 +242,7 @@ async function runFolder(args: Args): Promise<number> {
   if (args.more.length > 0) throw new UsageError('a folder is read alone: give no other file with it');
   if (args.history || args.revertTrx !== null) throw new UsageError('--history and --revert-trx read one table: give its .ibd file');
   if (!args.listTables && args.output === null) throw new UsageError('a folder\'s tables are written into a folder: name it with -o OUTDIR (or list them with --list-tables)');
+  if (args.where !== null) throw new UsageError('--where filters one table\'s rows: give its .ibd file');
   if (args.schema !== null && !args.allTrees) throw new UsageError('--schema with a folder defines its dropped trees whose definition is lost: add --index-id all');
   const timeZone = args.format === 'parquet' || args.sql ? 'UTC' : (await cliTimeZone(args.timeZone, join(args.ibd, 'ibdata1'), (line) => process.stderr.write(`${line}\n`)));
   return readDatadir({
@@ -316,15 +320,23 @@ async function readOpened(file: InnodbFile, args: Args): Promise<number> {
     for (const w of space.warnings) warn(w);
     const spaceDamaged = space.damaged;
     if (!(await definitionFits(table, file))) return 1;
+    const where = args.where === null ? null : await whereOption(args.where, table, args.timeZone);
     const range = keyRange(args.key, args.from, args.to);
     if (args.csvFor !== null && args.output !== null) process.stderr.write(`${await writeLoadData(table.definition, table.columns, args.output)}: the LOAD DATA statement of ${args.output}\n`);
     const stream = out;
     if (args.revertTrx !== null) return Math.max(await revertRun(table, args.revertTrx, (text) => write(stream, text), warn), spaceDamaged ? 2 : 0);
     if (args.history && args.sql) return Math.max(await historySqlRun(table, (text) => write(stream, text), warn), spaceDamaged ? 2 : 0);
-    if (range !== null) return Math.max(await writeLookup(table, range, { format: textFormat(args), jsonStrings: args.jsonStrings, count: args.count, write: (c) => write(stream, c), say: (l) => process.stderr.write(`${l}\n`) }), spaceDamaged ? 2 : 0);
+    const keep = where === null ? undefined : await whereFilter(where, table.columns, table.definition.columns);
+    if (range !== null) return Math.max(await writeLookup(table, range, { format: textFormat(args), jsonStrings: args.jsonStrings, count: args.count, keep, write: (c) => write(stream, c), say: (l) => process.stderr.write(`${l}\n`) }), spaceDamaged ? 2 : 0);
+    if (args.count && where !== null) {
+      const s = await countWhere(table, args.files, args.threads, where, out);
+      warnProblems(file.name, s.problems);
+      warnWithheld(file.name, s);
+      return anythingAmiss(s) || spaceDamaged ? 2 : 0;
+    }
     if (args.count) return Math.max(await countRows(table, out, args), spaceDamaged ? 2 : 0);
     if (args.format === 'csv') await write(out, csvHeader(table.columns));
-    const decoded = await decodeAll(table, args, out);
+    const decoded = await decodeAll(table, args, out, where);
     for await (const chunk of decoded.chunks) await write(out, chunk);
     const s = await decoded.stats();
     // Partial rows stand for the rows of lost or damaged clustered leaves: with none, no second pass.
@@ -341,6 +353,7 @@ async function readOpened(file: InnodbFile, args: Args): Promise<number> {
     if (taken !== null) sayTakenBack(file.name, taken, warn);
     process.stderr.write(`${file.name}: ${s.rowsDecoded} rows from ${s.pagesRead} leaf pages (${info.pageSize / 1024} KB pages, ${info.rowFormat}, ${info.checksumFormat} checksums); ${s.recordsFailed} undecodable records, ${s.pagesSkipped} skipped pages, ${s.badChecksums} bad checksums, ${s.damagedPages} damaged leaf pages\n`);
     process.stderr.write(recoveryReport(file.name, s));
+    if (decoded.kept) process.stderr.write(`${whereLine(file.name, decoded.kept(), s.rowsDecoded)}\n`);
     warnWithheld(file.name, s);
     // Leaves found by scanning: the B-tree above them is damaged, even where every row came back.
     const uncommitted = (taken?.versions.keptRows.size ?? 0) > 0;

@@ -21,6 +21,7 @@ import { resolveSchema } from '../src/core/definitions/schema-source.ts';
 import type { TableDef } from '../src/core/schema.ts';
 import { bytesSource } from '../src/core/tablespace/source.ts';
 import { summarize } from '../src/core/readers/summary.ts';
+import { inspectPage } from '../src/core/readers/page-inspect.ts';
 import { openTable, type Row, type TableReader } from '../src/core/readers/table-reader.ts';
 import { Tablespace } from '../src/core/tablespace/tablespace.ts';
 import { startMariadb, type MariadbServer } from './harness/mariadb.ts';
@@ -112,6 +113,13 @@ describe.each([
     expect([s.pageSize, s.checksumFormat, s.spaceId]).toEqual([pageSize, checksum === 'full_crc32' ? 'full_crc32' : 'mysql', t.spaceId]);
     expect([s.checksums.bad, s.checksums.badPages, s.checksums.checked]).toEqual([1, [0], t.bytes.length / pageSize]);
     expect(s.spaceHeader).toBe(`page 0 (the space header) is damaged: it is all zeros; page size/format taken from the other pages: ${format}`);
+    // Page 0 is bad for being all zeros, not for a checksum mismatch: the page's summary and inspector say which.
+    expect(s.page0Damaged).toBe(true);
+    const inspected = await inspectPage(bytesSource(zeroed, `${name}.ibd`), 0);
+    expect(inspected.checksum?.damaged).toBe('page 0 (the space header) is damaged: it is all zeros');
+    expect(inspected.problems[0].message).toBe('page 0 (the space header) is damaged: it is all zeros');
+    expect(inspected.problems.map((p) => p.message).join('\n')).not.toMatch(/checksum/);
+    expect((await inspectPage(bytesSource(t.bytes, `${name}.ibd`), 0)).checksum?.damaged).toBeNull();
     // No page of a freshly filled table was freed: the count is exact, page 0's descriptors or not.
     expect(s.rows).toBe(t.rows.length);
     expect(s.indexes.map((i) => i.leafRecords)).toEqual([t.rows.length, t.rows.length]);

@@ -7,7 +7,7 @@
 import type { Column } from '../src/core/schema.ts';
 import type { RowBatch } from '../src/core/values/row-batch.ts';
 import { keyRows, textRows } from '../src/ui/search/search.ts';
-import { compileWhere, type RowTest } from '../src/ui/search/where.ts';
+import { compileWhere, type RowTest } from '../src/core/readers/where.ts';
 import type { RowQuery } from './viewer-api.ts';
 
 /** What a typed filter is tested against: the view's output columns, the table's columns, the zone TIMESTAMP is shown in. */

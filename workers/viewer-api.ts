@@ -22,7 +22,7 @@
  *    worker, or into bytes handed over; `exportEdge` gives the header / preamble and the postamble.
  *  - `stats()`: this worker's decode statistics since `openView`.
  */
-import type { WhereCondition } from '../src/ui/search/where-parse.ts';
+import type { WhereCondition } from '../src/core/readers/where-parse.ts';
 import type * as Comlink from 'comlink';
 import type { EncryptionKeys } from '../src/core/tablespace/encryption.ts';
 import type { CsvOptions } from '../src/core/writers/output.ts';
@@ -133,7 +133,7 @@ export interface OpenedView {
 
 /**
  * A text filter, an exact key match (`columns` / `values`: every one must equal), or a typed filter
- * (`text` as typed, parsed into `conditions`: src/ui/search/where-parse.ts).
+ * (`text` as typed, parsed into `conditions`: src/core/readers/where-parse.ts).
  */
 export type RowQuery =
   | { kind: 'text'; text: string; column: number | null; matchCase: boolean }

@@ -42,6 +42,9 @@ export const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [-
                      columns, into -o OUT; a value its type cannot hold, a zero date, is null and warned)
   --csv-for load-data  CSV that MySQL/MariaDB's LOAD DATA reads back exactly (backslashes escaped,
                      TIMESTAMP in UTC), into -o OUT, with the LOAD DATA statement beside it (OUT.load.sql)
+  --where COND       only the rows COND holds for, compared as the server's WHERE does (as the page's
+                     filter): column conditions joined by AND, each = <> < <= > >=, [NOT] BETWEEN,
+                     [NOT] IN (…), [NOT] LIKE, IS [NOT] NULL against literals; with --count, rows are decoded
   --json-strings     ndjson: every value a string, as CSV shows it (default: integers, DECIMAL, FLOAT,
                      DOUBLE as JSON numbers where a double holds them exactly, BIT as its number)
   --threads N        decode with N worker threads (default: one per core)
@@ -141,12 +144,14 @@ export interface Args {
   asOnDisk: boolean;
   /** --json-strings: NDJSON values all strings, as CSV shows them. */
   jsonStrings: boolean;
+  /** --where COND: the typed filter's text (core/readers/where-parse.ts), or null for every row. */
+  where: string | null;
   /** --format sql: a folder's tables as SQL a server loads (datadir.ts); refused for a file. */
   sql: boolean;
 }
 
 export function parseArgs(argv: string[]): Args {
-  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null; more: string[] } = { format: 'csv', schema: null, printDdl: false, count: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, listTables: false, dictionary: null, datadir: null, indexId: null, allTrees: false, pageSize: null, pageMap: false, page: null, index: null, key: null, from: null, to: null, more: [], files: [], partitionColumn: false, timeZone: null, csvFor: null, listTransactions: false, beforeTrx: null, history: false, revertTrx: null, asOnDisk: false, jsonStrings: false, sql: false };
+  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null; more: string[] } = { format: 'csv', schema: null, printDdl: false, count: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, listTables: false, dictionary: null, datadir: null, indexId: null, allTrees: false, pageSize: null, pageMap: false, page: null, index: null, key: null, from: null, to: null, more: [], files: [], partitionColumn: false, timeZone: null, csvFor: null, listTransactions: false, beforeTrx: null, history: false, revertTrx: null, asOnDisk: false, jsonStrings: false, sql: false, where: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = (): string => {
@@ -169,6 +174,7 @@ export function parseArgs(argv: string[]): Args {
     else if (a === '--key') args.key = value();
     else if (a === '--from') args.from = value();
     else if (a === '--to') args.to = value();
+    else if (a === '--where') args.where = value();
     else if (a === '--partition-column') args.partitionColumn = true;
     else if (a === '--csv-for') {
       if (value() !== 'load-data') throw new UsageError('--csv-for takes load-data');
@@ -231,6 +237,9 @@ export function parseArgs(argv: string[]): Args {
   if (args.csvFor !== null && (args.count || args.printDdl || args.listTables || args.listIndexes || args.pageMap || args.page !== null)) throw new UsageError('--csv-for load-data writes a table\'s rows: not with --count, --print-ddl, --list-*, --page-map or --page');
   if (args.csvFor !== null && (args.format !== 'csv' || args.output === null)) throw new UsageError('--csv-for load-data writes CSV (--format csv) to -o FILE, and its LOAD DATA statement beside it');
   historyArgs(args);
+  if (args.where !== null && (args.printDdl || args.listTables || args.listIndexes || args.listTransactions || args.pageMap || args.page !== null || args.history || args.revertTrx !== null || args.mode === 'partial')) {
+    throw new UsageError('--where filters a table\'s rows: not with --print-ddl, --list-*, --page-map, --page, --history, --revert-trx or --rows partial');
+  }
   return args as Args;
 }
 
@@ -255,6 +264,7 @@ export async function sortFiles(args: Args): Promise<void> {
   if (args.files.length > 1) args.more = [];
   if ((args.more.length > 0 || args.partitionColumn) && (args.listIndexes || args.pageMap || args.page !== null || args.printDdl)) throw new UsageError('--list-indexes, --page-map, --page and --print-ddl take one file, not a partitioned table\'s');
   if (args.format === 'parquet' && args.index !== null && (args.more.length > 0 || args.partitionColumn)) throw new UsageError('--index on a partitioned table merges the partitions\' rows into the index\'s order: not with --format parquet, whose runs are written partition by partition');
+  if (args.where !== null && (args.more.length > 0 || args.partitionColumn)) throw new UsageError('--where filters one file\'s rows: a partitioned table\'s files are not filtered (give one partition\'s file)');
   if (args.csvFor !== null && (args.more.length > 0 || args.partitionColumn)) throw new UsageError('--csv-for load-data takes one file, not a partitioned table\'s');
   if (args.mode === 'partial' && (args.count || args.index !== null || args.key !== null || args.from !== null || args.to !== null)) throw new UsageError('--rows partial reads the whole table\'s secondary indexes for the keys of its lost leaves: not with --count, --index, --key, --from or --to');
   if (args.format === 'parquet' && (args.key !== null || args.from !== null || args.to !== null || args.count || args.printDdl || args.listTables || args.listIndexes || args.pageMap || args.page !== null)) throw new UsageError('--format parquet writes the rows of a table (of one file or its partitions\'): not with --key, --from, --to, --count, --print-ddl, --list-*, --page-map or --page');

@@ -13,6 +13,8 @@ import { csvHeader, ndjsonOf } from '../core/writers/output.ts';
 import { batchRows } from '../core/values/row-batch.ts';
 import type { InnodbTable } from '../lib/innodb-table.ts';
 import { problemLine } from './problem-lines.ts';
+import type { BatchFilter } from '../core/readers/where.ts';
+import { whereLine } from './where-option.ts';
 
 /** Writes to the output, with backpressure (a promise to wait for, or nothing). */
 export type WriteOut = (chunk: string | Uint8Array) => Promise<void> | undefined;
@@ -46,6 +48,8 @@ export interface LookupOutput {
   jsonStrings: boolean;
   /** --count: the number of rows found instead of the rows. */
   count: boolean;
+  /** --where: the rows found that it keeps (where-option.ts). */
+  keep?: BatchFilter;
   write: WriteOut;
   /** A line on stderr. */
   say(line: string): void;
@@ -57,7 +61,10 @@ export async function writeLookup(table: InnodbTable, range: KeyRange, out: Look
   const { columns } = table;
   let rows = 0;
   if (!out.count && out.format === 'csv') await out.write(csvHeader(columns));
-  for await (const batch of lookup.batches()) {
+  let found = 0;
+  for await (const read of lookup.batches()) {
+    found += read.rows;
+    const batch = out.keep === undefined ? read : out.keep(read);
     rows += batch.rows;
     if (!out.count) await out.write(out.format === 'csv' ? csvBytes(batch) : ndjsonOf(table.definition, columns, batchRows(batch), { strings: out.jsonStrings }));
   }
@@ -65,6 +72,7 @@ export async function writeLookup(table: InnodbTable, range: KeyRange, out: Look
   for (const note of lookup.notes) out.say(`note: ${note}`);
   const s = table.stats;
   const levels = table.info.treeHeight;
+  if (out.keep !== undefined) out.say(whereLine(table.info.file, rows, found));
   out.say(`${table.info.file}: ${rows} rows by key; ${lookup.path.length} pages read (a B-tree of ${levels} level${levels === 1 ? '' : 's'}, ${s.pagesRead} leaf pages decoded)`);
   for (const p of s.problems) out.say(`warning: ${problemLine(table.info.file, p)}`);
   const missing = lookupDamage(table.info.file, s);

@@ -19,7 +19,7 @@ function sectionText(s: Section): string {
 }
 
 function checksumText(c: ChecksumReport): string {
-  const lines = [`checksum: ${c.result} (the reader's verdict)`];
+  const lines = [`checksum: ${c.result} (the reader's verdict${c.damaged === null ? '' : `: ${c.damaged}`})`];
   for (const k of c.checks) {
     const places = k.places.map((p) => `at ${p.offset} stored ${hex32(p.stored)} computed ${hex32(p.computed)}`).join('; ');
     lines.push(`  ${k.algorithm.padEnd(30)} ${places}  ${k.matches ? 'matches' : 'no match'}`);

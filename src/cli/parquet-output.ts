@@ -13,6 +13,7 @@ import type { TableDef } from '../core/schema.ts';
 import type { DecodeStats } from '../core/readers/decode-stats.ts';
 import type { InnodbTable } from '../lib/innodb-table.ts';
 import { pooledParquet } from './pooled-read.ts';
+import type { RowWhere } from '../core/readers/where.ts';
 
 /** A table's rows on their way out: the output's chunks in key order, then the decoders' statistics. */
 export interface Decoded<C> {
@@ -20,6 +21,8 @@ export interface Decoded<C> {
   stats: () => Promise<DecodeStats>;
   /** Whether some values could not be written as they are (Parquet: written as nulls, warned). */
   amiss?: () => boolean;
+  /** With --where (where-option.ts): the rows it kept, written. */
+  kept?: () => number;
 }
 
 /** One Parquet file of runs placed in order: head, each run's bytes, footer. */
@@ -50,6 +53,11 @@ export class ParquetOutput {
     return this.#layout.notHeld().length > 0;
   }
 
+  /** The rows placed so far. */
+  rows(): number {
+    return this.#layout.groups().rows;
+  }
+
   /** What the file holds and where its row groups were encoded, for stderr. */
   summary(file: string): string {
     const { rows, rowGroups } = this.#layout.groups();
@@ -58,15 +66,15 @@ export class ParquetOutput {
   }
 }
 
-/** The rows of `table` (data files `paths`) as the chunks of one Parquet file `file`, with `threads` threads. */
-export async function parquetDecoded(table: InnodbTable, paths: readonly string[], threads: number, file: string, say: { warn(message: string): void; line(text: string): void }): Promise<Decoded<Uint8Array>> {
+/** The rows of `table` (data files `paths`; those `where` keeps) as the chunks of one Parquet file `file`, with `threads` threads. */
+export async function parquetDecoded(table: InnodbTable, paths: readonly string[], threads: number, file: string, say: { warn(message: string): void; line(text: string): void }, where?: RowWhere): Promise<Decoded<Uint8Array>> {
   const out = new ParquetOutput(table.definition, table.reader.columns);
-  const read = await pooledParquet(table, paths, threads, { columns: table.reader.columns, partition: null });
+  const read = await pooledParquet(table, paths, threads, { columns: table.reader.columns, partition: null }, where);
   async function* chunks(): AsyncGenerator<Uint8Array> {
     yield out.head;
     for await (const run of read.runs) yield out.place(run, read.threads);
     yield out.end(say.warn);
     say.line(out.summary(file));
   }
-  return { chunks: chunks(), stats: () => Promise.resolve(read.stats()), amiss: () => out.amiss() };
+  return { chunks: chunks(), stats: () => Promise.resolve(read.stats()), amiss: () => out.amiss(), ...(where === undefined ? {} : { kept: () => out.rows() }) };
 }

@@ -3,7 +3,7 @@
  * that every thread decodes, given back in key order. The CLI's count of one file, its reads of a
  * partitioned table's partitions (partitions.ts) and its Parquet runs (of one file or partitions), so
  * those use all the cores too. A table of few leaf pages is read in this thread: starting the
- * threads would cost more than they save.
+ * threads would cost more than they save. A --where filters the rows where they are decoded.
  */
 import type { Writable } from 'node:stream';
 import { alignedRuns, decodeInParallel, type ParallelOptions } from '../core/readers/parallel.ts';
@@ -12,6 +12,7 @@ import type { DecodeStats } from '../core/readers/table-reader.ts';
 import type { RowBatch } from '../core/values/row-batch.ts';
 import { sumLeafCounts, type InnodbTable, type RowCount } from '../lib/innodb-table.ts';
 import { PARALLEL_MIN_PAGES, startPool, type NodePool } from '../node/pool.ts';
+import { whereFilter, type BatchFilter, type RowWhere } from '../core/readers/where.ts';
 
 /** Leaf pages per run of a count in the worker threads (4 MB of 16 KB pages, one read each). */
 const COUNT_RUN_PAGES = 256;
@@ -37,11 +38,19 @@ export interface PooledRead {
  * The rows of `table` (whose data files are `paths`) with `threads` threads; `alone`: one thread
  * means this one (else one worker, so that this thread is free for other work: a merge of partitions).
  */
-export async function pooledBatches(table: InnodbTable, paths: readonly string[], threads: number, alone = true): Promise<PooledRead> {
+export async function pooledBatches(table: InnodbTable, paths: readonly string[], threads: number, alone = true, where?: RowWhere): Promise<PooledRead> {
   const leaves = await table.reader.leafPages();
-  if ((alone && threads === 1) || leaves.length < PARALLEL_MIN_PAGES) return { batches: table.batches({ batchSize: 5000 }), stats: () => table.stats };
-  const pool = startPool(workerUrl(), paths, table.definition, table.options, 'batch', threads);
+  if ((alone && threads === 1) || leaves.length < PARALLEL_MIN_PAGES) {
+    const keep = where === undefined ? undefined : await whereFilter(where, table.columns, table.definition.columns);
+    return { batches: kept(table.batches({ batchSize: 5000 }), keep), stats: () => table.stats };
+  }
+  const pool = startPool(workerUrl(), paths, table.definition, table.options, 'batch', threads, undefined, where);
   return { batches: inKeyOrder(pool, leaves), stats: () => pool.stats() };
+}
+
+/** The batches' rows `keep` keeps (all without it). */
+async function* kept(batches: AsyncGenerator<RowBatch>, keep: BatchFilter | undefined): AsyncGenerator<RowBatch> {
+  for await (const batch of batches) yield keep === undefined ? batch : keep(batch);
 }
 
 /** What the pool makes of each run of `leaves`, in key order; the pool is closed at the end (or when the caller stops). */
@@ -98,14 +107,17 @@ export interface PooledParquet {
  * The rows of `table` (whose data files are `paths`) as Parquet runs, with `threads` threads; in
  * this thread cut and encoded as the threads do (parquet-pages.ts), so the file is the same.
  */
-export async function pooledParquet(table: InnodbTable, paths: readonly string[], threads: number, spec: ParquetRunSpec): Promise<PooledParquet> {
+export async function pooledParquet(table: InnodbTable, paths: readonly string[], threads: number, spec: ParquetRunSpec, where?: RowWhere): Promise<PooledParquet> {
   const leaves = await table.reader.leafPages();
-  if (threads === 1 || leaves.length < PARALLEL_MIN_PAGES) return { runs: parquetHere(table, leaves, spec), stats: () => table.stats, threads: 0 };
-  const pool = startPool(workerUrl(), paths, table.definition, table.options, 'parquet', threads, spec);
+  if (threads === 1 || leaves.length < PARALLEL_MIN_PAGES) {
+    const keep = where === undefined ? undefined : await whereFilter(where, table.columns, table.definition.columns);
+    return { runs: parquetHere(table, leaves, spec, keep), stats: () => table.stats, threads: 0 };
+  }
+  const pool = startPool(workerUrl(), paths, table.definition, table.options, 'parquet', threads, spec, where);
   return { runs: inKeyOrder(pool, leaves, { runPages: PARQUET_RUN_PAGES, inFlight: 1 }), stats: () => pool.stats(), threads: pool.decoders.length };
 }
 
-async function* parquetHere(table: InnodbTable, leaves: readonly number[], spec: ParquetRunSpec): AsyncGenerator<ParquetRun> {
+async function* parquetHere(table: InnodbTable, leaves: readonly number[], spec: ParquetRunSpec, keep: BatchFilter | undefined): AsyncGenerator<ParquetRun> {
   const runs = alignedRuns(leaves, PARQUET_RUN_PAGES);
-  for (let i = 0; i < runs.length; i++) yield await parquetPages(table.reader, table.definition, runs[i], i === 0, spec);
+  for (let i = 0; i < runs.length; i++) yield await parquetPages(table.reader, table.definition, runs[i], i === 0, spec, keep);
 }

@@ -5,7 +5,8 @@
  * leaving it all to the main thread (a quarter of the work, and the main thread shares the cores);
  * or, for --count, as the rows of each page of the run (TableReader.countLeaves: checksums make a
  * count's work, and they spread over the cores too); or, for --format parquet, as the run's own
- * Parquet row groups (parquet-pages.ts), the encoding spread over the cores too.
+ * Parquet row groups (parquet-pages.ts), the encoding spread over the cores too. With --where, the
+ * batches and Parquet runs hold only the rows it keeps (filtered where they are decoded).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { IbdError } from '../core/errors.ts';
@@ -14,6 +15,7 @@ import type { TableDef } from '../core/schema.ts';
 import { openTable, type OpenOptions, type TableReader } from '../core/readers/table-reader.ts';
 import { csvBuffers, csvPages, type CsvBuffers } from '../core/writers/csv-pages.ts';
 import { parquetPages, type ParquetRun, type ParquetRunSpec } from '../core/writers/parquet-pages.ts';
+import { whereFilter, type BatchFilter, type RowWhere } from '../core/readers/where.ts';
 import { dataFilesOf } from './data-files.ts';
 
 export interface RunRequest {
@@ -48,12 +50,16 @@ export interface WorkerStart {
   options: OpenOptions;
   output: RunOutput;
   parquet?: ParquetRunSpec;
+  /** --where: the rows of `batch` and `parquet` runs kept, the others filtered out here. */
+  where?: RowWhere;
 }
 
-const { paths, table, options, output, parquet } = workerData as WorkerStart;
+const { paths, table, options, output, parquet, where } = workerData as WorkerStart;
 const port = parentPort;
 if (port === null) throw new Error('decode-worker must run as a worker thread');
 const reader = dataFilesOf(paths).then((source) => openTable(source, table, options));
+/** The filter of --where (a collation's weights may be loaded first), made once for every run. */
+const keep: Promise<BatchFilter | undefined> = where === undefined ? Promise.resolve(undefined) : reader.then((r) => whereFilter(where, r.columns, table.columns));
 
 /** CSV runs decode into reused buffers: a builder and a CSV buffer per run in progress. */
 const buffers: CsvBuffers[] = [];
@@ -80,9 +86,11 @@ async function runOutput(r: TableReader, request: RunRequest): Promise<RowBatch 
   if (output === 'count') return r.countLeaves(request.pages, { exact: true, readBytes: COUNT_READ_BYTES });
   if (output === 'parquet') {
     if (parquet === undefined) throw new Error('a Parquet worker needs its output columns');
-    return parquetPages(r, table, request.pages, request.first, parquet);
+    return parquetPages(r, table, request.pages, request.first, parquet, await keep);
   }
-  return r.decodePages(request.pages, { first: request.first });
+  const batch = await r.decodePages(request.pages, { first: request.first });
+  const filter = await keep;
+  return filter === undefined ? batch : filter(batch);
 }
 
 port.on('message', (request: RunRequest | GiveBack) => {

@@ -8,6 +8,7 @@ import type { TableDef } from '../core/schema.ts';
 import type { GiveBack, RunOutput, RunRequest, WorkerError, WorkerStart } from './decode-worker.ts';
 import type { RowBatch } from '../core/values/row-batch.ts';
 import type { ParquetRun, ParquetRunSpec } from '../core/writers/parquet-pages.ts';
+import type { RowWhere } from '../core/readers/where.ts';
 
 /** What the workers hand back per run (RunOutput): batches, CSV bytes, row counts per page, or Parquet row groups. */
 interface Outputs {
@@ -36,10 +37,10 @@ type Reply<T> = { id: number; error: WorkerError } | ({ id: number; error?: unde
 export const PARALLEL_MIN_PAGES = 256;
 
 export function startPool<O extends RunOutput>(
-  workerUrl: URL, paths: readonly string[], table: TableDef, options: OpenOptions, output: O, size = availableParallelism(), parquet?: ParquetRunSpec,
+  workerUrl: URL, paths: readonly string[], table: TableDef, options: OpenOptions, output: O, size = availableParallelism(), parquet?: ParquetRunSpec, where?: RowWhere,
 ): NodePool<Outputs[O]> {
   type T = Outputs[O];
-  const workerData: WorkerStart = { paths, table, options, output, parquet };
+  const workerData: WorkerStart = { paths, table, options, output, parquet, where };
   const workers = Array.from({ length: Math.max(1, size) }, () => new Worker(workerUrl, { workerData }));
   let nextId = 0;
   const latest: DecodeStats[] = [];

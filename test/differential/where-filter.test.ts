@@ -1,7 +1,7 @@
 /**
- * Typed filters (the grid's WHERE condition, src/ui/search/where.ts) and sorts by several columns
+ * Typed filters (the grid's WHERE condition, src/core/readers/where.ts) and sorts by several columns
  * against MariaDB's own `SELECT id … WHERE … ORDER BY …`: a table of 1,200 rows with NULLs and
- * duplicates in integers, DECIMAL, DOUBLE, DATE, DATETIME(3), TIME with negatives, YEAR, ENUM and
+ * duplicates in integers, DECIMAL, DOUBLE, FLOAT, FLOAT(7,3), DATE, DATETIME(3), TIME with negatives, YEAR, ENUM and
  * text in utf8mb4_general_ci, utf8mb4_bin, latin1_swedish_ci and utf8mb4_uca1400_ai_ci (case,
  * accents, trailing spaces, ß, æ) is decoded from its .ibd and filtered the way the page filters
  * (TableView.filter in the worker methods, page by page) and sorted as it sorts (TableView.sortBy,
@@ -9,52 +9,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RowQuery } from '../../workers/viewer-api.ts';
-import { parseWhere } from '../../src/ui/search/where-parse.ts';
+import { parseWhere } from '../../src/core/readers/where-parse.ts';
 import { writeSorted } from '../../src/ui/export/export-order.ts';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
 import { inThreadPool } from '../ui/in-thread-pool.ts';
 import { lookup, openSortedTable, serverIds, type SortedTable } from './sorted-table.ts';
-
-const TEXTS = ['a', 'A', 'á', 'b', 'B ', 'ß', 'ss', 'ä', 'å', 'ö', 'æble', 'aeble', 'Æble', 'e', 'É', 'x_1', 'x1', '', ' ', 'apple', 'Apple ', 'Äpfel', 'b%c', 'z'];
-
-function random(seed: number): () => number {
-  let s = seed;
-  return () => {
-    s = (s * 1103515245 + 12345) % 2147483648;
-    return s / 2147483648;
-  };
-}
-
-function rowValues(id: number, rnd: () => number): string {
-  const pick = <T,>(a: readonly T[]) => a[Math.floor(rnd() * a.length)];
-  const maybe = (v: string) => (rnd() < 0.1 ? 'NULL' : v);
-  const text = () => maybe(`'${pick(TEXTS)}'`);
-  const n = Math.floor(rnd() * 200) - 100;
-  return `(${id}, ${text()}, ${text()}, ${maybe(`'${pick(TEXTS.filter((x) => !/[æÆß]/.test(x)))}'`)}, ${text()}, ${maybe(String(n))},
-    ${maybe((n * 37.125).toFixed(3))}, ${maybe(pick(['0', '2.5', '-2.5', '12345.678', '1e300', String(n)]))},
-    ${maybe(`'20${10 + (id % 20)}-0${1 + (n & 7)}-1${n & 7}'`)}, ${maybe(`'2024-02-29 1${n & 7}:0${id % 10}:00.${n & 7}'`)},
-    ${maybe(pick(["'-838:59:59'", "'-01:00:00'", "'00:00:00'", "'12:30:00'", "'100:00:00'", "'12:30:00.5'"]))}, ${maybe(String(1990 + (n & 15)))},
-    ${maybe(pick(["'b'", "'a'", "'c'"]))}, ${rnd() < 0.5 ? 'NULL' : `'n${id % 7}'`}, ${maybe("X'00FF'")})`;
-}
-
-/** Conditions typed as a DBA types them after WHERE; each is run by the server as typed. */
-const CONDITIONS = [
-  'n > 50', 'n <= -3', 'n = 0', 'n <> 5', 'n != 5', 'n BETWEEN -10 AND 10', 'n NOT BETWEEN -10 AND 10', 'n IN (1, 2, 3, -100)',
-  'n NOT IN (1, 2)', 'n > 5.5', 'n >= -7.25', 'n IS NULL', 'n IS NOT NULL',
-  'd > 100.5', 'd = 37.125', "d = '37.1250'", 'd BETWEEN -100 AND 100.25', 'd < -1000', 'd >= 0',
-  'f > 2.5', 'f = -2.5', 'f <= 0', 'f > 1e3',
-  "dd >= '2015-01-01' AND dd < '2020-01-01'", "dd BETWEEN '2012-03-01' AND '2018-06-30'", "dd = '2014-05-15'", "dd <> '2014-05-15'",
-  "dt >= '2024-02-29 13:00:00'", "dt > '2024-02-29'", "dt = '2024-02-29 12:05:00.3'", "dt < '2024-02-29 13:05:00.5'", "dt >= '2024-02-29 13:05:00.30001'",
-  "tm < '00:00:00'", "tm >= '12:30:00'", "tm = '-01:00:00'", "tm > '-100:00:00'", "tm = '12:30:00.5'", "tm BETWEEN '00:00:00' AND '99:00:00'",
-  'yr > 1995', 'yr IN (1990, 2000)',
-  "g = 'a'", "g = 'A '", "g > 'b'", "g < 'ss'", "g = 'ss'", "g LIKE 'a%'", "g LIKE '_'", "g LIKE '%s%'", "g NOT LIKE 'a%'",
-  "g IN ('ß', 'e')", "g BETWEEN 'a' AND 'c'", "g LIKE 'x\\_%'", "g LIKE 'b\\%%'", "g LIKE '% '", "g = ''", "g LIKE ''",
-  "bn = 'a'", "bn > 'a'", "bn LIKE 'A%'", "bn = 'B'", "bn LIKE '%e'",
-  "lat = 'a'", "lat < 'b'", "lat LIKE 'ä%'", "lat > 'y'",
-  "u = 'a'", "u LIKE 'æ%'", "u > 'ö'", "u = 'aeble'", "u LIKE 'AE%'",
-  "e = 'a'", "e > 'a'", "e IN ('b', 'c')", "e LIKE 'c'",
-  'n > 0 AND g LIKE \'a%\' AND dd IS NOT NULL', 'note IS NULL', "note = 'n3' AND n < 0",
-];
+import { CONDITIONS, createWhereTable } from './where-table.ts';
 
 describe('typed filters and sorts by several columns, as MariaDB selects and orders', () => {
   let server: MariadbServer;
@@ -62,17 +22,7 @@ describe('typed filters and sorts by several columns, as MariaDB selects and ord
 
   beforeAll(async () => {
     server = await startMariadb({ pageSize: 4096 });
-    await server.query(`CREATE TABLE t (
-      id INT PRIMARY KEY,
-      g VARCHAR(20) CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci,
-      bn VARCHAR(20) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin,
-      lat VARCHAR(20) CHARACTER SET latin1 COLLATE latin1_swedish_ci,
-      u VARCHAR(20) CHARACTER SET utf8mb4 COLLATE utf8mb4_uca1400_ai_ci,
-      n INT, d DECIMAL(12,3), f DOUBLE, dd DATE, dt DATETIME(3), tm TIME(1), yr YEAR, e ENUM('b','a','c'), note VARCHAR(10), vb VARBINARY(4)
-    ) ENGINE=InnoDB`);
-    const rnd = random(11);
-    const rows = Array.from({ length: 1200 }, (_, i) => rowValues(i * 2 + 1, rnd));
-    await server.query(`INSERT INTO t VALUES ${rows.join(',\n')}`);
+    await createWhereTable(server);
     t = await openSortedTable(server);
   }, 180_000);
   afterAll(async () => {

@@ -1,26 +1,26 @@
 /**
- * The typed filter's parser (src/ui/search/where-parse.ts): what a DBA types after WHERE becomes
+ * The typed filter's parser (src/core/readers/where-parse.ts): what a DBA types after WHERE becomes
  * conditions on output columns, quoted literals read as the server reads them, and anything else is
  * refused saying where (the differential test, where-filter.test.ts, checks what the conditions match).
  */
 import { describe, expect, it } from 'vitest';
-import { parseWhere } from '../../src/ui/search/where-parse.ts';
+import { parseWhere } from '../../src/core/readers/where-parse.ts';
 
 const COLUMNS = ['id', 'Salary', 'hired', 'note', 'odd name'];
 
 describe('parsing a typed filter', () => {
   it('reads every kind of condition, joined by AND, column names in any case or backquoted', () => {
     expect(parseWhere("salary >= 100000.50 AND `hired` BETWEEN '2020-01-01' AND \"2020-12-31\" and note is not null", COLUMNS)).toEqual([
-      { column: 1, test: '>=', values: ['100000.50'] },
-      { column: 2, test: 'between', values: ['2020-01-01', '2020-12-31'] },
-      { column: 3, test: 'not null', values: [] },
+      { column: 1, test: '>=', values: ['100000.50'], numeric: [true] },
+      { column: 2, test: 'between', values: ['2020-01-01', '2020-12-31'], numeric: [false, false] },
+      { column: 3, test: 'not null', values: [], numeric: [] },
     ]);
     expect(parseWhere("id NOT IN (1, -2, +3) AND note NOT LIKE 'a%' AND `odd name` != 'x' AND id IS NULL AND id NOT BETWEEN 1 AND 2", COLUMNS)).toEqual([
-      { column: 0, test: 'not in', values: ['1', '-2', '+3'] },
-      { column: 3, test: 'not like', values: ['a%'] },
-      { column: 4, test: '<>', values: ['x'] },
-      { column: 0, test: 'null', values: [] },
-      { column: 0, test: 'not between', values: ['1', '2'] },
+      { column: 0, test: 'not in', values: ['1', '-2', '+3'], numeric: [true, true, true] },
+      { column: 3, test: 'not like', values: ['a%'], numeric: [false] },
+      { column: 4, test: '<>', values: ['x'], numeric: [false] },
+      { column: 0, test: 'null', values: [], numeric: [] },
+      { column: 0, test: 'not between', values: ['1', '2'], numeric: [true, true] },
     ]);
   });
 

@@ -87,7 +87,12 @@ function check(algorithm: string, stored: Uint8Array, places: [number, number][]
 }
 
 /** The checksum fields of the page as stored against each algorithm of the file's format. */
-function checksumReport(stored: Uint8Array, ts: Tablespace, result: ChecksumResult): ChecksumReport {
+function checksumReport(stored: Uint8Array, ts: Tablespace, result: ChecksumResult, no: number): ChecksumReport {
+  const report = checksumChecks(stored, ts, result);
+  return { ...report, damaged: no === 0 && ts.page0Damaged !== null ? `page 0 (the space header) is damaged: ${ts.page0Damaged}` : null };
+}
+
+function checksumChecks(stored: Uint8Array, ts: Tablespace, result: ChecksumResult): Omit<ChecksumReport, 'damaged'> {
   const end = stored.length;
   const lsnLow = u32(stored, FIL_PAGE_LSN + 4);
   if (ts.fsp.flags.zipSize !== 0) return { result, checks: [check('crc32 (ROW_FORMAT=COMPRESSED)', stored, [[0, zipPageCrc32(stored)]])], lsnMatches: null };
@@ -176,8 +181,10 @@ export async function inspectPage(source: ByteSource, no: number, options: Inspe
   const shown = bytes === stored || isSame(bytes, stored);
   const type = u16(bytes, FIL_PAGE_TYPE);
   const state = stateOf(page, await pageIsFree(ts, no));
-  const checksum = page && checksumReport(stored, ts, page.checksum);
-  if (state === 'checksum-bad' && checksum) problems.unshift(problem('the page fails its checksum: its bytes are not as the server wrote them', ...(shown ? checksumFields(checksum) : [])));
+  const checksum = page && checksumReport(stored, ts, page.checksum, no);
+  // Page 0 not believed for what it holds (all zeros, another page's bytes): said so, not as a checksum failure.
+  if (checksum && checksum.damaged !== null) problems.unshift(problem(checksum.damaged));
+  else if (state === 'checksum-bad' && checksum) problems.unshift(problem('the page fails its checksum: its bytes are not as the server wrote them', ...(shown ? checksumFields(checksum) : [])));
   const header = filHeader(stored, no, ts.fullCrc32);
   if (u32(stored, FIL_PAGE_OFFSET) !== no && state !== 'all-zero') problems.push(problem(`its FIL header says it is page ${u32(stored, FIL_PAGE_OFFSET)}`, { start: FIL_PAGE_OFFSET, end: FIL_PAGE_OFFSET + 4 }));
   const trailer = filTrailer(stored, ts);

@@ -68,6 +68,11 @@ export interface ChecksumReport {
   checks: ChecksumCheck[];
   /** The low 32 bits of FIL_PAGE_LSN again at the end of the page (a mismatch: a torn, half-written page); null where the format has none. */
   lsnMatches: boolean | null;
+  /**
+   * Page 0 not believed, why (Tablespace.page0Damaged: all zeros, a wrong type …): the verdict's
+   * reason where its checksum fields alone would not give it (a page of zeros is no checksum mismatch).
+   */
+  damaged: string | null;
 }
 
 export interface InspectedRecord {

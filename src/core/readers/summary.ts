@@ -98,6 +98,8 @@ export interface TablespaceSummary {
   problems: string[];
   /** Page 0 (the space header) damaged or disagreeing with the pages, in a sentence (Tablespace.headerNote); else null. */
   spaceHeader: string | null;
+  /** Page 0 is not believed (Tablespace.page0Damaged): among the bad pages for that, whatever its checksum (all zeros is none). */
+  page0Damaged: boolean;
   /**
    * The file is cut short: from the space header and the file size at once, then with the clustered
    * index's leaf pages past the end once the counting pass ended; null when nothing is missing.
@@ -228,6 +230,7 @@ async function quick(ts: Tablespace): Promise<{ summary: TablespaceSummary; root
     complete: false,
     problems: unread.slice(0, MAX_PROBLEMS).map(unreadProblem),
     spaceHeader: ts.headerNote,
+    page0Damaged: ts.page0Damaged !== null,
     truncation: truncationOf(ts),
   };
   return { summary, roots };

@@ -8,6 +8,7 @@
 import type { TableReader } from '../readers/table-reader.ts';
 import type { TableDef } from '../schema.ts';
 import { appendColumn } from '../values/batch-edit.ts';
+import type { BatchFilter } from '../readers/where.ts';
 import { parquetPart } from './parquet-rows.ts';
 import type { ParquetPart } from './parquet-row-groups.ts';
 
@@ -23,8 +24,9 @@ export interface ParquetRun {
   part: ParquetPart;
 }
 
-/** The rows of `pages` (in key order; `first`: they begin the table) as Parquet row groups. */
-export async function parquetPages(reader: TableReader, table: TableDef, pages: readonly number[], first: boolean, spec: ParquetRunSpec): Promise<ParquetRun> {
-  const batch = await reader.decodePages(pages, { first });
+/** The rows of `pages` (in key order; `first`: they begin the table) as Parquet row groups; with `keep`, only the rows it keeps (--where). */
+export async function parquetPages(reader: TableReader, table: TableDef, pages: readonly number[], first: boolean, spec: ParquetRunSpec, keep?: BatchFilter): Promise<ParquetRun> {
+  const decoded = await reader.decodePages(pages, { first });
+  const batch = keep === undefined ? decoded : keep(decoded);
   return parquetPart(table, spec.columns, spec.partition === null ? batch : appendColumn(batch, spec.partition));
 }

@@ -24,7 +24,7 @@ export interface LegendItem {
 
 /** Indexed like PAGE_STATES (page-map.ts). */
 const STATE_COLOURS = ['#9aa3ad', '#7fa7c9', '#3f9c5a', '#e0362c', '#c9ced6', '#d9a23b', '#7b4fb5', '#b0186b'];
-const STATE_LABELS = ['not read', 'not checked', 'valid', 'checksum wrong', 'all zero', 'free', 'missing (past the end)', 'unreadable'];
+const STATE_LABELS = ['not read', 'not checked', 'valid', 'damaged (checksum wrong, or page 0 not believed)', 'all zero', 'free', 'missing (past the end)', 'unreadable'];
 /** States shown whatever the mode, worst first: a cell holding any of them is drawn so. */
 const STANDOUT = [3, 7, 6];
 /** The order the other states win a cell in (a run with a free page and valid ones is valid). */

@@ -9,11 +9,16 @@
 
 export type WhereTest = '=' | '<>' | '<' | '<=' | '>' | '>=' | 'between' | 'not between' | 'in' | 'not in' | 'like' | 'not like' | 'null' | 'not null';
 
-/** One condition: output column `column` against `values` (none for the NULL tests, two for BETWEEN). */
+/**
+ * One condition: output column `column` against `values` (none for the NULL tests, two for BETWEEN);
+ * `numeric[i]`: value i was written as a number, not quoted (the server compares a FLOAT(M,D) with
+ * a number to its decimals, with a quoted text exactly: where.ts).
+ */
 export interface WhereCondition {
   column: number;
   test: WhereTest;
   values: string[];
+  numeric: boolean[];
 }
 
 /** A word, a quoted literal, a number, or punctuation. */
@@ -68,11 +73,15 @@ export function parseWhere(input: string, columns: readonly string[]): WhereCond
     i++;
   };
   const where = () => (i < tokens.length ? `at “${tokens[i].text}”` : 'at the end');
-  const literal = (): string => {
+  /** The literals of the condition being read, and whether each is a number. */
+  let values: string[] = [];
+  let numeric: boolean[] = [];
+  const literal = (): void => {
     const t = tokens[i];
     if (t?.kind !== 'quoted' && t?.kind !== 'number') throw new Error(`expected a value (a number or a quoted text) ${where()}`);
     i++;
-    return t.text;
+    values.push(t.text);
+    numeric.push(t.kind === 'number');
   };
   const out: WhereCondition[] = [];
   for (;;) {
@@ -81,49 +90,54 @@ export function parseWhere(input: string, columns: readonly string[]): WhereCond
     const column = columns.findIndex((c) => c.toLowerCase() === name.text.toLowerCase());
     if (column < 0) throw new Error(`no column is named ${name.text}`);
     i++;
-    out.push({ column, ...test() });
+    values = [];
+    numeric = [];
+    out.push({ column, test: test(), values, numeric });
     if (i >= tokens.length) return out;
     if (peekWord('OR')) throw new Error('OR is not offered: conditions are joined by AND');
     expectWord('AND');
   }
 
-  function test(): { test: WhereTest; values: string[] } {
+  function test(): WhereTest {
     const t = tokens[i];
     if (t?.kind === 'op') {
       i++;
-      return { test: t.text as WhereTest, values: [literal()] };
+      literal();
+      return t.text as WhereTest;
     }
     if (peekWord('IS')) {
       i++;
       const not = peekWord('NOT');
       if (not) i++;
       expectWord('NULL');
-      return { test: not ? 'not null' : 'null', values: [] };
+      return not ? 'not null' : 'null';
     }
     const not = peekWord('NOT');
     if (not) i++;
     if (peekWord('BETWEEN')) {
       i++;
-      const low = literal();
+      literal();
       expectWord('AND');
-      return { test: not ? 'not between' : 'between', values: [low, literal()] };
+      literal();
+      return not ? 'not between' : 'between';
     }
     if (peekWord('LIKE')) {
       i++;
-      return { test: not ? 'not like' : 'like', values: [literal()] };
+      literal();
+      return not ? 'not like' : 'like';
     }
     if (peekWord('IN')) {
       i++;
       if (tokens[i]?.text !== '(') throw new Error(`expected ( ${where()}`);
       i++;
-      const values = [literal()];
+      literal();
       while (tokens[i]?.text === ',') {
         i++;
-        values.push(literal());
+        literal();
       }
       if (tokens[i]?.text !== ')') throw new Error(`expected ) ${where()}`);
       i++;
-      return { test: not ? 'not in' : 'in', values };
+      return not ? 'not in' : 'in';
     }
     throw new Error(`expected a comparison (=, <, >, BETWEEN, IN, LIKE, IS NULL) ${where()}`);
   }

@@ -2,7 +2,7 @@
  * A typed filter's conditions (where-parse.ts) made into a test of decoded rows, run by the workers
  * where the text filter runs (searches, sorts, exports). Values are compared by their column's
  * type through the column's sort key (src/core/values/order-key.ts, its values compared whole):
- * integers and DECIMAL exactly as numerals, FLOAT/DOUBLE as numbers, dates and times as such (a
+ * integers and DECIMAL exactly as numerals, FLOAT/DOUBLE as the server's doubles (realTest), dates and times as such (a
  * literal made to the column's form first: `'2020-01-01'` of a DATETIME is its midnight), text by
  * its collation (what the server's `=` and `<` use: `'apple ' = 'APPLE'` in `utf8mb4_general_ci`),
  * ENUM and SET as their text (as the server compares them with a string). LIKE goes character by
@@ -10,11 +10,12 @@
  * escapes). NULL matches no comparison, as in SQL. A test a type cannot take (a binary column's
  * bytes against text, a literal that is not of the column's type) is refused, naming why.
  */
-import type { Column } from '../../core/schema.ts';
-import type { RowBatch } from '../../core/values/row-batch.ts';
-import { compareOrderKeys, KeyBuffer, loadColumnOrder, type ColumnOrder, type OrderKind } from '../../core/values/order-key.ts';
-import { isFixedZone } from '../../core/values/time-zone.ts';
-import { batchText } from '../grid/batch-text.ts';
+import type { Column } from '../schema.ts';
+import type { RowBatch } from '../values/row-batch.ts';
+import { selectRows } from '../values/batch-edit.ts';
+import { compareOrderKeys, KeyBuffer, loadColumnOrder, type ColumnOrder, type OrderKind } from '../values/order-key.ts';
+import { isFixedZone } from '../values/time-zone.ts';
+import { batchText } from '../values/batch-strings.ts';
 import type { WhereCondition } from './where-parse.ts';
 
 /** Appends the rows of `batch` every condition holds for to `out` (ascending). */
@@ -108,6 +109,55 @@ function compareTest(order: ColumnOrder, cond: WhereCondition, c: Column): CellT
   }
 }
 
+/** Decimals at or above which the server keeps no fixed decimals (NOT_FIXED_DEC). */
+const NOT_FIXED_DEC = 39;
+
+/** A literal's decimals as the server counts them, or null for none fixed (a quoted text, a number with an exponent). */
+function literalDecimals(text: string, numeric: boolean): number | null {
+  if (!numeric || /e/i.test(text)) return null;
+  const dot = text.indexOf('.');
+  const decimals = dot < 0 ? 0 : text.length - dot - 1;
+  return decimals < NOT_FIXED_DEC ? decimals : null;
+}
+
+/**
+ * FLOAT and DOUBLE compared as the server compares them (Arg_comparator, Item_func_between, in_double):
+ * the stored value as a double against the literal as a double, so that a FLOAT holding 1.1 is not
+ * `= 1.1` (it holds 1.100000023841858). A FLOAT's cell shows 6 significant digits: its value is taken
+ * as the single-precision number nearest to them, which is the stored one unless more digits were
+ * stored. A FLOAT(M,D) or DOUBLE(M,D) against a number without exponent in =, <>, <, <=, >, >= (and
+ * an IN or NOT IN of one value, which the server makes = and <>) is equal within half a unit of the
+ * last decimal of the finer of the two (compare_real_fixed); BETWEEN and an IN of several values compare exactly.
+ */
+function realTest(cond: WhereCondition, c: Column): CellTest {
+  const single = c.type === 'float';
+  const value = (t: string) => (single ? Math.fround(Number(t)) : Number(t));
+  const literals = cond.values.map((v) => Number(asColumnText(c, v)));
+  const exact = cond.test === 'between' || cond.test === 'not between' || ((cond.test === 'in' || cond.test === 'not in') && cond.values.length > 1);
+  const within = cond.values.map((v, i) => {
+    const decimals = c.precision > 0 && !exact ? literalDecimals(v, cond.numeric[i]) : null;
+    return decimals === null ? 0 : 5 / 10 ** (Math.max(c.scale, decimals) + 1);
+  });
+  const cmp = (v: number, i: number) => {
+    const l = literals[i];
+    if (v === l || Math.abs(v - l) < within[i]) return 0;
+    return v < l ? -1 : 1;
+  };
+  switch (cond.test) {
+    case '=': return (t) => cmp(value(t), 0) === 0;
+    case '<>': return (t) => cmp(value(t), 0) !== 0;
+    case '<': return (t) => cmp(value(t), 0) < 0;
+    case '<=': return (t) => cmp(value(t), 0) <= 0;
+    case '>': return (t) => cmp(value(t), 0) > 0;
+    case '>=': return (t) => cmp(value(t), 0) >= 0;
+    case 'between': return (t) => cmp(value(t), 0) >= 0 && cmp(value(t), 1) <= 0;
+    case 'not between': return (t) => cmp(value(t), 0) < 0 || cmp(value(t), 1) > 0;
+    case 'in': return (t) => literals.some((_, i) => cmp(value(t), i) === 0);
+    case 'not in': return (t) => literals.every((_, i) => cmp(value(t), i) !== 0);
+    default: throw new Error(`${cond.test} is not a comparison`);
+  }
+}
+
 /** A LIKE pattern's parts: any run (%), any one character (_), or a character compared by its key. */
 type LikePart = { any: 'run' | 'one' } | { key: Uint8Array };
 
@@ -192,6 +242,10 @@ export async function compileWhere(conditions: readonly WhereCondition[], column
     if (c.type === 'timestamp' && !isFixedZone(zone)) throw new Error(`${c.name} is TIMESTAMP shown in ${zone}, whose clocks go back an hour a year: show it in UTC to compare it`);
     const like = cond.test === 'like' || cond.test === 'not like';
     const textual = !NUMERIC.has(c.type) && !['date', 'datetime', 'timestamp', 'time', 'year'].includes(c.type);
+    if (!like && (c.type === 'float' || c.type === 'double')) {
+      tests.push({ column: cond.column, nulls: 'fail', cell: realTest(cond, c) });
+      continue;
+    }
     const order = like && !textual ? null : await conditionOrder(c);
     const cell = like ? likeTest(order, cond.values[0], cond.test === 'not like') : compareTest(order as ColumnOrder, cond, c);
     tests.push({ column: cond.column, nulls: 'fail', cell });
@@ -219,5 +273,25 @@ export async function compileWhere(conditions: readonly WhereCondition[], column
       }
       if (all) out.push(r);
     }
+  };
+}
+
+/** A typed filter as it is handed to worker threads: its conditions, and the zone TIMESTAMP values are shown in. */
+export interface RowWhere {
+  conditions: WhereCondition[];
+  zone: string;
+}
+
+/** The rows of a batch `where` holds for, as a batch of their own (the batch itself when all do). */
+export type BatchFilter = (batch: RowBatch) => RowBatch;
+
+/** `where` over rows whose output columns are `columns`, defined by `table`'s columns, as a filter of batches. */
+export async function whereFilter(where: RowWhere, columns: readonly string[], table: readonly Column[]): Promise<BatchFilter> {
+  const test = await compileWhere(where.conditions, columns, table, where.zone);
+  const keep: number[] = [];
+  return (batch) => {
+    keep.length = 0;
+    test(batch, keep);
+    return keep.length === batch.rows ? batch : selectRows(batch, keep);
   };
 }
