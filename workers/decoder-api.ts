@@ -67,8 +67,8 @@ export interface DecoderApi extends ViewerApi, PartialMethods, SortMethods, KeyS
   resolveAndOpen(ibd: Blob, ibdName: string, files: NamedBlob[], want: OpenWish): Promise<ResolvedOpen>;
   /** The CREATE TABLE text of a table of the last readSchema / resolveSchema. */
   createSql(tableName: string): Promise<string>;
-  /** The files of a dropped datadir are read from now on through its redo log (redo-sources.ts); null: as they are. */
-  useDatadirLog(log: DatadirLog | null): void;
+  /** The files of each dropped datadir are read from now on through its own redo log (redo-sources.ts); none: as they are. */
+  useDatadirLogs(logs: DatadirLog[]): void;
 }
 
 /** How to open the table resolveAndOpen picks: what a ViewSpec has besides the file and the definition. */

@@ -27,25 +27,25 @@ function workerScript(): string {
   return wrapperUrl;
 }
 
-/** The redo log every decoder worker reads a dropped datadir's files through (setDatadirLog), and the workers running. */
-let datadirLog: DatadirLog | null = null;
+/** The redo logs every decoder worker reads the dropped datadirs' files through (setDatadirLogs), and the workers running. */
+let datadirLogs: DatadirLog[] = [];
 const running = new Set<Comlink.Remote<DecoderApi>>();
 
 /**
  * Every decoder worker, running or started later (the pools', the summary's, the exports'), reads
- * the datadir's files through `log` from now on (null: every file as it is). A worker takes it before
- * any call made after this one.
+ * each datadir's files through its own log of `logs` from now on (none: every file as it is). A
+ * worker takes them before any call made after this one.
  */
-export function setDatadirLog(log: DatadirLog | null): void {
-  datadirLog = log;
-  for (const api of running) void api.useDatadirLog(log);
+export function setDatadirLogs(logs: DatadirLog[]): void {
+  datadirLogs = logs;
+  for (const api of running) void api.useDatadirLogs(logs);
 }
 
 /** Starts a decoder worker and wraps it. */
 export function connectDecoder(): DecoderConnection {
   const worker = new Worker(workerScript(), { type: 'module', name: 'ibd-decoder' });
   const api = Comlink.wrap<DecoderApi>(worker);
-  if (datadirLog !== null) void api.useDatadirLog(datadirLog);
+  if (datadirLogs.length > 0) void api.useDatadirLogs(datadirLogs);
   running.add(api);
   return {
     api,
