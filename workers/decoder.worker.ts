@@ -15,7 +15,7 @@ import { createListMethods, resolveCached } from './list-methods.ts';
 import { choiceNames, createSystemMethods } from './system-methods.ts';
 import { createPageMapMethods, PageMapStore } from './page-map-methods.ts';
 import { createUndoMethods } from './undo-methods.ts';
-import { fileSource, useDatadirLogs } from './redo-sources.ts';
+import { fileSource, takeCensus, useDatadirLogs, useRedoCensus } from './redo-sources.ts';
 
 let tables: TableDef[] = [];
 const pageMaps = new PageMapStore();
@@ -95,6 +95,14 @@ const api: DecoderApi = {
     const table = tables.find((t) => t.name === tableName);
     if (!table) throw new Error(`Table ${tableName} is not defined by the files given.`);
     return table.createSql;
+  },
+
+  redoCensus(log) {
+    return takeCensus(log);
+  },
+
+  useRedoCensus(key, census) {
+    useRedoCensus(key, census);
   },
 
   useDatadirLogs(logs) {

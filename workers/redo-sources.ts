@@ -3,17 +3,21 @@
  * (`useDatadirLog`): every method that opens a table file asks `fileSource` rather than making a
  * Blob source itself, so the grid, the counts, the page map, the inspector, the indexes and the
  * exports all see the pages as the server's crash recovery would leave them (core/log/). The log is
- * read by Blob slices: scanned once in this worker for what it touches (no page indexed), then once
- * for each file it changes (its pages indexed); a file it does not change is read as it is, with no
- * scan of its own (a datadir of thousands of tables listed). The recovered sources of the last few
- * files are kept (each with its bounded page cache), not the log.
+ * read by Blob slices. Its census (which tablespaces it changes, and where in the log) is taken once
+ * per page load, in a worker of its own (decoder-connection.ts), and handed to every worker
+ * (`useRedoCensus`); a file it does not change is read as it is, with no scan (a datadir of thousands
+ * of tables listed); each other file's pages are indexed from the stretches of the log holding its
+ * records only. The recovered sources of the last few files are kept (each with its bounded page
+ * cache), not the log.
  */
 import { openUndoSources, takenBack, type DatadirUndo, type TakenBack } from '../src/lib/datadir-undo.ts';
 import { logFilesReader, recoveryAmiss, recoveryLines, withRedoLog as redoLogged, type RedoRecovery } from '../src/core/log/redo-recovery.ts';
-import { scanRedoLog, type RedoScan } from '../src/core/log/redo-scan.ts';
+import { logCensus, type LogCensus } from '../src/core/log/redo-scan.ts';
+import { LogFormatError } from '../src/core/log/log-file.ts';
 import { Tablespace } from '../src/core/tablespace/tablespace.ts';
 import { blobSource, sharedBlobSource, type ByteSource } from '../src/core/tablespace/source.ts';
 import { fileKey, type DatadirLog, type RedoNotice } from './redo-api.ts';
+import type { NamedBlob } from './schema-api.ts';
 
 /** Files kept read through the log (a partitioned table's partitions, its ibdata1, the listing's last few): each keeps up to 4 MiB of recovered pages. */
 const KEPT = 8;
@@ -28,8 +32,37 @@ interface Datadir {
   log: DatadirLog;
   /** Its undo logs, read once (through the log) for the transactions active at the crash; null until asked for. */
   undoLogs: Promise<DatadirUndo | string> | null;
-  /** The log scanned once with no page indexed: which tablespaces it changes (null: not a 10.8+ log). */
-  census: Promise<RedoScan | null> | null;
+}
+
+/** A log's census as the page hands it over (null: not a 10.8+ log, or it could not be taken), by the log's fileKey; awaited until it comes. */
+const censuses = new Map<string, { census: Promise<LogCensus | null>; settle: (c: LogCensus | null) => void }>();
+
+function censusEntry(key: string) {
+  let entry = censuses.get(key);
+  if (entry === undefined) {
+    let settle: (c: LogCensus | null) => void = () => {};
+    const census = new Promise<LogCensus | null>((resolve) => (settle = resolve));
+    censuses.set(key, (entry = { census, settle }));
+  }
+  return entry;
+}
+
+/** The census of `log` (its fileKey), taken once in the page's census worker, for every file read through it from now on. */
+export function useRedoCensus(key: string, census: LogCensus | null): void {
+  censusEntry(key).settle(census);
+}
+
+/** The census of `log`, taken by this worker (the page's census worker): null for a log that is not 10.8+'s. */
+export async function takeCensus(log: NamedBlob): Promise<LogCensus | null> {
+  return logCensus(blobSource(log.blob, log.name)).catch((e: unknown) => {
+    if (e instanceof LogFormatError) return null;
+    throw e;
+  });
+}
+
+/** The census of the datadir's log, once the page has handed it over. */
+function censusOf(log: DatadirLog): Promise<LogCensus | null> {
+  return censusEntry(fileKey(log.log.blob, log.log.name)).census;
 }
 
 /** Each dropped datadir's, by the fileKey of each of its files: a file is read through its own datadir's log. */
@@ -41,7 +74,7 @@ const recovered = new Map<string, Promise<Recovered>>();
 export function useDatadirLogs(logs: readonly DatadirLog[]): void {
   datadirs = new Map();
   for (const log of logs) {
-    const at: Datadir = { log, undoLogs: null, census: null };
+    const at: Datadir = { log, undoLogs: null };
     for (const key of log.members) datadirs.set(key, at);
   }
   recovered.clear();
@@ -73,6 +106,7 @@ export async function rollbackOf(blob: Blob, name: string): Promise<Rollback | n
     system: sharedBlobSource(at.system.blob, at.system.name),
     undoSpaces: at.undo.map((f) => blobSource(f.blob, f.name)),
     redoLog: blobSource(at.log.blob, at.log.name),
+    redoCensus: await censusOf(at),
   }).catch((e: unknown) => (e instanceof Error ? e.message : String(e)));
   const undo = await dir.undoLogs;
   if (typeof undo === 'string') return { taken: null, lines: [`${name}: the undo logs of the datadir cannot be read (${undo}): rows of transactions active at the crash, if any, are shown as on disk`] };
@@ -105,7 +139,8 @@ export async function throughLog(blob: Blob, name: string, raw: ByteSource): Pro
 }
 
 async function rolledForward(raw: ByteSource, dir: Datadir): Promise<Recovered> {
-  return (await untouched(raw, dir)) ?? withRedoLog(raw, dir.log);
+  const census = await censusOf(dir.log);
+  return (await untouched(raw, dir.log, census)) ?? withRedoLog(raw, dir.log, census);
 }
 
 /**
@@ -113,10 +148,7 @@ async function rolledForward(raw: ByteSource, dir: Datadir): Promise<Recovered> 
  * the census without a scan of its own; null when it does, or when that is not known that way (a
  * log of another format, a clean one, a file whose page 0 cannot be read: withRedoLog says it).
  */
-async function untouched(raw: ByteSource, dir: Datadir): Promise<Recovered | null> {
-  const at = dir.log;
-  dir.census ??= scanRedoLog(blobSource(at.log.blob, at.log.name), new Set()).catch(() => null);
-  const scan = await dir.census;
+async function untouched(raw: ByteSource, at: DatadirLog, scan: LogCensus | null): Promise<Recovered | null> {
   if (scan === null || scan.recordCount === 0) return null;
   const ts = await Tablespace.open(raw).catch(() => null);
   if (ts === null || ts.page0Damaged !== null) return null;
@@ -126,9 +158,10 @@ async function untouched(raw: ByteSource, dir: Datadir): Promise<Recovered | nul
   return { source: raw, recovery: { log: at.log.name, bounds: scan.bounds, clean: false, applied: null, notApplied: null, pagesInLog: 0, files } };
 }
 
-function withRedoLog(raw: ByteSource, { log, more, system, asOnDisk }: DatadirLog): Promise<Recovered> {
+function withRedoLog(raw: ByteSource, { log, more, system, asOnDisk }: DatadirLog, census: LogCensus | null): Promise<Recovered> {
   return redoLogged(raw, blobSource(log.blob, log.name), {
     apply: !asOnDisk,
+    census,
     boundsReaders: [logFilesReader(more.map((f) => blobSource(f.blob, f.name)))],
     systemTablespace: system && sharedBlobSource(system.blob, system.name),
   });

@@ -10,6 +10,7 @@
 import type { Dictionary, DictTable } from '../core/definitions/dictionary/dict-tables.ts';
 import { systemDictionary } from '../core/definitions/dictionary/system-schema.ts';
 import { recoveryAmiss, recoveryLines, withRedoLogAll } from '../core/log/redo-recovery.ts';
+import type { LogCensus } from '../core/log/redo-scan.ts';
 import { dataFilesSource } from '../core/tablespace/data-files.ts';
 import type { ByteSource } from '../core/tablespace/source.ts';
 import { Tablespace } from '../core/tablespace/tablespace.ts';
@@ -31,6 +32,8 @@ export interface UndoSources {
   undoSpaces?: readonly ByteSource[];
   /** The datadir's redo log (ib_logfile0): the files are read as its recovery leaves them; none: as on disk. */
   redoLog?: ByteSource | null;
+  /** The log's census, when taken already (the page's, once for every worker): only its stretches holding these files' records are read. */
+  redoCensus?: LogCensus | null;
 }
 
 export interface DatadirUndo {
@@ -47,8 +50,8 @@ const MYSQL8_UNDO = /(^|\/)undo_\d{3}$/i;
  * The files read through the redo log `log` (indexed once for all of them), the system tablespace's
  * doublewrite buffer restoring torn pages. Where the log fails a file, said.
  */
-async function recovered(sources: ByteSource[], log: ByteSource): Promise<{ sources: ByteSource[]; problems: string[] }> {
-  const done = await withRedoLogAll(sources, log, { systemTablespace: sources[0] });
+async function recovered(sources: ByteSource[], log: ByteSource, census: LogCensus | null): Promise<{ sources: ByteSource[]; problems: string[] }> {
+  const done = await withRedoLogAll(sources, log, { systemTablespace: sources[0], census });
   const problems: string[] = [];
   // pagesInLog is known only where a 10.8+ log was read: other logs' bounds the table's own lines say.
   done.forEach((d, k) => {
@@ -62,7 +65,7 @@ export async function openUndoSources(files: UndoSources): Promise<DatadirUndo> 
   const all = files.undoSpaces ?? [];
   const undoSpaces = all.filter((s) => !MYSQL8_UNDO.test(s.name));
   const given = [files.system, ...undoSpaces];
-  const read = files.redoLog ? await recovered(given, files.redoLog) : { sources: given, problems: [] };
+  const read = files.redoLog ? await recovered(given, files.redoLog, files.redoCensus ?? null) : { sources: given, problems: [] };
   const system = await Tablespace.open(read.sources[0]);
   const spaces = new Map<number, Tablespace>([[0, system]]);
   for (const source of read.sources.slice(1)) {

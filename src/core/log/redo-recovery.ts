@@ -11,7 +11,7 @@ import { Doublewrite } from './doublewrite.ts';
 import { LogFormatError } from './log-file.ts';
 import type { RedoLogBounds } from './log-types.ts';
 import { recoveredSource, spaceIdInLog, unappliableTo, type RecoveryStats } from './recovered-source.ts';
-import { scanRedoLog, type FileOperation, type RedoScan } from './redo-scan.ts';
+import { scanRedoLog, type FileOperation, type LogCensus, type RedoScan } from './redo-scan.ts';
 
 /** Reads the bounds of a redo log of another format (MariaDB 10.5-10.7, MySQL): null when it is not its format. */
 export type BoundsReader = (log: ByteSource) => Promise<RedoLogBounds | null>;
@@ -31,6 +31,8 @@ export interface RedoOptions {
   boundsReaders?: readonly BoundsReader[];
   /** The datadir's system tablespace (ibdata1): its doublewrite buffer restores pages the crash tore. */
   systemTablespace?: ByteSource | null;
+  /** The log's census, taken once for every file of the datadir (logCensus): only the stretches of the log holding the file's records are read. */
+  census?: LogCensus | null;
   signal?: AbortSignal;
 }
 
@@ -72,7 +74,7 @@ export async function withRedoLogAll(files: readonly ByteSource[], log: ByteSour
   const indexed = () => new Set(ids.filter((id): id is number => id !== null));
   let scan: RedoScan;
   try {
-    scan = await scanRedoLog(log, indexed(), signal);
+    scan = await scanRedoLog(log, indexed(), signal, options.census);
   } catch (e) {
     if (!(e instanceof LogFormatError)) throw e;
     const recovery = await boundsOnly(fresh(), log, e, boundsReaders);
@@ -83,7 +85,7 @@ export async function withRedoLogAll(files: readonly ByteSource[], log: ByteSour
     const named = ids.map((id, k) => id ?? spaceIdInLog(scan, files[k].name));
     if (named.some((id, k) => id !== ids[k])) {
       ids.splice(0, ids.length, ...named);
-      scan = await scanRedoLog(log, indexed(), signal);
+      scan = await scanRedoLog(log, indexed(), signal, options.census);
     }
   }
   const clean = scan.recordCount === 0;
