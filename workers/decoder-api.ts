@@ -28,6 +28,7 @@ import type { SystemMethods } from './system-methods.ts';
 import type { UndoMethods } from './undo-methods.ts';
 import type { NamedBlob, ResolvedSchemaResult, SchemaResult } from './schema-api.ts';
 import type { DatadirLog } from './redo-api.ts';
+import type { LogCensus } from '../src/core/log/redo-scan.ts';
 
 export type { DecodeStats, TableInfo };
 export type * from './viewer-api.ts';
@@ -67,8 +68,12 @@ export interface DecoderApi extends ViewerApi, PartialMethods, SortMethods, KeyS
   resolveAndOpen(ibd: Blob, ibdName: string, files: NamedBlob[], want: OpenWish): Promise<ResolvedOpen>;
   /** The CREATE TABLE text of a table of the last readSchema / resolveSchema. */
   createSql(tableName: string): Promise<string>;
-  /** The files of a dropped datadir are read from now on through its redo log (redo-sources.ts); null: as they are. */
-  useDatadirLog(log: DatadirLog | null): void;
+  /** The files of each dropped datadir are read from now on through its own redo log (redo-sources.ts); none: as they are. */
+  useDatadirLogs(logs: DatadirLog[]): void;
+  /** The census of a redo log (one scan, no page indexed), taken in one worker for all (null: not MariaDB 10.8+'s). */
+  redoCensus(log: NamedBlob): Promise<LogCensus | null>;
+  /** The census of the log whose fileKey is `key`, for the files read through it from now on (null: each worker reads the log itself). */
+  useRedoCensus(key: string, census: LogCensus | null): void;
 }
 
 /** How to open the table resolveAndOpen picks: what a ViewSpec has besides the file and the definition. */

@@ -4,7 +4,9 @@
  * worker, which implements that contract, does not import what starts it.
  */
 import * as Comlink from 'comlink';
-import type { DatadirLog, DecoderApi } from './decoder-api.ts';
+import type { DatadirLog, DecoderApi, NamedBlob } from './decoder-api.ts';
+import type { LogCensus } from '../src/core/log/redo-scan.ts';
+import { fileKey } from './redo-api.ts';
 import decoderUrl from './decoder.worker.ts?worker&url';
 
 export interface DecoderConnection {
@@ -27,25 +29,53 @@ function workerScript(): string {
   return wrapperUrl;
 }
 
-/** The redo log every decoder worker reads a dropped datadir's files through (setDatadirLog), and the workers running. */
-let datadirLog: DatadirLog | null = null;
+/** The redo logs every decoder worker reads the dropped datadirs' files through (setDatadirLogs), and the workers running. */
+let datadirLogs: DatadirLog[] = [];
 const running = new Set<Comlink.Remote<DecoderApi>>();
+/** Each log's census once taken (by the log's fileKey), handed to every worker started later too. */
+const censuses = new Map<string, LogCensus | null>();
+const censusing = new Set<string>();
 
 /**
  * Every decoder worker, running or started later (the pools', the summary's, the exports'), reads
- * the datadir's files through `log` from now on (null: every file as it is). A worker takes it before
- * any call made after this one.
+ * each datadir's files through its own log of `logs` from now on (none: every file as it is). A
+ * worker takes them before any call made after this one.
  */
-export function setDatadirLog(log: DatadirLog | null): void {
-  datadirLog = log;
-  for (const api of running) void api.useDatadirLog(log);
+export function setDatadirLogs(logs: DatadirLog[]): void {
+  datadirLogs = logs;
+  for (const api of running) void api.useDatadirLogs(logs);
+  for (const { log } of logs) takeCensus(log);
 }
+
+/**
+ * The census of `log` (which tablespaces it changes, where in the log), taken once per page load in
+ * a worker of its own (it reads the whole log: a pool's workers went on with their work meanwhile),
+ * then handed to every decoder worker: each scanned the whole log itself before, and again for each
+ * file. A census that cannot be taken is handed as null: each worker then reads the log itself.
+ */
+function takeCensus(log: NamedBlob): void {
+  const key = fileKey(log.blob, log.name);
+  if (censuses.has(key) || censusing.has(key)) return;
+  censusing.add(key);
+  const worker = new Worker(workerScript(), { type: 'module', name: 'ibd-redo-census' });
+  const api = Comlink.wrap<DecoderApi>(worker);
+  const failed = new Promise<null>((resolve) => worker.addEventListener('error', () => resolve(null)));
+  void Promise.race([api.redoCensus(log).catch(() => null), failed]).then((census) => {
+    censusing.delete(key);
+    censuses.set(key, census);
+    for (const each of running) void each.useRedoCensus(key, census);
+    api[Comlink.releaseProxy]();
+    worker.terminate();
+  });
+}
+
 
 /** Starts a decoder worker and wraps it. */
 export function connectDecoder(): DecoderConnection {
   const worker = new Worker(workerScript(), { type: 'module', name: 'ibd-decoder' });
   const api = Comlink.wrap<DecoderApi>(worker);
-  if (datadirLog !== null) void api.useDatadirLog(datadirLog);
+  if (datadirLogs.length > 0) void api.useDatadirLogs(datadirLogs);
+  for (const [key, census] of censuses) void api.useRedoCensus(key, census);
   running.add(api);
   return {
     api,

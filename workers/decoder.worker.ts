@@ -15,7 +15,7 @@ import { createListMethods, resolveCached } from './list-methods.ts';
 import { choiceNames, createSystemMethods } from './system-methods.ts';
 import { createPageMapMethods, PageMapStore } from './page-map-methods.ts';
 import { createUndoMethods } from './undo-methods.ts';
-import { fileSource, useDatadirLog } from './redo-sources.ts';
+import { fileSource, takeCensus, useDatadirLogs, useRedoCensus } from './redo-sources.ts';
 
 let tables: TableDef[] = [];
 const pageMaps = new PageMapStore();
@@ -97,8 +97,16 @@ const api: DecoderApi = {
     return table.createSql;
   },
 
-  useDatadirLog(log) {
-    useDatadirLog(log);
+  redoCensus(log) {
+    return takeCensus(log);
+  },
+
+  useRedoCensus(key, census) {
+    useRedoCensus(key, census);
+  },
+
+  useDatadirLogs(logs) {
+    useDatadirLogs(logs);
     pageMaps.forget();
   },
 };

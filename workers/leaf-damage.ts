@@ -14,18 +14,20 @@
  */
 import { countLeafRows, DECODE_TO_COUNT, markDisowned } from '../src/core/readers/leaf-counts.ts';
 import type { MappedRange } from '../src/core/readers/page-map-fill.ts';
-import { emptyStats } from '../src/core/readers/decode-stats.ts';
+import { emptyStats, type DecodeStats } from '../src/core/readers/decode-stats.ts';
 import { rawView } from '../src/core/tablespace/orphan-scan.ts';
 import { BatchBuilder } from '../src/core/values/row-batch.ts';
 import type { ByteSource } from '../src/core/tablespace/source.ts';
 import { openTable, type TableReader } from '../src/core/readers/table-reader.ts';
 import { Tablespace } from '../src/core/tablespace/tablespace.ts';
 import type { RowVersions } from '../src/core/trx/row-vers.ts';
-import type { DamagedLeaf, LeafCounts, ViewSpec } from './viewer-api.ts';
+import { addTaken, type DamagedLeaf, type LeafCounts, type TakenCount, type ViewSpec } from './viewer-api.ts';
 
 /** Counts runs of leaves of one open table (one per worker, made on its first count). */
 export class LeafCounter {
   #probe: Promise<{ reader: TableReader; scratch: BatchBuilder }> | null = null;
+  /** The probe's versions (a fork of the view's), whose counts each page's decode empties first. */
+  #probeVersions: RowVersions | null = null;
   /** The decodes of damaged pages, one after another (their statistics are emptied before each). */
   #queue: Promise<unknown> = Promise.resolve();
 
@@ -59,7 +61,7 @@ export class LeafCounter {
     const counts = await countLeafRows(this.ts, pages, { indexId: info.indexId, compact: info.rowFormat !== 'REDUNDANT', mode: this.spec.mode, readBytes, mapped });
     markDisowned(pages, counts, await this.reader.disownedLeaves());
     // Records a transaction taken back changed may be no row, or come back: each leaf is decoded.
-    const versions = this.versions === null ? undefined : { rolledBack: 0, historyLost: 0 };
+    let versions: TakenCount | undefined = this.versions === null ? undefined : { rolledBack: 0, historyLost: 0, byTrx: [] };
     if (versions) for (let i = 0; i < counts.length; i++) if (counts[i] >= 0) counts[i] = DECODE_TO_COUNT;
     const damaged: DamagedLeaf[] = [];
     for (let i = 0; i < counts.length; i++) {
@@ -67,22 +69,21 @@ export class LeafCounter {
       const leaf = await this.#decodeAlone(pages[i]);
       counts[i] = leaf.rows;
       if (leaf.damaged) damaged.push({ at: i, ...leaf.damaged });
-      if (versions) {
-        versions.rolledBack += leaf.rolledBack;
-        versions.historyLost += leaf.historyLost;
-      }
+      if (versions && leaf.taken) versions = addTaken(versions, leaf.taken);
     }
     return { counts, damaged, mapped, versions };
   }
 
   /** One page decoded by the probe reader: its rows, and what makes it damaged (null: it is not). */
-  #decodeAlone(page: number): Promise<{ rows: number; damaged: Omit<DamagedLeaf, 'at'> | null; rolledBack: number; historyLost: number }> {
+  #decodeAlone(page: number): Promise<{ rows: number; damaged: Omit<DamagedLeaf, 'at'> | null; taken: TakenCount | null }> {
     const run = this.#queue.then(async () => {
       const { reader, scratch } = await this.#openProbe();
       Object.assign(reader.stats, emptyStats());
+      this.#probeVersions?.undone.clear();
+      this.#probeVersions?.removed.clear();
       const rows = (await reader.decodePages([page], { into: scratch })).rows;
       const s = reader.stats;
-      const taken = { rolledBack: s.rowsRolledBack, historyLost: s.historyLost };
+      const taken = { taken: this.#takenOnPage(s) };
       if (s.damagedPages === 0) return { rows, damaged: null, ...taken };
       // The page's own line (record null): the decoder's reason and what it read back.
       const line = s.problems.find((p) => p.page === page && p.record === null);
@@ -92,12 +93,22 @@ export class LeafCounter {
     return run;
   }
 
+  /** What the page just decoded by the probe took back, per transaction (its versions' counts were emptied before it). */
+  #takenOnPage(s: DecodeStats): TakenCount | null {
+    const v = this.#probeVersions;
+    if (v === null) return null;
+    const byTrx = [...v.undone].map(([trx, n]) => ({ trx, restored: n - (v.removed.get(trx) ?? 0), removed: v.removed.get(trx) ?? 0 }));
+    return { rolledBack: s.rowsRolledBack, historyLost: s.historyLost, byTrx };
+  }
+
   #openProbe(): Promise<{ reader: TableReader; scratch: BatchBuilder }> {
     if (this.#probe) return this.#probe;
     const { table, mode, keys, index, raw, indexName } = this.spec;
     // A secondary index's tree is the one the view's reader found by its name.
     const tree = indexName === undefined ? index : { indexId: this.reader.info.indexId, rootPage: this.reader.info.rootPage };
-    const probe = openTable(this.source, table, { mode, keys, index: tree, raw, indexName, versions: this.versions }).then((reader) => ({ reader, scratch: new BatchBuilder(reader.columns.length) }));
+    // Versions of its own: their counts are this page's alone, whatever the grid decodes meanwhile.
+    this.#probeVersions ??= this.versions?.fork() ?? null;
+    const probe = openTable(this.source, table, { mode, keys, index: tree, raw, indexName, versions: this.#probeVersions }).then((reader) => ({ reader, scratch: new BatchBuilder(reader.columns.length) }));
     // A failed open is tried again by the next page.
     probe.catch(() => {
       if (this.#probe === probe) this.#probe = null;

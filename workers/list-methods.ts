@@ -357,11 +357,14 @@ async function exportDefinition(item: ListItem, ibd: ByteSource, sqls: readonly 
   return found;
 }
 
-/** A partitioned table's partitions (`item.partitions`, in the order of its .par or definition) into one CSV, each row ending with its partition. */
+/** A partitioned table's partitions (`item.partitions`, in the order of its .par or definition) into one CSV, each row ending with its partition (a crash's open transactions rolled back). */
 async function partitionedCsv(item: ListItem, table: TableDef): Promise<ExportedTable> {
   const named = (f: NamedBlob) => blobSource(f.blob, f.name);
   const parts = await Promise.all((item.partitions ?? []).map((f) => fileSource(f.blob, f.name, () => named(f))));
-  const opened = await openPartitionSources(parts, (item.companions ?? []).map(named), { definition: table, partitionColumn: true, timeZone: item.timeZone });
+  // The transactions active at a crash, rolled back in every partition.
+  const first = item.partitions?.[0];
+  const versions = first ? ((await rollbackOf(first.blob, first.name))?.taken?.versions ?? null) : null;
+  const opened = await openPartitionSources(parts, (item.companions ?? []).map(named), { definition: table, partitionColumn: true, timeZone: item.timeZone, versions });
   return rowsCsv(opened, table);
 }
 

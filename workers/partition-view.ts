@@ -19,8 +19,9 @@ import { blobSource, type ByteSource } from '../src/core/tablespace/source.ts';
 import { fileSource } from './redo-sources.ts';
 import { appendColumn, concatBatches } from '../src/core/values/batch-edit.ts';
 import type { RowBatch } from '../src/core/values/row-batch.ts';
+import type { RowVersions } from '../src/core/trx/row-vers.ts';
 import { LeafCounter } from './leaf-damage.ts';
-import type { LeafCounts, ViewSpec } from './viewer-api.ts';
+import { addTaken, type LeafCounts, type ViewSpec } from './viewer-api.ts';
 
 /** What the viewer methods call on the table open (a TableReader has them all). */
 export type ViewReader = Pick<TableReader, 'columns' | 'info' | 'stats' | 'leafPages' | 'firstLeafPage' | 'checkDefinition' | 'readRun' | 'releaseRun' | 'decodePages'> & {
@@ -68,18 +69,22 @@ export class PartitionView implements ViewReader {
     /** The secondary index read in each partition (its name), or null for the clustered index. */
     readonly index: string | null,
     readonly keyOrder: MergeKey | { why: string },
+    /** Transactions taken back in every partition (active at a crash, rolled back): each leaf is then decoded to count it. */
+    private readonly versions: RowVersions | null,
   ) {}
 
   /**
    * Opens the partitions of `spec` (`spec.partitions`, with `spec.companions` for the .par) with its
    * definition; with `spec.indexName`, each partition's tree of that index (its rows in the index's
    * order within the partition: the leaves are the table's, so they are not merged across partitions).
+   * `versions`: transactions whose changes every partition's records are read without (the undo
+   * records are found by each record's roll pointer, whatever the partition).
    */
-  static async open(spec: ViewSpec): Promise<PartitionView> {
+  static async open(spec: ViewSpec, versions: RowVersions | null = null): Promise<PartitionView> {
     const files = spec.partitions ?? [];
     const sources = await Promise.all(files.map((f) => fileSource(f.blob, f.name)));
     const companions = (spec.companions ?? []).map((f) => blobSource(f.blob, f.name));
-    const table = await openPartitionSources(sources, companions, { definition: spec.table, rows: spec.mode, keys: spec.keys, timeZone: spec.timeZone, index: spec.indexName });
+    const table = await openPartitionSources(sources, companions, { definition: spec.table, rows: spec.mode, keys: spec.keys, timeZone: spec.timeZone, index: spec.indexName, versions });
     const parts: Part[] = [];
     const warnings = [...table.warnings];
     for (const p of table.partitions) {
@@ -91,7 +96,7 @@ export class PartitionView implements ViewReader {
       parts.push({ name: p.name, source: sources[at], spec: { ...spec, ibd: file.blob, name: file.name, partitions: undefined }, reader: p.table.reader, counter: null });
     }
     if (parts.length === 0) throw new Error(`none of the partitions of ${spec.table.name} was given`);
-    return new PartitionView(parts, [...parts[0].reader.columns, PARTITION_COLUMN], warnings, table.index, table.keyOrder);
+    return new PartitionView(parts, [...parts[0].reader.columns, PARTITION_COLUMN], warnings, table.index, table.keyOrder, versions);
   }
 
   get info(): TableInfo {
@@ -195,13 +200,15 @@ export class PartitionView implements ViewReader {
     await this.#plan();
     const counts = new Int32Array(leaves.length);
     const damaged: LeafCounts['damaged'] = [];
+    let versions: LeafCounts['versions'];
     for (const span of this.#spans(leaves)) {
       const part = span.part;
-      part.counter ??= LeafCounter.open(part.source, part.spec, part.reader);
+      part.counter ??= LeafCounter.open(part.source, part.spec, part.reader, this.versions);
       const counted = await (await part.counter).count(Int32Array.from(span.pages), readBytes);
       counts.set(counted.counts, span.from);
       for (const d of counted.damaged) damaged.push({ ...d, at: d.at + span.from });
+      if (counted.versions) versions = addTaken(versions, counted.versions);
     }
-    return { counts, damaged };
+    return { counts, damaged, versions };
   }
 }

@@ -31,11 +31,13 @@ export function fileKey(blob: Blob, name: string): string {
 
 /** What the log did to the table a worker opened, for the page to say (from recoveryLines). */
 export interface RedoNotice {
+  /** The table's file, as the lines name it. */
+  file: string;
   /** The datadir was not shut down cleanly (false: the log says it was, and the file is read as it is). */
   unclean: boolean;
   /** The log was applied to the file's pages (false: as on disk, or it cannot be). */
   applied: boolean;
-  /** The transactions active at the crash that were rolled back in this read (by id). */
+  /** The transactions active at the crash that were rolled back in this read (by id): the page says what each changed in the table once its rows are counted. */
   rolledBack: number[];
   /** Rows may be stale: the log changes pages of the file but is not applied, or some of its pages failed. */
   stale: boolean;

@@ -3,17 +3,21 @@
  * (`useDatadirLog`): every method that opens a table file asks `fileSource` rather than making a
  * Blob source itself, so the grid, the counts, the page map, the inspector, the indexes and the
  * exports all see the pages as the server's crash recovery would leave them (core/log/). The log is
- * read by Blob slices: scanned once in this worker for what it touches (no page indexed), then once
- * for each file it changes (its pages indexed); a file it does not change is read as it is, with no
- * scan of its own (a datadir of thousands of tables listed). The recovered sources of the last few
- * files are kept (each with its bounded page cache), not the log.
+ * read by Blob slices. Its census (which tablespaces it changes, and where in the log) is taken once
+ * per page load, in a worker of its own (decoder-connection.ts), and handed to every worker
+ * (`useRedoCensus`); a file it does not change is read as it is, with no scan (a datadir of thousands
+ * of tables listed); each other file's pages are indexed from the stretches of the log holding its
+ * records only. The recovered sources of the last few files are kept (each with its bounded page
+ * cache), not the log.
  */
 import { openUndoSources, takenBack, type DatadirUndo, type TakenBack } from '../src/lib/datadir-undo.ts';
 import { logFilesReader, recoveryAmiss, recoveryLines, withRedoLog as redoLogged, type RedoRecovery } from '../src/core/log/redo-recovery.ts';
-import { scanRedoLog, type RedoScan } from '../src/core/log/redo-scan.ts';
+import { logCensus, type LogCensus } from '../src/core/log/redo-scan.ts';
+import { LogFormatError } from '../src/core/log/log-file.ts';
 import { Tablespace } from '../src/core/tablespace/tablespace.ts';
 import { blobSource, sharedBlobSource, type ByteSource } from '../src/core/tablespace/source.ts';
 import { fileKey, type DatadirLog, type RedoNotice } from './redo-api.ts';
+import type { NamedBlob } from './schema-api.ts';
 
 /** Files kept read through the log (a partitioned table's partitions, its ibdata1, the listing's last few): each keeps up to 4 MiB of recovered pages. */
 const KEPT = 8;
@@ -23,22 +27,62 @@ interface Recovered {
   recovery: RedoRecovery;
 }
 
-let datadir: DatadirLog | null = null;
-/** The datadir's undo logs, read once (through the log) for the transactions active at the crash; null until asked for. */
-let undoLogs: Promise<DatadirUndo | string> | null = null;
-let members = new Set<string>();
-/** The log scanned once with no page indexed: which tablespaces it changes (null: not a 10.8+ log). */
-let census: Promise<RedoScan | null> | null = null;
+/** One dropped datadir's log, and what this worker read of it once. */
+interface Datadir {
+  log: DatadirLog;
+  /** Its undo logs, read once (through the log) for the transactions active at the crash; null until asked for. */
+  undoLogs: Promise<DatadirUndo | string> | null;
+}
+
+/** A log's census as the page hands it over (null: not a 10.8+ log, or it could not be taken), by the log's fileKey; awaited until it comes. */
+const censuses = new Map<string, { census: Promise<LogCensus | null>; settle: (c: LogCensus | null) => void }>();
+
+function censusEntry(key: string) {
+  let entry = censuses.get(key);
+  if (entry === undefined) {
+    let settle: (c: LogCensus | null) => void = () => {};
+    const census = new Promise<LogCensus | null>((resolve) => (settle = resolve));
+    censuses.set(key, (entry = { census, settle }));
+  }
+  return entry;
+}
+
+/** The census of `log` (its fileKey), taken once in the page's census worker, for every file read through it from now on. */
+export function useRedoCensus(key: string, census: LogCensus | null): void {
+  censusEntry(key).settle(census);
+}
+
+/** The census of `log`, taken by this worker (the page's census worker): null for a log that is not 10.8+'s. */
+export async function takeCensus(log: NamedBlob): Promise<LogCensus | null> {
+  return logCensus(blobSource(log.blob, log.name)).catch((e: unknown) => {
+    if (e instanceof LogFormatError) return null;
+    throw e;
+  });
+}
+
+/** The census of the datadir's log, once the page has handed it over. */
+function censusOf(log: DatadirLog): Promise<LogCensus | null> {
+  return censusEntry(fileKey(log.log.blob, log.log.name)).census;
+}
+
+/** Each dropped datadir's, by the fileKey of each of its files: a file is read through its own datadir's log. */
+let datadirs = new Map<string, Datadir>();
 /** The files read through the log, least recently used first. */
 const recovered = new Map<string, Promise<Recovered>>();
 
-/** Reads the datadir's files through `log` from now on (null: every file as it is). */
-export function useDatadirLog(log: DatadirLog | null): void {
-  datadir = log;
-  members = new Set(log?.members ?? []);
+/** Reads each datadir's files through its own log from now on (none: every file as it is). */
+export function useDatadirLogs(logs: readonly DatadirLog[]): void {
+  datadirs = new Map();
+  for (const log of logs) {
+    const at: Datadir = { log, undoLogs: null };
+    for (const key of log.members) datadirs.set(key, at);
+  }
   recovered.clear();
-  undoLogs = null;
-  census = null;
+}
+
+/** The datadir whose log `blob` is read through, or null. */
+function datadirOf(blob: Blob, name: string): Datadir | null {
+  return datadirs.get(fileKey(blob, name)) ?? null;
 }
 
 /** A rollback of the transactions active at the crash, for a read of one table, and what is said of it. */
@@ -54,19 +98,21 @@ export interface Rollback {
  * on disk. Each call loads their versions anew: a table's read counts its own rows taken back.
  */
 export async function rollbackOf(blob: Blob, name: string): Promise<Rollback | null> {
-  const at = datadir;
-  if (at === null || at.asOnDisk || !members.has(fileKey(blob, name))) return null;
+  const dir = datadirOf(blob, name);
+  const at = dir?.log ?? null;
+  if (dir === null || at === null || at.asOnDisk) return null;
   if (at.system === null) return { taken: null, lines: [`${name}: no ibdata1 was given with the datadir: transactions active at the crash, if any, are not rolled back, and the rows they changed are shown as on disk`] };
-  undoLogs ??= openUndoSources({
+  dir.undoLogs ??= openUndoSources({
     system: sharedBlobSource(at.system.blob, at.system.name),
     undoSpaces: at.undo.map((f) => blobSource(f.blob, f.name)),
     redoLog: blobSource(at.log.blob, at.log.name),
+    redoCensus: await censusOf(at),
   }).catch((e: unknown) => (e instanceof Error ? e.message : String(e)));
-  const undo = await undoLogs;
+  const undo = await dir.undoLogs;
   if (typeof undo === 'string') return { taken: null, lines: [`${name}: the undo logs of the datadir cannot be read (${undo}): rows of transactions active at the crash, if any, are shown as on disk`] };
   const lines: string[] = [];
+  // Each transaction's line, with the rows of the table it changed, is the page's once counted (RedoNotice.svelte).
   const taken = await takenBack(undo, null, (line) => lines.push(`${name}: ${line}`));
-  for (const trx of taken?.versions.trxIds ?? []) lines.push(`${name}: transaction ${trx} was active at the crash: rolled back (whatever it changed, in this table or another), as the server's recovery does`);
   return { taken, lines };
 }
 
@@ -80,7 +126,7 @@ export async function redoNotice(blob: Blob, name: string): Promise<RedoNotice |
   const got = await recoveredFile(blob, name);
   if (got === null) return null;
   const r = got.recovery;
-  return { unclean: !r.clean, applied: r.applied !== null, rolledBack: [], stale: recoveryAmiss(r) && (r.pagesInLog ?? 1) > 0, lines: pageLines(name, r) };
+  return { file: name, unclean: !r.clean, applied: r.applied !== null, rolledBack: [], stale: recoveryAmiss(r) && (r.pagesInLog ?? 1) > 0, lines: pageLines(name, r) };
 }
 
 /**
@@ -88,12 +134,13 @@ export async function redoNotice(blob: Blob, name: string): Promise<RedoNotice |
  * where `blob` is the datadir's; not kept (the listing reads each file once).
  */
 export async function throughLog(blob: Blob, name: string, raw: ByteSource): Promise<ByteSource> {
-  const log = datadir !== null && members.has(fileKey(blob, name)) ? datadir : null;
-  return log === null ? raw : (await rolledForward(raw, log)).source;
+  const dir = datadirOf(blob, name);
+  return dir === null ? raw : (await rolledForward(raw, dir)).source;
 }
 
-async function rolledForward(raw: ByteSource, at: DatadirLog): Promise<Recovered> {
-  return (await untouched(raw, at)) ?? withRedoLog(raw, at);
+async function rolledForward(raw: ByteSource, dir: Datadir): Promise<Recovered> {
+  const census = await censusOf(dir.log);
+  return (await untouched(raw, dir.log, census)) ?? withRedoLog(raw, dir.log, census);
 }
 
 /**
@@ -101,9 +148,7 @@ async function rolledForward(raw: ByteSource, at: DatadirLog): Promise<Recovered
  * the census without a scan of its own; null when it does, or when that is not known that way (a
  * log of another format, a clean one, a file whose page 0 cannot be read: withRedoLog says it).
  */
-async function untouched(raw: ByteSource, at: DatadirLog): Promise<Recovered | null> {
-  census ??= scanRedoLog(blobSource(at.log.blob, at.log.name), new Set()).catch(() => null);
-  const scan = await census;
+async function untouched(raw: ByteSource, at: DatadirLog, scan: LogCensus | null): Promise<Recovered | null> {
   if (scan === null || scan.recordCount === 0) return null;
   const ts = await Tablespace.open(raw).catch(() => null);
   if (ts === null || ts.page0Damaged !== null) return null;
@@ -113,9 +158,10 @@ async function untouched(raw: ByteSource, at: DatadirLog): Promise<Recovered | n
   return { source: raw, recovery: { log: at.log.name, bounds: scan.bounds, clean: false, applied: null, notApplied: null, pagesInLog: 0, files } };
 }
 
-function withRedoLog(raw: ByteSource, { log, more, system, asOnDisk }: DatadirLog): Promise<Recovered> {
+function withRedoLog(raw: ByteSource, { log, more, system, asOnDisk }: DatadirLog, census: LogCensus | null): Promise<Recovered> {
   return redoLogged(raw, blobSource(log.blob, log.name), {
     apply: !asOnDisk,
+    census,
     boundsReaders: [logFilesReader(more.map((f) => blobSource(f.blob, f.name)))],
     systemTablespace: system && sharedBlobSource(system.blob, system.name),
   });
@@ -123,18 +169,32 @@ function withRedoLog(raw: ByteSource, { log, more, system, asOnDisk }: DatadirLo
 
 function recoveredFile(blob: Blob, name: string): Promise<Recovered> | null {
   const key = fileKey(blob, name);
-  if (datadir === null || !members.has(key)) return null;
+  const dir = datadirs.get(key);
+  if (dir === undefined) return null;
   let got = recovered.get(key);
   if (got) {
     recovered.delete(key);
   } else {
-    got = rolledForward(sharedBlobSource(blob, name), datadir);
+    got = rolledForward(sharedBlobSource(blob, name), dir);
     // A failed read is tried again by the next caller.
     got.catch(() => recovered.delete(key));
     if (recovered.size >= KEPT) recovered.delete(recovered.keys().next().value as string);
   }
   recovered.set(key, got);
   return got;
+}
+
+/**
+ * A rollback as a read through secondary index `index` has it: its records carry no transaction id,
+ * so the changes of the transactions active at the crash are not taken back there (the server's
+ * recovery removes their entries and restores the old ones): said, and the rows marked as possibly stale.
+ */
+export function secondaryNotRolledBack(rollback: Rollback | null, name: string, index: string): Rollback | null {
+  const trxIds = [...(rollback?.taken?.versions.trxIds ?? [])];
+  if (rollback === null || trxIds.length === 0) return rollback;
+  const which = trxIds.length === 1 ? `transaction ${trxIds[0]}` : `transactions ${trxIds.join(', ')}`;
+  const line = `${name}: read through index ${index}, whose records hold no transaction id: what ${which} (active at the crash) changed is NOT rolled back in these rows, which are as on disk (the server's recovery removes the entries it added and restores those it deleted); read the table itself for its rows as recovered`;
+  return { taken: null, lines: [...rollback.lines, line] };
 }
 
 /** The notice of what the log did, with the rollback's lines. */

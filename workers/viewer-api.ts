@@ -180,8 +180,35 @@ export interface LeafCounts {
   damaged: DamagedLeaf[];
   /** Asked for (`countLeaves` with `map`): each range of pages the count read, as the page map records them. */
   mapped?: MappedRange[];
-  /** With ViewSpec.undo (every leaf then decoded to count it): rows taken back, and rows whose earlier version is lost. */
-  versions?: { rolledBack: number; historyLost: number };
+  /** With ViewSpec.undo or a crash's rollback (every leaf then decoded to count it): rows taken back, and rows whose earlier version is lost. */
+  versions?: TakenCount;
+}
+
+/** Rows a count found taken back by one transaction: updated or deleted rows restored, inserted rows removed. */
+export interface TrxTaken {
+  trx: number;
+  restored: number;
+  removed: number;
+}
+
+/** What a count of a table read without some transactions' changes found: rows taken back (per transaction) and rows whose earlier version is lost. */
+export interface TakenCount {
+  rolledBack: number;
+  historyLost: number;
+  byTrx: TrxTaken[];
+}
+
+/** `b` added to `a` (none yet: undefined or null). */
+export function addTaken(a: TakenCount | null | undefined, b: TakenCount): TakenCount {
+  const byTrx = (a?.byTrx ?? []).map((t) => ({ ...t }));
+  for (const t of b.byTrx) {
+    const at = byTrx.find((x) => x.trx === t.trx);
+    if (at) {
+      at.restored += t.restored;
+      at.removed += t.removed;
+    } else byTrx.push({ ...t });
+  }
+  return { rolledBack: (a?.rolledBack ?? 0) + b.rolledBack, historyLost: (a?.historyLost ?? 0) + b.historyLost, byTrx: byTrx.sort((x, y) => x.trx - y.trx) };
 }
 
 export interface LeafPlan {

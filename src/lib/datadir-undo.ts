@@ -10,6 +10,7 @@
 import type { Dictionary, DictTable } from '../core/definitions/dictionary/dict-tables.ts';
 import { systemDictionary } from '../core/definitions/dictionary/system-schema.ts';
 import { recoveryAmiss, recoveryLines, withRedoLogAll } from '../core/log/redo-recovery.ts';
+import type { LogCensus } from '../core/log/redo-scan.ts';
 import { dataFilesSource } from '../core/tablespace/data-files.ts';
 import type { EncryptionKeys } from '../core/tablespace/encryption.ts';
 import type { ByteSource } from '../core/tablespace/source.ts';
@@ -34,6 +35,8 @@ export interface UndoSources {
   redoLog?: ByteSource | null;
   /** The keys of an encrypted datadir (its redo log, system and undo tablespaces). */
   keys?: EncryptionKeys;
+  /** The log's census, when taken already (the page's, once for every worker): only its stretches holding these files' records are read. */
+  redoCensus?: LogCensus | null;
 }
 
 export interface DatadirUndo {
@@ -50,8 +53,8 @@ const MYSQL8_UNDO = /(^|\/)undo_\d{3}$/i;
  * The files read through the redo log `log` (indexed once for all of them), the system tablespace's
  * doublewrite buffer restoring torn pages. Where the log fails a file, said.
  */
-async function recovered(sources: ByteSource[], log: ByteSource, keys: EncryptionKeys | undefined): Promise<{ sources: ByteSource[]; problems: string[] }> {
-  const done = await withRedoLogAll(sources, log, { systemTablespace: sources[0], keys });
+async function recovered(sources: ByteSource[], log: ByteSource, keys: EncryptionKeys | undefined, census: LogCensus | null): Promise<{ sources: ByteSource[]; problems: string[] }> {
+  const done = await withRedoLogAll(sources, log, { systemTablespace: sources[0], keys, census });
   const problems: string[] = [];
   // pagesInLog is known only where a 10.8+ log was read: other logs' bounds the table's own lines say.
   done.forEach((d, k) => {
@@ -65,7 +68,7 @@ export async function openUndoSources(files: UndoSources): Promise<DatadirUndo> 
   const all = files.undoSpaces ?? [];
   const undoSpaces = all.filter((s) => !MYSQL8_UNDO.test(s.name));
   const given = [files.system, ...undoSpaces];
-  const read = files.redoLog ? await recovered(given, files.redoLog, files.keys) : { sources: given, problems: [] };
+  const read = files.redoLog ? await recovered(given, files.redoLog, files.keys, files.redoCensus ?? null) : { sources: given, problems: [] };
   const system = await Tablespace.open(read.sources[0], { keys: files.keys });
   const spaces = new Map<number, Tablespace>([[0, system]]);
   for (const source of read.sources.slice(1)) {

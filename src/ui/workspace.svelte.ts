@@ -15,7 +15,7 @@
  */
 import * as Comlink from 'comlink';
 import type { ColumnEdit, NamedBlob, PartialGrid, RowMode, SystemProgress, SystemTable, TransactionList } from '../../workers/decoder-api.ts';
-import { connectDecoder, setDatadirLog, type DecoderConnection } from '../../workers/decoder-connection.ts';
+import { connectDecoder, setDatadirLogs, type DecoderConnection } from '../../workers/decoder-connection.ts';
 import { describeError } from './format.ts';
 import { ExportHold } from './export/export-hold.ts';
 import { FileSet } from './files/file-set.svelte.ts';
@@ -63,7 +63,7 @@ export class Workspace {
   // eslint-disable-next-line svelte/prefer-svelte-reactivity -- not rendered
   readonly #systemLists = new Set<DecoderConnection>();
   /** The datadir log the workers were last given (setDatadirLog), as a signature. */
-  #log = 'null';
+  #log = '[]';
 
   constructor() {
     // Start the workers now: loading their code is a good part of the time to the first rows (and the
@@ -113,11 +113,11 @@ export class Workspace {
    * changed: a log dropped, a file of its datadir added, the "as on disk" switch. True when it did.
    */
   #useDatadirLog(): boolean {
-    const log = this.files.datadirLog();
-    const signature = JSON.stringify(log && { ...log, log: log.log.name, more: log.more.map((f) => f.name), system: log.system?.name ?? null });
+    const logs = this.files.datadirLogs();
+    const signature = JSON.stringify(logs.map((log) => ({ ...log, log: log.log.name, more: log.more.map((f) => f.name), system: log.system?.name ?? null, undo: log.undo.map((f) => f.name) })));
     if (signature === this.#log) return false;
     this.#log = signature;
-    setDatadirLog(log);
+    setDatadirLogs(logs);
     return true;
   }
 

@@ -29,6 +29,7 @@ describe('a crashed datadir dropped as a folder, in the built page', () => {
   let copy: string;
   let recovered: MariadbServer;
   const truth = new Map<string, { columns: string[]; rows: Row[] }>();
+  let changedByOpen = 0;
 
   const env = pageTest('crash-page');
   const { shot, waitForTable, rowCount, download } = pageSteps(() => page);
@@ -47,6 +48,8 @@ describe('a crashed datadir dropped as a folder, in the built page', () => {
     crashed = await crashMidWork(true, true);
     copy = crashed.server.copyDatadir();
     recovered = await startMariadb({ datadir: crashed.server.copyDatadir(), extraArgs: SERVER_ARGS });
+    // The rows the transaction left open at the crash deleted or updated (crashMidWork), all back.
+    changedByOpen = Number((await recovered.query('SELECT COUNT(*) FROM t_open WHERE id < 500 OR id > 700', 'test')).rows[0][0]);
     for (const t of TABLES) {
       // BLOBs as the page writes them: 0x and uppercase hex
       truth.set(t, await recovered.query(`SELECT id, k, s, CONCAT('0x', HEX(b)) AS b FROM ${t} ORDER BY id`, 'test'));
@@ -68,9 +71,11 @@ describe('a crashed datadir dropped as a folder, in the built page', () => {
       expect(await rowCount()).toBe(rows.length);
       await expect.poll(() => notice().getAttribute('data-applied')).toBe('true');
     }
-    // t_open: its transaction rolled back, said so
-    const rolledBack = await page.getByTestId('redo-line').allTextContents();
-    expect(rolledBack).toContainEqual(expect.stringMatching(/^t_open\.ibd: transaction \d+ was active at the crash: rolled back/));
+    // t_open: its transaction rolled back, said so with the rows of the table it changed (the rows
+    // it deleted or updated, which the recovered server has back)
+    await expect.poll(() => page.locator('[data-testid="redo-line"][data-trx]').allTextContents()).toEqual([
+      expect.stringMatching(new RegExp(`^t_open\\.ibd: transaction \\d+ was active at the crash: rolled back, ${changedByOpen.toLocaleString('en-US')} rows of this table changed \\(${changedByOpen.toLocaleString('en-US')} updated or deleted rows restored, 0 inserted rows removed\\)$`)),
+    ]);
     expect(await notice().getAttribute('data-stale')).toBe('false');
     await item('t_new').click();
     await waitForTable('t_new', 'done', 120_000);
@@ -80,6 +85,26 @@ describe('a crashed datadir dropped as a folder, in the built page', () => {
     // ib_logfile0 is the datadir's log, not a file the page could not use
     expect(await page.getByTestId('notice').allTextContents()).not.toContainEqual(expect.stringMatching(/ib_logfile0/));
     await shot('crash-recovered');
+  }, 300_000);
+
+  it('rolls the open transaction back in every partition of a partitioned table, counted; through a secondary index it says it does not', async () => {
+    const columns = ['id', 'k', 's', 'b', '_partition'];
+    const rows: Row[] = [];
+    for (const p of ['p0', 'p1', 'p2']) {
+      rows.push(...(await recovered.query(`SELECT id, k, s, CONCAT('0x', HEX(b)), '${p}' FROM t_part PARTITION (${p}) ORDER BY id`, 'test')).rows);
+    }
+    // Rows it deleted or updated, back; the 50 it inserted, gone (crashMidWork).
+    const restored = Number((await recovered.query('SELECT COUNT(*) FROM t_part WHERE id < 100 OR id % 4 = 0', 'test')).rows[0][0]);
+    expect(await exported('t_part')).toBe(csvHeader(columns) + csvRows(rows));
+    expect(await rowCount()).toBe(rows.length);
+    await expect.poll(() => page.locator('[data-testid="redo-line"][data-trx]').allTextContents()).toEqual([
+      expect.stringMatching(new RegExp(`^t_part\\S*: transaction \\d+ was active at the crash: rolled back, ${restored + 50} rows of this table changed \\(${restored} updated or deleted rows restored, 50 inserted rows removed\\)$`)),
+    ]);
+    // Its index kk: not rolled back, said so, marked
+    await page.getByTestId('index-choice').selectOption('kk');
+    await expect.poll(() => page.getByTestId('redo-line').allTextContents(), { timeout: 60_000 }).toContainEqual(expect.stringMatching(/read through index kk, whose records hold no transaction id: what transaction \d+ \(active at the crash\) changed is NOT rolled back/));
+    expect(await notice().getAttribute('data-stale')).toBe('true');
+    await shot('crash-partitions');
   }, 300_000);
 
   it('"as on disk" reads the pages as the files hold them: other rows, said so', async () => {

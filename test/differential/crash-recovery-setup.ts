@@ -4,7 +4,8 @@
  * buffer pool, dirty pages allowed up to 90 %, no adaptive flushing) so that the changes are only in
  * the redo log when the server is SIGKILLed: inserts that split pages, deletes that merge them,
  * updates that change lengths and move off-page columns, a table created and one dropped after the
- * checkpoint. `open` leaves one transaction open across the crash (its table is `t_open`).
+ * checkpoint. `open` leaves one transaction open across the crash (its tables are `t_open` and the
+ * partitioned `t_part`).
  */
 import { startMariadb, type MariadbServer, type Session } from '../harness/mariadb.ts';
 
@@ -24,6 +25,11 @@ export const TABLES = ['t_compact', 't_dynamic', 't_redundant', 't_new'] as cons
 const LOAD = (name: string, format: string, rows = 3000) => `
   CREATE TABLE ${name} (id INT NOT NULL PRIMARY KEY, k INT NOT NULL, s VARCHAR(300) NOT NULL, b MEDIUMBLOB NULL, KEY kk (k)) ENGINE=InnoDB ROW_FORMAT=${format};
   INSERT INTO ${name} SELECT seq, seq % 97, REPEAT(CHAR(97 + seq % 26), 20 + seq % 200), IF(seq % 50 = 0, REPEAT('x', 20000), NULL) FROM seq_1_to_${rows};`;
+
+/** A partitioned table (three HASH partitions) the transaction left open also changes: updates, deletes and inserts, through its secondary index too. */
+const LOAD_PART = `
+  CREATE TABLE t_part (id INT NOT NULL PRIMARY KEY, k INT NOT NULL, s VARCHAR(300) NOT NULL, b MEDIUMBLOB NULL, KEY kk (k)) ENGINE=InnoDB PARTITION BY HASH (id) PARTITIONS 3;
+  INSERT INTO t_part SELECT seq, seq % 97, REPEAT(CHAR(97 + seq % 26), 20 + seq % 200), IF(seq % 50 = 0, REPEAT('x', 20000), NULL) FROM seq_1_to_900;`;
 
 const CHANGE = (name: string) => `
   INSERT INTO ${name} SELECT seq, seq % 89, REPEAT(CHAR(65 + seq % 26), 10 + seq % 250), IF(seq % 40 = 0, REPEAT('y', 30000), NULL) FROM seq_3001_to_5000;
@@ -60,7 +66,7 @@ export interface Crashed {
  */
 export async function crashMidWork(open: boolean, synced = false, extraArgs: readonly string[] = []): Promise<Crashed> {
   const server = await startMariadb({ extraArgs: [...SERVER_ARGS, ...extraArgs] });
-  await server.exec([LOAD('t_compact', 'COMPACT'), LOAD('t_dynamic', 'DYNAMIC'), LOAD('t_redundant', 'REDUNDANT'), LOAD('t_gone', 'DYNAMIC', 500), LOAD('t_open', 'DYNAMIC', 1000)].join(''));
+  await server.exec([LOAD('t_compact', 'COMPACT'), LOAD('t_dynamic', 'DYNAMIC'), LOAD('t_redundant', 'REDUNDANT'), LOAD('t_gone', 'DYNAMIC', 500), LOAD('t_open', 'DYNAMIC', 1000), LOAD_PART].join(''));
   await flushAll(server);
   await server.exec(`${CHANGE('t_compact')}${CHANGE('t_dynamic')}${CHANGE('t_redundant')}
     CREATE TABLE t_new (id INT NOT NULL PRIMARY KEY, k INT NOT NULL, s VARCHAR(300) NOT NULL, b MEDIUMBLOB NULL, KEY kk (k)) ENGINE=InnoDB;
@@ -69,7 +75,8 @@ export async function crashMidWork(open: boolean, synced = false, extraArgs: rea
   let session: Session | null = null;
   if (open) {
     session = await server.openSession();
-    await session.exec('BEGIN; DELETE FROM t_open WHERE id < 500; UPDATE t_open SET s = \'uncommitted\' WHERE id > 700');
+    await session.exec(`BEGIN; DELETE FROM t_open WHERE id < 500; UPDATE t_open SET s = 'uncommitted' WHERE id > 700;
+      DELETE FROM t_part WHERE id < 100; UPDATE t_part SET s = 'uncommitted', k = -k WHERE id % 4 = 0; INSERT INTO t_part SELECT 5000 + seq, seq, 'uncommitted', NULL FROM seq_1_to_50`);
     if (synced) await server.exec('CREATE TABLE t_sync (id INT PRIMARY KEY); INSERT INTO t_sync VALUES (1)');
   }
   await server.crash();

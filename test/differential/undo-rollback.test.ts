@@ -86,6 +86,14 @@ describe.each(FORMATS)('a transaction active at the crash, ROW_FORMAT=%s', (form
     expect(run.stdout.trim()).toBe(String(expected.get(format)?.length));
   });
 
+  it('through a secondary index (whose records hold no transaction id) says the rollback does not reach its rows, exit status 2', () => {
+    const run = cli([file(), '--index', 'name', '--format', 'ndjson', '--json-strings']);
+    expect(run.status, run.stderr).toBe(2);
+    expect(run.stderr).toMatch(/read through index name, whose records hold no transaction id: what transaction \d+ \(active at the crash\) changed is NOT rolled back/);
+    // And it is so: the server's index has other rows than ours (the open transaction's 'renamed …' and 'new …' names).
+    expect(ndjsonRows(run.stdout, ['name', 'id']).some((r) => String(r[0]).startsWith('new '))).toBe(true);
+  });
+
   it('the pages hold the uncommitted changes (read --as-on-disk), so the rollback made the difference', () => {
     const run = cli([file(), '--format', 'ndjson', '--json-strings', '--as-on-disk']);
     expect(run.status, run.stderr).toBe(0);

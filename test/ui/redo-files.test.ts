@@ -4,13 +4,20 @@
  * read through it; the files of another folder, and the log itself, are not.
  */
 import { describe, expect, it } from 'vitest';
-import { datadirLogOf, isRedoLogFile } from '../../src/ui/files/redo-files.ts';
+import { datadirLogsOf, filesWithoutTheirLog, isRedoLogFile } from '../../src/ui/files/redo-files.ts';
 import type { InputFile } from '../../src/ui/files/pairing.ts';
 import { fileKey } from '../../workers/redo-api.ts';
 
 const input = (path: string, size = 16384): InputFile => ({ file: new File([new Uint8Array(size)], path.slice(path.lastIndexOf('/') + 1), { lastModified: 1 }), path });
 
-describe('datadirLogOf', () => {
+/** The one datadir's log among `files`. */
+function datadirLogOf(files: InputFile[], asOnDisk: boolean) {
+  const logs = datadirLogsOf(files, asOnDisk);
+  expect(logs.length).toBeLessThanOrEqual(1);
+  return logs[0] ?? null;
+}
+
+describe('datadirLogsOf', () => {
   it('finds ib_logfile0 in a dropped datadir: its ibdata1 and the table files under it are read through it', () => {
     const files = [input('dd/ib_logfile0', 4096), input('dd/ibdata1'), input('dd/test/t.ibd'), input('dd/test/t.frm'), input('dd/undo001'), input('other/u.ibd'), input('dd/aria_log.00000001')];
     const log = datadirLogOf(files, false)!;
@@ -32,6 +39,27 @@ describe('datadirLogOf', () => {
     const m = datadirLogOf(mysql, false)!;
     expect(m.log.name).toBe('#ib_redo10');
     expect(m.members).toEqual([fileKey(mysql[2].file, 't.ibd')]);
+  });
+
+  it('gives each of several dropped datadirs its own log, ibdata1, undo tablespaces and table files', () => {
+    const files = [
+      input('a/ib_logfile0', 4096), input('a/ibdata1'), input('a/undo001'), input('a/db/t.ibd', 32768),
+      input('b/ib_logfile0', 8192), input('b/ibdata1', 65536), input('b/db/t.ibd', 49152), input('b/inner/ib_logfile0', 2048), input('b/inner/db/u.ibd'), input('c/db/v.ibd'),
+    ];
+    const logs = datadirLogsOf(files, false);
+    expect(logs.map((l) => l.log.blob)).toEqual([files[0].file, files[4].file, files[7].file]);
+    expect(logs.map((l) => l.system?.blob ?? null)).toEqual([files[1].file, files[5].file, null]);
+    expect(logs.map((l) => l.undo.length)).toEqual([1, 0, 0]);
+    const key = (f: InputFile) => fileKey(f.file, f.file.name);
+    // b/inner is a datadir of its own: its u.ibd is not b's
+    expect(logs.map((l) => l.members)).toEqual([[key(files[1]), key(files[3])], [key(files[5]), key(files[6])], [key(files[8])]]);
+    expect(filesWithoutTheirLog(files)).toEqual([]);
+  });
+
+  it('names the files two datadirs have alike (name, size, time: a worker cannot tell them apart), read without a log', () => {
+    const files = [input('a/ib_logfile0'), input('a/db/t.ibd'), input('a/db/only.ibd', 32768), input('b/ib_logfile0'), input('b/db/t.ibd')];
+    expect(filesWithoutTheirLog(files)).toEqual(['a/db/t.ibd', 'b/db/t.ibd']);
+    expect(datadirLogsOf(files, false).map((l) => l.members)).toEqual([[fileKey(files[2].file, 'only.ibd')], []]);
   });
 
   it('gives none without a log', () => {

@@ -12,7 +12,7 @@ import { Doublewrite } from './doublewrite.ts';
 import { LogFormatError } from './log-file.ts';
 import type { RedoLogBounds } from './log-types.ts';
 import { recoveredSource, spaceIdInLog, unappliableTo, type RecoveryStats } from './recovered-source.ts';
-import { scanRedoLog, type FileOperation, type RedoScan } from './redo-scan.ts';
+import { scanRedoLog, type FileOperation, type LogCensus, type RedoScan } from './redo-scan.ts';
 
 /** Reads the bounds of a redo log of another format (MariaDB 10.5-10.7, MySQL): null when it is not its format. */
 export type BoundsReader = (log: ByteSource) => Promise<RedoLogBounds | null>;
@@ -34,6 +34,8 @@ export interface RedoOptions {
   systemTablespace?: ByteSource | null;
   /** The keys of an encrypted log (innodb_encrypt_log: key 1 of the key file). */
   keys?: EncryptionKeys;
+  /** The log's census, taken once for every file of the datadir (logCensus): only the stretches of the log holding the file's records are read. */
+  census?: LogCensus | null;
   signal?: AbortSignal;
 }
 
@@ -75,7 +77,7 @@ export async function withRedoLogAll(files: readonly ByteSource[], log: ByteSour
   const indexed = () => new Set(ids.filter((id): id is number => id !== null));
   let scan: RedoScan;
   try {
-    scan = await scanRedoLog(log, indexed(), signal, options.keys);
+    scan = await scanRedoLog(log, indexed(), signal, options.keys, options.census);
   } catch (e) {
     if (!(e instanceof LogFormatError)) throw e;
     const recovery = await boundsOnly(fresh(), log, e, boundsReaders);
@@ -86,7 +88,7 @@ export async function withRedoLogAll(files: readonly ByteSource[], log: ByteSour
     const named = ids.map((id, k) => id ?? spaceIdInLog(scan, files[k].name));
     if (named.some((id, k) => id !== ids[k])) {
       ids.splice(0, ids.length, ...named);
-      scan = await scanRedoLog(log, indexed(), signal, options.keys);
+      scan = await scanRedoLog(log, indexed(), signal, options.keys, options.census);
     }
   }
   const clean = scan.recordCount === 0;

@@ -111,12 +111,57 @@ export interface RedoScan {
   keys: EncryptionKeys | undefined;
 }
 
+/** The log is cut into stretches of this many LSNs (by where mini-transactions begin) for its census. */
+const STRETCH = 1 << 20;
+
+/**
+ * What one scan of the whole log says for every reader of its datadir's files (plain data: handed
+ * between workers as it is): which tablespaces it changes, and for each, the stretches of the log
+ * holding its records, with where each stretch's first mini-transaction begins. A scan of some
+ * tablespaces' pages given it parses only their stretches, not the whole log again.
+ */
+export interface LogCensus {
+  bounds: RedoLogBounds;
+  mtrCount: number;
+  recordCount: number;
+  recordsPerSpace: Map<number, number>;
+  files: FileOperation[];
+  /** The LSN of the first mini-transaction beginning in each stretch from the checkpoint, -1 where none does. */
+  starts: Float64Array;
+  /** The stretches, ascending, whose mini-transactions change pages of each tablespace. */
+  stretches: Map<number, Int32Array>;
+}
+
+/** Takes the census of `source` (an ib_logfile0 of MariaDB 10.8+): one scan, no page indexed. Throws LogFormatError for another format. */
+export async function logCensus(source: ByteSource, signal?: AbortSignal): Promise<LogCensus> {
+  const starts: number[] = [];
+  const stretches = new Map<number, number[]>();
+  const scan = await scanRedoLog(source, new Set(), signal, undefined, null, (stretch, lsn, space) => {
+    while (starts.length <= stretch) starts.push(-1);
+    if (starts[stretch] < 0) starts[stretch] = lsn;
+    if (space < 0) return;
+    const list = stretches.get(space) ?? [];
+    if (list.at(-1) !== stretch) list.push(stretch);
+    stretches.set(space, list);
+  });
+  return {
+    bounds: scan.bounds, mtrCount: scan.mtrCount, recordCount: scan.recordCount, recordsPerSpace: scan.recordsPerSpace, files: scan.files,
+    starts: Float64Array.from(starts), stretches: new Map([...stretches].map(([space, list]) => [space, Int32Array.from(list)])),
+  };
+}
+
+/** What a census-taking scan is told of each mini-transaction: its stretch, start LSN, and each tablespace it changes (-1: none). */
+type CensusTaker = (stretch: number, lsn: number, space: number) => void;
+
 /**
  * Scans `source` (an ib_logfile0 of MariaDB 10.8+) from its checkpoint to its end, indexing the pages
  * of the tablespaces `spaces` (every tablespace's when null); an encrypted log with `keys`' key 1.
- * Throws LogFormatError for another format.
+ * With the log's `census` (a plain log), only the stretches holding those tablespaces' records are
+ * read; what is said of the whole log is the census's. Throws LogFormatError for another format.
  */
-export async function scanRedoLog(source: ByteSource, spaces: ReadonlySet<number> | null, signal?: AbortSignal, keys?: EncryptionKeys): Promise<RedoScan> {
+export async function scanRedoLog(
+  source: ByteSource, spaces: ReadonlySet<number> | null, signal?: AbortSignal, keys?: EncryptionKeys, census?: LogCensus | null, taker?: CensusTaker,
+): Promise<RedoScan> {
   const header = await readLogHeader(source);
   const area = new LogArea(source, header.firstLsn);
   const opened = header.encryption === 'stream' ? await LogCrypt.open(header.block, keys) : null;
@@ -125,14 +170,18 @@ export async function scanRedoLog(source: ByteSource, spaces: ReadonlySet<number
     header, bounds: boundsOf(header, header.checkpointLsn), mtrCount: 0, recordCount: 0, recordsPerSpace: new Map(), files: [], pages: new Map(), area,
     unappliable: unappliableWhy(header, opened), crypt, marks: [], keys,
   };
+  const walk = new MtrRecords(new Uint8Array(0));
+  // an encrypted log's apply needs the marks of a whole scan (and its stretches decrypted): no census
+  if (census && header.encryption !== 'stream') return scanStretches(scan, census, spaces, walk, signal);
   let lsn = header.checkpointLsn;
   let mark = lsn;
-  const walk = new MtrRecords(new Uint8Array(0));
   for (;;) {
     signal?.throwIfAborted();
     const mtr = await readMtr(area, lsn, header.encrypted);
     if (mtr === null) break;
     scan.mtrCount++;
+    const seen = taker && ((space: number) => taker(Math.floor((mtr.startLsn - header.checkpointLsn) / STRETCH), mtr.startLsn, space));
+    seen?.(-1);
     for (; mark < mtr.endLsn; mark += MARK_BYTES) scan.marks.push(lsn);
     if (scan.crypt !== null && mtr.nonce !== null) {
       const plain = mtr.records.slice();
@@ -141,10 +190,10 @@ export async function scanRedoLog(source: ByteSource, spaces: ReadonlySet<number
         scan.crypt = null;
         scan.pages.clear();
       }
-      if (scan.crypt !== null) indexMtr(scan, walk.reset(plain), lsn, mtr.endLsn, spaces);
+      if (scan.crypt !== null) indexMtr(scan, walk.reset(plain), lsn, mtr.endLsn, spaces, seen);
       else countRecords(scan, mtr.records);
     } else if (header.encryption === 'stream') countRecords(scan, mtr.records);
-    else indexMtr(scan, walk.reset(mtr.records), lsn, mtr.endLsn, spaces);
+    else indexMtr(scan, walk.reset(mtr.records), lsn, mtr.endLsn, spaces, seen);
     lsn = mtr.endLsn;
   }
   scan.bounds = boundsOf(header, lsn);
@@ -189,8 +238,30 @@ export async function decryptedBytes(scan: RedoScan, lsn: number, length: number
   return bytes.subarray(lsn - from, lsn - from + length);
 }
 
-/** Indexes the records of one mini-transaction (starting at LSN `start`, ending at `end`), walked by `walk`. */
-function indexMtr(scan: RedoScan, walk: MtrRecords, start: number, end: number, spaces: ReadonlySet<number> | null): void {
+/** The pages of `spaces` indexed from the stretches of the log the census says hold their records; the rest of the scan is the census's. */
+async function scanStretches(scan: RedoScan, census: LogCensus, spaces: ReadonlySet<number> | null, walk: MtrRecords, signal?: AbortSignal): Promise<RedoScan> {
+  const wanted = new Set<number>();
+  for (const [space, list] of census.stretches) if (spaces === null || spaces.has(space)) for (const k of list) wanted.add(k);
+  const { checkpointLsn } = scan.header;
+  for (const k of [...wanted].sort((a, b) => a - b)) {
+    const until = checkpointLsn + (k + 1) * STRETCH;
+    for (let lsn = census.starts[k]; lsn >= 0 && lsn < until && lsn < census.bounds.endLsn; ) {
+      signal?.throwIfAborted();
+      const mtr = await readMtr(scan.area, lsn, scan.header.encrypted);
+      if (mtr === null) break;
+      indexMtr(scan, walk.reset(mtr.records), lsn, mtr.endLsn, spaces);
+      lsn = mtr.endLsn;
+    }
+  }
+  Object.assign(scan, { bounds: census.bounds, mtrCount: census.mtrCount, recordCount: census.recordCount, recordsPerSpace: census.recordsPerSpace, files: census.files });
+  return scan;
+}
+
+/**
+ * Indexes the records of one mini-transaction (starting at LSN `start`, ending at `end`), walked by
+ * `walk`; `seen` is told each tablespace whose pages it changes.
+ */
+function indexMtr(scan: RedoScan, walk: MtrRecords, start: number, end: number, spaces: ReadonlySet<number> | null, seen?: (space: number) => void): void {
   /** The page whose run the records extend: null after a record of a tablespace not indexed. */
   let run: PageLog | null = null;
   let space = -1;
@@ -205,6 +276,7 @@ function indexMtr(scan: RedoScan, walk: MtrRecords, start: number, end: number, 
       if (space >= 0) scan.recordsPerSpace.set(space, (scan.recordsPerSpace.get(space) ?? 0) + spaceRecords);
       space = walk.spaceId;
       spaceRecords = 0;
+      seen?.(space);
     }
     spaceRecords++;
     if (walk.hasPageId) {

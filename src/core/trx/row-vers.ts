@@ -55,6 +55,8 @@ export const MAX_CHAIN = 10000;
 export class RowVersions {
   /** Rows each transaction of the set changed that were taken back (an update or delete undone, an insert removed). */
   readonly undone = new Map<number, number>();
+  /** Of those, the rows each transaction inserted, which are no rows once taken back. */
+  readonly removed = new Map<number, number>();
   /** Records each kept transaction (XA prepared: not taken back) changed, shown as on disk. */
   readonly keptRows = new Map<number, number>();
 
@@ -143,7 +145,13 @@ export class RowVersions {
   /** A version taken back, counted for its transaction. */
   private taken(v: Version): Version {
     this.undone.set(v.trxId, (this.undone.get(v.trxId) ?? 0) + 1);
+    if (v.kind === 'none') this.removed.set(v.trxId, (this.removed.get(v.trxId) ?? 0) + 1);
     return v;
+  }
+
+  /** The same versions with counts of their own: a reader that must count only what it decodes (one leaf at a time) beside others sharing the undo records. */
+  fork(): RowVersions {
+    return new RowVersions(this.trxIds, this.records, this.problems, this.from, this.kept, this.history);
   }
 }
 

@@ -12,7 +12,7 @@ import { isServerConfig } from '../../core/definitions/server-time-zone.ts';
 import { TimeZoneChoice } from '../tables/time-zone.svelte.ts';
 import { KeyRing } from './key-ring.svelte.ts';
 import { withDataFilesJoined } from './data-files.ts';
-import { datadirLogOf, isRedoLogFile } from './redo-files.ts';
+import { datadirLogsOf, filesWithoutTheirLog, isRedoLogFile } from './redo-files.ts';
 import { detectImages, detectKeyFiles, folderOf, kindOf, pairFiles, type InputFile, type PairedTable } from './pairing.ts';
 
 function sameFile(a: InputFile, b: InputFile): boolean {
@@ -70,7 +70,7 @@ export class FileSet {
   pair(): PairedTable[] {
     const pairing = pairFiles(this.#joinedFiles(), this.#systems);
     this.sqlFiles = pairing.sqls;
-    // (a redo log is read with its datadir's files: datadirLog)
+    // (a redo log is read with its datadir's files: datadirLogs)
     this.ignored = pairing.ignored.filter((f) => !isRedoLogFile(f));
     this.orphans = pairing.orphans;
     return pairing.tables;
@@ -90,6 +90,10 @@ export class FileSet {
     if (this.orphans.length > 0) {
       parts.push(`No .ibd for ${this.orphans.map((f) => f.path).slice(0, 3).join(', ')}${this.orphans.length > 3 ? ', …' : ''}.`);
     }
+    const unlogged = filesWithoutTheirLog(this.#joinedFiles());
+    if (unlogged.length > 0) {
+      parts.push(`${unlogged.slice(0, 3).join(', ')}${unlogged.length > 3 ? ', …' : ''}: the same name, size and time in two dropped datadirs, so read as on disk, without either datadir's redo log (rows may be stale); drop each datadir alone to read it through its own log.`);
+    }
     if (tables === 0 && this.sqlFiles.length > 0) parts.push('Now add the .ibd table file(s).');
     this.notice = parts.length > 0 ? parts.join(' ') : null;
   }
@@ -99,9 +103,9 @@ export class FileSet {
     this.errors = [...this.errors, describeError(err)];
   }
 
-  /** The redo log of the datadir dropped, with what the workers read through it (redo-files.ts); null: none dropped. */
-  datadirLog(): DatadirLog | null {
-    return datadirLogOf(this.#joinedFiles(), this.asOnDisk);
+  /** The redo log of each datadir dropped, with what the workers read through it (redo-files.ts); none dropped: empty. */
+  datadirLogs(): DatadirLog[] {
+    return datadirLogsOf(this.#joinedFiles(), this.asOnDisk);
   }
 
   /** The .sql files, as the workers take them. */

@@ -35,24 +35,59 @@ function inFolder(path: string, folder: string): boolean {
 }
 
 /**
- * The redo log of the datadir among `files` (each system tablespace's data files joined already),
- * for the workers: its files in order, the datadir's ibdata1, its table files; null when no log was
- * dropped, and its undo tablespaces (for the transactions to roll back). With several datadirs' logs, the first folder's (the others' files are read as they are).
+ * The redo log of each datadir among `files` (each system tablespace's data files joined already),
+ * for the workers: its files in order, the datadir's ibdata1, undo tablespaces (for the
+ * transactions to roll back) and table files; none when no log was dropped. A file belongs to the
+ * innermost datadir folder holding it, so several datadirs dropped together each read their own
+ * files through their own log.
  */
-export function datadirLogOf(files: readonly InputFile[], asOnDisk: boolean): DatadirLog | null {
+export function datadirLogsOf(files: readonly InputFile[], asOnDisk: boolean): DatadirLog[] {
   const logs = files.filter(isRedoLogFile);
-  if (logs.length === 0) return null;
-  const folder = datadirOf(logs[0]);
-  const own = logs.filter((f) => datadirOf(f) === folder).sort((a, b) => (logNumber(a) ?? 0) - (logNumber(b) ?? 0));
+  const folders = datadirFolders(logs);
+  const owner = (path: string) => folders.find((folder) => inFolder(path, folder));
   const named = (f: InputFile) => ({ name: f.file.name, blob: f.file });
-  const tables = files.filter((f) => inFolder(f.path, folder) && !isRedoLogFile(f) && (f.image || kindOf(f.file.name) === 'ibd' || kindOf(f.file.name) === 'system'));
-  const system = tables.find((f) => kindOf(f.file.name) === 'system' && folderOf(f.path) === folder) ?? null;
-  return {
-    log: named(own[0]),
-    more: own.slice(1).map(named),
-    system: system && named(system),
-    undo: files.filter((f) => folderOf(f.path) === folder && UNDO_NAME.test(f.file.name)).map(named),
-    members: tables.map((f) => fileKey(f.file, f.file.name)),
-    asOnDisk,
-  };
+  const unlogged = new Set(filesWithoutTheirLog(files));
+  // In the order their logs were dropped.
+  return [...new Set(logs.map(datadirOf))].map((folder) => {
+    const own = logs.filter((f) => datadirOf(f) === folder).sort((a, b) => (logNumber(a) ?? 0) - (logNumber(b) ?? 0));
+    const tables = files.filter((f) => owner(f.path) === folder && isMember(f) && !unlogged.has(f.path));
+    const system = tables.find((f) => kindOf(f.file.name) === 'system' && folderOf(f.path) === folder) ?? null;
+    return {
+      log: named(own[0]),
+      more: own.slice(1).map(named),
+      system: system && named(system),
+      undo: files.filter((f) => folderOf(f.path) === folder && UNDO_NAME.test(f.file.name)).map(named),
+      members: tables.map((f) => fileKey(f.file, f.file.name)),
+      asOnDisk,
+    };
+  });
+}
+
+/** The datadir folders of the log files `logs`, innermost first: a file is the first's that holds it. */
+function datadirFolders(logs: readonly InputFile[]): string[] {
+  return [...new Set(logs.map(datadirOf))].sort((a, b) => b.length - a.length);
+}
+
+/** A file read through its datadir's log: a table file, ibdata1, or a disk image. */
+function isMember(f: InputFile): boolean {
+  return !isRedoLogFile(f) && (f.image || kindOf(f.file.name) === 'ibd' || kindOf(f.file.name) === 'system');
+}
+
+/**
+ * The table files of one dropped datadir that another dropped datadir also has with the same name,
+ * size and time (copies of one datadir): a worker tells files apart by these alone (fileKey), so
+ * neither is read through its log; the page says so (their paths).
+ */
+export function filesWithoutTheirLog(files: readonly InputFile[]): string[] {
+  const folders = datadirFolders(files.filter(isRedoLogFile));
+  if (folders.length < 2) return [];
+  const owners = new Map<string, Set<string>>();
+  for (const f of files) {
+    const folder = folders.find((d) => inFolder(f.path, d));
+    if (folder === undefined || !isMember(f)) continue;
+    const key = fileKey(f.file, f.file.name);
+    const set = owners.get(key) ?? new Set<string>();
+    owners.set(key, set.add(folder));
+  }
+  return files.filter((f) => isMember(f) && (owners.get(fileKey(f.file, f.file.name))?.size ?? 0) > 1).map((f) => f.path);
 }

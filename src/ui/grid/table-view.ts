@@ -20,7 +20,7 @@
  *  - `damage`: the damaged and unreadable leaves the count found (damage.ts).
  */
 import type { RunSort } from '../../../workers/sort-methods.ts';
-import type { FirstLeaf, LeafCounts, OpenedView, PartialGrid, RowQuery, ViewSpec } from '../../../workers/viewer-api.ts';
+import { addTaken, type FirstLeaf, type LeafCounts, type OpenedView, type PartialGrid, type RowQuery, type TakenCount, type ViewSpec } from '../../../workers/viewer-api.ts';
 import type { DecodeStats, IndexEntries, MappedRange, PartialResult } from '../../../workers/decoder-api.ts';
 import type { RowBatch } from '../../core/values/row-batch.ts';
 import { runBounds, runOrdered } from '../ordered.ts';
@@ -76,8 +76,8 @@ export class TableView {
   /** What the count found damaged or unreadable, leaf by leaf. */
   damage: DamageTally;
   #stats: DecodeStats | null = null;
-  /** As before transaction N (ViewSpec.undo): the count's rows taken back and rows whose history is lost, so far. */
-  taken: { rolledBack: number; historyLost: number } | null = null;
+  /** As before transaction N (ViewSpec.undo), or a crash's transactions rolled back: the count's rows taken back (per transaction) and rows whose history is lost, so far. */
+  taken: TakenCount | null = null;
   /** The statistics of the last search that decoded every leaf (each once): a complete recovery report. */
   fullPass: DecodeStats | null = null;
   /** Row numbers or statistics changed (the page redraws). */
@@ -230,11 +230,7 @@ export class TableView {
       (counted: LeafCounts, i) => {
         this.map.setCounts(runs[i][0], this.#rowsCounted(runs[i][0], counted.counts));
         this.damage.add(runs[i][0], counted);
-        if (counted.versions) {
-          this.taken ??= { rolledBack: 0, historyLost: 0 };
-          this.taken.rolledBack += counted.versions.rolledBack;
-          this.taken.historyLost += counted.versions.historyLost;
-        }
+        if (counted.versions) this.taken = addTaken(this.taken, counted.versions);
         if (counted.mapped?.length) onMapped?.(counted.mapped);
         onRun();
         this.#wakeCountWaiters();

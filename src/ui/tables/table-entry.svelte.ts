@@ -10,6 +10,7 @@ import type {
   DecodeStats, ExportedTable, GuessResult, IndexList, IndexListEntry, ListedTable, OpenedView, PartialGrid, RawTarget, ResolvedSchemaResult, RowMode, SystemTable,
   TableDef, TablespaceSummary, ViewSpec,
 } from '../../../workers/decoder-api.ts';
+import type { TakenCount } from '../../../workers/viewer-api.ts';
 import type { DamageFigures, DamageTally } from '../recovery/damage.ts';
 import type { PairedTable } from '../files/pairing.ts';
 import type { TableView } from '../grid/table-view.ts';
@@ -66,8 +67,8 @@ export class TableEntry {
   mode = $state<RowMode>('live');
   /** The table as it was before this transaction and every later one (the Transactions view); null: as it is. */
   beforeTrx = $state<number | null>(null);
-  /** With `beforeTrx`: rows the count found taken back, and rows whose earlier version is lost. */
-  taken = $state.raw<{ rolledBack: number; historyLost: number } | null>(null);
+  /** With `beforeTrx`, or a crash's transactions rolled back: rows the count found taken back, and rows whose earlier version is lost. */
+  taken = $state.raw<TakenCount | null>(null);
   /** The secondary index whose rows the grid shows (its name in the definition); null: the table's rows. */
   indexName = $state<string | null>(null);
   /** The partial rows shown among the rows (live mode), once read from the secondary indexes; null: not shown. */
