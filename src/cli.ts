@@ -9,15 +9,12 @@
  * the library's Node entry (lib/node.ts), as a program using the library would; the rows of a large
  * table are decoded in worker threads (node/pool.ts).
  */
-import { createWriteStream, existsSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileSource } from './node/file-source.ts';
+import { createWriteStream, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { csvBytes } from './core/writers/csv-bytes.ts';
 import { csvHeader, ndjsonOf } from './core/writers/output.ts';
 import { batchRows, type RowBatch } from './core/values/row-batch.ts';
-import { loadKeyFile, parseMysqlKeyring, type EncryptionKeys } from './core/tablespace/encryption.ts';
 import { anythingAmiss } from './core/readers/decode-stats.ts';
 import { modeIncludes } from './core/readers/row-state.ts';
 import { DefinitionMismatch, type DecodeStats, type Problem } from './core/readers/table-reader.ts';
@@ -48,11 +45,10 @@ import { LoadDataOut, writeLoadData } from './cli/load-data-output.ts';
 import { partialHint, partialSource, writePartialRows } from './cli/partial-output.ts';
 import { problemLine, uncountedLines } from './cli/problem-lines.ts';
 import { listTransactions, sayTakenBack } from './cli/transactions.ts';
-import { takenBack, type TakenBack } from './lib/datadir-undo.ts';
-import { openDatadirUndoAt, systemSpaceOf, type DatadirUndoAt } from './node/undo-spaces.ts';
+import { datadirUndo, keysOf, notRolledBackThroughIndex, rollback, rollbackOf, warn } from './cli/rollback.ts';
 import { version } from '../package.json';
 import { readDatadir } from './cli/datadir.ts';
-import { historyOf, historySqlRun, revertRun } from './cli/history.ts';
+import { historySqlRun, revertRun } from './cli/history.ts';
 import { givenTables } from './cli/datadir-schema.ts';
 import { countWhere, whereChunks, whereLine, whereOption } from './cli/where-option.ts';
 import { whereFilter, type RowWhere } from './core/readers/where.ts';
@@ -111,10 +107,6 @@ async function decodeChunks(table: InnodbTable, args: Args, format: (batch: RowB
 /** The pool's runs in key order, as chunks (the pool closed at the end: inKeyOrder). */
 async function* inOrder<T>(pool: NodePool<T>, leaves: readonly number[], chunk: (run: T) => Chunk): AsyncGenerator<Chunk> {
   for await (const run of inKeyOrder(pool, leaves)) yield chunk(run);
-}
-
-function warn(message: string): void {
-  process.stderr.write(`warning: ${message}\n`);
 }
 
 /** The decoder's problems, one line each, naming the file, page and record. */
@@ -192,14 +184,6 @@ async function tableOrGuess(file: InnodbFile, args: Args): Promise<TableEntry> {
   const guessed = await file.guess(args.indexId ?? undefined);
   process.stderr.write(`${formatGuess(guessed.guess)}\n${guessed.guess.createSql};\n`);
   return guessed;
-}
-
-/** The encryption keys of --key-file and --keyring. */
-async function keysOf(args: Args): Promise<EncryptionKeys> {
-  const keys: EncryptionKeys = {};
-  if (args.keyFile !== null) keys.mariadb = await loadKeyFile(new Uint8Array(await readFile(args.keyFile)), args.keyPassword);
-  if (args.keyring !== null) keys.mysql = parseMysqlKeyring(new Uint8Array(await readFile(args.keyring)));
-  return keys;
 }
 
 /** --count: the rows of every leaf page, summed. */
@@ -367,80 +351,13 @@ async function readOpened(file: InnodbFile, args: Args): Promise<number> {
   }
 }
 
-/** The undo logs of the file's datadir (its ibdata1 and undo tablespaces), or null when it has none beside it. */
-async function datadirUndo(file: InnodbFile, args: Args): Promise<DatadirUndoAt | null> {
-  const path = systemSpaceOf(args.ibd, file.dictionary !== null);
-  if (path === null) return null;
-  const logPath = join(args.datadir ?? dirname(path), 'ib_logfile0');
-  const keys = await keysOf(args);
-  if (args.asOnDisk || !existsSync(logPath)) return openDatadirUndoAt(path, undefined, keys);
-  const log = await fileSource(logPath);
-  const undo = await openDatadirUndoAt(path, log, keys).catch(async (e: unknown) => {
-    await log.close();
-    throw e;
-  });
-  return { ...undo, close: async () => void (await Promise.all([undo.close(), log.close()])) };
-}
-
 /** --list-transactions: of the file's datadir. */
 async function transactionList(file: InnodbFile, args: Args): Promise<number> {
-  const undo = await datadirUndo(file, args);
+  const undo = await datadirUndo(file.dictionary !== null, args);
   if (undo === null) throw new Error(`${args.ibd}: no ibdata1 beside its database folder, whose undo logs --list-transactions reads (give the ibdata1 itself)`);
   try {
     const dictionary = file.dictionary ?? (await systemDictionary(undo.system.source));
     return await listTransactions(undo, dictionary, (text) => write(process.stdout, text), warn);
-  } finally {
-    await undo.close();
-  }
-}
-
-/**
- * The transactions the read takes back (core/trx/row-vers.ts): those active at a crash, as the
- * server's recovery would, unless --as-on-disk; with --before-trx N, N and every later one. Read on
- * one thread (the versions live in this one).
- */
-async function rollback(file: InnodbFile, args: Args): Promise<TakenBack | null> {
-  if (args.history || args.revertTrx !== null) return readHistory(file, args);
-  if (args.asOnDisk && args.beforeTrx === null) return null;
-  const undo = await datadirUndo(file, args).catch((e: unknown) => {
-    if (args.beforeTrx !== null) throw e;
-    warn(`the undo logs of ${args.ibd}'s datadir cannot be read (${(e as Error).message}): rows of transactions active at a crash, if any, are shown as on disk`);
-    return null;
-  });
-  if (undo === null) {
-    if (args.beforeTrx !== null) throw new Error(`${args.ibd}: --before-trx needs the datadir's ibdata1 (beside the database folder) and its undo tablespaces`);
-    return null;
-  }
-  try {
-    const taken = await takenBack(undo, args.beforeTrx, warn);
-    if (taken !== null) args.threads = 1;
-    return taken;
-  } finally {
-    await undo.close();
-  }
-}
-
-/**
- * A read through secondary index `index` of a crashed datadir's table: its records hold no
- * transaction id, so the changes of transactions active at the crash are not taken back there (the
- * server's recovery removes the entries they added and restores those they deleted). Said; true
- * when there are such transactions (exit status 2).
- */
-async function notRolledBackThroughIndex(file: InnodbFile, args: Args, index: string): Promise<boolean> {
-  if (args.asOnDisk || args.beforeTrx !== null || args.history || args.revertTrx !== null) return false;
-  const ids = [...((await rollback(file, args))?.versions.trxIds ?? [])];
-  if (ids.length === 0) return false;
-  warn(`${file.name}: read through index ${index}, whose records hold no transaction id: what transaction${ids.length === 1 ? '' : 's'} ${ids.join(', ')} (active at the crash) changed is NOT rolled back in these rows, which are as on disk; read the table without --index for its rows as recovered`);
-  return true;
-}
-
-/** --history, --revert-trx: every version the datadir's undo logs hold (cli/history.ts), read on one thread. */
-async function readHistory(file: InnodbFile, args: Args): Promise<TakenBack> {
-  const undo = await datadirUndo(file, args);
-  if (undo === null) throw new Error(`${args.ibd}: --history and --revert-trx need the datadir's ibdata1 (beside the database folder) and its undo tablespaces`);
-  try {
-    args.threads = 1;
-    return await historyOf(undo, args.revertTrx, warn);
   } finally {
     await undo.close();
   }
@@ -451,19 +368,26 @@ async function readPartitions(args: Args): Promise<number> {
   const out = args.output !== null ? createWriteStream(args.output) : process.stdout;
   const paths = [args.ibd, ...args.more];
   const keys = await keysOf(args);
+  // Rows through a secondary index hold no transaction id: not taken back there (said, as for one file).
+  const taken = await rollbackOf(false, args);
+  const staleIndex = args.index !== null && taken !== null && args.beforeTrx === null;
+  if (staleIndex) {
+    warn(`read through index ${args.index}, whose records hold no transaction id: what transaction${taken.versions.trxIds.size === 1 ? '' : 's'} ${[...taken.versions.trxIds].join(', ')} (active at the crash) changed is NOT rolled back in these rows, which are as on disk; read the table without --index for its rows as recovered`);
+  }
   const run: PartitionRun = {
+    asOnDisk: args.asOnDisk, datadir: args.datadir ?? undefined, taken: args.index === null ? taken : null,
     paths, schema: args.schema, table: args.table, keys, rows: args.mode, index: args.index, partitionColumn: args.partitionColumn, timeZone: args.timeZone ?? 'UTC',
     threads: args.threads, range: keyRange(args.key, args.from, args.to), format: args.format, jsonStrings: args.jsonStrings, output: args.output, count: args.count, write: (c) => write(out, c), say: (l) => process.stderr.write(`${l}\n`),
   };
   try {
     try {
-      return await writePartitions(run);
+      return Math.max(await writePartitions(run), staleIndex ? 2 : 0);
     } catch (e) {
       // No definition found: with --guess, the columns guessed from the records; else what to give.
       if (!(e instanceof NoDefinitionError) || !guessMode || args.schema !== null) throw withHint(e, args);
       warn(`${e.message}; guessing the columns from the records (--guess)`);
     }
-    return await writePartitions({ ...run, definition: await guessedDefinition(paths, keys, run.say) });
+    return Math.max(await writePartitions({ ...run, definition: await guessedDefinition(paths, keys, run.say) }), staleIndex ? 2 : 0);
   } finally {
     if (out !== process.stdout) await new Promise<void>((resolve) => out.end(resolve));
   }

@@ -11,8 +11,11 @@
  * The dictionary is read once and every dropped tree located by one scan of ibdata1 (InnodbFile keeps
  * it); files are paired by name through maps (datadir-walk.ts), so the cost grows with the tables.
  */
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
-import { join } from 'node:path';
+import { createWriteStream, existsSync, mkdirSync, type WriteStream } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { recoveryAmiss, recoveryLines } from '../core/log/redo-recovery.ts';
+import { fileSource } from '../node/file-source.ts';
+import { openDatadirUndoAt } from '../node/undo-spaces.ts';
 import { anythingAmiss } from '../core/readers/decode-stats.ts';
 import { DefinitionMismatch } from '../core/readers/leaf-decoder.ts';
 import type { DecodeStats } from '../core/readers/table-reader.ts';
@@ -258,7 +261,8 @@ async function fileTable(run: DatadirRun, queue: Queue, t: FileTable, system: st
       const entry = file.definition(null);
       line.definition = entry.source;
       line.problems.push(...file.warnings, ...entry.disagreements);
-      await readOne(run, queue, await file.table(entry, { timeZone: run.timeZone }), [t.ibds[0]], line, path);
+      await readOne(recoveredRun(run, file), queue, await file.table(entry, { timeZone: run.timeZone }), [t.ibds[0]], line, path);
+      sayRecovery(file, line);
     } finally {
       await file.close();
     }
@@ -347,9 +351,10 @@ export async function readDatadir(run: DatadirRun): Promise<number> {
       try {
         progress.add(file.tables().length);
         for (const w of file.warnings) run.say(`warning: ${w}`);
-        await systemTables(run, file, queue, progress);
+        await systemTables(recoveredRun(run, file), file, queue, progress);
         // Every table of the file read before it is closed.
         await queue.drain();
+        if (file.recovery !== null && recoveryAmiss(file.recovery)) for (const l of recoveryLines(file.name, file.recovery)) run.say(`warning: ${l}`);
       } finally {
         await file.close();
       }
@@ -359,7 +364,42 @@ export async function readDatadir(run: DatadirRun): Promise<number> {
   } finally {
     if (tsv !== null) await new Promise<void>((resolve) => tsv.end(resolve));
   }
-  return summary(run, lines);
+  const active = found.system === null ? [] : await activeAtCrash(run, found.system);
+  if (active.length > 0) {
+    run.say(`warning: transaction${active.length === 1 ? '' : 's'} ${active.join(', ')} ${active.length === 1 ? 'was' : 'were'} active at the crash: a folder's read does not roll ${active.length === 1 ? 'it' : 'them'} back, so the rows ${active.length === 1 ? 'it' : 'they'} changed are written as on disk; read a table alone (ibd-reader DB/T.ibd) for its rows as the server's recovery leaves them`);
+  }
+  return Math.max(summary(run, lines), active.length > 0 ? 2 : 0);
+}
+
+/** The run a file is read with: on this thread alone where the redo log recovered its pages (the worker threads would read the file as it is). */
+function recoveredRun(run: DatadirRun, file: InnodbFile): DatadirRun {
+  return file.recovery?.applied ? { ...run, threads: 1 } : run;
+}
+
+/** Where the datadir's redo log was not applied to a table's file, or failed some page: said on its line, status 2 (rows may be stale). */
+function sayRecovery(file: InnodbFile, line: TableLine): void {
+  if (file.recovery === null || !recoveryAmiss(file.recovery)) return;
+  line.problems.push(...recoveryLines(file.name, file.recovery).filter((l) => / not applied| may be stale/.test(l)));
+  line.status = Math.max(line.status, 2);
+}
+
+/** The transactions active at a crash (XA PREPARED ones the server keeps as they are), as the undo logs beside `system` (read through the datadir's redo log) hold them. */
+async function activeAtCrash(run: DatadirRun, system: string): Promise<number[]> {
+  const logPath = join(dirname(system), 'ib_logfile0');
+  const log = existsSync(logPath) ? await fileSource(logPath) : undefined;
+  try {
+    const undo = await openDatadirUndoAt(system, log, run.keys);
+    try {
+      return undo.logs.logs.filter((l) => l.state === 'active').map((l) => l.header.trxId);
+    } finally {
+      await undo.close();
+    }
+  } catch (e) {
+    run.say(`warning: the undo logs of ${system} cannot be read (${(e as Error).message}): transactions active at a crash, if any, are not known`);
+    return [];
+  } finally {
+    await log?.close();
+  }
 }
 
 /** The totals on stderr; 0 when every table was read whole, 1 when none could be, else 2. */

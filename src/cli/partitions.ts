@@ -17,6 +17,7 @@
  * rows of its lost or damaged clustered leaves, from its own secondary indexes) follow its rows.
  */
 import { basename } from 'node:path';
+import { recoveryAmiss, recoveryLines } from '../core/log/redo-recovery.ts';
 import { anythingAmiss } from '../core/readers/decode-stats.ts';
 import { mergeStats } from '../core/readers/parallel.ts';
 import { recoveryReport } from '../core/readers/recovery-target.ts';
@@ -38,6 +39,8 @@ import { ParquetOutput } from './parquet-output.ts';
 import { partialHint, partialSource, writePartialRows } from './partial-output.ts';
 import { lookupDamage, type WriteOut } from './lookup.ts';
 import { problemLine, uncountedLines } from './problem-lines.ts';
+import { sayTakenBack } from './transactions.ts';
+import type { TakenBack } from '../lib/datadir-undo.ts';
 
 export interface PartitionRun {
   paths: readonly string[];
@@ -49,6 +52,11 @@ export interface PartitionRun {
   partitionColumn: boolean;
   /** The definition already made (--guess's), in place of `schema` and the files'. */
   definition?: TableDef;
+  /** --as-on-disk: the datadir's redo log is not applied; --datadir: the datadir whose log is (else the files' folder's parent). */
+  asOnDisk?: boolean;
+  datadir?: string;
+  /** The transactions taken back (those active at a crash, or --before-trx's): their versions of the rows, read in this thread. */
+  taken?: TakenBack | null;
   /** The zone TIMESTAMP values are shown in. */
   timeZone: string;
   range: KeyRange | null;
@@ -66,16 +74,30 @@ export interface PartitionRun {
   say(line: string): void;
 }
 
+/** What the datadir's redo log did to each partition's file, or why not; true where rows may be stale. */
+function sayRecoveries(table: PartitionedTable, run: PartitionRun): boolean {
+  let amiss = false;
+  for (const p of table.partitions) {
+    if (!p.recovery || p.table === null) continue;
+    for (const line of recoveryLines(p.table.info.file, p.recovery)) run.say(line);
+    amiss ||= recoveryAmiss(p.recovery);
+  }
+  return amiss;
+}
+
 /** Reads the partitions of `run.paths` as one table; the exit status. */
-export async function writePartitions(run: PartitionRun): Promise<number> {
+export async function writePartitions(given: PartitionRun): Promise<number> {
+  let run = given;
   const opened = await openInnodbPartitions(run.paths, {
-    definition: run.definition, schema: run.schema ?? undefined, keys: run.keys, rows: run.rows, index: run.index ?? undefined, partitionColumn: run.partitionColumn, table: run.table ?? undefined, timeZone: run.timeZone,
+    definition: run.definition, schema: run.schema ?? undefined, keys: run.keys, rows: run.rows, asOnDisk: run.asOnDisk, datadir: run.datadir, versions: run.taken?.versions, index: run.index ?? undefined, partitionColumn: run.partitionColumn, table: run.table ?? undefined, timeZone: run.timeZone,
   });
   try {
     const { table } = opened;
     for (const w of table.warnings) run.say(`warning: ${w}`);
     if (!(await definitionFits(table, run))) return 1;
     let amiss = false;
+    // Recovered pages and rows taken back live in this thread: the worker threads would read the files as they are.
+    if (table.partitions.some((p) => p.recovery?.applied) || run.taken) run = { ...run, threads: 1 };
     for (const p of present(table, run)) {
       const space = await p.table.spaceDamage();
       for (const w of space.warnings) run.say(`warning: ${w}`);
@@ -101,6 +123,12 @@ export async function writePartitions(run: PartitionRun): Promise<number> {
     const notGiven = table.partitions.filter((p) => p.table === null && p.unreadable === undefined).length;
     const unreadable = table.partitions.filter((p) => p.unreadable !== undefined).length;
     const unread = [notGiven > 0 ? `${notGiven} not given` : '', unreadable > 0 ? `${unreadable} unreadable` : ''].filter((t) => t !== '').join(', ');
+    // after the reads: what the log did is counted as pages are read
+    amiss = sayRecoveries(table, run) || amiss;
+    if (run.taken) {
+      sayTakenBack(table.definition.name, run.taken, run.say);
+      amiss ||= run.taken.versions.keptRows.size > 0;
+    }
     run.say(`${table.definition.name}: ${rows} rows from ${table.partitions.length - notGiven - unreadable} of ${table.partitions.length} partitions${unread ? ` (${unread})` : ''}`);
     return amiss || notGiven + unreadable > 0 || parquet?.amiss() === true ? 2 : 0;
   } finally {

@@ -164,6 +164,15 @@ export async function openInnodb(input: NodeIbdInput, options: OpenInnodbOptions
   }
 }
 
+/** The redo log files of datadir `dir` and its ibdata1 (whose doublewrite buffer restores torn pages), opened by `open`; none without a log. */
+async function datadirRedo(dir: string, open: (path: string) => Promise<ByteSource>, asOnDisk: boolean | undefined) {
+  const found = redoLogFilesOf(dir);
+  if (found.length === 0) return undefined;
+  const ibdata1 = join(dir, 'ibdata1');
+  const [log, ...logFiles] = await Promise.all(found.map(open));
+  return { log, logFiles, systemTablespace: existsSync(ibdata1) ? await open(ibdata1) : undefined, asOnDisk };
+}
+
 /** A partitioned table opened from paths, and the close of its files. */
 export interface OpenedPartitions {
   table: PartitionedTable;
@@ -173,9 +182,11 @@ export interface OpenedPartitions {
 /**
  * Opens the files of a partitioned table's partitions (t#P#p0.ibd …, given by path) as one table
  * (partitioned-table.ts); the table's .par and .frm beside the first file are looked at too, unless
- * `files` or `schema` is given.
+ * `files` or `schema` is given. The redo log of their datadir rolls each forward, as openInnodb's.
  */
-export async function openInnodbPartitions(paths: readonly NodeFileInput[], options: OpenInnodbOptions<NodeFileInput> & PartitionedOptions & { definition?: TableDef } = {}): Promise<OpenedPartitions> {
+export async function openInnodbPartitions(
+  paths: readonly NodeFileInput[], options: OpenInnodbOptions<NodeFileInput> & PartitionedOptions & NodeOptions & { definition?: TableDef } = {},
+): Promise<OpenedPartitions> {
   const opened: FileSource[] = [];
   const open = async (f: NodeFileInput): Promise<ByteSource> => {
     if (typeof f !== 'string') return companionSource(f);
@@ -191,7 +202,8 @@ export async function openInnodbPartitions(paths: readonly NodeFileInput[], opti
     const found = options.files === undefined && options.schema === undefined && typeof first === 'string' ? [beside(first, `${table}.par`), beside(first, `${table}.frm`)] : [];
     const companions = await Promise.all([...(options.files ?? []), ...found.filter((f): f is string => f !== null)].map(open));
     const schema = options.schema === undefined ? undefined : await open(options.schema);
-    return { table: await openPartitionSources(ibds, companions, { ...options, schema }), close };
+    const redo = typeof first === 'string' ? await datadirRedo(datadirOf(first, false, options.datadir), open, options.asOnDisk) : undefined;
+    return { table: await openPartitionSources(ibds, companions, { ...options, schema, redo }), close };
   } catch (e) {
     await close();
     throw e;

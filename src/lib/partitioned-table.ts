@@ -10,6 +10,7 @@
  * (key-merge.ts), as the server's `ORDER BY` the index's columns and the primary key does; a read of
  * the clustered index gives them partition by partition.
  */
+import type { RedoRecovery } from '../core/log/redo-recovery.ts';
 import { PARTITIONED_NOTE, parsePar, partitionNamesOfClause, partitionOfFile, samePartition } from '../core/definitions/partitions.ts';
 import { readSdi } from '../core/definitions/sdi/index.ts';
 import { mergeKey, mergeInKeyOrder, type MergeKey } from '../core/readers/key-merge.ts';
@@ -40,6 +41,8 @@ export interface Partition {
   table: InnodbTable | null;
   /** Why its file, given, cannot be read as the partition (empty, not InnoDB, no index of the table in it). */
   unreadable?: string;
+  /** What the datadir's redo log did to its file, or why it did nothing (when a log was given). */
+  recovery?: RedoRecovery | null;
 }
 
 export class PartitionedTable {
@@ -172,6 +175,8 @@ export interface PartitionSourceOptions extends PartitionedOptions {
   /** The definition already found (the page's, for every worker of its pool): neither `schema` nor the files' are looked at. */
   definition?: TableDef;
   keys?: EncryptionKeys;
+  /** The datadir's redo log, as openSource takes it: each partition's pages read as its crash recovery leaves them. */
+  redo?: { log: ByteSource; logFiles?: readonly ByteSource[]; systemTablespace?: ByteSource; asOnDisk?: boolean };
 }
 
 /**
@@ -183,7 +188,10 @@ export async function openPartitionSources(ibds: readonly ByteSource[], companio
   const warnings: string[] = [];
   const table = partitionedTableName(ibds);
   // A file that cannot be opened is one partition unread, named; the others are read all the same.
-  const tried = await Promise.all(ibds.map((source) => openSource(source, { schema: options.schema, files: companions, keys: options.keys }).then(
+  const tried = await Promise.all(ibds.map((source) => openSource(source, {
+    schema: options.schema, files: companions, keys: options.keys,
+    redoLog: options.redo?.log, redoLogFiles: options.redo?.logFiles, systemTablespace: options.redo?.systemTablespace, asOnDisk: options.redo?.asOnDisk,
+  }).then(
     (file) => ({ source, file, error: null }),
     (e: unknown) => ({ source, file: null, error: e instanceof Error ? e : new Error(String(e)) }),
   )));
@@ -220,7 +228,7 @@ export async function openPartitionSources(ibds: readonly ByteSource[], companio
       try {
         const opened = await openDefinedTable(file.source, definition, { ...options, keys: options.keys });
         warnings.push(...opened.warnings);
-        partitions.push({ name, table: opened });
+        partitions.push({ name, table: opened, recovery: file.recovery });
       } catch (e) {
         unreadable(name, file.name, e instanceof Error ? e : new Error(String(e)));
       }

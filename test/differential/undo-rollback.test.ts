@@ -6,6 +6,8 @@
  * transaction back by itself; our rows from copy A equal its SELECT, and read --as-on-disk they hold
  * the uncommitted values (so the rollback is what made them equal).
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
@@ -27,6 +29,8 @@ beforeAll(async () => {
     await crashed.exec(`CREATE TABLE t_${f} (id INT PRIMARY KEY, name VARCHAR(40) NOT NULL, balance DECIMAL(12,2), doc MEDIUMTEXT, KEY (name)) ROW_FORMAT=${f};
       INSERT INTO t_${f} SELECT seq, CONCAT('name ', seq), seq * 10.25, IF(seq % 5 = 0, REPEAT(CONCAT('doc', seq), 3000), CONCAT('short ', seq)) FROM seq_1_to_600;`);
   }
+  await crashed.exec(`CREATE TABLE t_part (id INT PRIMARY KEY, name VARCHAR(40) NOT NULL, balance DECIMAL(12,2), doc MEDIUMTEXT, KEY (name)) PARTITION BY HASH (id) PARTITIONS 3;
+    INSERT INTO t_part SELECT seq, CONCAT('name ', seq), seq * 10.25, IF(seq % 5 = 0, REPEAT(CONCAT('doc', seq), 3000), CONCAT('short ', seq)) FROM seq_1_to_600;`);
   await crashed.exec('CREATE TABLE t_xa (id INT PRIMARY KEY, v INT NOT NULL); INSERT INTO t_xa SELECT seq, seq FROM seq_1_to_50');
   const xa = await crashed.openSession();
   await xa.exec("XA START 'x1'");
@@ -35,7 +39,7 @@ beforeAll(async () => {
   await xa.exec("XA PREPARE 'x1'");
   const session = await crashed.openSession();
   await session.exec('START TRANSACTION');
-  for (const f of FORMATS) {
+  for (const f of [...FORMATS, 'part']) {
     await session.exec(`UPDATE t_${f} SET balance = 0 WHERE id % 3 = 0;
       UPDATE t_${f} SET doc = REPEAT('z', 20000), name = CONCAT('renamed ', id) WHERE id % 10 = 1;
       UPDATE t_${f} SET doc = 'no longer off-page' WHERE id % 20 = 5;
@@ -46,7 +50,7 @@ beforeAll(async () => {
   await crashed.crash();
   copyA = crashed.copyDatadir();
   recovered = await startMariadb({ datadir: crashed.copyDatadir() });
-  for (const f of FORMATS) expected.set(f, (await recovered.query(SELECT(`t_${f}`))).rows);
+  for (const f of [...FORMATS, 'part']) expected.set(f, (await recovered.query(SELECT(`t_${f}`))).rows);
   xaRecovered = (await recovered.query('XA RECOVER')).rows.map((r) => String(r[3]));
 }, 300_000);
 
@@ -102,5 +106,49 @@ describe.each(FORMATS)('a transaction active at the crash, ROW_FORMAT=%s', (form
     expect(onDisk.find((r) => r[0] === '3')?.[2]).toBe('0.00');
     expect(onDisk.find((r) => r[0] === '7')).toBeUndefined();
     expect(onDisk).not.toEqual(expected.get(format));
+  });
+});
+
+describe('a partitioned table the transaction active at the crash changed (its partition files given together)', () => {
+  const files = () => [0, 1, 2].map((p) => join(copyA, 'test', `t_part#P#p${p}.ibd`));
+  const byId = (rows: (string | null)[][]) => rows.sort((a, b) => Number(a[0]) - Number(b[0]));
+
+  it('our rows equal those of the server that recovered a copy: every partition rolled back', () => {
+    const run = cli([...files(), '--format', 'ndjson', '--json-strings']);
+    expect(run.status, run.stderr).toBe(0);
+    expect(byId(ndjsonRows(run.stdout, COLUMNS))).toEqual(expected.get('part'));
+    expect(run.stderr).toMatch(/t_part: transaction \d+ was active at the crash: rolled back, \d+ rows changed/);
+  });
+
+  it('--count counts the rows the rollback leaves', () => {
+    const run = cli([...files(), '--count']);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout.trim()).toBe(String(expected.get('part')?.length));
+  });
+
+  it('through a secondary index, says the rollback does not reach its rows (exit status 2)', () => {
+    const run = cli([...files(), '--index', 'name', '--format', 'ndjson', '--json-strings']);
+    expect(run.status, run.stderr).toBe(2);
+    expect(run.stderr).toMatch(/NOT rolled back/);
+  });
+
+  it('read --as-on-disk, the partitions hold the uncommitted changes', () => {
+    const run = cli([...files(), '--format', 'ndjson', '--json-strings', '--as-on-disk']);
+    const onDisk = byId(ndjsonRows(run.stdout, COLUMNS));
+    expect(onDisk.filter((r) => Number(r[0]) > 1000)).toHaveLength(200);
+    expect(onDisk).not.toEqual(expected.get('part'));
+  });
+});
+
+describe('the crashed datadir as a folder (DIR -o)', () => {
+  it('says that the transaction active at the crash is not rolled back there, exit status 2', () => {
+    const out = mkdtempSync(join(tmpdir(), 'undo-dir-'));
+    try {
+      const run = cli([copyA, '-o', out]);
+      expect(run.status, run.stderr).toBe(2);
+      expect(run.stderr).toMatch(/transactions? [\d, ]+ (was|were) active at the crash: a folder's read does not roll/);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 });
