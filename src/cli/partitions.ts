@@ -56,6 +56,8 @@ export interface PartitionRun {
   format: 'csv' | 'ndjson' | 'parquet' | 'sql';
   /** --json-strings: every NDJSON value a string. */
   jsonStrings: boolean;
+  /** --system-columns: rows end with DB_TRX_ID, DB_ROLL_PTR, page and heap number. */
+  systemColumns?: boolean;
   /** The file written (named in the Parquet summary). */
   output: string | null;
   count: boolean;
@@ -69,7 +71,7 @@ export interface PartitionRun {
 /** Reads the partitions of `run.paths` as one table; the exit status. */
 export async function writePartitions(run: PartitionRun): Promise<number> {
   const opened = await openInnodbPartitions(run.paths, {
-    definition: run.definition, schema: run.schema ?? undefined, keys: run.keys, rows: run.rows, index: run.index ?? undefined, partitionColumn: run.partitionColumn, table: run.table ?? undefined, timeZone: run.timeZone,
+    definition: run.definition, schema: run.schema ?? undefined, keys: run.keys, rows: run.rows, index: run.index ?? undefined, partitionColumn: run.partitionColumn, table: run.table ?? undefined, timeZone: run.timeZone, systemColumns: run.systemColumns,
   });
   try {
     const { table } = opened;
