@@ -11,6 +11,7 @@
  */
 import { u16 } from '../pages/fil-header.ts';
 import type { ClusteredLayout } from '../records/clustered-index.ts';
+import type { Column, ColumnType } from '../schema.ts';
 import { readTrxId } from '../trx/roll-ptr.ts';
 import { renderHex } from '../values/render.ts';
 import type { BatchBuilder } from '../values/row-batch.ts';
@@ -22,6 +23,19 @@ export const SYSTEM_COLUMNS = ['_db_trx_id', '_db_roll_ptr', '_page', '_heap'] a
 /** Bytes of DB_TRX_ID, which DB_ROLL_PTR (7 bytes) follows. */
 const TRX_ID_LEN = 6;
 const ROLL_PTR_LEN = 7;
+
+/**
+ * The system columns as column definitions, for what compares, filters or labels cells by type:
+ * DB_TRX_ID a BIGINT UNSIGNED, DB_ROLL_PTR a BINARY(7), the page an INT UNSIGNED, the heap number a
+ * SMALLINT UNSIGNED (13 bits).
+ */
+export function systemColumnDefs(): Column[] {
+  const types: [ColumnType, number][] = [['bigint', 0], ['binary', ROLL_PTR_LEN], ['int', 0], ['smallint', 0]];
+  return SYSTEM_COLUMNS.map((name, i) => ({
+    name, type: types[i][0], unsigned: i !== 1, zerofill: false, nullable: true, length: types[i][1], precision: 0, scale: 0, fsp: 0,
+    charset: 'binary', collation: '', values: [], generated: null, invisible: false, legacyTemporal: false, defaultSql: null, comment: '',
+  }));
+}
 
 /** A record's heap number: 13 bits of its header, 4 bytes before its origin in COMPACT, 5 in REDUNDANT. */
 export function recordHeapNo(page: Uint8Array, origin: number, compact: boolean): number {
