@@ -299,7 +299,7 @@ async function readOpened(file: InnodbFile, args: Args): Promise<number> {
     }
     const taken = args.index === null ? await rollback(file, args) : null;
     const spaceAmiss = args.index !== null && (await notRolledBackThroughIndex(file, args, args.index));
-    const table = await file.table(entry, { rows: args.mode, indexId: args.indexId ?? undefined, pageSize: args.pageSize ?? undefined, index: args.index ?? undefined, timeZone: args.timeZone ?? undefined, versions: taken?.versions });
+    const table = await file.table(entry, { rows: args.mode, indexId: args.indexId ?? undefined, pageSize: args.pageSize ?? undefined, index: args.index ?? undefined, timeZone: args.timeZone ?? undefined, versions: taken?.versions, systemColumns: args.systemColumns });
     for (const w of table.warnings) warn(w);
     const space = await table.spaceDamage();
     for (const w of space.warnings) warn(w);
@@ -377,7 +377,7 @@ async function readPartitions(args: Args): Promise<number> {
   const run: PartitionRun = {
     asOnDisk: args.asOnDisk, datadir: args.datadir ?? undefined, taken: args.index === null ? taken : null,
     paths, schema: args.schema, table: args.table, keys, rows: args.mode, index: args.index, partitionColumn: args.partitionColumn, timeZone: args.timeZone ?? 'UTC',
-    threads: args.threads, range: keyRange(args.key, args.from, args.to), format: args.format, jsonStrings: args.jsonStrings, output: args.output, count: args.count, write: (c) => write(out, c), say: (l) => process.stderr.write(`${l}\n`),
+    threads: args.threads, range: keyRange(args.key, args.from, args.to), format: args.format, jsonStrings: args.jsonStrings, systemColumns: args.systemColumns, output: args.output, count: args.count, write: (c) => write(out, c), say: (l) => process.stderr.write(`${l}\n`),
   };
   try {
     try {

@@ -9,6 +9,7 @@
  * or damaged leaf gives no row of its own (in the other modes a damaged leaf's records would come
  * twice, carved and partial). Memory: the partial rows, which are those of the lost leaves.
  */
+import { SYSTEM_COLUMNS } from '../src/core/readers/system-columns.ts';
 import { ROW_STATE_COLUMN, type DecodePagesOptions, type Row, type TableReader } from '../src/core/readers/table-reader.ts';
 import { appendColumn, concatBatches, packRows } from '../src/core/values/batch-edit.ts';
 import type { RowBatch } from '../src/core/values/row-batch.ts';
@@ -23,9 +24,13 @@ export class PartialView implements ViewReader {
   constructor(private readonly inner: ViewReader, grid: PartialGrid) {
     this.columns = [...inner.columns, ROW_STATE_COLUMN];
     const rowsOf = new Map<number, (string | null)[][]>();
+    // The system columns, when the rows have them, are NULL in a partial row: no record of its own is behind it.
+    const system = this.columns.indexOf(SYSTEM_COLUMNS[0]);
+    const nulls = new Array<null>(system < 0 ? 0 : SYSTEM_COLUMNS.length).fill(null);
     grid.pages.forEach((page, r) => {
       const list = rowsOf.get(page) ?? [];
-      list.push(grid.rows[r]);
+      const row = grid.rows[r];
+      list.push(system < 0 ? row : [...row.slice(0, system), ...nulls, ...row.slice(system)]);
       rowsOf.set(page, list);
     });
     for (const [page, rows] of rowsOf) this.#byPage.set(page, packRows(rows, this.columns.length));

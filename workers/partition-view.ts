@@ -84,7 +84,7 @@ export class PartitionView implements ViewReader {
     const files = spec.partitions ?? [];
     const sources = await Promise.all(files.map((f) => fileSource(f.blob, f.name)));
     const companions = (spec.companions ?? []).map((f) => blobSource(f.blob, f.name));
-    const table = await openPartitionSources(sources, companions, { definition: spec.table, rows: spec.mode, keys: spec.keys, timeZone: spec.timeZone, index: spec.indexName, versions });
+    const table = await openPartitionSources(sources, companions, { definition: spec.table, rows: spec.mode, keys: spec.keys, timeZone: spec.timeZone, index: spec.indexName, versions, systemColumns: spec.systemColumns });
     const parts: Part[] = [];
     const warnings = [...table.warnings];
     for (const p of table.partitions) {

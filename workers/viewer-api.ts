@@ -90,6 +90,8 @@ export interface ViewSpec {
    * that show them). A table of its own file only (no partitions, no secondary index, no raw image).
    */
   undo?: BeforeTrx;
+  /** Rows end with DB_TRX_ID, DB_ROLL_PTR, leaf page and heap number (TableOptions.systemColumns; the Columns menu). */
+  systemColumns?: boolean;
 }
 
 /** Partial rows as the grid shows them: the table's columns then `_row_state` (partial), an absent cell holding its mark. */

@@ -47,6 +47,8 @@ export const USAGE = `usage: ibd-reader FILE.ibd [--schema FILE.sql|FILE.frm] [-
                      [NOT] IN (…), [NOT] LIKE, IS [NOT] NULL against literals; with --count, rows are decoded
   --json-strings     ndjson: every value a string, as CSV shows it (default: integers, DECIMAL, FLOAT,
                      DOUBLE as JSON numbers where a double holds them exactly, BIT as its number)
+  --system-columns   end each row with _db_trx_id (DB_TRX_ID: the transaction that wrote it),
+                     _db_roll_ptr (DB_ROLL_PTR, 0x + hex), _page and _heap (its leaf page, heap number)
   --threads N        decode with N worker threads (default: one per core)
   --time-zone ZONE   show TIMESTAMP values in ZONE: an IANA name (Europe/Berlin) or an offset (+02:00);
                      default: the server's zone when a .cnf in the file's datadir says it, else UTC
@@ -146,12 +148,14 @@ export interface Args {
   jsonStrings: boolean;
   /** --where COND: the typed filter's text (core/readers/where-parse.ts), or null for every row. */
   where: string | null;
+  /** --system-columns: rows end with DB_TRX_ID, DB_ROLL_PTR, page and heap number (core/readers/system-columns.ts). */
+  systemColumns: boolean;
   /** --format sql: a folder's tables as SQL a server loads (datadir.ts); refused for a file. */
   sql: boolean;
 }
 
 export function parseArgs(argv: string[]): Args {
-  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null; more: string[] } = { format: 'csv', schema: null, printDdl: false, count: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, listTables: false, dictionary: null, datadir: null, indexId: null, allTrees: false, pageSize: null, pageMap: false, page: null, index: null, key: null, from: null, to: null, more: [], files: [], partitionColumn: false, timeZone: null, csvFor: null, listTransactions: false, beforeTrx: null, history: false, revertTrx: null, asOnDisk: false, jsonStrings: false, sql: false, where: null };
+  const args: Partial<Args> & { format: Args['format']; table: string | null; output: string | null; more: string[] } = { format: 'csv', schema: null, printDdl: false, count: false, table: null, output: null, threads: availableParallelism(), mode: 'live', keyFile: null, keyPassword: undefined, keyring: null, listIndexes: false, listTables: false, dictionary: null, datadir: null, indexId: null, allTrees: false, pageSize: null, pageMap: false, page: null, index: null, key: null, from: null, to: null, more: [], files: [], partitionColumn: false, timeZone: null, csvFor: null, listTransactions: false, beforeTrx: null, history: false, revertTrx: null, asOnDisk: false, jsonStrings: false, systemColumns: false, sql: false, where: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = (): string => {
@@ -181,6 +185,7 @@ export function parseArgs(argv: string[]): Args {
       args.csvFor = 'load-data';
     }
     else if (a === '--json-strings') args.jsonStrings = true;
+    else if (a === '--system-columns') args.systemColumns = true;
     else if (a === '--page') {
       const v = value();
       if (!/^\d+$/.test(v)) throw new UsageError('--page takes a page number');

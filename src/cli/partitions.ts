@@ -64,6 +64,8 @@ export interface PartitionRun {
   format: 'csv' | 'ndjson' | 'parquet' | 'sql';
   /** --json-strings: every NDJSON value a string. */
   jsonStrings: boolean;
+  /** --system-columns: rows end with DB_TRX_ID, DB_ROLL_PTR, page and heap number. */
+  systemColumns?: boolean;
   /** The file written (named in the Parquet summary). */
   output: string | null;
   count: boolean;
@@ -89,7 +91,7 @@ function sayRecoveries(table: PartitionedTable, run: PartitionRun): boolean {
 export async function writePartitions(given: PartitionRun): Promise<number> {
   let run = given;
   const opened = await openInnodbPartitions(run.paths, {
-    definition: run.definition, schema: run.schema ?? undefined, keys: run.keys, rows: run.rows, asOnDisk: run.asOnDisk, datadir: run.datadir, versions: run.taken?.versions, index: run.index ?? undefined, partitionColumn: run.partitionColumn, table: run.table ?? undefined, timeZone: run.timeZone,
+    definition: run.definition, schema: run.schema ?? undefined, keys: run.keys, rows: run.rows, asOnDisk: run.asOnDisk, datadir: run.datadir, versions: run.taken?.versions, index: run.index ?? undefined, partitionColumn: run.partitionColumn, table: run.table ?? undefined, timeZone: run.timeZone, systemColumns: run.systemColumns,
   });
   try {
     const { table } = opened;

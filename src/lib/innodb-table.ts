@@ -47,6 +47,8 @@ export interface TableOptions {
   timeZone?: string;
   /** Transactions whose changes are taken back (core/trx/row-vers.ts): active at a crash, or from one on (read on one thread). */
   versions?: RowVersions | null;
+  /** End each row with `_db_trx_id`, `_db_roll_ptr`, `_page`, `_heap` (core/readers/system-columns.ts). */
+  systemColumns?: boolean;
 }
 
 /** A row keyed by column name; SQL NULL is null; `_row_state` is the last key when the mode returns several states. */
@@ -216,7 +218,7 @@ export async function openDefinedTable(source: ByteSource, definition: TableDef,
   const request = { indexId: options.indexId ?? null, pageSize: options.pageSize ?? null };
   const target = options.target ?? await targetOptions(source, definition.name, request, (m) => warnings.push(m));
   const secondary = options.index === undefined ? null : secondaryIndexName(definition, options.index);
-  const open: OpenOptions = { mode: options.rows ?? 'live', keys: options.keys, timeZone: options.timeZone, ...target };
+  const open: OpenOptions = { mode: options.rows ?? 'live', keys: options.keys, timeZone: options.timeZone, systemColumns: options.systemColumns, ...target };
   if (secondary !== null) {
     open.indexName = secondary;
     // Its tree: the one given by id, else found by name (the target's is the table's clustered index).

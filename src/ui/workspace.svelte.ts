@@ -300,6 +300,13 @@ export class Workspace {
   }
 
   /** Shows the partial rows (read from the secondary indexes) among the rows, or leaves them out (null). */
+  /** Adds the system columns to the rows (DB_TRX_ID, DB_ROLL_PTR, page, heap), or takes them away: the table is opened again. */
+  setSystemColumns(key: string, on: boolean): void {
+    const entry = this.#find(key);
+    if (!entry || entry.systemColumns === on) return;
+    this.#reopen(entry, () => (entry.systemColumns = on));
+  }
+
   showPartial(key: string, grid: PartialGrid | null): void {
     const entry = this.#find(key);
     if (!entry || entry.partial === grid) return;

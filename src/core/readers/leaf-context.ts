@@ -21,6 +21,7 @@ import type { DecodeStats } from './decode-stats.ts';
 import type { LeafContext } from './leaf-decoder.ts';
 import { hasStateColumn, type RowMode } from './row-state.ts';
 import { HISTORY_COLUMNS } from './leaf-history.ts';
+import { SYSTEM_COLUMNS } from './system-columns.ts';
 
 /**
  * The layout of `table`'s clustered index records in this file, whose root is `rootPage` (-1:
@@ -41,10 +42,11 @@ export async function fileLayout(ts: Tablespace, table: TableDef, rootPage: numb
 
 /**
  * A LeafContext for `layout`, counting into `stats`; its columns are the table's, `_row_state` last
- * where the mode has it, then a history's `_trx_id` and `_version`; TIMESTAMP values shown in `zone`.
+ * where the mode has it, then a history's `_trx_id` and `_version`, then the `system` columns
+ * (system-columns.ts) when asked for; TIMESTAMP values shown in `zone`.
  */
-export function leafContext(ts: Tablespace, layout: ClusteredLayout, compact: boolean, mode: RowMode, stats: DecodeStats, zone = UTC, history = false): LeafContext {
-  const columns = layout.columns.length + (hasStateColumn(mode) ? 1 : 0) + (history ? HISTORY_COLUMNS.length : 0);
+export function leafContext(ts: Tablespace, layout: ClusteredLayout, compact: boolean, mode: RowMode, stats: DecodeStats, zone = UTC, history = false, system = false): LeafContext {
+  const columns = layout.columns.length + (hasStateColumn(mode) ? 1 : 0) + (history ? HISTORY_COLUMNS.length : 0) + (system ? SYSTEM_COLUMNS.length : 0);
   const writers = layout.fields.map((f) => {
     const column = f.out >= 0 ? layout.columns[f.out] : null;
     return writerFor(column, zonedRender(column, f.render, zone));
@@ -55,5 +57,10 @@ export function leafContext(ts: Tablespace, layout: ClusteredLayout, compact: bo
   if (!layout.instant) layout.fields.forEach((f, i) => {
     if (f.out >= 0) quoteChecks[f.out] = quoteCheckOf(writers[i]);
   });
-  return { ts, layout, compact, mode, columns, writers, fast: writers.map(fastWriteOf), fieldColumns: fieldColumns(layout.fields), quoteChecks, stats };
+  return { ts, layout, compact, mode, columns, writers, fast: writers.map(fastWriteOf), fieldColumns: fieldColumns(layout.fields), quoteChecks, stats, system };
+}
+
+/** The system columns' names where the context has them (after every other column), else none. */
+export function systemColumns(ctx: LeafContext): readonly string[] {
+  return ctx.system === true ? SYSTEM_COLUMNS : [];
 }

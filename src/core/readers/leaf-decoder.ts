@@ -34,6 +34,7 @@ import { purgeScrubbed } from '../records/key-fields.ts';
 import type { RowVersions } from '../trx/row-vers.ts';
 import { LeafVersions } from './leaf-versions.ts';
 import { LeafHistory } from './leaf-history.ts';
+import { SYSTEM_COLUMNS, SystemCells } from './system-columns.ts';
 import type { BatchBuilder } from '../values/row-batch.ts';
 import { hasStateColumn, modeIncludes, type RowMode, type RowState } from './row-state.ts';
 import type { Page, Tablespace } from '../tablespace/tablespace.ts';
@@ -62,6 +63,8 @@ export interface LeafContext {
   versions?: RowVersions | null;
   /** What the definition says that the file contradicts (definition-clues.ts), added to its verdict. */
   clues?: string;
+  /** Rows end with the system columns (system-columns.ts): DB_TRX_ID, DB_ROLL_PTR, page, heap number. */
+  system?: boolean;
 }
 
 /** Why a record is no row of the table, and the bytes of the field whose value check refused it (null for another reason). */
@@ -88,6 +91,10 @@ export class LeafDecoder {
   private readonly history: LeafHistory | null;
   private readonly sink: RecordSink;
   private readonly stateColumn: number;
+  /** The system columns' writer, when the read asks for them. */
+  private readonly system: SystemCells | null;
+  /** The page being decoded: where the system columns' page and heap numbers come from. */
+  private page: Page | null = null;
   /** Why the last record measure() refused does not fit. */
   private why = '';
   /** Whether the last page decode() was given was trusted (so a table's first page checked the definition). */
@@ -96,7 +103,8 @@ export class LeafDecoder {
   constructor(private readonly ctx: LeafContext) {
     this.sink = { out: null as unknown as BatchBuilder, base: 0, writers: ctx.writers, fast: ctx.fast, ...ctx.fieldColumns };
     this.stateColumn = hasStateColumn(ctx.mode) ? ctx.layout.columns.length : -1;
-    const start = (out: BatchBuilder, state: RowState): number => this.startRow(out, state);
+    this.system = ctx.system === true ? new SystemCells(ctx.layout, ctx.compact, ctx.columns - SYSTEM_COLUMNS.length) : null;
+    const start = (out: BatchBuilder, state: RowState, rec: Uint8Array, recOrigin: number, origin: number): number => this.startRow(out, state, origin, rec, recOrigin);
     const fail = (page: number, origin: number, message: string): void => this.fail(page, origin, message);
     this.history = ctx.versions?.history === true ? new LeafHistory(ctx, ctx.versions, this.sink, start, fail) : null;
     this.versions = ctx.versions && this.history === null ? new LeafVersions(ctx, ctx.versions, this.sink, start, fail) : null;
@@ -115,6 +123,7 @@ export class LeafDecoder {
     const mark = out.mark();
     const saved = { deletedSkipped: stats.deletedSkipped, deletedRecovered: stats.deletedRecovered, recordsFailed: stats.recordsFailed, problems: stats.problems.length };
     this.sink.out = out;
+    this.page = page;
     out.quoteChecks = this.ctx.quoteChecks;
     let externs: PendingExtern[] | null = [];
     const reason = page.checksum === 'bad' ? 'its checksum does not match' : (disowned ?? this.decodeTrusted(page, out, first, externs));
@@ -212,7 +221,7 @@ export class LeafDecoder {
       const deleted = (info & REC_INFO_DELETED) !== 0;
       const wanted = modeIncludes(mode, deleted ? 'delete-marked' : 'live');
       const row = out.mark();
-      if (wanted) sink.base = this.startRow(out, deleted ? 'delete-marked' : 'live');
+      if (wanted) sink.base = this.startRow(out, deleted ? 'delete-marked' : 'live', origin);
       if (fields.length !== 0) fields.length = 0;
       try {
         recordBytes += compact ? decodeCompact(bytes, origin, layout, wanted ? sink : null, fields, check) : decodeRedundant(bytes, origin, layout, wanted ? sink : null, fields, check);
@@ -267,10 +276,16 @@ export class LeafDecoder {
     return detail;
   }
 
-  /** Starts a row; where the mode has the `_row_state` column, its last cell says the row's state. */
-  private startRow(out: BatchBuilder, state: RowState): number {
+  /**
+   * Starts a row of the record at `origin` in the page being decoded; where the mode has the
+   * `_row_state` column, its cell says the row's state; where the read asks for the system columns,
+   * they are the record's (DB_TRX_ID, DB_ROLL_PTR of the version shown, `rec` at `recOrigin`).
+   */
+  private startRow(out: BatchBuilder, state: RowState, origin: number, rec?: Uint8Array, recOrigin = origin): number {
     const base = out.startRow();
     if (this.stateColumn >= 0) out.setString(base + this.stateColumn, state);
+    const page = this.page;
+    if (this.system !== null && page !== null) this.system.write(out, base, rec ?? page.bytes, recOrigin, page.no, page.bytes, origin);
     return base;
   }
 
@@ -354,7 +369,7 @@ export class LeafDecoder {
         continue;
       }
       const row = out.mark();
-      sink.base = this.startRow(out, 'damaged');
+      sink.base = this.startRow(out, 'damaged', e.origin);
       this.fields.length = 0;
       try {
         if (compact) decodeCompact(bytes, e.origin, layout, sink, this.fields, false);
@@ -408,7 +423,7 @@ export class LeafDecoder {
         continue;
       }
       const row = out.mark();
-      sink.base = this.startRow(out, 'purged');
+      sink.base = this.startRow(out, 'purged', origin);
       fields.length = 0;
       try {
         // A purged record's bytes are garbage to the page: nothing vouches for them but the checks.

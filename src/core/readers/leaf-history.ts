@@ -42,7 +42,7 @@ export class LeafHistory {
     private readonly ctx: VersionContext & { columns: number },
     private readonly rows: RowVersions,
     private readonly sink: RecordSink,
-    private readonly startRow: (out: BatchBuilder, state: RowState) => number,
+    private readonly startRow: (out: BatchBuilder, state: RowState, rec: Uint8Array, recOrigin: number, origin: number) => number,
     private readonly fail: (page: number, origin: number, message: string) => void,
   ) {
     this.trxColumn = ctx.columns - HISTORY_COLUMNS.length;
@@ -116,7 +116,7 @@ export class LeafHistory {
         stats.historyLost++;
         addProblem(stats, pageNo, origin, `the row's versions before transaction ${v.trxId} cannot be had: ${lost}; its oldest version shown is marked history-lost${modeIncludes(mode, 'history-lost') ? '' : ' (withheld: --rows both shows it)'}`);
       }
-      if (modeIncludes(mode, state)) this.writeVersion(pageNo, v, state, version, out, externs);
+      if (modeIncludes(mode, state)) this.writeVersion(pageNo, origin, v, state, version, out, externs);
       version++;
     }
   }
@@ -127,11 +127,11 @@ export class LeafHistory {
     return !this.rows.kept.has(id) && (i === 0 || this.chain[i - 1].trxId !== id);
   }
 
-  /** One version as a row of this state, its values checked, with its `_trx_id` and `_version`. */
-  private writeVersion(pageNo: number, v: Held, state: RowState, version: number, out: BatchBuilder, externs: PendingExtern[]): void {
+  /** One version of the record at `origin` as a row of this state, its values checked, with its `_trx_id` and `_version`. */
+  private writeVersion(pageNo: number, origin: number, v: Held, state: RowState, version: number, out: BatchBuilder, externs: PendingExtern[]): void {
     const { compact, layout } = this.ctx;
     const row = out.mark();
-    const base = this.startRow(out, state);
+    const base = this.startRow(out, state, v.bytes, v.origin, origin);
     this.sink.base = base;
     this.fields.length = 0;
     try {

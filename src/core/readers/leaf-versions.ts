@@ -33,7 +33,7 @@ export class LeafVersions {
     private readonly ctx: VersionContext,
     private readonly rows: RowVersions,
     private readonly sink: RecordSink,
-    private readonly startRow: (out: BatchBuilder, state: RowState) => number,
+    private readonly startRow: (out: BatchBuilder, state: RowState, rec: Uint8Array, recOrigin: number, origin: number) => number,
     private readonly fail: (page: number, origin: number, message: string) => void,
   ) {}
 
@@ -67,7 +67,7 @@ export class LeafVersions {
       stats.historyLost++;
       const shown = modeIncludes(mode, 'history-lost');
       addProblem(stats, pageNo, origin, `the row was last changed by transaction ${trxId}, and its version before it cannot be had: ${v.why}; ${shown ? 'shown as it is on disk, marked history-lost' : 'withheld (--rows both shows it as it is on disk, marked history-lost)'}`);
-      if (shown) this.writeVersion(pageNo, bytes, origin, 'history-lost', out, externs);
+      if (shown) this.writeVersion(pageNo, bytes, origin, origin, 'history-lost', out, externs);
       return size;
     }
     stats.rowsRolledBack++;
@@ -75,7 +75,7 @@ export class LeafVersions {
     const state = v.deleted ? 'delete-marked' : 'live';
     const wanted = modeIncludes(mode, state);
     if (v.deleted) stats[wanted ? 'deletedRecovered' : 'deletedSkipped']++;
-    if (wanted && this.writeVersion(pageNo, v.bytes, v.origin, state, out, externs)) this.markChanged(v.changed, out);
+    if (wanted && this.writeVersion(pageNo, v.bytes, v.origin, origin, state, out, externs)) this.markChanged(v.changed, out);
     return size;
   }
 
@@ -92,11 +92,14 @@ export class LeafVersions {
     }
   }
 
-  /** A record (a rebuilt version, or one whose history is lost) as a row of this state, its values checked; false when it does not decode. */
-  private writeVersion(pageNo: number, bytes: Uint8Array, origin: number, state: RowState, out: BatchBuilder, externs: PendingExtern[]): boolean {
+  /**
+   * A record (a rebuilt version, or one whose history is lost) as a row of this state, its values
+   * checked; false when it does not decode. `diskOrigin`: where the record it is a version of lies.
+   */
+  private writeVersion(pageNo: number, bytes: Uint8Array, origin: number, diskOrigin: number, state: RowState, out: BatchBuilder, externs: PendingExtern[]): boolean {
     const { compact, layout } = this.ctx;
     const row = out.mark();
-    this.sink.base = this.startRow(out, state);
+    this.sink.base = this.startRow(out, state, bytes, origin, diskOrigin);
     this.fields.length = 0;
     try {
       if (compact) decodeCompact(bytes, origin, layout, this.sink, this.fields, true);

@@ -17,7 +17,7 @@ import type { RowVersions } from '../trx/row-vers.ts';
 import { RecordError } from '../records/record.ts';
 import { compactChildPage, redundantChildPage } from '../records/key-fields.ts';
 import { hasStateColumn, modeIncludes, ROW_STATE_COLUMN, type RowMode } from './row-state.ts';
-import { fileLayout, leafContext } from './leaf-context.ts';
+import { fileLayout, leafContext, systemColumns } from './leaf-context.ts';
 import { HISTORY_COLUMNS } from './leaf-history.ts';
 import { definitionClues, fileRowFormat } from './definition-clues.ts';
 import { secondaryIndexName, secondaryTree } from './index-choice.ts';
@@ -95,6 +95,8 @@ export interface OpenOptions {
   timeZone?: string;
   /** Transactions whose changes are taken back (trx/row-vers.ts): active at a crash, or from --before-trx on. Clustered index only. */
   versions?: RowVersions | null;
+  /** End each row with DB_TRX_ID, DB_ROLL_PTR, its leaf page and heap number (system-columns.ts). */
+  systemColumns?: boolean;
 }
 
 export interface DecodePagesOptions {
@@ -206,7 +208,7 @@ export async function openTable(source: ByteSource, table: TableDef, options: Op
     clusteredOn: layout.keyKind,
     leafSource: root.page < 0 ? 'scan' : 'btree',
   };
-  return new ClusteredReader(ts, root, info, layout, compact, options.mode ?? 'live', zone, secondary === null ? options.versions ?? null : null, definitionClues(ts, compact, table));
+  return new ClusteredReader(ts, root, info, layout, compact, options.mode ?? 'live', zone, secondary === null ? options.versions ?? null : null, definitionClues(ts, compact, table), options.systemColumns === true);
 }
 
 /** What `step` returns; what it throws, as an IbdError naming the file and the table. */
@@ -275,14 +277,15 @@ class ClusteredReader implements TableReader {
     private readonly zone: TimeZone,
     versions: RowVersions | null,
     /** What the definition says that the file contradicts, added to the verdict when it does not fit. */
-    clues = '',
+    clues = '', system = false,
   ) {
     this.columns = layout.columns.map((c) => c.name);
     this.keyParts = layout.keyParts;
     if (hasStateColumn(mode)) this.columns.push(ROW_STATE_COLUMN);
     const history = versions?.history === true;
     if (history) this.columns.push(...HISTORY_COLUMNS);
-    this.context = { ...leafContext(ts, layout, compact, mode, this.stats, zone, history), versions, clues };
+    this.context = { ...leafContext(ts, layout, compact, mode, this.stats, zone, history, system), versions, clues };
+    this.columns.push(...systemColumns(this.context));
     this.leaf = new LeafDecoder(this.context);
   }
 

@@ -15,6 +15,7 @@
  *    NDJSON of before numbers were written as numbers.
  */
 import type { Column, TableDef } from '../schema.ts';
+import { SYSTEM_COLUMNS } from '../readers/system-columns.ts';
 
 /** How the values of one output column are written in JSON. */
 export type JsonKind = 'integer' | 'number' | 'bit' | 'string';
@@ -34,10 +35,17 @@ function kindOf(c: Column | undefined, strings: boolean): JsonKind {
   return NUMBER_TYPES.has(c.type) ? 'number' : 'string';
 }
 
-/** The JSON kind of each output column (matched to the table definition by name; others are strings). */
+/** The system columns (readers/system-columns.ts) that are whole numbers: DB_TRX_ID, page and heap number. */
+const SYSTEM_INTEGERS = new Set<string>([SYSTEM_COLUMNS[0], SYSTEM_COLUMNS[2], SYSTEM_COLUMNS[3]]);
+
+/** The JSON kind of each output column (matched to the table definition by name; the system numbers integers; others are strings). */
 export function jsonColumns(table: TableDef | null, outputColumns: readonly string[], options: JsonOptions = {}): JsonKind[] {
   const byName = new Map<string, Column>((table?.columns ?? []).map((c) => [c.name.toLowerCase(), c]));
-  return outputColumns.map((name) => kindOf(byName.get(name.toLowerCase()), options.strings === true));
+  const strings = options.strings === true;
+  return outputColumns.map((name) => {
+    const c = byName.get(name.toLowerCase());
+    return c === undefined && !strings && SYSTEM_INTEGERS.has(name) ? 'integer' : kindOf(c, strings);
+  });
 }
 
 const TWO_53 = 2 ** 53;

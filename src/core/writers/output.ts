@@ -24,6 +24,7 @@
 import Papa from 'papaparse';
 import { decoderFor } from '../values/charset.ts';
 import type { Column, TableDef } from '../schema.ts';
+import { SYSTEM_COLUMNS } from '../readers/system-columns.ts';
 import type { Row } from '../readers/table-reader.ts';
 import { jsonColumns, jsonValue, type JsonKind, type JsonOptions } from './json-values.ts';
 
@@ -140,12 +141,13 @@ const HEX_TYPES = new Set(['bit', 'binary', 'varbinary', 'tinyblob', 'blob', 'me
 const GEOMETRY_TYPES = new Set(['geometry', 'point', 'linestring', 'polygon', 'multipoint', 'multilinestring', 'multipolygon', 'geometrycollection']);
 const TEXT_TYPES = new Set(['char', 'varchar', 'tinytext', 'text', 'mediumtext', 'longtext']);
 
-/** The literal kind of each output column (matched to the table definition by name). */
+/** The literal kind of each output column (matched to the table definition by name); the system columns are not inserted. */
 export function sqlColumns(table: TableDef, outputColumns: readonly string[]): SqlColumn[] {
   const byName = new Map<string, Column>(table.columns.map((c) => [c.name.toLowerCase(), c]));
   return outputColumns.map((name) => {
     const c = byName.get(name.toLowerCase());
-    if (!c) return { name, kind: 'string', insert: true };
+    // The system columns (readers/system-columns.ts) are not the table's: an INSERT would fail on them.
+    if (!c) return { name, kind: 'string', insert: !(SYSTEM_COLUMNS as readonly string[]).includes(name) };
     let kind: SqlValueKind = 'string';
     if (NUMBER_TYPES.has(c.type)) kind = 'number';
     else if (HEX_TYPES.has(c.type)) kind = 'hex';

@@ -25,11 +25,14 @@
  *    shows as hex, is bytes like BINARY.
  *  - BINARY, VARBINARY, BLOB, VECTOR: BYTE_ARRAY of the bytes themselves (the cell's hex decoded).
  *  - JSON: BYTE_ARRAY with the JSON logical type (its text; no statistics, a document is not cut short).
- *  - Columns the definition does not have (`_row_state`, `_partition`): UTF-8 strings.
+ *  - The system columns (readers/system-columns.ts): `_db_trx_id` UINT_64, `_db_roll_ptr` its 7 bytes,
+ *    `_page` UINT_32, `_heap` UINT_16.
+ *  - Other columns the definition does not have (`_row_state`, `_partition`): UTF-8 strings.
  */
 import type { SchemaElement } from 'hyparquet';
 import { decoderFor } from '../values/charset.ts';
 import type { Column, TableDef } from '../schema.ts';
+import { SYSTEM_COLUMNS } from '../readers/system-columns.ts';
 
 /**
  * How a column's cell text becomes its Parquet value (parquet-cells.ts): `int32` a whole number as a
@@ -60,8 +63,17 @@ export function parquetColumns(table: TableDef, outputColumns: readonly string[]
   const byName = new Map<string, Column>(table.columns.map((c) => [c.name.toLowerCase(), c]));
   return outputColumns.map((name) => {
     const c = byName.get(name.toLowerCase());
-    return { name, ...(c ? typed(c) : text()), scale: c?.type === 'decimal' ? c.scale : 0 } as ParquetColumn;
+    return { name, ...(c ? typed(c) : systemTyped(name) ?? text()), scale: c?.type === 'decimal' ? c.scale : 0 } as ParquetColumn;
   });
+}
+
+/** A system column's type (see above), or null for another name. */
+function systemTyped(name: string): Typed | null {
+  const [trxId, rollPtr, page, heap] = SYSTEM_COLUMNS;
+  if (name === trxId) return integer(64, false);
+  if (name === rollPtr) return bytes();
+  if (name === page) return integer(32, false);
+  return name === heap ? integer(16, false) : null;
 }
 
 /** The whole schema: the root, then the columns. */

@@ -35,3 +35,20 @@ export function valueSize(value: string, binary: boolean): { bytes: number; char
 
 /** A cell of a row whose page is not in memory yet. */
 export const LOADING: Shown = { text: '…', kind: 'loading', cut: false };
+
+/** The system column holding DB_TRX_ID's neighbour, DB_ROLL_PTR (core/readers/system-columns.ts). */
+export const ROLL_PTR_COLUMN = '_db_roll_ptr';
+
+/**
+ * A DB_ROLL_PTR cell (0x + its 7 bytes) in words: the insert flag, the rollback segment, the undo page
+ * and the offset of the undo record holding the row's previous version (trx0types.h roll_ptr_t);
+ * null for any other text.
+ */
+export function rollPtrText(value: string | null): string | null {
+  if (value === null || !/^0x[0-9A-Fa-f]{14}$/.test(value)) return null;
+  const byte = (i: number) => parseInt(value.slice(2 + 2 * i, 4 + 2 * i), 16);
+  const page = ((byte(1) << 24) | (byte(2) << 16) | (byte(3) << 8) | byte(4)) >>> 0;
+  const offset = (byte(5) << 8) | byte(6);
+  const kind = byte(0) & 0x80 ? 'inserted (no earlier version)' : 'updated or deleted';
+  return `${kind} · rollback segment ${byte(0) & 0x7f} · undo page ${page} · offset ${offset}`;
+}

@@ -44,6 +44,11 @@ function shownIndex(entry: TableEntry): Pick<ViewSpec, 'indexName'> {
   return entry.indexName !== null && entry.indexable ? { indexName: entry.indexName } : {};
 }
 
+/** The system columns, where the user asked for them (the Columns menu). */
+function shownSystem(entry: TableEntry): Pick<ViewSpec, 'systemColumns'> {
+  return entry.systemColumns ? { systemColumns: true } : {};
+}
+
 /** The partial rows among the rows, in live mode only (partial-view.ts). */
 function shownPartial(entry: TableEntry): Pick<ViewSpec, 'partial'> {
   return entry.partial !== null && entry.mode === 'live' && entry.indexName === null ? { partial: entry.partial } : {};
@@ -154,7 +159,7 @@ export class OnScreen {
    */
   async #resolve(entry: TableEntry, run: number): Promise<{ table: TableDef; opened: Opened | null } | null> {
     const files = this.#files.schemaFiles(entry.paired);
-    const want = { mode: entry.mode, keys: this.#files.keyRing.keys, chosen: entry.chosen, index: entry.index, raw: entry.raw, timeZone: this.#files.timeZone.zone, ...partitionFiles(entry.paired), ...shownIndex(entry), ...shownPartial(entry), ...this.#before(entry) };
+    const want = { mode: entry.mode, keys: this.#files.keyRing.keys, chosen: entry.chosen, index: entry.index, raw: entry.raw, timeZone: this.#files.timeZone.zone, ...partitionFiles(entry.paired), ...shownIndex(entry), ...shownPartial(entry), ...shownSystem(entry), ...this.#before(entry) };
     let opened: Opened | null = null;
     const found = await this.#pool.run(async (api, member) => {
       const r = await api.resolveAndOpen(entry.file, entry.file.name, files, want);
@@ -182,7 +187,7 @@ export class OnScreen {
     // a table of a system tablespace: that one.
     const choice = entry.custom ? undefined : resolved?.tables.find((t) => t.name === table.name);
     const index = entry.index ?? choice?.clusteredIndex ?? undefined;
-    return { ibd: entry.file, name: entry.file.name, table, mode: entry.mode, keys: this.#files.keyRing.keys, index, raw: entry.raw, timeZone: this.#files.timeZone.zone, ...partitionFiles(entry.paired), ...shownIndex(entry), ...shownPartial(entry), ...this.#before(entry) };
+    return { ibd: entry.file, name: entry.file.name, table, mode: entry.mode, keys: this.#files.keyRing.keys, index, raw: entry.raw, timeZone: this.#files.timeZone.zone, ...partitionFiles(entry.paired), ...shownIndex(entry), ...shownPartial(entry), ...shownSystem(entry), ...this.#before(entry) };
   }
 
   /** "As before transaction N" (ViewSpec.undo), when the entry asks for it and the datadir's ibdata1 is given. */

@@ -73,6 +73,8 @@ export class TableEntry {
   indexName = $state<string | null>(null);
   /** The partial rows shown among the rows (live mode), once read from the secondary indexes; null: not shown. */
   partial = $state.raw<PartialGrid | null>(null);
+  /** The rows end with DB_TRX_ID, DB_ROLL_PTR, leaf page and heap number (the Columns menu; kept for the session). */
+  systemColumns = $state(false);
   /** The index to decode instead of the one page 0 leads to (chosen from `scan`). */
   target = $state.raw<DecodeTarget | null>(null);
   /** The last "Scan the file for indexes". */
