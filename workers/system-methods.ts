@@ -206,7 +206,9 @@ async function listInto(out: Chunker, ibd: Blob, name: string, frms: readonly Na
   const own = file.tables().filter((e) => e.dictionary?.table.spaceId === 0 && usersTable(e.dictionary.table.name));
   out.progress.total = own.length;
   // The live tables first: they need no read of the whole file (a dropped one's tree is found by it).
-  const live = own.filter((e) => e.dictionary?.table.state === 'live');
+  // In the order of their root pages: neighbours share the block a read brings (blobSource), where the
+  // dictionary's order (by name) read a block of the file per table.
+  const live = own.filter((e) => e.dictionary?.table.state === 'live').sort((a, b) => (a.clusteredIndex?.rootPage ?? 0) - (b.clusteredIndex?.rootPage ?? 0));
   for (const entry of live) out.add(await listedTable(file, ts, entry, []));
   out.progress.phase = 'dropped';
   out.flush();
