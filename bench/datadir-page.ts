@@ -32,7 +32,7 @@ async function pageRuns(site: string, chromiumPath: string, dir: string, n: numb
     sampler.start();
     const started = performance.now();
     const since = () => ((performance.now() - started) / 1000).toFixed(1);
-    await page.locator('[data-testid="folder-input"]').setInputFiles(dir);
+    await page.locator('[data-testid="folder-input"]').setInputFiles(dir, { timeout: LISTING_TIMEOUT_MS });
     await page.locator('[data-testid="table-item"]').first().waitFor({ timeout: LISTING_TIMEOUT_MS });
     const first = since();
     await page.getByTestId('listing-progress').waitFor({ state: 'detached', timeout: LISTING_TIMEOUT_MS });
