@@ -49,7 +49,7 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /** A minimal static file server for the built site (no caching, so every run loads the files fresh). */
-function serveStatic(root: string): Promise<{ server: Server; url: string }> {
+export function serveStatic(root: string): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res) => {
     let path = normalize(join(root, decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname)));
     if (path !== root && !path.startsWith(root + sep)) {
@@ -99,7 +99,7 @@ function readProcs(): Map<number, ProcInfo> {
   return procs;
 }
 
-class MemorySampler {
+export class MemorySampler {
   jsHeapPeakMb = 0;
   rendererPeakMb = 0;
   rendererOwnPeakMb = 0;
@@ -158,7 +158,7 @@ class MemorySampler {
 }
 
 /** The Chromium browser process: the one started with our (unique) profile directory. */
-function findBrowserPid(userDataDir: string): number {
+export function findBrowserPid(userDataDir: string): number {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
@@ -229,7 +229,7 @@ const MARKS = {
 /** Download runs per table (fresh pages; the median is reported): the machine is shared, one run is noisy. */
 const DOWNLOAD_RUNS = 3;
 
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+export const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 
 function emptyResult(): PageResult {
   return { firstRowsS: null, exactCountS: null, decodedS: null, mapS: null, mapReadS: null, totalS: null, clickS: null, handoverS: null, exportS: null, rowsShown: null, exactCount: null, jsHeapPeakMb: 0, rendererPeakMb: 0, rendererOwnPeakMb: 0, chromiumPeakMb: 0, csv: null, error: null };

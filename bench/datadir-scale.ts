@@ -37,30 +37,37 @@ export async function datadirs(root: string, n: number): Promise<{ live: string;
   return { live, dropped };
 }
 
-/** Runs the CLI, returns wall seconds, CPU seconds (user + system: a shared machine's wall time is mostly waiting), exit status and peak memory (GNU time). */
-function timed(root: string, args: string[]): { seconds: number; cpu: number; status: number | null; maxRssMb: number | null } {
+/** Runs the CLI (`cli`: its built .mjs), returns wall seconds, CPU seconds (user + system: a shared machine's wall time is mostly waiting), exit status and peak memory (GNU time). */
+function timed(cli: string, args: string[]): { seconds: number; cpu: number; status: number | null; maxRssMb: number | null } {
   const started = process.hrtime.bigint();
-  const r = spawnSync('/usr/bin/time', ['-f', '%U %S %M', 'node', join(root, 'dist-cli', 'ibd-reader.mjs'), ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
+  const r = spawnSync('/usr/bin/time', ['-f', '%U %S %M', 'node', cli, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const m = /([\d.]+) ([\d.]+) (\d+)\s*$/.exec(r.stderr ?? '');
   return { seconds, cpu: m ? Number(m[1]) + Number(m[2]) : NaN, status: r.status, maxRssMb: m ? Math.round(Number(m[3]) / 1024) : null };
 }
 
-export async function main(root: string, argv: string[]): Promise<void> {
-  for (const n of argv.map(Number)) {
-    const { live, dropped } = await datadirs(root, n);
-    const out = join(root, '.cache', 'bench', `datadir-${n}`, 'out');
-    const runs: [string, string[]][] = [
-      ['--list-tables (live, .frm beside)', [join(live, 'ibdata1'), '--list-tables', '-o', '/dev/null']],
-      ['--table seeda/t5 (live, .frm beside)', [join(live, 'ibdata1'), '--table', 'seeda/t5', '-o', '/dev/null']],
-      ['DIR -o OUT (live)', [live, '-o', join(out, 'live')]],
-      ['--list-tables (dropped)', [join(dropped, 'ibdata1'), '--list-tables', '-o', '/dev/null']],
-      ['DIR -o OUT (dropped)', [dropped, '-o', join(out, 'dropped')]],
-    ];
-    for (const [what, args] of runs) {
-      rmSync(out, { recursive: true, force: true });
-      const t = timed(root, args);
-      process.stdout.write(`${n} tables\t${what}\t${t.seconds.toFixed(2)} s wall\t${t.cpu.toFixed(2)} s CPU\texit ${t.status}\t${t.maxRssMb} MB\n`);
-    }
+/** The CLI's runs on the datadirs of `n` tables, a line each (tab-separated): what, wall, CPU, exit status, peak memory. */
+export async function cliRuns(root: string, cli: string, n: number): Promise<string[]> {
+  const { live, dropped } = await datadirs(root, n);
+  const out = join(root, '.cache', 'bench', `datadir-${n}`, 'out');
+  const runs: [string, string[]][] = [
+    ['--list-tables (live, .frm beside)', [join(live, 'ibdata1'), '--list-tables', '-o', '/dev/null']],
+    ['--table seeda/t5 (live, .frm beside)', [join(live, 'ibdata1'), '--table', 'seeda/t5', '-o', '/dev/null']],
+    ['DIR -o OUT (live)', [live, '-o', join(out, 'live')]],
+    ['--list-tables (dropped)', [join(dropped, 'ibdata1'), '--list-tables', '-o', '/dev/null']],
+    ['DIR -o OUT (dropped)', [dropped, '-o', join(out, 'dropped')]],
+  ];
+  const lines: string[] = [];
+  for (const [what, args] of runs) {
+    rmSync(out, { recursive: true, force: true });
+    const t = timed(cli, args);
+    lines.push(`${n} tables\t${what}\t${t.seconds.toFixed(2)} s wall\t${t.cpu.toFixed(2)} s CPU\texit ${t.status}\t${t.maxRssMb} MB`);
+    process.stdout.write(`${lines[lines.length - 1]}\n`);
   }
+  rmSync(out, { recursive: true, force: true });
+  return lines;
+}
+
+export async function main(root: string, argv: string[]): Promise<void> {
+  for (const n of argv.map(Number)) await cliRuns(root, join(root, 'dist-cli', 'ibd-reader.mjs'), n);
 }

@@ -14,6 +14,7 @@ import { DATASETS, MANY_DB, prepareCachedTable, prepareMany, startBenchServer, t
 import { LINEITEM_SF1_ROWS } from './lineitem.ts';
 import { parseOptions, USAGE, UsageError, type Options } from './options.ts';
 import { benchRedo } from './redo.ts';
+import { benchDatadir } from './datadir-page.ts';
 import { dirBytes, ensurePackages, processCpuSeconds, timed, warmFile, type Timed } from './proc.ts';
 import { renderReport, withDiary, type DatasetReport, type ToolRow } from './report.ts';
 import { SBTEST_ROWS } from './sbtest.ts';
@@ -373,10 +374,16 @@ async function redoSection(cache: string): Promise<string[]> {
   }
 }
 
-/** `--only redo`: the redo bench alone, its report in .cache/bench/results-latest.md. */
-async function redoOnly(cache: string): Promise<number> {
+/** The datadir bench's section (`--only datadir`), built from the current sources unless --no-build. */
+async function datadirSection(root: string, cache: string, opts: Options, built?: Built): Promise<string[]> {
+  if (!opts.datadir) return [];
+  return ['', ...(await benchDatadir(root, built ?? (await buildTargets(root, cache, opts.build)), CHROMIUM, opts.datadirTables, opts.browser))];
+}
+
+/** `--only redo` and/or `--only datadir`: those benches alone, their report in .cache/bench/results-latest.md. */
+async function redoOnly(root: string, cache: string, opts: Options): Promise<number> {
   mkdirSync(cache, { recursive: true });
-  const markdown = (await benchRedo(cache)).join('\n');
+  const markdown = [...(opts.redo ? await benchRedo(cache) : []), ...(await datadirSection(root, cache, opts))].join('\n');
   const target = join(cache, 'results-latest.md');
   writeFileSync(target, `${markdown}\n`);
   console.log(`\n${markdown}\nbench: written to ${target}`);
@@ -398,7 +405,7 @@ export async function main(root: string, argv: string[], manyDecoder: string): P
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
   const selected = opts.datasets;
-  if (selected.length === 0) return redoOnly(cache);
+  if (selected.length === 0) return redoOnly(root, cache, opts);
   const full = selected.length === DATASETS.length && opts.redo && opts.browser && opts.lineitemRows === LINEITEM_SF1_ROWS && opts.sbtestRows === SBTEST_ROWS && opts.tables === 10_000;
 
   ensurePackages([
@@ -453,7 +460,7 @@ export async function main(root: string, argv: string[], manyDecoder: string): P
     opts.tables !== 10_000 ? `${opts.tables} tables` : '',
     opts.browser ? '' : 'no browser',
   ].filter(Boolean).join(', ');
-  const redo = opts.redo ? await redoSection(cache) : [];
+  const redo = [...(opts.redo ? await redoSection(cache) : []), ...(await datadirSection(root, cache, opts, built))];
   const markdown = [renderReport({
     machine: machine(CHROMIUM),
     loadBefore,

@@ -13,7 +13,7 @@ import type { Dictionary } from '../core/definitions/dictionary/dict-tables.ts';
 import { IbdError, NotInnodbError } from '../core/errors.ts';
 import { droppedIndexes, systemIndexTarget, type DroppedIndex, type IndexTarget } from '../core/readers/dropped-indexes.ts';
 import { logFilesReader, withRedoLog, type RedoRecovery } from '../core/log/redo-recovery.ts';
-import { scanOrphans, type OrphanScan } from '../core/tablespace/orphan-scan.ts';
+import { scanOrphans, type OrphanScan, type RawLayout } from '../core/tablespace/orphan-scan.ts';
 import { isDictionaryTree, recoveredTables } from '../core/definitions/dictionary/dict-freed.ts';
 import { recoveredEntries } from './system-definitions.ts';
 import { countLiveRows } from '../core/readers/leaf-counts.ts';
@@ -152,7 +152,7 @@ export class InnodbFile {
   /** The file's pages grouped by index, read once (a failed or cancelled read is not kept). */
   private readonly scanOnce = (signal?: AbortSignal): Promise<OrphanScan> => {
     if (this.scanned === null) {
-      const scan = scanOrphans(this.source, { signal, keepLeaves: isDictionaryTree });
+      const scan = this.knownLayout().then((layout) => scanOrphans(this.source, { signal, keepLeaves: isDictionaryTree, layout }));
       this.scanned = scan;
       scan.catch(() => {
         if (this.scanned === scan) this.scanned = null;
@@ -160,6 +160,13 @@ export class InnodbFile {
     }
     return this.scanned;
   };
+
+  /** The page grid of a file whose page 0 is sound (its page size and checksum format); else undefined: the scan guesses it. */
+  private async knownLayout(): Promise<RawLayout | undefined> {
+    const ts = await Tablespace.open(this.source, { keys: this.keys }).catch(() => null);
+    if (ts === null || ts.page0Damaged !== null || ts.flagsDisagree !== null || ts.physicalSize !== ts.pageSize) return undefined;
+    return { pageSize: ts.pageSize, gridOffset: 0, fullCrc32: ts.fullCrc32 };
+  }
 
   /** A system tablespace's indexes that no live table owns (dropped tables'), found by reading every page; none for another file. */
   async droppedIndexes(signal?: AbortSignal): Promise<DroppedIndex[]> {

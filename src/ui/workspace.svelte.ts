@@ -19,7 +19,7 @@ import { connectDecoder, setDatadirLogs, type DecoderConnection } from '../../wo
 import { describeError } from './format.ts';
 import { ExportHold } from './export/export-hold.ts';
 import { FileSet } from './files/file-set.svelte.ts';
-import { kindOf, type InputFile } from './files/pairing.ts';
+import { kindOf, type InputFile, type PairedTable } from './files/pairing.ts';
 import { fetchSample } from './files/sample.ts';
 import { poolSize, WorkerPool, type Api } from './pool.ts';
 import { withDamaged, withoutDamaged } from './recovery/damage.ts';
@@ -145,6 +145,20 @@ export class Workspace {
    * hand them over (in the pool), chunk after chunk: the list grows while the rest are counted.
    */
   async #readSystems(fresh: InputFile[]): Promise<void> {
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity -- local
+    const keys = new Set(this.tables.map((t) => t.key));
+    // Each chunk's tables added to the list (not all files paired again: that was quadratic in the tables).
+    const grown = (_ibdata: InputFile, paired: PairedTable[]) => {
+      const added = paired.filter((p) => !keys.has(p.key)).map((p) => {
+        keys.add(p.key);
+        const entry = new TableEntry(p);
+        entry.takeSystem(p.system as SystemTable);
+        return entry;
+      });
+      if (added.length === 0) return;
+      this.tables = [...this.tables, ...added];
+      if (!this.selected) this.select(added[0].key);
+    };
     const found = (ibdata: InputFile) => {
       const firstNew = this.#repair([ibdata], false);
       if (firstNew && !this.selected) this.select(firstNew.key);
@@ -161,7 +175,7 @@ export class Workspace {
         conn.terminate();
       }
     };
-    const read = await this.files.readSystems(fresh, list, found);
+    const read = await this.files.readSystems(fresh, list, grown);
     for (const ibdata of read) found(ibdata);
     this.files.describeLeftovers(this.tables.length);
   }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SystemTable } from '../../workers/decoder-api.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { detectImages, detectKeyFiles, folderOf, holdsIndexPage, keyFileKind, kindOf, pairFiles, parseTableFileName, stemOf, type InputFile } from '../../src/ui/files/pairing.ts';
+import { detectImages, detectKeyFiles, folderOf, holdsIndexPage, keyFileKind, kindOf, pairFiles, parseTableFileName, stemOf, systemPairer, type InputFile } from '../../src/ui/files/pairing.ts';
 
 const f = (path: string): InputFile => ({ file: new File(['x'], path.slice(path.lastIndexOf('/') + 1)), path });
 
@@ -90,6 +90,10 @@ describe('the tables of a system tablespace', () => {
       ['dd/ibdata1#dropped index 40', 'dropped index 40', null, 'dropped index 40'],
     ]);
     expect(p.orphans).toEqual([]);
+    // chunk by chunk as the listing hands them over: the same pairs, the files indexed once
+    const pairer = systemPairer(files);
+    const chunked = [...pairer(files[0], tables.slice(0, 2)), ...pairer(files[0], tables.slice(2))];
+    expect(chunked).toEqual(p.tables.filter((t) => t.system));
   });
 
   it('gives an .ibd without its .frm the ibdata1 of its datadir (its data dictionary may define it), not one with its .frm', () => {

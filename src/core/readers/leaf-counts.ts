@@ -86,7 +86,9 @@ export function readRanges(sorted: readonly number[], gap: number, most: number)
 /** Rows on each of `pages` (any order; the result is in the same order), or UNCOUNTED. */
 export async function countLeafRows(ts: Tablespace, pages: ArrayLike<number>, options: LeafCountOptions): Promise<Int32Array<ArrayBuffer>> {
   const counts = new Int32Array(pages.length);
-  if (!plainPages(ts)) {
+  // A few pages (a small table's root, which the walk to its leaves has just read) come from the
+  // Tablespace's chunks: a read of their own would be a Blob read per table of a listing of thousands.
+  if (!plainPages(ts) || (pages.length <= FEW_PAGES && !options.mapped)) {
     await countThrough(ts, pages, options, counts);
     return counts;
   }
@@ -110,6 +112,9 @@ export async function countLeafRows(ts: Tablespace, pages: ArrayLike<number>, op
   }
   return counts;
 }
+
+/** Leaves counted through the Tablespace's chunks rather than read in ranges of their own. */
+const FEW_PAGES = 4;
 
 /** Pages of a map range recorded through the Tablespace, at most (18 bytes each). */
 const THROUGH_RANGE_PAGES = 4096;

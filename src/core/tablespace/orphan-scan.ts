@@ -113,9 +113,20 @@ export function pageChecks(page: Uint8Array, fullCrc32: boolean): boolean {
   return r !== 'bad' && r !== 'empty';
 }
 
+/**
+ * Whether `type` can be a page's FIL_PAGE_TYPE: the small values both servers use, or one of the
+ * large ones (index, SDI, R-tree, page-compressed). Checked before a checksum: runs of equal bytes
+ * (a CHAR column's spaces) match the LSN test at every sector, and each match cost a checksum per
+ * page size (16 s of CRC-32C guessing the layout of a 187 MB ibdata1).
+ */
+function possibleType(type: number): boolean {
+  return type < 64 || type === PageType.SDI || type === PageType.RTREE || type === PageType.INDEX || type === PageType.PAGE_COMPRESSED || type === PageType.PAGE_COMPRESSED_ENCRYPTED;
+}
+
 /** The formats a page at `o` of size `size` is a valid page in. */
 function formatsAt(b: Uint8Array, o: number, size: number): boolean[] {
   const found: boolean[] = [];
+  if (!possibleType(u16(b, o + FIL_PAGE_TYPE))) return found;
   const page = b.subarray(o, o + size);
   for (const fullCrc32 of [false, true]) {
     // A full_crc32 page-compressed page keeps no trailer: its checksum alone vouches for it.
@@ -255,6 +266,8 @@ export interface ScanOptions {
   progress?: (done: number, total: number) => void;
   /** Indexes whose leaf page numbers to keep (OrphanScan.keptLeaves): a system tablespace's dictionary trees, say. */
   keepLeaves?: (spaceId: number, indexId: bigint) => boolean;
+  /** The layout, when a sound page 0 gives it (a system tablespace's): not guessed from samples. */
+  layout?: RawLayout;
 }
 
 /**
@@ -262,7 +275,8 @@ export interface ScanOptions {
  * Throws when no page of any size checks out (nothing in the image looks like InnoDB).
  */
 export async function scanOrphans(source: ByteSource, options: ScanOptions = {}): Promise<OrphanScan> {
-  const layout = await guessLayout(source, options.pageSize);
+  // (a layout given has no sample behind it: validPages 0)
+  const layout = options.layout ? { ...options.layout, validPages: 0, alternatives: [] } : await guessLayout(source, options.pageSize);
   if (layout === null) {
     throw new Error(`${source.name}: no InnoDB page found${options.pageSize ? ` of ${options.pageSize / 1024} KB` : ''} (no page whose checksum and LSN check out, at any 512-byte boundary)`);
   }

@@ -13,7 +13,7 @@ import { TimeZoneChoice } from '../tables/time-zone.svelte.ts';
 import { KeyRing } from './key-ring.svelte.ts';
 import { withDataFilesJoined } from './data-files.ts';
 import { datadirLogsOf, filesWithoutTheirLog, isRedoLogFile } from './redo-files.ts';
-import { detectImages, detectKeyFiles, folderOf, kindOf, pairFiles, type InputFile, type PairedTable } from './pairing.ts';
+import { detectImages, detectKeyFiles, folderOf, kindOf, pairFiles, systemPairer, type InputFile, type PairedTable } from './pairing.ts';
 
 function sameFile(a: InputFile, b: InputFile): boolean {
   return a.path === b.path && a.file.size === b.file.size && a.file.lastModified === b.file.lastModified;
@@ -121,20 +121,22 @@ export class FileSet {
 
   /**
    * Reads the data dictionary of each system tablespace among `fresh` with `list` (a worker's
-   * listSystemTables, given the .frm files of its datadir), its tables handed to `found` (pair() pairs
-   * them) as they come, chunk after chunk; what it cannot list is said. Returns the system
+   * listSystemTables, given the .frm files of its datadir), its tables handed to `found` as they
+   * come, chunk after chunk, each paired with its .frm (pair() pairs them all again once the listing
+   * is over); what it cannot list is said. Returns the system
    * tablespaces read.
    */
   async readSystems(
     fresh: readonly InputFile[],
     list: (ibdata: InputFile, frms: NamedBlob[], onTables: (tables: SystemTable[], progress: SystemProgress) => void) => Promise<SystemListing>,
-    found: (ibdata: InputFile) => void,
+    found: (ibdata: InputFile, tables: PairedTable[]) => void,
   ): Promise<InputFile[]> {
     const read: InputFile[] = [];
     // eslint-disable-next-line svelte/prefer-svelte-reactivity -- local
     const freshPaths = new Set(fresh.map((f) => f.path));
     // (an ibdata1 whose ibdata2 comes later is read again, joined)
     const systems = this.#joinedFiles().filter((f) => kindOf(f.file.name) === 'system' && [f.path, ...(f.dataFiles ?? [])].some((p) => freshPaths.has(p)));
+    const pairer = systemPairer(this.#files);
     for (const ibdata of systems) {
       this.listing = `Reading the data dictionary of ${ibdata.path}…`;
       const folder = folderOf(ibdata.path);
@@ -149,7 +151,7 @@ export class FileSet {
           if (this.#systems.get(ibdata.path) !== tables) return;
           tables.push(...chunk);
           this.listing = listingText(ibdata.path, progress);
-          if (chunk.length > 0) found(ibdata);
+          if (chunk.length > 0) found(ibdata, pairer(ibdata, chunk));
         });
         if (listing.error) this.errors = [...this.errors, `${ibdata.path}: ${listing.error}`];
         // (what was said of it before, read alone, is said no more)

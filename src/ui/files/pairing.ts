@@ -218,6 +218,21 @@ export function pairFiles(files: readonly InputFile[], systems: ReadonlyMap<stri
   return { tables, sqls, systemFiles, keys, ignored, orphans };
 }
 
+/**
+ * Pairs the tables of system tablespaces as their listing hands them over, chunk by chunk, with their
+ * .frm among `files` (indexed once): pairFiles again per chunk went over every file and table listed
+ * so far, quadratic in a datadir of 50,000 tables. The same pairs pairFiles makes.
+ */
+export function systemPairer(files: readonly InputFile[]): (ibdata: InputFile, tables: readonly SystemTable[]) => PairedTable[] {
+  const frms = new Map<string, InputFile>();
+  for (const f of files) {
+    const key = `${folderOf(f.path)}\u0000${stemOf(f.file.name).toLowerCase()}`;
+    if (kindOf(f.file.name) === 'frm' && !frms.has(key)) frms.set(key, f);
+  }
+  const sideFile = (_ibd: InputFile, _kind: FileKind, path: string) => frms.get(`${folderOf(path)}\u0000${stemOf(path).toLowerCase()}`) ?? null;
+  return (ibdata, tables) => tables.map((t) => systemTable(ibdata, t, sideFile));
+}
+
 /** A table of system tablespace `ibdata`, with its .frm (a partition's is its table's: `db/t.frm` for `db/t#P#p0`). */
 function systemTable(ibdata: InputFile, t: SystemTable, sideFile: (ibd: InputFile, kind: FileKind, path: string) => InputFile | null): PairedTable {
   const folder = folderOf(ibdata.path);
