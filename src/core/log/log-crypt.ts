@@ -111,9 +111,16 @@ export class LogCrypt {
     }
   }
 
-  /** `data` decrypted with the cipher, found out on the first mini-transaction only one of them makes well-formed. */
+  /**
+   * `data` decrypted with the cipher, found out on the first mini-transaction only one of them makes
+   * well-formed; null where it makes no well-formed records. Every mini-transaction is checked, not
+   * only the first: a wrong key can make one short mini-transaction look well-formed by chance.
+   */
   private decrypt(records: Uint8Array, data: Uint8Array, iv: Uint8Array): Uint8Array | null {
-    if (this.cipher !== null) return this.run(this.cipher, data, iv);
+    if (this.cipher !== null) {
+      const plain = this.run(this.cipher, data, iv);
+      return this.wellFormed(records, plain) ? plain : null;
+    }
     const cbc = this.run('aes_cbc', data, iv);
     const ctr = this.run('aes_ctr', data, iv);
     const cbcFits = this.wellFormed(records, cbc);
@@ -191,7 +198,8 @@ function recordFits(walk: MtrRecords): boolean {
     if (walk.pageNo !== 0) return false;
     if (walk.type === FILE_CHECKPOINT) return walk.spaceId === 0 && (body.length === 8 || body.every((b) => b === 0));
     const text = new TextDecoder('latin1').decode(body);
-    return walk.spaceId !== 0 && text.split('\0').every((name) => name.endsWith('.ibd'));
+    // file-per-table and general tablespaces (.ibd), undo tablespaces (undo001 …)
+    return walk.spaceId !== 0 && text.split('\0').every((name) => /\.ibd$|(^|\/)undo\d{3}$/.test(name));
   }
   switch (walk.type) {
     case FREE_PAGE:
