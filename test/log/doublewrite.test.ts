@@ -90,6 +90,13 @@ async function openBuffer(ibdata1: Uint8Array, lsnRange?: { from: number; to: nu
 
 const ibdata1Of = (datadir: string) => new Uint8Array(readFileSync(join(datadir, 'ibdata1')));
 
+/** The pages of ibdata1 of type FIL_PAGE_PAGE_COMPRESSED (34354): only doublewrite slots hold them (the system tablespace is never page-compressed). */
+function pageCompressedSlots(ibdata1: Uint8Array, page: number): number {
+  let n = 0;
+  for (let o = 0; o + page <= ibdata1.length; o += page) if (u16(ibdata1, o + FIL_PAGE_TYPE) === 34354) n++;
+  return n;
+}
+
 describe.each<[ChecksumAlgorithm, number]>([
   ['full_crc32', 16384],
   ['crc32', 16384],
@@ -162,7 +169,8 @@ describe.each<[ChecksumAlgorithm, number]>([
     // (Which tables the last batches held depends on the flush's timing: not asserted per table.)
     expect([...same.values()].reduce((a, b) => a + b, 0), JSON.stringify([...same])).toBeGreaterThan(0);
     // The page-compressed table's copies carry no checksum outside full_crc32: set aside, counted.
-    if (!fullCrc32 && !same.has('pc.ibd')) expect(buffer.rejected.unverifiable).toBeGreaterThan(0);
+    // (where a slot still holds one: later batches may have written over every pc copy)
+    if (!fullCrc32 && !same.has('pc.ibd') && pageCompressedSlots(ibdata1Of(server.datadir), PAGE) > 0) expect(buffer.rejected.unverifiable).toBeGreaterThan(0);
     expect(buffer.copyOf(0xfffffff0, 1)).toBeNull();
     expect(buffer.describe()).toMatch(/\d+ page copies that pass their checksums/);
   });
