@@ -45,7 +45,7 @@ import { LoadDataOut, writeLoadData } from './cli/load-data-output.ts';
 import { partialHint, partialSource, writePartialRows } from './cli/partial-output.ts';
 import { problemLine, uncountedLines } from './cli/problem-lines.ts';
 import { listTransactions, sayTakenBack } from './cli/transactions.ts';
-import { datadirUndo, keysOf, notRolledBackThroughIndex, rollback, rollbackOf, warn } from './cli/rollback.ts';
+import { datadirUndo, keysOf, rollback, rollbackOf, warn } from './cli/rollback.ts';
 import { version } from '../package.json';
 import { readDatadir } from './cli/datadir.ts';
 import { historySqlRun, revertRun } from './cli/history.ts';
@@ -297,14 +297,13 @@ async function readOpened(file: InnodbFile, args: Args): Promise<number> {
       await write(out, `${entry.definition.createSql.replace(/;?\s*$/, '')};\n`);
       return 0;
     }
-    const taken = args.index === null ? await rollback(file, args) : null;
-    const spaceAmiss = args.index !== null && (await notRolledBackThroughIndex(file, args, args.index));
+    // Through a secondary index, only the crash's rollback (its entries as it leaves them: core/trx/row-undo-sec.ts).
+    const taken = args.index === null || (args.beforeTrx === null && !args.history && args.revertTrx === null) ? await rollback(file, args) : null;
     const table = await file.table(entry, { rows: args.mode, indexId: args.indexId ?? undefined, pageSize: args.pageSize ?? undefined, index: args.index ?? undefined, timeZone: args.timeZone ?? undefined, versions: taken?.versions, systemColumns: args.systemColumns });
     for (const w of table.warnings) warn(w);
     const space = await table.spaceDamage();
     for (const w of space.warnings) warn(w);
-    // (and rows read through an index that a crash's rollback does not reach: exit status 2 alike)
-    const spaceDamaged = space.damaged || spaceAmiss;
+    const spaceDamaged = space.damaged;
     if (!(await definitionFits(table, file))) return 1;
     const where = args.where === null ? null : await whereOption(args.where, table, args.timeZone);
     const range = keyRange(args.key, args.from, args.to);
@@ -368,26 +367,22 @@ async function readPartitions(args: Args): Promise<number> {
   const out = args.output !== null ? createWriteStream(args.output) : process.stdout;
   const paths = [args.ibd, ...args.more];
   const keys = await keysOf(args);
-  // Rows through a secondary index hold no transaction id: not taken back there (said, as for one file).
-  const taken = await rollbackOf(false, args);
-  const staleIndex = args.index !== null && taken !== null && args.beforeTrx === null;
-  if (staleIndex) {
-    warn(`read through index ${args.index}, whose records hold no transaction id: what transaction${taken.versions.trxIds.size === 1 ? '' : 's'} ${[...taken.versions.trxIds].join(', ')} (active at the crash) changed is NOT rolled back in these rows, which are as on disk; read the table without --index for its rows as recovered`);
-  }
+  // Through a secondary index, only the crash's rollback (as for one file).
+  const taken = args.index === null || args.beforeTrx === null ? await rollbackOf(false, args) : null;
   const run: PartitionRun = {
-    asOnDisk: args.asOnDisk, datadir: args.datadir ?? undefined, taken: args.index === null ? taken : null,
+    asOnDisk: args.asOnDisk, datadir: args.datadir ?? undefined, taken,
     paths, schema: args.schema, table: args.table, keys, rows: args.mode, index: args.index, partitionColumn: args.partitionColumn, timeZone: args.timeZone ?? 'UTC',
     threads: args.threads, range: keyRange(args.key, args.from, args.to), format: args.format, jsonStrings: args.jsonStrings, systemColumns: args.systemColumns, output: args.output, count: args.count, write: (c) => write(out, c), say: (l) => process.stderr.write(`${l}\n`),
   };
   try {
     try {
-      return Math.max(await writePartitions(run), staleIndex ? 2 : 0);
+      return await writePartitions(run);
     } catch (e) {
       // No definition found: with --guess, the columns guessed from the records; else what to give.
       if (!(e instanceof NoDefinitionError) || !guessMode || args.schema !== null) throw withHint(e, args);
       warn(`${e.message}; guessing the columns from the records (--guess)`);
     }
-    return Math.max(await writePartitions({ ...run, definition: await guessedDefinition(paths, keys, run.say) }), staleIndex ? 2 : 0);
+    return await writePartitions({ ...run, definition: await guessedDefinition(paths, keys, run.say) });
   } finally {
     if (out !== process.stdout) await new Promise<void>((resolve) => out.end(resolve));
   }

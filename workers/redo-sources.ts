@@ -184,19 +184,6 @@ function recoveredFile(blob: Blob, name: string): Promise<Recovered> | null {
   return got;
 }
 
-/**
- * A rollback as a read through secondary index `index` has it: its records carry no transaction id,
- * so the changes of the transactions active at the crash are not taken back there (the server's
- * recovery removes their entries and restores the old ones): said, and the rows marked as possibly stale.
- */
-export function secondaryNotRolledBack(rollback: Rollback | null, name: string, index: string): Rollback | null {
-  const trxIds = [...(rollback?.taken?.versions.trxIds ?? [])];
-  if (rollback === null || trxIds.length === 0) return rollback;
-  const which = trxIds.length === 1 ? `transaction ${trxIds[0]}` : `transactions ${trxIds.join(', ')}`;
-  const line = `${name}: read through index ${index}, whose records hold no transaction id: what ${which} (active at the crash) changed is NOT rolled back in these rows, which are as on disk (the server's recovery removes the entries it added and restores those it deleted); read the table itself for its rows as recovered`;
-  return { taken: null, lines: [...rollback.lines, line] };
-}
-
 /** The notice of what the log did, with the rollback's lines. */
 export function withRollback(notice: RedoNotice | null, rollback: Rollback | null): RedoNotice | null {
   if (notice === null || rollback === null) return notice;

@@ -30,7 +30,7 @@ import { LeafCounter } from './leaf-damage.ts';
 import { PartialView, sqlKeepingPartial } from './partial-view.ts';
 import { PartitionView, type ViewCounter, type ViewReader } from './partition-view.ts';
 import { PageMapStore } from './page-map-methods.ts';
-import { fileSource, redoNotice, rollbackOf, secondaryNotRolledBack, withRollback } from './redo-sources.ts';
+import { fileSource, redoNotice, rollbackOf, withRollback } from './redo-sources.ts';
 import { createSortMethods, type SortMethods } from './sort-methods.ts';
 import { createPartialMethods, type PartialMethods } from './partial-methods.ts';
 import { versionsBefore } from './undo-methods.ts';
@@ -309,10 +309,10 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
       const source = await fileSource(spec.ibd, spec.name);
       // As before transaction N: this worker's versions of the rows (a table of its own file only);
       // else transactions active at a crashed datadir's crash, rolled back (a partitioned table's in
-      // every partition; not through a secondary index, which says so: secondaryNotRolledBack).
+      // every partition; through a secondary index, its entries as the rollback leaves them: core/trx/row-undo-sec.ts).
       const before = spec.undo && !spec.partitions?.length && spec.indexName === undefined && !spec.raw ? await versionsBefore(spec.undo) : null;
       const rollback = before === null ? await rollbackOf(spec.ibd, spec.name) : null;
-      const versions = spec.indexName === undefined ? (before?.taken?.versions ?? rollback?.taken?.versions ?? null) : null;
+      const versions = before?.taken?.versions ?? rollback?.taken?.versions ?? null;
       const partitioned = spec.partitions?.length ? await PartitionView.open(spec, versions) : null;
       if (partitioned) await partitioned.leafPages();
       // A secondary index: its tree found by name (in a general tablespace, the SDI's), not the table's `index`.
@@ -330,7 +330,7 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
         mode: spec.mode,
         info: { ...reader.info },
         createSql: spec.table.createSql,
-        redo: withRollback(await redoNotice(spec.ibd, spec.name), spec.indexName === undefined ? rollback : secondaryNotRolledBack(rollback, spec.name, spec.indexName)),
+        redo: withRollback(await redoNotice(spec.ibd, spec.name), rollback),
         partitions: partitioned ? { parts: partitioned.partitions, warnings: partitioned.warnings.slice(), unmerged: 'why' in partitioned.keyOrder ? partitioned.keyOrder.why : null } : null,
       };
       const counterOf = () => (partitioned ? Promise.resolve(partitioned) : LeafCounter.open(source, spec, (table as InnodbTable).reader, versions));

@@ -73,20 +73,6 @@ export async function rollbackOf(isSystem: boolean, args: Args): Promise<TakenBa
   }
 }
 
-/**
- * A read through secondary index `index` of a crashed datadir's table: its records hold no
- * transaction id, so the changes of transactions active at the crash are not taken back there (the
- * server's recovery removes the entries they added and restores those they deleted). Said; true
- * when there are such transactions (exit status 2).
- */
-export async function notRolledBackThroughIndex(file: InnodbFile, args: Args, index: string): Promise<boolean> {
-  if (args.asOnDisk || args.beforeTrx !== null || args.history || args.revertTrx !== null) return false;
-  const ids = [...((await rollback(file, args))?.versions.trxIds ?? [])];
-  if (ids.length === 0) return false;
-  warn(`${file.name}: read through index ${index}, whose records hold no transaction id: what transaction${ids.length === 1 ? '' : 's'} ${ids.join(', ')} (active at the crash) changed is NOT rolled back in these rows, which are as on disk; read the table without --index for its rows as recovered`);
-  return true;
-}
-
 /** --history, --revert-trx: every version the datadir's undo logs hold (cli/history.ts), read on one thread. */
 async function readHistory(file: InnodbFile, args: Args): Promise<TakenBack> {
   const undo = await datadirUndo(file.dictionary !== null, args);

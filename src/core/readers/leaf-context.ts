@@ -10,14 +10,17 @@ import { IbdError } from '../errors.ts';
 import { clusteredLayout, type ClusteredLayout } from '../records/clustered-index.ts';
 import { secondaryLayout } from '../records/secondary-index.ts';
 import { readInstantLayout } from '../records/instant-metadata.ts';
-import { fieldColumns } from '../records/record.ts';
+import { fieldColumns, RecordError } from '../records/record.ts';
+import { findClusteredRoot } from '../btree/btree.ts';
+import { secondaryUndo, type SecondaryUndo } from '../trx/row-undo-sec.ts';
+import type { RowVersions } from '../trx/row-vers.ts';
 import type { TableDef } from '../schema.ts';
 import type { Tablespace } from '../tablespace/tablespace.ts';
 import { zonedRender } from '../values/column-storage.ts';
 import { writerFor } from '../values/text-writers.ts';
 import { UTC } from '../values/time-zone.ts';
 import { fastWriteOf, quoteCheckOf } from '../values/writer-traits.ts';
-import type { DecodeStats } from './decode-stats.ts';
+import { addProblem, type DecodeStats } from './decode-stats.ts';
 import type { LeafContext } from './leaf-decoder.ts';
 import { hasStateColumn, type RowMode } from './row-state.ts';
 import { HISTORY_COLUMNS } from './leaf-history.ts';
@@ -63,4 +66,28 @@ export function leafContext(ts: Tablespace, layout: ClusteredLayout, compact: bo
 /** The system columns' names where the context has them (after every other column), else none. */
 export function systemColumns(ctx: LeafContext): readonly string[] {
   return ctx.system === true ? SYSTEM_COLUMNS : [];
+}
+
+/**
+ * For a read of the secondary index `layout` of `table` with transactions taken back: its entries as
+ * their rollback leaves them (trx/row-undo-sec.ts), the rows searched in the file's clustered index;
+ * or why that cannot be had here (the reader says it, the entries as on disk). Null for any other read.
+ */
+export async function secondaryRollback(ts: Tablespace, table: TableDef, layout: ClusteredLayout, compact: boolean, versions: RowVersions | null | undefined): Promise<SecondaryUndo | string | null> {
+  if (versions == null || layout.secondary === undefined) return null;
+  try {
+    const root = await findClusteredRoot(ts);
+    return await secondaryUndo(versions, { ts, root, layout: await fileLayout(ts, table, root.page, compact), compact }, layout);
+  } catch (e) {
+    if (e instanceof IbdError || e instanceof RecordError) return e.message;
+    throw e;
+  }
+}
+
+/** What of a secondary index's rollback is amiss, in `stats`: why it cannot be had, or undo records not read (each history-lost, exit status 2). */
+export function notRolledBack(stats: DecodeStats, layout: ClusteredLayout, versions: RowVersions | null, entries: SecondaryUndo | string): void {
+  const ids = [...(versions?.trxIds ?? [])].join(', ');
+  const lines = typeof entries === 'string' ? [`read through index ${layout.secondary ?? ''}: the rollback of transaction(s) ${ids} does not reach its entries (${entries}): they are as on disk, and may hold entries those transactions added or lack rows they deleted`] : entries.problems;
+  for (const line of lines) addProblem(stats, null, null, line);
+  stats.historyLost += lines.length;
 }

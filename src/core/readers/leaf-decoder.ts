@@ -33,6 +33,7 @@ import { compactRecordReadable, decodeCompact, decodeRedundant, lastRecord, Reco
 import { purgeScrubbed } from '../records/key-fields.ts';
 import type { RowVersions } from '../trx/row-vers.ts';
 import { LeafVersions } from './leaf-versions.ts';
+import type { SecondaryUndo } from '../trx/row-undo-sec.ts';
 import { LeafHistory } from './leaf-history.ts';
 import { SYSTEM_COLUMNS, SystemCells } from './system-columns.ts';
 import type { BatchBuilder } from '../values/row-batch.ts';
@@ -61,6 +62,8 @@ export interface LeafContext {
    * one from --before-trx on. A record one of them changed is shown as its version before it.
    */
   versions?: RowVersions | null;
+  /** A secondary index's read with `versions`: its entries as their rollback leaves them. */
+  secondaryUndo?: SecondaryUndo | null;
   /** What the definition says that the file contradicts (definition-clues.ts), added to its verdict. */
   clues?: string;
   /** Rows end with the system columns (system-columns.ts): DB_TRX_ID, DB_ROLL_PTR, page, heap number. */
@@ -107,7 +110,7 @@ export class LeafDecoder {
     const start = (out: BatchBuilder, state: RowState, rec: Uint8Array, recOrigin: number, origin: number): number => this.startRow(out, state, origin, rec, recOrigin);
     const fail = (page: number, origin: number, message: string): void => this.fail(page, origin, message);
     this.history = ctx.versions?.history === true ? new LeafHistory(ctx, ctx.versions, this.sink, start, fail) : null;
-    this.versions = ctx.versions && this.history === null ? new LeafVersions(ctx, ctx.versions, this.sink, start, fail) : null;
+    this.versions = ctx.versions && this.history === null ? new LeafVersions(ctx, ctx.versions, this.sink, start, fail, ctx.secondaryUndo ?? null) : null;
   }
 
   /**

@@ -7,6 +7,8 @@
 import { RecordError, decodeCompact, decodeRedundant, type ExternField, type RecordSink } from '../records/record.ts';
 import { keySpans } from '../records/key-fields.ts';
 import type { RowVersions } from '../trx/row-vers.ts';
+import { ENTRY_AS_IS, ENTRY_LIVE, ENTRY_LOST, ENTRY_REMOVED, type SecondaryUndo } from '../trx/row-undo-sec.ts';
+import { compactInfoBits, REC_INFO_DELETED, redundantInfoBits } from '../pages/index-page.ts';
 import type { BatchBuilder } from '../values/row-batch.ts';
 import { addProblem } from './decode-stats.ts';
 import type { ClusteredLayout } from '../records/clustered-index.ts';
@@ -35,6 +37,8 @@ export class LeafVersions {
     private readonly sink: RecordSink,
     private readonly startRow: (out: BatchBuilder, state: RowState, rec: Uint8Array, recOrigin: number, origin: number) => number,
     private readonly fail: (page: number, origin: number, message: string) => void,
+    /** A secondary index's read: its entries as the rollback leaves them (null: as on disk). */
+    private readonly secondary: SecondaryUndo | null = null,
   ) {}
 
   /**
@@ -42,6 +46,7 @@ export class LeafVersions {
    * any other record, which the caller reads as usual.
    */
   decode(pageNo: number, bytes: Uint8Array, origin: number, out: BatchBuilder, externs: PendingExtern[]): number {
+    if (this.ctx.layout.secondary !== undefined) return this.secondary === null ? -1 : this.decodeEntry(pageNo, bytes, origin, out, externs);
     const trxId = this.rows.changedBy(bytes, trxIdOffset(bytes, origin, this.ctx.layout, this.ctx.compact, this.spans));
     return trxId < 0 ? -1 : this.decodeVersion(pageNo, bytes, origin, trxId, out, externs);
   }
@@ -76,6 +81,45 @@ export class LeafVersions {
     const wanted = modeIncludes(mode, state);
     if (v.deleted) stats[wanted ? 'deletedRecovered' : 'deletedSkipped']++;
     if (wanted && this.writeVersion(pageNo, v.bytes, v.origin, origin, state, out, externs)) this.markChanged(v.changed, out);
+    return size;
+  }
+
+  /**
+   * A secondary index's entry of a row a transaction taken back changed (trx/row-undo-sec.ts): gone,
+   * shown live or delete-marked as its row's version before them has it, or, that version's entry not
+   * to be had, as on disk marked `history-lost`. Counted where the rollback changes what it shows.
+   */
+  private decodeEntry(pageNo: number, bytes: Uint8Array, origin: number, out: BatchBuilder, externs: PendingExtern[]): number {
+    const { compact, layout, mode, stats } = this.ctx;
+    const onDisk = ((compact ? compactInfoBits(bytes, origin) : redundantInfoBits(bytes, origin)) & REC_INFO_DELETED) !== 0;
+    const undo = this.secondary as SecondaryUndo;
+    const verdict = undo.verdict(bytes, origin, compact, onDisk);
+    if (verdict === ENTRY_AS_IS) return -1;
+    let size: number;
+    try {
+      size = compact ? decodeCompact(bytes, origin, layout, null, this.fields, false) : decodeRedundant(bytes, origin, layout, null, this.fields, false);
+    } catch (e) {
+      if (e instanceof RecordError) return -1;
+      throw e;
+    }
+    this.fields.length = 0;
+    if (verdict === ENTRY_LOST) {
+      stats.historyLost++;
+      const shown = modeIncludes(mode, 'history-lost');
+      addProblem(stats, pageNo, origin, `the entry's row was changed by transaction ${undo.trxId}, and its entry before it cannot be had: ${undo.why}; ${shown ? 'shown as it is on disk, marked history-lost' : 'withheld (--rows both shows it as it is on disk, marked history-lost)'}`);
+      if (shown) this.writeVersion(pageNo, bytes, origin, origin, 'history-lost', out, externs);
+      return size;
+    }
+    const deleted = verdict !== ENTRY_LIVE;
+    if (deleted !== onDisk) {
+      stats.rowsRolledBack++;
+      this.rows.countTaken(undo.trxId, deleted);
+    }
+    if (verdict === ENTRY_REMOVED) return size;
+    const state = deleted ? 'delete-marked' : 'live';
+    const wanted = modeIncludes(mode, state);
+    if (deleted) stats[wanted ? 'deletedRecovered' : 'deletedSkipped']++;
+    if (wanted) this.writeVersion(pageNo, bytes, origin, origin, state, out, externs);
     return size;
   }
 

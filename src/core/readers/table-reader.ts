@@ -3,11 +3,11 @@
  * primary-key order. Damage never stops the read silently: every skipped page and undecodable
  * record is counted in `stats` and described in `stats.problems`.
  */
-import { findClusteredRoot, findIndexRoots, leafPageNumbers, leftmostLeaf, type IndexRoot } from '../btree/btree.ts';
+import { leafPageNumbers, leftmostLeaf, type IndexRoot } from '../btree/btree.ts';
 import { rawView, type RawTarget } from '../tablespace/orphan-scan.ts';
-import { scanIndexes, scanLeafPages, type LeafScan } from '../btree/page-scan.ts';
+import { scanLeafPages, type LeafScan } from '../btree/page-scan.ts';
 import { IbdError } from '../errors.ts';
-import { FIL_NULL, FIL_PAGE_NEXT, FIL_PAGE_PREV, FIL_PAGE_TYPE, isIndexPageType, pageTypeName, u16, u32 } from '../pages/fil-header.ts';
+import { FIL_PAGE_TYPE, isIndexPageType, pageTypeName, u16 } from '../pages/fil-header.ts';
 import { readIndexHeader } from '../pages/index-page.ts';
 import type { EncryptionKeys } from '../tablespace/encryption.ts';
 import { countLeafRows, markDisowned, DECODE_TO_COUNT } from './leaf-counts.ts';
@@ -17,9 +17,11 @@ import type { RowVersions } from '../trx/row-vers.ts';
 import { RecordError } from '../records/record.ts';
 import { compactChildPage, redundantChildPage } from '../records/key-fields.ts';
 import { hasStateColumn, modeIncludes, ROW_STATE_COLUMN, type RowMode } from './row-state.ts';
-import { fileLayout, leafContext, systemColumns } from './leaf-context.ts';
+import { fileLayout, leafContext, notRolledBack, secondaryRollback, systemColumns } from './leaf-context.ts';
+import type { SecondaryUndo } from '../trx/row-undo-sec.ts';
 import { HISTORY_COLUMNS } from './leaf-history.ts';
 import { definitionClues, fileRowFormat } from './definition-clues.ts';
+import { chooseRoot } from './index-root.ts';
 import { secondaryIndexName, secondaryTree } from './index-choice.ts';
 import { planLookup, type KeyLookup, type KeyRange } from './key-lookup.ts';
 import type { ClusteredLayout, KeyColumn } from '../records/clustered-index.ts';
@@ -190,7 +192,7 @@ export async function openTable(source: ByteSource, table: TableDef, options: Op
   const ts = options.raw ? Tablespace.openRaw(rawView(source, options.raw.base), options.raw) : await Tablespace.open(source, { keys: options.keys });
   const secondary = await tableError(source, table, async () => (options.indexName === undefined ? null : secondaryIndexName(table, options.indexName)));
   const index = secondary !== null && !options.index ? await tableError(source, table, () => secondaryTree(ts, table, secondary)) : options.index;
-  const root = await chooseRoot(ts, { ...options, index });
+  const root = await chooseRoot(ts, index, Boolean(options.raw));
   const compact = root.header.compact;
   // Instant ADD/DROP COLUMN: fields in physical order, and the defaults of fields records lack.
   const layout = await fileLayout(ts, table, root.page, compact, secondary);
@@ -208,7 +210,9 @@ export async function openTable(source: ByteSource, table: TableDef, options: Op
     clusteredOn: layout.keyKind,
     leafSource: root.page < 0 ? 'scan' : 'btree',
   };
-  return new ClusteredReader(ts, root, info, layout, compact, options.mode ?? 'live', zone, secondary === null ? options.versions ?? null : null, definitionClues(ts, compact, table), options.systemColumns === true);
+  const versions = options.versions ?? null;
+  const entries = await secondaryRollback(ts, table, layout, compact, versions);
+  return new ClusteredReader(ts, root, info, layout, compact, options.mode ?? 'live', zone, versions, entries, definitionClues(ts, compact, table), options.systemColumns === true);
 }
 
 /** What `step` returns; what it throws, as an IbdError naming the file and the table. */
@@ -219,46 +223,6 @@ async function tableError<T>(source: ByteSource, table: TableDef, step: () => Pr
     if (e instanceof IbdError) throw e;
     throw new IbdError(source.name, `table \`${table.name}\`: ${(e as Error).message}`);
   }
-}
-
-/** The root of the index asked for (OpenOptions.index), else of the clustered index found through page 0. */
-async function chooseRoot(ts: Tablespace, options: OpenOptions): Promise<IndexRoot> {
-  const wanted = options.index;
-  if (!wanted) {
-    return findClusteredRoot(ts).catch(async (e: unknown) => {
-      if (!(e instanceof IbdError)) throw e;
-      return rootlessIndex(ts, e);
-    });
-  }
-  if (wanted.rootPage !== undefined && wanted.rootPage !== null) {
-    const root = await rootAt(ts, wanted.rootPage, wanted.indexId);
-    if (root) return root;
-  }
-  // A raw image's page 0 is not trusted (it may be missing or another file's): no INODE lookup there.
-  const roots = options.raw ? [] : await findIndexRoots(ts).catch(() => []);
-  return roots.find((r) => r.header.indexId === wanted.indexId)
-    ?? rootlessIndex(ts, new IbdError(ts.source.name, `no root page of index ${wanted.indexId} was found`, wanted.rootPage ?? null), wanted.indexId);
-}
-
-/** Page `no` if it is an intact root of index `indexId` (an INDEX page of it with no neighbours). */
-async function rootAt(ts: Tablespace, no: number, indexId: bigint): Promise<IndexRoot | null> {
-  const page = await ts.page(no).catch(() => null);
-  if (page === null || page.checksum === 'bad' || !isIndexPageType(u16(page.bytes, FIL_PAGE_TYPE))) return null;
-  const header = readIndexHeader(page.bytes);
-  const alone = u32(page.bytes, FIL_PAGE_PREV) === FIL_NULL && u32(page.bytes, FIL_PAGE_NEXT) === FIL_NULL;
-  return header.indexId === indexId && alone ? { page: no, header } : null;
-}
-
-/**
- * No root could be found (page 2 or the root itself is damaged): take the index asked for, else the
- * one with the lowest id that has leaf pages, as the clustered index is created first. Its root is
- * unknown (page -1), so its leaves will be found by scanning.
- */
-async function rootlessIndex(ts: Tablespace, why: IbdError, indexId?: bigint): Promise<IndexRoot> {
-  const indexes = (await scanIndexes(ts)).filter((i) => indexId === undefined || i.indexId === indexId);
-  if (indexes.length === 0) throw new IbdError(ts.source.name, `${why.detail}; no leaf page of ${indexId === undefined ? 'any index' : `index ${indexId}`} was found in the file either`, why.page);
-  const first = indexes[0];
-  return { page: -1, header: { nDirSlots: 0, heapTop: 0, nHeap: 0, compact: first.compact, free: 0, garbage: 0, nRecs: 0, level: 0, indexId: first.indexId } };
 }
 
 class ClusteredReader implements TableReader {
@@ -276,6 +240,8 @@ class ClusteredReader implements TableReader {
     readonly mode: RowMode,
     private readonly zone: TimeZone,
     versions: RowVersions | null,
+    /** A secondary index's read with `versions`: its entries' rollback, or why it cannot be had. */
+    entries: SecondaryUndo | string | null,
     /** What the definition says that the file contradicts, added to the verdict when it does not fit. */
     clues = '', system = false,
   ) {
@@ -284,7 +250,8 @@ class ClusteredReader implements TableReader {
     if (hasStateColumn(mode)) this.columns.push(ROW_STATE_COLUMN);
     const history = versions?.history === true;
     if (history) this.columns.push(...HISTORY_COLUMNS);
-    this.context = { ...leafContext(ts, layout, compact, mode, this.stats, zone, history, system), versions, clues };
+    this.context = { ...leafContext(ts, layout, compact, mode, this.stats, zone, history, system), versions, secondaryUndo: typeof entries === 'string' ? null : entries, clues };
+    if (entries !== null) notRolledBack(this.stats, layout, versions, entries);
     this.columns.push(...systemColumns(this.context));
     this.leaf = new LeafDecoder(this.context);
   }
@@ -349,7 +316,7 @@ class ClusteredReader implements TableReader {
     markDisowned(pageNos, counts, await this.disownedLeaves());
     let scratch: BatchBuilder | null = null;
     // Versions taken back change which records are rows: every page is decoded to count them.
-    const decodeAll = this.context.versions != null;
+    const decodeAll = this.context.versions != null && (this.context.layout.secondary === undefined || this.context.secondaryUndo != null);
     for (let i = 0; i < counts.length; i++) {
       if (counts[i] !== DECODE_TO_COUNT && !decodeAll) continue;
       options.signal?.throwIfAborted();

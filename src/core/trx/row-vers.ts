@@ -37,7 +37,7 @@ export type Step =
   | { kind: 'lost'; why: string };
 
 /** Where an undo record lies, with its page and the transaction whose log holds it. */
-interface Located {
+export interface Located {
   page: Uint8Array;
   offset: number;
   trxId: number;
@@ -147,6 +147,27 @@ export class RowVersions {
     this.undone.set(v.trxId, (this.undone.get(v.trxId) ?? 0) + 1);
     if (v.kind === 'none') this.removed.set(v.trxId, (this.removed.get(v.trxId) ?? 0) + 1);
     return v;
+  }
+
+  /** Every undo record of the set's logs, where it lies and whose it is (for a rollback of a secondary index's entries). */
+  *undoRecords(): Generator<Located> {
+    for (const bySeg of this.records.values()) yield* bySeg.values();
+  }
+
+  /** The undo record a roll pointer names, when it is one of the set's logs'. */
+  undoAt(rsegId: number, pageNo: number, offset: number): Located | undefined {
+    return this.records.get(rsegId)?.get(undoAddress(pageNo, offset));
+  }
+
+  /** A row (a secondary index's entry) taken back by transaction `trxId` elsewhere than versionOf: counted; `removed`, it is no row now. */
+  countTaken(trxId: number, removed: boolean): void {
+    this.undone.set(trxId, (this.undone.get(trxId) ?? 0) + 1);
+    if (removed) this.removed.set(trxId, (this.removed.get(trxId) ?? 0) + 1);
+  }
+
+  /** Whether every transaction taken back has its log here (no --before-trx N whose log purge processed) and no history is wanted. */
+  get allLogged(): boolean {
+    return this.from === Infinity && !this.history;
   }
 
   /** The same versions with counts of their own: a reader that must count only what it decodes (one leaf at a time) beside others sharing the undo records. */

@@ -9,7 +9,7 @@
  * reference last), with a longer prefix when the column is indexed.
  */
 import { u16 } from '../pages/fil-header.ts';
-import { readByte, readCompressed, readMuchCompressed, readU64Compressed, UndoRecordError, type UndoCursor } from './mach-compressed.ts';
+import { readByte, readCompressed, readFixed, readMuchCompressed, readU64Compressed, UndoRecordError, type UndoCursor } from './mach-compressed.ts';
 import { rollPtrOf, type RollPtr } from './roll-ptr.ts';
 
 export const TRX_UNDO_RENAME_TABLE = 9;
@@ -24,6 +24,8 @@ const TRX_UNDO_UPD_EXTERN = 128;
 /** MySQL 8's TRX_UNDO_MODIFY_BLOB: a flags byte follows, and LOB changes are logged as partial updates (not read here). */
 const TRX_UNDO_MODIFY_BLOB = 64;
 const TRX_UNDO_CMPL_INFO_MULT = 16;
+/** UPD_NODE_NO_ORD_CHANGE (row0upd.h): the update changed no column any index orders by. */
+const UPD_NODE_NO_ORD_CHANGE = 1;
 
 /** UNIV_SQL_NULL and UNIV_EXTERN_STORAGE_FIELD (UNIV_SQL_NULL - UNIV_PAGE_SIZE_DEF). */
 const SQL_NULL = 0xffffffff;
@@ -125,7 +127,56 @@ function take(c: UndoCursor, n: number): Uint8Array {
 
 /** The whole undo record at `offset` of a clustered index whose key has `nUnique` fields. */
 export function readUndoRec(page: Uint8Array, offset: number, nUnique: number): UndoRec {
+  return readRec(cursorAt(page, offset), offset, nUnique);
+}
+
+/**
+ * The values, before the record's change, of every column some index orders by (trx0rec's
+ * trx_undo_page_report_modify writes them, trx_undo_rec_get_partial_row reads them), by field number
+ * of the clustered index: those an update changed are in its update vector (not written twice), the
+ * others after it; null when the record holds none (an insert, or an update that changed no such
+ * column). An off-page value gives the prefix the record keeps of it (its local part, or the longer
+ * prefix written for an indexed column), which covers any index prefix of it.
+ */
+export function readOrdering(page: Uint8Array, offset: number, nUnique: number): Map<number, Uint8Array | null> | null {
   const c = cursorAt(page, offset);
+  const head = headerAt(c, offset);
+  const update = head.type === TRX_UNDO_UPD_EXIST_REC || head.type === TRX_UNDO_UPD_DEL_REC;
+  if (!update && head.type !== TRX_UNDO_DEL_MARK_REC) return null;
+  if (update && head.cmplInfo & UPD_NODE_NO_ORD_CHANGE) return null;
+  readByte(c);
+  readU64Compressed(c);
+  readU64Compressed(c);
+  for (let i = 0; i < nUnique; i++) readValue(c);
+  const out = new Map<number, Uint8Array | null>();
+  const n = update ? readCompressed(c) : 0;
+  for (let i = 0; i < n; i++) ordering(c, out);
+  const start = c.pos;
+  const end = start + readFixed(c, 2);
+  if (end > c.end) throw new UndoRecordError(`its indexed columns' values say they take ${end - start} bytes, past the record's end`);
+  while (c.pos < end) ordering(c, out);
+  return out;
+}
+
+/** A field number and its value, into `out`. */
+function ordering(c: UndoCursor, out: Map<number, Uint8Array | null>): void {
+  const fieldNo = readCompressed(c);
+  if (fieldNo >= REC_MAX_N_FIELDS) throw new UndoRecordError('it holds an indexed virtual column, whose undo layout this reader does not read');
+  out.set(fieldNo, readPrefix(c));
+}
+
+/** One value of the ordering part: its bytes, or an off-page value's stored prefix (its 20-byte reference left out). */
+function readPrefix(c: UndoCursor): Uint8Array | null {
+  const len = readCompressed(c);
+  if (len === SQL_NULL) return null;
+  if (len < EXTERN_STORAGE_FIELD) return take(c, len);
+  if (len === EXTERN_STORAGE_FIELD) readCompressed(c);
+  const stored = take(c, (len === EXTERN_STORAGE_FIELD ? readCompressed(c) : len - EXTERN_STORAGE_FIELD) & ~SPATIAL_STATUS_MASK);
+  if (stored.length < REF_SIZE) throw new UndoRecordError('an off-page value of a spatial index keeps only its bounding rectangle');
+  return stored.subarray(0, stored.length - REF_SIZE);
+}
+
+function readRec(c: UndoCursor, offset: number, nUnique: number): UndoRec {
   const head = headerAt(c, offset);
   const rec: UndoRec = { ...head, infoBits: 0, oldTrxId: 0, oldRollPtr: null, key: [], update: null };
   const modify = head.type === TRX_UNDO_UPD_EXIST_REC || head.type === TRX_UNDO_UPD_DEL_REC || head.type === TRX_UNDO_DEL_MARK_REC;

@@ -23,6 +23,11 @@ export function isMultibyteCjk(charset: string): boolean {
   return charset in CHAR_LENGTH;
 }
 
+/** How many bytes the character at b[i] takes in this CJK charset, or null for another charset. */
+export function cjkCharLength(charset: string): CharLength | null {
+  return CHAR_LENGTH[charset] ?? null;
+}
+
 /** The user-defined rows 0xF5-0xFE of EUC-JP (2-byte) and of JIS X 0212 (0x8F + 2 bytes) in the Private Use Area. */
 function eucJpPrivateUse(b: Uint8Array, i: number, n: number): string | undefined {
   const row = b[i + n - 2];
