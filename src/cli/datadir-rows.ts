@@ -24,7 +24,8 @@ export interface RowsOut {
   jsonStrings: boolean;
   /** The output file (named in Parquet's summary). */
   file: string;
-  write(chunk: string | Uint8Array): Promise<void> | undefined;
+  /** `done`, where given, is called once the chunk has been written: its buffer may then be reused. */
+  write(chunk: string | Uint8Array, done?: () => void): Promise<void> | undefined;
   warn(message: string): void;
 }
 
@@ -39,13 +40,14 @@ export interface Written {
 const workerUrl = (): URL => new URL('./decode-worker.mjs', import.meta.url);
 
 /** The table's batches in key order: from the worker threads for a large table (CSV: their bytes), else from this thread. */
-async function batchesOf(table: InnodbTable, paths: readonly string[], out: RowsOut): Promise<{ runs: AsyncIterable<RowBatch | Uint8Array>; stats(): DecodeStats }> {
+async function batchesOf(table: InnodbTable, paths: readonly string[], out: RowsOut): Promise<{ runs: AsyncIterable<RowBatch | Uint8Array>; stats(): DecodeStats; give?: (buffer: ArrayBuffer) => void }> {
   const leaves = await table.reader.leafPages();
   const csv = out.format === 'csv';
   if (out.threads === 1 || leaves.length < PARALLEL_MIN_PAGES) return { runs: table.batches({ batchSize: 5000, separated: csv }), stats: () => table.stats };
   if (csv) {
     const pool = startPool(workerUrl(), paths, table.definition, table.options, 'csv', out.threads);
-    return { runs: inKeyOrder(pool, leaves), stats: () => pool.stats() };
+    // Each run's CSV buffer goes back to its worker once written (NodePool.give), as writeCsvPooled does.
+    return { runs: inKeyOrder(pool, leaves), stats: () => pool.stats(), give: (buffer) => pool.give(buffer) };
   }
   const pool = startPool(workerUrl(), paths, table.definition, table.options, 'batch', out.threads);
   return { runs: inKeyOrder(pool, leaves), stats: () => pool.stats() };
@@ -66,7 +68,7 @@ export async function tableRows(table: InnodbTable, paths: readonly string[], ou
   if (sql !== null) await out.write(`${db !== null ? `CREATE DATABASE IF NOT EXISTS ${sqlIdent(db)};\nUSE ${sqlIdent(db)};\n` : ''}${sqlPreamble(table.definition, table.info.file)}`);
   const read = await batchesOf(table, paths, out);
   for await (const run of read.runs) {
-    if (run instanceof Uint8Array) await out.write(run);
+    if (run instanceof Uint8Array) await out.write(run, read.give && (() => read.give?.(run.buffer as ArrayBuffer)));
     else if (out.format === 'csv') await out.write(csvBytes(run));
     else if (sql !== null) await out.write(sqlInserts(table.definition.name, sql, batchRows(run)));
     else await out.write(ndjsonOf(table.definition, columns, batchRows(run), { strings: out.jsonStrings }));

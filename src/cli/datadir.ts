@@ -136,10 +136,11 @@ async function readRows(run: DatadirRun, table: InnodbTable, paths: readonly str
 }
 
 /** Runs `body` with a write into a new file at `path` (its folder made), closed after. */
-async function withStream<T>(path: string, body: (write: (chunk: string | Uint8Array) => Promise<void> | undefined) => Promise<T>): Promise<T> {
+async function withStream<T>(path: string, body: (write: (chunk: string | Uint8Array, done?: () => void) => Promise<void> | undefined) => Promise<T>): Promise<T> {
   mkdirSync(join(path, '..'), { recursive: true });
   const stream: WriteStream = createWriteStream(path);
-  const write = (chunk: string | Uint8Array) => (stream.write(chunk) ? undefined : new Promise<void>((resolve) => stream.once('drain', resolve)));
+  // `done`: told once the chunk is written, so its buffer may serve again (RowsOut.write).
+  const write = (chunk: string | Uint8Array, done?: () => void) => (stream.write(chunk, done && (() => done())) ? undefined : new Promise<void>((resolve) => stream.once('drain', resolve)));
   try {
     return await body(write);
   } finally {

@@ -104,6 +104,11 @@ export class BatchBuilder {
   quoteChecks: Uint8Array | null = null;
   /** Set by writers that report bytes calling for quotes (QUOTE_REPORTED) while they copy a value. */
   special = false;
+  /**
+   * `separated`, and its batch only ever read by csvBytes(): a page's rows may then be written as
+   * lines alone (readers/leaf-csv.ts), their cells and NULL flags left unset.
+   */
+  linesOnly = false;
   /** RowBatch.changed as it is built: none in most batches, so a list. */
   readonly changed: number[] = [];
   /** The current row's first cell, the cell expected next, and where its text must start to keep the row a line. */
@@ -197,6 +202,17 @@ export class BatchBuilder {
     this.text[this.pos - 1] = NEWLINE;
     this.lines[2 * r] = this.#lineStart;
     this.lines[2 * r + 1] = this.pos;
+  }
+
+  /** `lines` with room for `n` more rows (the rows of a linesOnly builder written as lines alone). */
+  linesFor(n: number): Int32Array {
+    const need = 2 * (this.rows + n);
+    if (need > this.lines.length) {
+      const lines = new Int32Array(Math.max(this.lines.length * 2, need));
+      lines.set(this.lines);
+      this.lines = lines;
+    }
+    return this.lines;
   }
 
   /**

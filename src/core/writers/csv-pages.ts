@@ -41,6 +41,9 @@ export async function csvPages(reader: Pick<TableReader, 'info' | 'readRun' | 'r
   const run = (await (read ?? reader.readRun(pageNos, true))) ?? undefined;
   let at = 0;
   let rows = 0;
+  // Only csvBytes() reads these batches: pages may be written as lines alone (readers/leaf-csv.ts).
+  // Not past this call: a caller may decode other formats into the same builder.
+  buffers.into.linesOnly = true;
   try {
     for (let i = 0; i < pageNos.length; i += step) {
       const piece = await reader.decodePages(pageNos.slice(i, i + step), { first: first && i === 0, into: buffers.into, run });
@@ -50,6 +53,7 @@ export async function csvPages(reader: Pick<TableReader, 'info' | 'readRun' | 'r
       buffers.csv = new Uint8Array(out.buffer);
     }
   } finally {
+    buffers.into.linesOnly = false;
     reader.releaseRun(run ?? null);
   }
   return { csv: buffers.csv.subarray(0, at), rows };
