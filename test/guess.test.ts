@@ -19,12 +19,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusteredLayout } from '../src/core/records/clustered-index.ts';
 import { parseCreateTables } from '../src/core/definitions/ddl/create-table.ts';
 import { createGuessMethods } from '../workers/guess-methods.ts';
-import { formatGuess, guessColumns, guessedTable, tableFromColumns, type ColumnEdit, type GuessResult } from '../src/core/definitions/guess/index.ts';
+import { formatGuess, guessedTable, tableFromColumns, type ColumnEdit, type GuessResult } from '../src/core/definitions/guess/index.ts';
 import type { TableDef } from '../src/core/schema.ts';
-import { openTable, type Row } from '../src/core/readers/table-reader.ts';
-import { Tablespace } from '../src/core/tablespace/tablespace.ts';
-import { fileSource } from '../src/node/file-source.ts';
 import { startMariadb, type MariadbServer } from './harness/mariadb.ts';
+import { decodeRows, guessFile } from './differential/guess-decode.ts';
 import { rng } from './differential/random-data.ts';
 
 interface Shape {
@@ -169,26 +167,7 @@ function createSql(shape: Shape, table: string, rowFormat: string): string {
   return `CREATE TABLE \`${table}\` (${cols.join(', ')}) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=${rowFormat}`;
 }
 
-async function decodeRows(ibd: string, table: TableDef): Promise<{ rows: Row[]; problems: string[] }> {
-  const source = await fileSource(ibd);
-  try {
-    const reader = await openTable(source, table);
-    const rows: Row[] = [];
-    for await (const batch of reader.rows()) rows.push(...batch);
-    return { rows, problems: reader.stats.problems.map((p) => p.message) };
-  } finally {
-    await source.close();
-  }
-}
 
-async function guessFile(ibd: string, name: string): Promise<GuessResult> {
-  const source = await fileSource(ibd);
-  try {
-    return await guessColumns(await Tablespace.open(source), name);
-  } finally {
-    await source.close();
-  }
-}
 
 /** The type family a value's text depends on: where the guess matches it, values must be equal. */
 function family(type: string): string {

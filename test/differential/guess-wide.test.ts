@@ -15,37 +15,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { guessColumns, guessedTable, type GuessResult } from '../../src/core/definitions/guess/index.ts';
-import type { TableDef } from '../../src/core/schema.ts';
-import { openTable, type Row } from '../../src/core/readers/table-reader.ts';
-import { Tablespace } from '../../src/core/tablespace/tablespace.ts';
-import { fileSource } from '../../src/node/file-source.ts';
+import { guessedTable, type GuessResult } from '../../src/core/definitions/guess/index.ts';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
+import { decodeRows, guessFile } from './guess-decode.ts';
 import { SHAPES, type Shape } from './guess-shapes.ts';
 import { rng } from './random-data.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
-async function guessFile(ibd: string, name: string): Promise<GuessResult> {
-  const source = await fileSource(ibd);
-  try {
-    return await guessColumns(await Tablespace.open(source), name);
-  } finally {
-    await source.close();
-  }
-}
 
-async function decodeRows(ibd: string, table: TableDef): Promise<{ rows: Row[]; problems: string[] }> {
-  const source = await fileSource(ibd);
-  try {
-    const reader = await openTable(source, table);
-    const rows: Row[] = [];
-    for await (const batch of reader.rows()) rows.push(...batch);
-    return { rows, problems: reader.stats.problems.map((p) => p.message) };
-  } finally {
-    await source.close();
-  }
-}
 
 /** Decodes `ibd` with its guess, as it is (no type corrected), and expects every row to equal `want`. */
 async function expectRows(ibd: string, name: string, want: (string | null)[][]): Promise<GuessResult> {
