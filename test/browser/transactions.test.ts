@@ -9,16 +9,18 @@
  * ALGORITHM=INSTANT (whose records this reader does not rebuild from undo logs) then has 10 of its 50
  * rows updated, the view still held: as before that transaction, those 10 rows are history-lost,
  * counted in the banner and withheld; the row mode "both" shows them as on disk, marked, as the CLI's
- * --before-trx --rows both does.
+ * --before-trx --rows both does. "Revert SQL" of the one-row UPDATE, then of the primary-key update,
+ * each loaded into a second server recovering a copy of the datadir, gives back the SELECT taken
+ * before each.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { csvHeader, csvRows } from '../../src/core/writers/output.ts';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
-import { buildCli, cli, commitItemSteps, flushDirtyPages, type StepBefore } from '../differential/undo-setup.ts';
+import { buildCli, cli, commitItemSteps, flushDirtyPages, ITEMS_SELECT, type StepBefore } from '../differential/undo-setup.ts';
 import { checkSetup, expectOwnOriginOnly, loadPage, pageSteps, startSession, type Session } from './harness.ts';
 
 const COLUMNS = ['id', 'name', 'price', 'note'];
@@ -69,6 +71,19 @@ describe('the Transactions view, in the built page', () => {
     await server?.stop();
     for (const dir of [work, datadir]) if (dir) rmSync(dir, { recursive: true, force: true });
   }, 60_000);
+
+  /** "Revert SQL" of transaction `trxId` on items: the downloaded file's text, once written. */
+  async function revertSql(trxId: string): Promise<string> {
+    await panel('transactions');
+    const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 120_000 }), trxTable(trxId).getByTestId('revert-sql').click()]);
+    expect(dl.suggestedFilename()).toBe(`items.revert-${trxId}.sql`);
+    const progress = page.getByTestId('revert-progress');
+    await page.locator('[data-testid="revert-progress"][data-state="done"]').waitFor({ timeout: 120_000 });
+    expect(await progress.getAttribute('data-lost')).toBe('0');
+    const text = readFileSync(await dl.path() as string, 'utf8');
+    await progress.getByRole('button', { name: 'OK', exact: true }).click();
+    return text;
+  }
 
   /** "As before" transaction `trxId` on items, once its rows are counted. */
   async function showBefore(trxId: string): Promise<void> {
@@ -129,6 +144,22 @@ describe('the Transactions view, in the built page', () => {
     expect(await page.getByTestId('before-trx-banner').count()).toBe(0);
     expect(await page.locator('[data-changed]').count()).toBe(0);
     expectOwnOriginOnly(session);
+  }, 300_000);
+
+  it('Revert SQL of the one-row UPDATE, then of the primary-key update, run by a server recovering a copy, gives back the SELECT before each', async () => {
+    const one = await revertSql(before[4].trxId);
+    expect(one).toContain("UPDATE `items` SET `name` = 'item 2' WHERE `id` = 2;");
+    const moved = await revertSql(before[3].trxId);
+    expect(moved).not.toContain('-- not run');
+    const copy = await startMariadb({ datadir: server.copyDatadir(), extraArgs: ['--innodb-undo-tablespaces=3'] });
+    try {
+      await copy.exec(one);
+      expect((await copy.query(ITEMS_SELECT)).rows).toEqual(before[4].rows);
+      await copy.exec(moved);
+      expect((await copy.query(ITEMS_SELECT)).rows).toEqual(before[3].rows);
+    } finally {
+      await copy.stop();
+    }
   }, 300_000);
 
   it('as before an UPDATE of a table altered with ALGORITHM=INSTANT: its rows history-lost, counted and withheld; "both" shows them marked, as the CLI does', async () => {
