@@ -5,11 +5,15 @@
  * DELETEs are written as they come; UPDATEs, then INSERTs (as many as N changed rows) are held and
  * written after them. Where they are held is the caller's (`HeldRun`): the CLI spills to a
  * temporary file, the page to its origin-private file system, so memory stays bounded either way.
+ * An update of a UNIQUE secondary key's column is held too, until every value rows hold as the
+ * UPDATEs run is known (revert-unique.ts): then it is an UPDATE, or, where the value it puts back may
+ * still be another row's, a DELETE (still among the DELETEs) and an INSERT.
  */
 import type { TableDef } from '../schema.ts';
 import { cellText, type RowBatch } from '../values/row-batch.ts';
 import { sqlColumns } from './output.ts';
 import { keyText, revertPostamble, revertPreamble, revertRow, type RevertTable, type RowVersion } from './revert-sql.ts';
+import { UniqueValues } from './revert-unique.ts';
 
 /** Text written later, in the order it came (SpillRun in the CLI, the page's OPFS run). */
 export interface HeldRun {
@@ -52,13 +56,17 @@ export async function writeRevert(read: HistoryRead, trxId: number, write: (text
   if (read.key.length === 0) throw new Error(`${read.file}: the table has no primary key (its rows are clustered on a hidden row id), so no statement can name a row`);
   const tableColumns = names.slice(0, stateAt);
   const target: RevertTable = { name: read.definition.name, columns: sqlColumns(read.definition, tableColumns), key: read.key, unique: uniqueColumns(read.definition, tableColumns) };
+  const unique = await UniqueValues.open(read.definition, tableColumns);
   const updates = hold();
   const inserts = hold();
+  /** Updates of a UNIQUE key's column, a JSON line each: the values put back (hashed), the DELETE, INSERT and UPDATE. */
+  const uniques = hold();
   const count: RevertCount = { statements: 0, commented: 0, lost: 0, spilled: 0 };
   let versions: RowVersion[] = [];
   const flush = async (): Promise<void> => {
     const r = versions.length > 0 ? revertRow(target, versions, trxId) : null;
     const oldest = versions.at(-1);
+    const newest = versions[0];
     versions = [];
     if (r === null && oldest?.state === 'history-lost') {
       count.lost++;
@@ -71,7 +79,16 @@ export async function writeRevert(read: HistoryRead, trxId: number, write: (text
       return;
     }
     count.statements++;
-    if (r.sql.startsWith('--')) count.commented++;
+    if (r.kind === 'unique') {
+      unique.hold(unique.changed(r.after, r.before));
+      await uniques.push(`${JSON.stringify([unique.changed(r.before, r.after), r.sql, r.insert, r.update])}\n`);
+      return;
+    }
+    if (r.sql.startsWith('--')) {
+      count.commented++;
+      // Not run: the row keeps its newest values.
+      unique.hold(unique.all(newest.values));
+    }
     if (r.kind === 'delete' || r.kind === 'move') await write(r.sql);
     if (r.kind === 'move') await inserts.push(r.insert);
     else if (r.kind === 'update') await updates.push(r.sql);
@@ -91,13 +108,27 @@ export async function writeRevert(read: HistoryRead, trxId: number, write: (text
       }
     }
     await flush();
-    count.spilled = updates.spilledChars + inserts.spilledChars;
+    let rest = '';
+    await uniques.drain(async (text) => {
+      const lines = (rest + text).split('\n');
+      rest = lines.pop() ?? '';
+      for (const line of lines) {
+        const [back, del, insert, update] = JSON.parse(line) as [number[], string, string, string];
+        if (!unique.collides(back)) await updates.push(update);
+        else {
+          await write(del);
+          await inserts.push(insert);
+        }
+      }
+    });
+    count.spilled = updates.spilledChars + inserts.spilledChars + uniques.spilledChars;
     await updates.drain(write);
     await inserts.drain(write);
     await write(revertPostamble());
   } finally {
     await updates.close();
     await inserts.close();
+    await uniques.close();
   }
   return count;
 }
