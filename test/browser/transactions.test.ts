@@ -11,7 +11,8 @@
  * counted in the banner and withheld; the row mode "both" shows them as on disk, marked, as the CLI's
  * --before-trx --rows both does. "Revert SQL" of the one-row UPDATE, then of the primary-key update,
  * each loaded into a second server recovering a copy of the datadir, gives back the SELECT taken
- * before each.
+ * before each; so does that of an UPDATE of 30,000 long names (`wide`), whose held UPDATEs pass 8 Mi
+ * characters and go through the page's origin-private file system (workers/opfs-run.ts).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,6 +41,20 @@ async function commitAlteredUpdate(server: MariadbServer): Promise<string> {
   return trxId;
 }
 
+/** `wide` (30,000 rows of long names), then a committed UPDATE of every name: its revert holds more than 8 Mi characters of UPDATEs. Returns the SELECT before it and its transaction id. */
+async function commitWideUpdate(server: MariadbServer): Promise<{ rows: (string | null)[][]; trxId: string }> {
+  await server.exec("CREATE TABLE wide (id INT PRIMARY KEY, name VARCHAR(400) NOT NULL); INSERT INTO wide SELECT seq, CONCAT('wide ', seq, ' ', REPEAT('w', 300)) FROM seq_1_to_30000");
+  const rows = (await server.query('SELECT id, name FROM wide ORDER BY id')).rows;
+  const writer = await server.openSession();
+  await writer.exec('START TRANSACTION');
+  await writer.exec("UPDATE wide SET name = CONCAT('oops ', id)");
+  await new Promise((r) => setTimeout(r, 250));
+  const trxId = String((await writer.query('SELECT trx_id FROM information_schema.innodb_trx WHERE trx_mysql_thread_id = CONNECTION_ID()')).rows[0][0]);
+  await writer.exec('COMMIT');
+  await flushDirtyPages(server);
+  return { rows, trxId };
+}
+
 describe('the Transactions view, in the built page', () => {
   let server: MariadbServer;
   let datadir: string;
@@ -48,6 +63,7 @@ describe('the Transactions view, in the built page', () => {
   let work: string;
   let before: StepBefore[] = [];
   let alteredTrx = '';
+  let wide: { rows: (string | null)[][]; trxId: string } = { rows: [], trxId: '' };
 
   const { shot, waitForTable, rowCount, clearAll, download, panel } = pageSteps(() => page);
   const trxTable = (trxId: string, table = 'test/items') => page.locator(`[data-testid="transaction"][data-trx="${trxId}"] [data-testid="trx-table"][data-table="${table}"]`);
@@ -57,6 +73,7 @@ describe('the Transactions view, in the built page', () => {
     server = await startMariadb({ extraArgs: ['--innodb-undo-tablespaces=3'] });
     before = await commitItemSteps(server);
     alteredTrx = await commitAlteredUpdate(server);
+    wide = await commitWideUpdate(server);
     await server.crash();
     buildCli();
     datadir = server.copyDatadir();
@@ -73,13 +90,14 @@ describe('the Transactions view, in the built page', () => {
   }, 60_000);
 
   /** "Revert SQL" of transaction `trxId` on items: the downloaded file's text, once written. */
-  async function revertSql(trxId: string): Promise<string> {
+  async function revertSql(trxId: string, table = 'items', check?: (progress: string) => void): Promise<string> {
     await panel('transactions');
-    const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 120_000 }), trxTable(trxId).getByTestId('revert-sql').click()]);
-    expect(dl.suggestedFilename()).toBe(`items.revert-${trxId}.sql`);
+    const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 120_000 }), trxTable(trxId, `test/${table}`).getByTestId('revert-sql').click()]);
+    expect(dl.suggestedFilename()).toBe(`${table}.revert-${trxId}.sql`);
     const progress = page.getByTestId('revert-progress');
     await page.locator('[data-testid="revert-progress"][data-state="done"]').waitFor({ timeout: 120_000 });
     expect(await progress.getAttribute('data-lost')).toBe('0');
+    check?.((await progress.textContent()) ?? '');
     const text = readFileSync(await dl.path() as string, 'utf8');
     await progress.getByRole('button', { name: 'OK', exact: true }).click();
     return text;
@@ -157,6 +175,17 @@ describe('the Transactions view, in the built page', () => {
       expect((await copy.query(ITEMS_SELECT)).rows).toEqual(before[4].rows);
       await copy.exec(moved);
       expect((await copy.query(ITEMS_SELECT)).rows).toEqual(before[3].rows);
+    } finally {
+      await copy.stop();
+    }
+  }, 300_000);
+
+  it('Revert SQL of an UPDATE of 30,000 long names: its held UPDATEs go through the page\'s private storage, and the server gets the table back', async () => {
+    const sql = await revertSql(wide.trxId, 'wide', (text) => expect(text).toMatch(/30000 statements revert transaction \d+'s changes \(\d+ MiB of them held in a temporary file/));
+    const copy = await startMariadb({ datadir: server.copyDatadir(), extraArgs: ['--innodb-undo-tablespaces=3'] });
+    try {
+      await copy.exec(sql);
+      expect((await copy.query('SELECT id, name FROM wide ORDER BY id')).rows).toEqual(wide.rows);
     } finally {
       await copy.stop();
     }
