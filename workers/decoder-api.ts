@@ -39,7 +39,7 @@ export type { ColumnEdit, GuessResult, GuessedTableInfo } from './guess-methods.
 export type { ExportedTable, ExportFormat, ListedTable, ListItem } from './list-methods.ts';
 export type { SystemListing, SystemProgress, SystemTable } from './system-methods.ts';
 export type { KeySeek } from './key-seek.ts';
-export type { BeforeTrx, TransactionList, UndoBlobs } from './undo-methods.ts';
+export type { BeforeTrx, RevertDone, RevertRequest, TransactionList, UndoBlobs } from './undo-methods.ts';
 export type { TableChanges, TransactionInfo } from '../src/lib/datadir-undo.ts';
 export type { IndexEntries, PartialResult };
 export type { BTreeLevels, IndexName, MappedRange, PackedPageMap, PageBucket, PageCells, PageInspection, PageMapEntry } from './page-map-methods.ts';

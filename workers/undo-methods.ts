@@ -5,8 +5,15 @@
  * of a pool such a view is open in (src/ui/pool.ts) reads the undo logs (the versions live in the
  * worker that decodes), kept for the next open of the same N.
  */
+import * as Comlink from 'comlink';
+import type { TableDef } from '../src/core/schema.ts';
+import type { EncryptionKeys } from '../src/core/tablespace/encryption.ts';
 import { sharedBlobSource, type ByteSource } from '../src/core/tablespace/source.ts';
-import { openUndoSources, takenBack, transactionsOf, type TakenBack, type TransactionInfo } from '../src/lib/datadir-undo.ts';
+import { revertSummary, writeRevert, type RevertCount } from '../src/core/writers/revert-run.ts';
+import { historyOf, openUndoSources, takenBack, transactionsOf, type TakenBack, type TransactionInfo } from '../src/lib/datadir-undo.ts';
+import { openDefinedTable } from '../src/lib/innodb-table.ts';
+import { OpfsRun } from './opfs-run.ts';
+import { fileSource } from './redo-sources.ts';
 import type { NamedBlob } from './schema-api.ts';
 
 /** A datadir's files the undo logs are read from, as Blob handles. */
@@ -45,9 +52,60 @@ function sources(files: UndoBlobs): { system: ByteSource; undoSpaces: ByteSource
   return { system: sourceOf(files.system), undoSpaces: files.undoSpaces.map(sourceOf), redoLog: files.redoLog && sourceOf(files.redoLog) };
 }
 
+/** "Revert SQL": which transaction, in which table (its file and definition). */
+export interface RevertRequest {
+  files: UndoBlobs;
+  trxId: number;
+  ibd: Blob;
+  name: string;
+  table: TableDef;
+  keys?: EncryptionKeys;
+}
+
+/** What a revert wrote: its account, in the CLI's words, and what could not be reverted or read. */
+export interface RevertDone {
+  count: RevertCount;
+  summary: string;
+  said: string[];
+}
+
+/** Characters of text sent to the page at a time, and held in memory per run before the page's private storage. */
+const CHUNK_CHARS = 1 << 20;
+const HOLD_CHARS = 8 << 20;
+
 export interface UndoMethods {
   /** The transactions of the datadir's undo logs, newest first, tables named through its data dictionary. */
   listTransactions(files: UndoBlobs): Promise<TransactionList>;
+  /** The statements reverting `trxId`'s changes to the table, handed to `sink` in UTF-8 chunks in order. */
+  revertSql(request: RevertRequest, sink: (chunk: Uint8Array<ArrayBuffer>) => Promise<void>): Promise<RevertDone>;
+}
+
+/** The table's history read whole (every undo log purge has not processed), turned into the revert's statements. */
+async function revertSql(request: RevertRequest, sink: (chunk: Uint8Array<ArrayBuffer>) => Promise<void>): Promise<RevertDone> {
+  const said: string[] = [];
+  const undo = await openUndoSources(sources(request.files));
+  const history = await historyOf(undo, request.trxId, (m) => said.push(m));
+  // SQL keeps TIMESTAMP in UTC, the zone its preamble sets (as the SQL export does).
+  const table = await openDefinedTable(await fileSource(request.ibd, request.name), request.table, { rows: 'both', keys: request.keys, timeZone: 'UTC', versions: history.versions });
+  said.push(...table.warnings);
+  const encoder = new TextEncoder();
+  let text = '';
+  const send = async () => {
+    if (text.length === 0) return;
+    const bytes = encoder.encode(text);
+    text = '';
+    await sink(Comlink.transfer(bytes, [bytes.buffer]));
+  };
+  const write = async (t: string) => {
+    text += t;
+    if (text.length >= CHUNK_CHARS) await send();
+  };
+  const file = table.info.file;
+  const read = { file, definition: table.definition, columns: table.columns, key: table.reader.keyParts.map((k) => k.out), batches: table.batches({ batchSize: 5000 }) };
+  const count = await writeRevert(read, request.trxId, write, (m) => said.push(m), () => new OpfsRun(HOLD_CHARS));
+  await send();
+  for (const p of table.stats.problems) said.push(`${file}${p.page !== null ? `, page ${p.page}` : ''}${p.record !== null ? `, record at ${p.record}` : ''}: ${p.message}`);
+  return { count, summary: revertSummary(file, request.trxId, count), said };
 }
 
 export function createUndoMethods(): UndoMethods {
@@ -65,6 +123,7 @@ export function createUndoMethods(): UndoMethods {
       }
       return { transactions: kept.reverse(), more: seen - kept.length, problems };
     },
+    revertSql,
   };
 }
 

@@ -16,7 +16,7 @@ import type { EncryptionKeys } from '../core/tablespace/encryption.ts';
 import type { ByteSource } from '../core/tablespace/source.ts';
 import { Tablespace } from '../core/tablespace/tablespace.ts';
 import { UndoRecordError } from '../core/trx/mach-compressed.ts';
-import { loadVersions, type RowVersions } from '../core/trx/row-vers.ts';
+import { loadHistory, loadVersions, type RowVersions } from '../core/trx/row-vers.ts';
 import { readUndoRec, TRX_UNDO_DEL_MARK_REC, TRX_UNDO_INSERT_REC, TRX_UNDO_UPD_DEL_REC, TRX_UNDO_UPD_EXIST_REC, typeName, undoRecHeader } from '../core/trx/trx-rec.ts';
 import { recordOffsets } from '../core/trx/trx-undo.ts';
 import { logPages, readUndoLogs, type SpaceOf, type TrxState, type UndoLog, type UndoLogs } from '../core/trx/undo-logs.ts';
@@ -216,6 +216,23 @@ export async function takenBack(undo: DatadirUndo, beforeTrx: number | null, say
   // N and every transaction committed after it (commit numbers), and those never committed.
   const later = logs.filter((l) => l.state === 'active' || l.state === 'prepared' || (l.state !== 'purged' && l.header.trxNo >= asked.header.trxNo));
   return { versions: await loadVersions(later, undo.spaceOf), verb: 'taken back' };
+}
+
+/**
+ * The versions a history reads (--history, --revert-trx N, the page's "Revert SQL"): every undo log
+ * purge has not processed. With `revertTrx` N, N's log must be one of them (else what N changed
+ * cannot be told: an error).
+ */
+export async function historyOf(undo: DatadirUndo, revertTrx: number | null, say: (m: string) => void): Promise<TakenBack> {
+  const logs = undo.logs.logs;
+  for (const p of undo.logs.problems) say(p);
+  if (revertTrx !== null && !logs.some((l) => l.header.trxId === revertTrx && l.state !== 'purged')) {
+    throw new Error(`transaction ${revertTrx} is not in the undo logs' history (purge processed it, or no such transaction wrote; see --list-transactions): what it changed cannot be told`);
+  }
+  for (const l of logs) {
+    if (l.state === 'active' || l.state === 'prepared') say(`transaction ${l.header.trxId} ${l.state === 'active' ? 'was active at the crash (the server rolls it back)' : 'is XA PREPARED (never committed)'}: the versions it wrote are not shown`);
+  }
+  return { versions: await loadHistory(logs, undo.spaceOf), verb: 'read for its history' };
 }
 
 /** After a read of `file`: what each transaction taken back changed in it, a line each, and the problems met. */

@@ -27,6 +27,7 @@ import { RecoveryTools } from './recovery/recovery-tools.ts';
 import { Listing } from './summary/listing.ts';
 import { OnScreen } from './tables/on-screen.ts';
 import { TableEntry } from './tables/table-entry.svelte.ts';
+import { RevertRun } from './undo/revert-run.svelte.ts';
 
 /** The Transactions view's list: the undo logs of the datadir given (its ibdata1, undo001 …). */
 export interface TransactionsRead {
@@ -51,6 +52,8 @@ export class Workspace {
   readonly files = new FileSet();
   /** Exports hold back the summary scans and the row count (ExportAll, startExport). */
   readonly exportHold = new ExportHold();
+  /** The Transactions view's "Revert SQL" (one at a time). */
+  readonly revert = new RevertRun();
   /**
    * Two tasks per worker: one reads the file while the other works (counting a 931 MB table went
    * from ~4.2 s to ~3.5 s with this).
@@ -398,6 +401,17 @@ export class Workspace {
   /** The table entry of a table the undo logs name (`db/table`), if its file was given. */
   tableNamed(name: string): TableEntry | null {
     return this.tables.find((t) => datadirTableName(t) === name) ?? this.tables.find((t) => datadirTableName(t).toLowerCase() === name.toLowerCase()) ?? null;
+  }
+
+  /** "Revert SQL": the statements reverting `trxId`'s changes to table `name` (db/table); its file and definition come with its view, so it is opened first. */
+  async revertSql(name: string, trxId: number): Promise<void> {
+    const entry = this.tableNamed(name);
+    const files = this.files.undoBlobs();
+    if (!entry || !files || this.revert.running) return;
+    if (!entry.view) this.select(entry.key);
+    while (!entry.view && ['resolving', 'pending', 'reading-schema', 'decoding'].includes(entry.state)) await new Promise((r) => setTimeout(r, 100));
+    if (entry.view) await this.revert.start(entry.view.spec, files, trxId);
+    else this.revert.progress = { table: name, trxId, fileName: null, state: 'error', bytes: 0, done: null, error: `${name} could not be opened (${entry.error ?? entry.state}): its definition is needed to write the statements` };
   }
 
   /** Shows the table as it was before transaction `trxId` and every later one (null: as it is); it is opened again. */

@@ -9,16 +9,19 @@
  * ALGORITHM=INSTANT (whose records this reader does not rebuild from undo logs) then has 10 of its 50
  * rows updated, the view still held: as before that transaction, those 10 rows are history-lost,
  * counted in the banner and withheld; the row mode "both" shows them as on disk, marked, as the CLI's
- * --before-trx --rows both does.
+ * --before-trx --rows both does. "Revert SQL" of the one-row UPDATE, then of the primary-key update,
+ * each loaded into a second server recovering a copy of the datadir, gives back the SELECT taken
+ * before each; so does that of an UPDATE of 30,000 long names (`wide`), whose held UPDATEs pass 8 Mi
+ * characters and go through the page's origin-private file system (workers/opfs-run.ts).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { csvHeader, csvRows } from '../../src/core/writers/output.ts';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
-import { buildCli, cli, commitItemSteps, flushDirtyPages, type StepBefore } from '../differential/undo-setup.ts';
+import { buildCli, cli, commitItemSteps, flushDirtyPages, ITEMS_SELECT, type StepBefore } from '../differential/undo-setup.ts';
 import { checkSetup, expectOwnOriginOnly, loadPage, pageSteps, startSession, type Session } from './harness.ts';
 
 const COLUMNS = ['id', 'name', 'price', 'note'];
@@ -38,6 +41,20 @@ async function commitAlteredUpdate(server: MariadbServer): Promise<string> {
   return trxId;
 }
 
+/** `wide` (30,000 rows of long names), then a committed UPDATE of every name: its revert holds more than 8 Mi characters of UPDATEs. Returns the SELECT before it and its transaction id. */
+async function commitWideUpdate(server: MariadbServer): Promise<{ rows: (string | null)[][]; trxId: string }> {
+  await server.exec("CREATE TABLE wide (id INT PRIMARY KEY, name VARCHAR(400) NOT NULL); INSERT INTO wide SELECT seq, CONCAT('wide ', seq, ' ', REPEAT('w', 300)) FROM seq_1_to_30000");
+  const rows = (await server.query('SELECT id, name FROM wide ORDER BY id')).rows;
+  const writer = await server.openSession();
+  await writer.exec('START TRANSACTION');
+  await writer.exec("UPDATE wide SET name = CONCAT('oops ', id)");
+  await new Promise((r) => setTimeout(r, 250));
+  const trxId = String((await writer.query('SELECT trx_id FROM information_schema.innodb_trx WHERE trx_mysql_thread_id = CONNECTION_ID()')).rows[0][0]);
+  await writer.exec('COMMIT');
+  await flushDirtyPages(server);
+  return { rows, trxId };
+}
+
 describe('the Transactions view, in the built page', () => {
   let server: MariadbServer;
   let datadir: string;
@@ -46,6 +63,7 @@ describe('the Transactions view, in the built page', () => {
   let work: string;
   let before: StepBefore[] = [];
   let alteredTrx = '';
+  let wide: { rows: (string | null)[][]; trxId: string } = { rows: [], trxId: '' };
 
   const { shot, waitForTable, rowCount, clearAll, download, panel } = pageSteps(() => page);
   const trxTable = (trxId: string, table = 'test/items') => page.locator(`[data-testid="transaction"][data-trx="${trxId}"] [data-testid="trx-table"][data-table="${table}"]`);
@@ -55,6 +73,7 @@ describe('the Transactions view, in the built page', () => {
     server = await startMariadb({ extraArgs: ['--innodb-undo-tablespaces=3'] });
     before = await commitItemSteps(server);
     alteredTrx = await commitAlteredUpdate(server);
+    wide = await commitWideUpdate(server);
     await server.crash();
     buildCli();
     datadir = server.copyDatadir();
@@ -69,6 +88,20 @@ describe('the Transactions view, in the built page', () => {
     await server?.stop();
     for (const dir of [work, datadir]) if (dir) rmSync(dir, { recursive: true, force: true });
   }, 60_000);
+
+  /** "Revert SQL" of transaction `trxId` on items: the downloaded file's text, once written. */
+  async function revertSql(trxId: string, table = 'items', check?: (progress: string) => void): Promise<string> {
+    await panel('transactions');
+    const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 120_000 }), trxTable(trxId, `test/${table}`).getByTestId('revert-sql').click()]);
+    expect(dl.suggestedFilename()).toBe(`${table}.revert-${trxId}.sql`);
+    const progress = page.getByTestId('revert-progress');
+    await page.locator('[data-testid="revert-progress"][data-state="done"]').waitFor({ timeout: 120_000 });
+    expect(await progress.getAttribute('data-lost')).toBe('0');
+    check?.((await progress.textContent()) ?? '');
+    const text = readFileSync(await dl.path() as string, 'utf8');
+    await progress.getByRole('button', { name: 'OK', exact: true }).click();
+    return text;
+  }
 
   /** "As before" transaction `trxId` on items, once its rows are counted. */
   async function showBefore(trxId: string): Promise<void> {
@@ -129,6 +162,33 @@ describe('the Transactions view, in the built page', () => {
     expect(await page.getByTestId('before-trx-banner').count()).toBe(0);
     expect(await page.locator('[data-changed]').count()).toBe(0);
     expectOwnOriginOnly(session);
+  }, 300_000);
+
+  it('Revert SQL of the one-row UPDATE, then of the primary-key update, run by a server recovering a copy, gives back the SELECT before each', async () => {
+    const one = await revertSql(before[4].trxId);
+    expect(one).toContain("UPDATE `items` SET `name` = 'item 2' WHERE `id` = 2;");
+    const moved = await revertSql(before[3].trxId);
+    expect(moved).not.toContain('-- not run');
+    const copy = await startMariadb({ datadir: server.copyDatadir(), extraArgs: ['--innodb-undo-tablespaces=3'] });
+    try {
+      await copy.exec(one);
+      expect((await copy.query(ITEMS_SELECT)).rows).toEqual(before[4].rows);
+      await copy.exec(moved);
+      expect((await copy.query(ITEMS_SELECT)).rows).toEqual(before[3].rows);
+    } finally {
+      await copy.stop();
+    }
+  }, 300_000);
+
+  it('Revert SQL of an UPDATE of 30,000 long names: its held UPDATEs go through the page\'s private storage, and the server gets the table back', async () => {
+    const sql = await revertSql(wide.trxId, 'wide', (text) => expect(text).toMatch(/30000 statements revert transaction \d+'s changes \(\d+ MiB of them held in a temporary file/));
+    const copy = await startMariadb({ datadir: server.copyDatadir(), extraArgs: ['--innodb-undo-tablespaces=3'] });
+    try {
+      await copy.exec(sql);
+      expect((await copy.query('SELECT id, name FROM wide ORDER BY id')).rows).toEqual(wide.rows);
+    } finally {
+      await copy.stop();
+    }
   }, 300_000);
 
   it('as before an UPDATE of a table altered with ALGORITHM=INSTANT: its rows history-lost, counted and withheld; "both" shows them marked, as the CLI does', async () => {

@@ -5,7 +5,10 @@
  * rows swap their codes, one takes another's, a row is deleted and its code reused by an insert, and
  * 40,000 rows are updated (about 14 MB of UPDATEs putting back long names: more than the revert holds in memory, so they go
  * through a temporary file). A server recovering a copy runs the revert: `u` must equal the SELECT
- * taken before N, without a duplicate-key error, the child rows all kept. The history as SQL, loaded
+ * taken before N, without a duplicate-key error, the child rows all kept; triggers on `u` say which
+ * rows were deleted and which updated: only those whose code put back another row still held (the
+ * swapped pair, the row whose code another took) are deleted and inserted again, the row that took
+ * another's code is updated back (its own old code free), as are the 40,000. The history as SQL, loaded
  * by that server, must hold the rows `--history` gives as NDJSON.
  */
 import { join } from 'node:path';
@@ -71,13 +74,19 @@ describe('revert of a transaction moving UNIQUE values, many rows', () => {
     expect(run.status, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/\d+ statements revert transaction \d+'s changes \(\d+ MiB of them held in a temporary file/);
     const sql = run.stdout;
+    await recovered.exec(`CREATE TABLE fired (op VARCHAR(6), id INT);
+      CREATE TRIGGER u_del AFTER DELETE ON u FOR EACH ROW INSERT INTO fired VALUES ('delete', OLD.id);
+      CREATE TRIGGER u_upd AFTER UPDATE ON u FOR EACH ROW INSERT INTO fired SELECT 'update', OLD.id FROM DUAL WHERE OLD.id <= 10`);
     await recovered.exec(sql);
+    expect((await recovered.query('SELECT op, id FROM fired ORDER BY op, id')).rows).toEqual([['delete', '1'], ['delete', '2'], ['delete', '4'], ['delete', '90001'], ['update', '3']]);
+    await recovered.exec('DROP TRIGGER u_del; DROP TRIGGER u_upd; DROP TABLE fired');
     expect((await recovered.query(SELECT)).rows).toEqual(before);
     expect((await recovered.query('SELECT COUNT(*) FROM uc')).rows).toEqual([['4']]);
     // The swapped rows: deleted with the DELETEs, inserted as they were after every UPDATE.
     expect(sql).toMatch(/^DELETE FROM `u` WHERE `id` = 1;$/m);
     expect(sql.indexOf("(1,'c1',")).toBeGreaterThan(sql.lastIndexOf('UPDATE `u`'));
     expect(sql).toMatch(/^DELETE FROM `u` WHERE `id` = 90001;$/m);
+    expect(sql).toMatch(/^UPDATE `u` SET `code` = 'c3', `kind` = 'a' WHERE `id` = 3;$/m);
   }, 300_000);
 
   it('--history --format sql, loaded by the server, holds the rows --history gives as NDJSON', async () => {

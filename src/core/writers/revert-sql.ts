@@ -4,9 +4,10 @@
  * version N wrote and the one before it make the statement. N inserted the row: `DELETE … WHERE key`;
  * deleted it: `INSERT` of the version before; updated it: `UPDATE … SET` the columns N changed `WHERE
  * key`. A primary-key update is, in InnoDB's records and undo logs, a delete of the old key and an
- * insert of the new: it becomes a DELETE and an INSERT. An update that changed a column of a UNIQUE secondary key is one too: its
- * value is put back only once every row N gave it has let it go (two rows swapping a unique value,
- * one taking another's), and the DELETEs run first, the INSERTs last. Where a later transaction wrote the row again,
+ * insert of the new: it becomes a DELETE and an INSERT. An update that changed a column of a UNIQUE
+ * secondary key is an UPDATE or, where the value it puts back may still be another row's (two rows
+ * swapping a unique value, one taking another's), a DELETE and an INSERT: revert-run.ts decides once
+ * it knows every row's (revert-unique.ts). The DELETEs run first, the INSERTs last. Where a later transaction wrote the row again,
  * the statement would overwrite its change: it is written commented out, with who and why. Values are
  * the SQL export's literals (output.ts).
  */
@@ -36,6 +37,12 @@ export type StatementKind = 'delete' | 'update' | 'insert';
 export type Revert =
   | { kind: StatementKind; sql: string }
   | { kind: 'move'; sql: string; insert: string }
+  /**
+   * An update of a UNIQUE secondary key's column: an UPDATE where the value put back is free as it
+   * runs, else the row deleted and inserted as it was (revert-unique.ts decides); `before` and
+   * `after` the row's values.
+   */
+  | { kind: 'unique'; sql: string; insert: string; update: string; before: readonly (string | null)[]; after: readonly (string | null)[] }
   /** The version N wrote is there, the one before it is not (its undo record cannot be had). */
   | { kind: 'lost'; key: string };
 
@@ -60,7 +67,8 @@ export function revertRow(table: RevertTable, versions: readonly RowVersion[], t
   const later = [...new Set(versions.slice(0, at).map((v) => v.trxId))];
   if (later.length === 0) return made;
   const why = `-- not run: transaction${later.length > 1 ? 's' : ''} ${later.join(', ')} changed this row after ${trxId}; this would undo ${later.length > 1 ? 'their changes' : 'its change'} too:\n`;
-  if (made.kind === 'move') return { kind: 'move', sql: why + commented(made.sql), insert: why + commented(made.insert) };
+  // Commented out, it runs as neither: the DELETE and INSERT say what it would do.
+  if (made.kind === 'move' || made.kind === 'unique') return { kind: 'move', sql: why + commented(made.sql), insert: why + commented(made.insert) };
   return { kind: made.kind, sql: why + commented(made.sql) };
 }
 
@@ -72,8 +80,8 @@ function commented(sql: string): string {
 /**
  * `UPDATE … SET` the columns whose values differ back to `before`'s, or null when none does. Where a
  * UNIQUE secondary key's column differs, the value put back may still be another row's until that
- * row's statement runs (a swap is a cycle no order of UPDATEs breaks): the row is deleted with the
- * DELETEs and inserted with the INSERTs, as it was.
+ * row's statement runs (a swap is a cycle no order of UPDATEs breaks): the UPDATE, or the row deleted
+ * with the DELETEs and inserted with the INSERTs as it was, whichever revert-unique.ts finds safe.
  */
 function update(table: RevertTable, before: readonly (string | null)[], after: readonly (string | null)[]): Exclude<Revert, { kind: 'lost' }> | null {
   const set: string[] = [];
@@ -81,10 +89,11 @@ function update(table: RevertTable, before: readonly (string | null)[], after: r
     if (c.insert && before[i] !== after[i]) set.push(`${sqlIdent(c.name)} = ${sqlValue(before[i], c.kind)}`);
   });
   if (set.length === 0) return null;
+  const sql = `UPDATE ${sqlIdent(table.name)} SET ${set.join(', ')} WHERE ${where(table, after)};\n`;
   if (table.unique.some((i) => before[i] !== after[i])) {
-    return { kind: 'move', sql: `DELETE FROM ${sqlIdent(table.name)} WHERE ${where(table, after)};\n`, insert: sqlInserts(table.name, table.columns, [before.slice()]) };
+    return { kind: 'unique', sql: `DELETE FROM ${sqlIdent(table.name)} WHERE ${where(table, after)};\n`, insert: sqlInserts(table.name, table.columns, [before.slice()]), update: sql, before, after };
   }
-  return { kind: 'update', sql: `UPDATE ${sqlIdent(table.name)} SET ${set.join(', ')} WHERE ${where(table, after)};\n` };
+  return { kind: 'update', sql };
 }
 
 /** The primary key's columns equal to this row's values. */
