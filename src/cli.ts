@@ -294,6 +294,9 @@ async function readOpened(file: InnodbFile, args: Args): Promise<number> {
     if (args.csvFor !== null) out = new LoadDataOut(out);
     if (entry === null) return await countWithoutDefinition(file, out);
     if (args.printDdl) {
+      // A MySQL 8 definition comes from the SDI pages, read in the layout the file was opened with: say when page 0 disagreed.
+      const note = (await Tablespace.open(file.source, { keys: file.keys }).catch(() => null))?.headerNote;
+      if (note) warn(`${file.name}: ${note}`);
       await write(out, `${entry.definition.createSql.replace(/;?\s*$/, '')};\n`);
       return 0;
     }
