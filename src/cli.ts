@@ -375,7 +375,7 @@ async function readPartitions(args: Args): Promise<number> {
   const run: PartitionRun = {
     asOnDisk: args.asOnDisk, datadir: args.datadir ?? undefined, taken,
     paths, schema: args.schema, table: args.table, keys, rows: args.mode, index: args.index, partitionColumn: args.partitionColumn, timeZone: args.timeZone ?? 'UTC',
-    threads: args.threads, range: keyRange(args.key, args.from, args.to), format: args.format, jsonStrings: args.jsonStrings, systemColumns: args.systemColumns, output: args.output, count: args.count, write: (c) => write(out, c), say: (l) => process.stderr.write(`${l}\n`),
+    threads: args.threads, range: keyRange(args.key, args.from, args.to), format: args.format, jsonStrings: args.jsonStrings, systemColumns: args.systemColumns, output: args.output, count: args.count, where: args.where, write: (c) => write(out, c), say: (l) => process.stderr.write(`${l}\n`),
   };
   try {
     try {
