@@ -230,7 +230,7 @@ async function runFolder(args: Args): Promise<number> {
   if (args.schema !== null && !args.allTrees) throw new UsageError('--schema with a folder defines its dropped trees whose definition is lost: add --index-id all');
   const timeZone = args.format === 'parquet' || args.sql ? 'UTC' : (await cliTimeZone(args.timeZone, join(args.ibd, 'ibdata1'), (line) => process.stderr.write(`${line}\n`)));
   return readDatadir({
-    dir: args.ibd, out: args.listTables ? null : args.output, format: args.sql ? 'sql' : args.format, threads: args.threads, jsonStrings: args.jsonStrings, keys: await keysOf(args), timeZone,
+    dir: args.ibd, out: args.listTables ? null : args.output, format: args.sql ? 'sql' : args.format, threads: args.threads, jsonStrings: args.jsonStrings, systemColumns: args.systemColumns, keys: await keysOf(args), timeZone,
     given: args.schema === null ? [] : givenTables(args.schema),
     write: (text) => write(process.stdout, text), say: (line) => process.stderr.write(`${line}\n`),
   });
