@@ -11,15 +11,15 @@
  * counted in the banner and withheld; the row mode "both" shows them as on disk, marked, as the CLI's
  * --before-trx --rows both does.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { csvHeader, csvRows } from '../../src/core/writers/output.ts';
-import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
+import type { MariadbServer } from '../harness/mariadb.ts';
 import { buildCli, cli, commitItemSteps, flushDirtyPages, type StepBefore } from '../differential/undo-setup.ts';
-import { checkSetup, expectOwnOriginOnly, loadPage, pageSteps, startSession, type Session } from './harness.ts';
+import { expectOwnOriginOnly, pageSteps, type Session } from './harness.ts';
+import { pageTest } from './page-test.ts';
 
 const COLUMNS = ['id', 'name', 'price', 'note'];
 
@@ -43,32 +43,26 @@ describe('the Transactions view, in the built page', () => {
   let datadir: string;
   let session: Session;
   let page: Page;
-  let work: string;
   let before: StepBefore[] = [];
   let alteredTrx = '';
 
   const { shot, waitForTable, rowCount, clearAll, download, panel } = pageSteps(() => page);
   const trxTable = (trxId: string, table = 'test/items') => page.locator(`[data-testid="transaction"][data-trx="${trxId}"] [data-testid="trx-table"][data-table="${table}"]`);
 
+  const t = pageTest('transactions', { mariadb: { extraArgs: ['--innodb-undo-tablespaces=3'] } });
+
   beforeAll(async () => {
-    checkSetup();
-    server = await startMariadb({ extraArgs: ['--innodb-undo-tablespaces=3'] });
+    ({ db: server, session, page } = t);
     before = await commitItemSteps(server);
     alteredTrx = await commitAlteredUpdate(server);
     await server.crash();
     buildCli();
     datadir = server.copyDatadir();
-    work = mkdtempSync(join(tmpdir(), 'ibd-transactions-test-'));
-    session = await startSession(join(work, 'chromium-profile'));
-    page = session.page;
-    await loadPage(session);
   }, 600_000);
 
-  afterAll(async () => {
-    await session?.close();
-    await server?.stop();
-    for (const dir of [work, datadir]) if (dir) rmSync(dir, { recursive: true, force: true });
-  }, 60_000);
+  afterAll(() => {
+    if (datadir) rmSync(datadir, { recursive: true, force: true });
+  });
 
   /** "As before" transaction `trxId` on items, once its rows are counted. */
   async function showBefore(trxId: string): Promise<void> {
