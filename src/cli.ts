@@ -230,7 +230,7 @@ async function runFolder(args: Args): Promise<number> {
   if (args.schema !== null && !args.allTrees) throw new UsageError('--schema with a folder defines its dropped trees whose definition is lost: add --index-id all');
   const timeZone = args.format === 'parquet' || args.sql ? 'UTC' : (await cliTimeZone(args.timeZone, join(args.ibd, 'ibdata1'), (line) => process.stderr.write(`${line}\n`)));
   return readDatadir({
-    dir: args.ibd, out: args.listTables ? null : args.output, format: args.sql ? 'sql' : args.format, threads: args.threads, jsonStrings: args.jsonStrings, keys: await keysOf(args), timeZone,
+    dir: args.ibd, out: args.listTables ? null : args.output, format: args.sql ? 'sql' : args.format, threads: args.threads, jsonStrings: args.jsonStrings, systemColumns: args.systemColumns, keys: await keysOf(args), timeZone,
     given: args.schema === null ? [] : givenTables(args.schema),
     write: (text) => write(process.stdout, text), say: (line) => process.stderr.write(`${line}\n`),
   });
@@ -294,6 +294,9 @@ async function readOpened(file: InnodbFile, args: Args): Promise<number> {
     if (args.csvFor !== null) out = new LoadDataOut(out);
     if (entry === null) return await countWithoutDefinition(file, out);
     if (args.printDdl) {
+      // A MySQL 8 definition comes from the SDI pages, read in the layout the file was opened with: say when page 0 disagreed.
+      const note = (await Tablespace.open(file.source, { keys: file.keys }).catch(() => null))?.headerNote;
+      if (note) warn(`${file.name}: ${note}`);
       await write(out, `${entry.definition.createSql.replace(/;?\s*$/, '')};\n`);
       return 0;
     }
@@ -372,7 +375,7 @@ async function readPartitions(args: Args): Promise<number> {
   const run: PartitionRun = {
     asOnDisk: args.asOnDisk, datadir: args.datadir ?? undefined, taken,
     paths, schema: args.schema, table: args.table, keys, rows: args.mode, index: args.index, partitionColumn: args.partitionColumn, timeZone: args.timeZone ?? 'UTC',
-    threads: args.threads, range: keyRange(args.key, args.from, args.to), format: args.format, jsonStrings: args.jsonStrings, systemColumns: args.systemColumns, output: args.output, count: args.count, write: (c) => write(out, c), say: (l) => process.stderr.write(`${l}\n`),
+    threads: args.threads, range: keyRange(args.key, args.from, args.to), format: args.format, jsonStrings: args.jsonStrings, systemColumns: args.systemColumns, output: args.output, count: args.count, where: args.where, write: (c) => write(out, c), say: (l) => process.stderr.write(`${l}\n`),
   };
   try {
     try {

@@ -3,7 +3,8 @@
  * `SELECT id … WHERE …`: every condition of the page's typed-filter test (differential/where-table.ts),
  * a few of them on twelve copies of its rows (leaves enough for the worker threads) with 2 threads and
  * 1, as CSV, NDJSON, Parquet and --count, and within a key range; the report saying what the condition filtered out (not withheld, exit status 0); a
- * condition that does not parse or that a column's type cannot take is a usage error (64).
+ * condition that does not parse or that a column's type cannot take is a usage error (64). The same
+ * table partitioned (its three partition files given together) is filtered as the one file is.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMariadb, type MariadbServer } from './harness/mariadb.ts';
+import { exportPartitions, partitionIbds } from './harness/mariadb-partitions.ts';
 import { serverIds } from './differential/sorted-table.ts';
 import { CONDITIONS, createWhereTable } from './differential/where-table.ts';
 
@@ -32,6 +34,7 @@ describe('ibd-reader --where', () => {
   let ibd: string;
   let big: string;
   let total: number;
+  let parts: string[];
 
   beforeAll(async () => {
     execFileSync(process.execPath, [join(ROOT, 'scripts/build-cli.mjs')], { cwd: ROOT });
@@ -43,6 +46,10 @@ describe('ibd-reader --where', () => {
     total = (await serverIds(server, 'SELECT COUNT(*) FROM big'))[0];
     ibd = await server.exportTable('t');
     big = await server.exportTable('big');
+    await server.query('CREATE TABLE pt LIKE t');
+    await server.query('ALTER TABLE pt PARTITION BY RANGE (id) (PARTITION p0 VALUES LESS THAN (801), PARTITION p1 VALUES LESS THAN (1601), PARTITION p2 VALUES LESS THAN MAXVALUE)');
+    await server.query('INSERT INTO pt SELECT * FROM t');
+    parts = partitionIbds(await exportPartitions(server, server.baseDir, 'pt'));
     dir = mkdtempSync(join(tmpdir(), 'ibd-cli-where-'));
   }, 180_000);
   afterAll(async () => {
@@ -101,6 +108,29 @@ describe('ibd-reader --where', () => {
     expect(r.stderr).toMatch(new RegExp(`--where kept ${want.length} of the \\d+ rows read`));
   });
 
+  it('WHERE on the partitions of a partitioned table: as CSV, NDJSON, Parquet, counted, by key range and through an index', async () => {
+    const cond = SOME[2];
+    const want = await expected(cond, 'pt');
+    expect(parts).toHaveLength(3);
+    const csv = cli(...parts, '--where', cond);
+    expect(csv.status).toBe(0);
+    expect(csvIds(csv.stdout)).toEqual(want);
+    expect(csv.stderr).toContain(`pt: --where kept ${want.length} of the 1200 rows read (${1200 - want.length} filtered out by the condition, not withheld)`);
+    expect(ndjsonIds(cli(...parts, '--where', cond, '--format', 'ndjson').stdout)).toEqual(want);
+    const count = cli(...parts, '--where', cond, '--count');
+    expect([count.status, Number(count.stdout)]).toEqual([0, want.length]);
+    expect(count.stderr).toContain(`pt: --where kept ${want.length} of the 1200 rows read`);
+    const out = join(dir, 'pt.parquet');
+    expect(cli(...parts, '--where', cond, '--format', 'parquet', '-o', out).status).toBe(0);
+    expect((await parquetReadObjects({ file: new Uint8Array(readFileSync(out)).buffer })).map((r) => Number(r.id))).toEqual(want);
+    const range = cli(...parts, '--where', cond, '--from', '401', '--to', '2001');
+    expect(range.status).toBe(0);
+    expect(csvIds(range.stdout)).toEqual(await expected(`${cond} AND id BETWEEN 401 AND 2001`, 'pt'));
+    const byIndex = cli(...parts, '--where', cond, '--index', 'PRIMARY');
+    expect(byIndex.status).toBe(0);
+    expect(csvIds(byIndex.stdout)).toEqual(want);
+  });
+
   it('refuses a condition that does not parse or that a column cannot take, as a usage error', () => {
     const bad = cli(ibd, '--where', 'n > 1 OR n < 0');
     expect(bad.status).toBe(64);
@@ -110,5 +140,8 @@ describe('ibd-reader --where', () => {
     expect(binary.stderr).toContain('--where: vb is VARBINARY: only IS NULL and IS NOT NULL');
     expect(binary.stdout).toBe('');
     expect(cli(ibd, '--where', 'n > 1', '--page-map').status).toBe(64);
+    const partitioned = cli(...parts, '--where', "vb = 'x'");
+    expect([partitioned.status, partitioned.stdout]).toEqual([64, '']);
+    expect(partitioned.stderr).toContain('--where: vb is VARBINARY: only IS NULL and IS NOT NULL');
   });
 });

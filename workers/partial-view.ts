@@ -9,7 +9,7 @@
  * or damaged leaf gives no row of its own (in the other modes a damaged leaf's records would come
  * twice, carved and partial). Memory: the partial rows, which are those of the lost leaves.
  */
-import { SYSTEM_COLUMNS } from '../src/core/readers/system-columns.ts';
+import { SYSTEM_COLUMNS, systemColumnOf } from '../src/core/readers/system-columns.ts';
 import { ROW_STATE_COLUMN, type DecodePagesOptions, type Row, type TableReader } from '../src/core/readers/table-reader.ts';
 import { appendColumn, concatBatches, packRows } from '../src/core/values/batch-edit.ts';
 import type { RowBatch } from '../src/core/values/row-batch.ts';
@@ -25,7 +25,9 @@ export class PartialView implements ViewReader {
     this.columns = [...inner.columns, ROW_STATE_COLUMN];
     const rowsOf = new Map<number, (string | null)[][]>();
     // The system columns, when the rows have them, are NULL in a partial row: no record of its own is behind it.
-    const system = this.columns.indexOf(SYSTEM_COLUMNS[0]);
+    // (ours are the last four, in their order; a table's own column of such a name is not ours: system-columns.ts)
+    const tail = inner.columns.slice(-SYSTEM_COLUMNS.length);
+    const system = tail.length === SYSTEM_COLUMNS.length && tail.every((c, i) => systemColumnOf(c) === i) ? inner.columns.length - SYSTEM_COLUMNS.length : -1;
     const nulls = new Array<null>(system < 0 ? 0 : SYSTEM_COLUMNS.length).fill(null);
     grid.pages.forEach((page, r) => {
       const list = rowsOf.get(page) ?? [];

@@ -14,7 +14,7 @@ import type { Column, TableDef } from '../src/core/schema.ts';
 import { blobSource } from '../src/core/tablespace/source.ts';
 import { packedBuffers, PageMap } from '../src/core/readers/page-map.ts';
 import { quickSummary, summarize } from '../src/core/readers/summary.ts';
-import { systemColumnDefs } from '../src/core/readers/system-columns.ts';
+import { SYSTEM_COLUMNS, systemColumnDefs } from '../src/core/readers/system-columns.ts';
 import { DefinitionMismatch, ROW_STATE_COLUMN, type DecodeStats, type Row } from '../src/core/readers/table-reader.ts';
 import { csvBuffers, csvPages, type CsvBuffers } from '../src/core/writers/csv-pages.ts';
 import { loadDataEscaped, loadDataStatement } from '../src/core/writers/load-data.ts';
@@ -186,12 +186,12 @@ async function exportedRows(open: OpenView, batch: RowBatch, options: ExportOpti
 
 /** What the view's typed filters are tested against. */
 function filterTable(open: OpenView): FilterTable {
-  return { columns: open.reader.columns, table: typedColumns(open.spec), timeZone: open.spec.timeZone ?? 'UTC' };
+  return { columns: open.reader.columns, table: typedColumns(open.spec, open.reader.columns), timeZone: open.spec.timeZone ?? 'UTC' };
 }
 
-/** The definition's columns, and the system columns' types where the rows have them (so DB_TRX_ID sorts and filters as a number). */
-function typedColumns(spec: ViewSpec): TableDef['columns'] {
-  return spec.systemColumns === true ? [...spec.table.columns, ...systemColumnDefs()] : spec.table.columns;
+/** The definition's columns, and the system columns' types where the rows have them (so DB_TRX_ID sorts and filters as a number), named as the reader names them. */
+function typedColumns(spec: ViewSpec, columns: readonly string[]): TableDef['columns'] {
+  return spec.systemColumns === true ? [...spec.table.columns, ...systemColumnDefs(columns.slice(-SYSTEM_COLUMNS.length))] : spec.table.columns;
 }
 
 /** Rounding of a new hand-over buffer's size, so that it can carry a later run's bytes too. */
@@ -257,7 +257,7 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
     // Sorts decode into the search's builders (a worker runs one task of either at a time per slot).
     ...createSortMethods(() => {
       const open = opened();
-      return { reader: open.reader, table: { ...open.spec.table, columns: typedColumns(open.spec) }, builders: open.searchBuilders, timeZone: open.spec.timeZone ?? 'UTC', filterTable: filterTable(open) };
+      return { reader: open.reader, table: { ...open.spec.table, columns: typedColumns(open.spec, open.reader.columns) }, builders: open.searchBuilders, timeZone: open.spec.timeZone ?? 'UTC', filterTable: filterTable(open) };
     }, (batch, options, as) => formatRows(opened(), batchToRows(batch), options, as)),
     ...createPartialMethods(opened),
 
@@ -322,7 +322,7 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
       const view: OpenedView = {
         table: spec.table.name,
         columns: reader.columns.slice(),
-        columnInfo: columnInfo({ ...spec.table, columns: typedColumns(spec) }, reader.columns),
+        columnInfo: columnInfo({ ...spec.table, columns: typedColumns(spec, reader.columns) }, reader.columns),
         keyColumns: keyColumns(spec.table, reader.columns, reader.info.clusteredOn, spec.indexName !== undefined && (partitioned ? partitioned.index !== null : table?.options.indexName !== undefined)),
         warnings: table?.warnings.slice() ?? [],
         ...(before ? { undoNotes: before.said.slice() } : {}),

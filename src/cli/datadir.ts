@@ -43,6 +43,8 @@ export interface DatadirRun {
   threads: number;
   /** --json-strings: NDJSON values all strings, as CSV shows them. */
   jsonStrings: boolean;
+  /** --system-columns: each table's rows end with DB_TRX_ID, DB_ROLL_PTR, page and heap number. */
+  systemColumns?: boolean;
   keys: EncryptionKeys;
   timeZone: string;
   /** --schema with --index-id all: the definitions tried on each dropped tree whose own is lost (datadir-schema.ts). */
@@ -213,7 +215,7 @@ async function unnamedTree(run: DatadirRun, queue: Queue, file: InnodbFile, path
     if (given !== null) return (await readOne(run, queue, given, paths, line, path), line);
     const guessed = await file.guess(d.indexId, { compact: d.compact, rootLeaf: d.rootPage !== null && d.leafPages === 1 && d.pages === 1 ? d.rootPage : -1 });
     line.problems.push(`its table's dictionary rows are lost: the columns are guessed from the records (${guessed.definition.columns.length} columns), and it may be a secondary index`);
-    await readOne(run, queue, await file.table(guessed, { indexId: d.indexId, timeZone: run.timeZone }), paths, line, path);
+    await readOne(run, queue, await file.table(guessed, { indexId: d.indexId, timeZone: run.timeZone, systemColumns: run.systemColumns }), paths, line, path);
   } catch (e) {
     line.problems.push(`not read: ${(e as Error).message}`);
     line.status = 1;
@@ -225,7 +227,7 @@ async function unnamedTree(run: DatadirRun, queue: Queue, file: InnodbFile, path
 async function fittingTable(run: DatadirRun, file: InnodbFile, d: DroppedIndex, line: TableLine): Promise<InnodbTable | null> {
   const misfits: string[] = [];
   for (const entry of run.given) {
-    const table = await file.table(entry, { indexId: d.indexId, timeZone: run.timeZone });
+    const table = await file.table(entry, { indexId: d.indexId, timeZone: run.timeZone, systemColumns: run.systemColumns });
     try {
       await table.checkDefinition();
       line.definition = `${entry.source} (${entry.file}: ${entry.name})`;
@@ -243,7 +245,7 @@ async function fittingTable(run: DatadirRun, file: InnodbFile, d: DroppedIndex, 
 
 async function readEntry(run: DatadirRun, queue: Queue, file: InnodbFile, paths: readonly string[], entry: TableEntry, line: TableLine, path: string): Promise<TableLine> {
   try {
-    await readOne(run, queue, await file.table(entry, { timeZone: run.timeZone }), paths, line, path);
+    await readOne(run, queue, await file.table(entry, { timeZone: run.timeZone, systemColumns: run.systemColumns }), paths, line, path);
   } catch (e) {
     line.problems.push(`not read: ${(e as Error).message}`);
     line.status = 1;
@@ -262,7 +264,7 @@ async function fileTable(run: DatadirRun, queue: Queue, t: FileTable, system: st
       const entry = file.definition(null);
       line.definition = entry.source;
       line.problems.push(...file.warnings, ...entry.disagreements);
-      await readOne(recoveredRun(run, file), queue, await file.table(entry, { timeZone: run.timeZone }), [t.ibds[0]], line, path);
+      await readOne(recoveredRun(run, file), queue, await file.table(entry, { timeZone: run.timeZone, systemColumns: run.systemColumns }), [t.ibds[0]], line, path);
       sayRecovery(file, line);
     } finally {
       await file.close();
@@ -279,7 +281,7 @@ async function partitioned(run: DatadirRun, t: FileTable, line: TableLine, path:
   const counter = new RecordCounter(run.format);
   let counted = '';
   const read = (write: (chunk: string | Uint8Array) => Promise<void> | undefined) => writePartitions({
-    paths: t.ibds, schema: null, definition, table: null, keys: run.keys, rows: 'live', index: null, partitionColumn: false, timeZone: run.timeZone, threads: run.threads, range: null, jsonStrings: run.jsonStrings,
+    paths: t.ibds, schema: null, definition, table: null, keys: run.keys, rows: 'live', index: null, partitionColumn: false, timeZone: run.timeZone, threads: run.threads, range: null, jsonStrings: run.jsonStrings, systemColumns: run.systemColumns,
     format: run.format, output: path, count: run.out === null, write,
     say: (l) => (l.startsWith('warning: ') ? line.problems.push(l.slice(9)) : undefined),
   });

@@ -5,7 +5,8 @@
  * header, `--partition-column` ending each row with its partition's name (`_partition`). A partition
  * not given, or whose file cannot be read, is named in a warning and the exit status is 2, as a file
  * damaged as a whole (page 0, cut short: InnodbTable.spaceDamage); `--count`, `--index`, `--key` and
- * `--from/--to` apply to every partition. Each partition is read (and counted) with the worker
+ * `--from/--to` apply to every partition, and `--where` to every partition's rows as to one file's
+ * (the condition made once, over the partitions' columns; the report says what it filtered out). Each partition is read (and counted) with the worker
  * threads (pooled-read.ts), one partition after the other so the rows stay in order; `--index`
  * reads all partitions at once, their rows merged in the index's order (PartitionedTable.inKeyOrder),
  * the threads shared among the partitions (one worker each when there are as many partitions as
@@ -40,6 +41,8 @@ import { partialHint, partialSource, writePartialRows } from './partial-output.t
 import { lookupDamage, type WriteOut } from './lookup.ts';
 import { problemLine, uncountedLines } from './problem-lines.ts';
 import { sayTakenBack } from './transactions.ts';
+import { whereLine, whereOption } from './where-option.ts';
+import { whereFilter, type RowWhere } from '../core/readers/where.ts';
 import type { TakenBack } from '../lib/datadir-undo.ts';
 
 export interface PartitionRun {
@@ -69,6 +72,8 @@ export interface PartitionRun {
   /** The file written (named in the Parquet summary). */
   output: string | null;
   count: boolean;
+  /** --where COND: the condition's text; none for every row. */
+  where?: string | null;
   /** Worker threads each partition is decoded with. */
   threads: number;
   write: WriteOut;
@@ -105,22 +110,27 @@ export async function writePartitions(given: PartitionRun): Promise<number> {
       for (const w of space.warnings) run.say(`warning: ${w}`);
       amiss ||= space.damaged;
     }
+    const first = present(table, run)[0];
+    const where = !run.where || first === undefined ? undefined : await whereOption(run.where, first.table, run.timeZone);
     const decoded = new Map<Partition, DecodeStats>();
     const parquet = run.format === 'parquet' ? new ParquetOutput(table.definition, table.columns) : null;
     let rows: number;
     if (run.range !== null || run.count) {
       // A lookup or a count says what it read itself: a recovery report would tell of pages it never read.
-      const read = run.range !== null ? await writeLookups(table, run.range, run) : await writeCount(table, run);
+      const read = run.range !== null ? await writeLookups(table, run.range, run, where) : where !== undefined ? await countWhere(table, run, where) : await writeCount(table, run);
       rows = read.rows;
       amiss ||= read.amiss;
     } else {
-      rows = parquet !== null ? await writeParquet(table, parquet, run, decoded) : await writeRows(table, run, decoded);
+      rows = parquet !== null ? await writeParquet(table, parquet, run, decoded, where) : await writeRows(table, run, decoded, where);
+      let read = 0;
       for (const p of present(table, run)) {
         const stats = decoded.get(p.partition) ?? p.table.stats;
         run.say(recoveryReport(p.table.info.file, stats).trimEnd());
         sayProblems(p.table, stats, run);
         amiss ||= anythingAmiss(stats);
+        read += stats.rowsDecoded;
       }
+      if (where !== undefined) run.say(whereLine(table.definition.name, rows, read));
     }
     const notGiven = table.partitions.filter((p) => p.table === null && p.unreadable === undefined).length;
     const unreadable = table.partitions.filter((p) => p.unreadable !== undefined).length;
@@ -178,13 +188,13 @@ function present(table: PartitionedTable, run: PartitionRun): { partition: Parti
 }
 
 /** Every partition's rows in turn, each decoded by the worker threads; `decoded` gets their statistics. */
-async function writeRows(table: PartitionedTable, run: PartitionRun, decoded: Map<Partition, DecodeStats>): Promise<number> {
+async function writeRows(table: PartitionedTable, run: PartitionRun, decoded: Map<Partition, DecodeStats>, where: RowWhere | undefined): Promise<number> {
   let rows = 0;
   if (run.format === 'csv') await run.write(csvHeader(table.columns));
   if (run.format === 'sql') await run.write(sqlCreate(table, run));
-  if (table.index !== null) return writeMerged(table, run, decoded);
+  if (table.index !== null) return writeMerged(table, run, decoded, where);
   for (const p of present(table, run)) {
-    const read = await pooledBatches(p.table, [p.path], run.threads);
+    const read = await pooledBatches(p.table, [p.path], run.threads, true, where);
     for await (const batch of read.batches) {
       rows += batch.rows;
       await run.write(chunk(table, run.partitionColumn ? appendColumn(batch, p.partition.name) : batch, run));
@@ -209,7 +219,7 @@ async function writePartial(table: PartitionedTable, p: { partition: Partition; 
 }
 
 /** A secondary index's rows: every partition read at once, with a share of the threads, merged in the index's order. */
-async function writeMerged(table: PartitionedTable, run: PartitionRun, decoded: Map<Partition, DecodeStats>): Promise<number> {
+async function writeMerged(table: PartitionedTable, run: PartitionRun, decoded: Map<Partition, DecodeStats>, where: RowWhere | undefined): Promise<number> {
   const parts = present(table, run);
   const share = Math.max(1, Math.floor(run.threads / Math.max(1, parts.length)));
   // Workers only while there are no more of them than threads asked for.
@@ -217,7 +227,7 @@ async function writeMerged(table: PartitionedTable, run: PartitionRun, decoded: 
   const reads: PooledRead[] = [];
   let rows = 0;
   try {
-    for (const p of parts) reads.push(await pooledBatches(p.table, [p.path], pooled ? share : 1, !pooled));
+    for (const p of parts) reads.push(await pooledBatches(p.table, [p.path], pooled ? share : 1, !pooled, where));
     for await (const batch of table.inKeyOrder(reads.map((r, i) => table.taggedAll(r.batches, parts[i].partition.name)))) {
       rows += batch.rows;
       await run.write(chunk(table, batch, run));
@@ -230,11 +240,11 @@ async function writeMerged(table: PartitionedTable, run: PartitionRun, decoded: 
 }
 
 /** Every partition's Parquet runs in turn into one file, each partition's made by the worker threads; `decoded` gets their statistics. */
-async function writeParquet(table: PartitionedTable, out: ParquetOutput, run: PartitionRun, decoded: Map<Partition, DecodeStats>): Promise<number> {
+async function writeParquet(table: PartitionedTable, out: ParquetOutput, run: PartitionRun, decoded: Map<Partition, DecodeStats>, where: RowWhere | undefined): Promise<number> {
   let rows = 0;
   await run.write(out.head);
   for (const p of present(table, run)) {
-    const read = await pooledParquet(p.table, [p.path], run.threads, { columns: table.columns, partition: run.partitionColumn ? p.partition.name : null });
+    const read = await pooledParquet(p.table, [p.path], run.threads, { columns: table.columns, partition: run.partitionColumn ? p.partition.name : null }, where);
     for await (const part of read.runs) {
       rows += part.part.rows;
       await run.write(out.place(part, read.threads));
@@ -266,17 +276,40 @@ async function writeCount(table: PartitionedTable, run: PartitionRun): Promise<{
   return { rows, amiss };
 }
 
-async function writeLookups(table: PartitionedTable, range: KeyRange, run: PartitionRun): Promise<{ rows: number; amiss: boolean }> {
+/** `--count --where`: each partition's rows the condition holds for (decoded, unlike a count of all); what was filtered out said once. */
+async function countWhere(table: PartitionedTable, run: PartitionRun, where: RowWhere): Promise<{ rows: number; amiss: boolean }> {
   let rows = 0;
+  let read = 0;
+  let amiss = false;
+  for (const p of present(table, run)) {
+    const decoded = await pooledBatches(p.table, [p.path], run.threads, true, where);
+    for await (const batch of decoded.batches) rows += batch.rows;
+    const stats = decoded.stats();
+    read += stats.rowsDecoded;
+    sayProblems(p.table, stats, run);
+    amiss ||= anythingAmiss(stats) || p.table.info.leafSource === 'scan';
+  }
+  await run.write(`${rows}\n`);
+  run.say(whereLine(table.definition.name, rows, read));
+  return { rows, amiss };
+}
+
+async function writeLookups(table: PartitionedTable, range: KeyRange, run: PartitionRun, where: RowWhere | undefined): Promise<{ rows: number; amiss: boolean }> {
+  let rows = 0;
+  let looked = 0;
   const lookup = await table.lookup(range);
+  const keep = where === undefined ? null : await whereFilter(where, table.columns, table.definition.columns);
   if (!run.count && run.format === 'csv') await run.write(csvHeader(table.columns));
-  for await (const batch of lookup.batches()) {
+  for await (const found of lookup.batches()) {
+    looked += found.rows;
+    const batch = keep === null ? found : keep(found);
     rows += batch.rows;
     if (!run.count) await run.write(chunk(table, batch, run));
   }
   if (run.count) await run.write(`${rows}\n`);
   for (const note of lookup.notes) run.say(`note: ${note}`);
-  run.say(`${table.definition.name}: ${rows} rows by key; ${lookup.path.length} pages read in all`);
+  run.say(`${table.definition.name}: ${looked} rows by key; ${lookup.path.length} pages read in all`);
+  if (keep !== null) run.say(whereLine(table.definition.name, rows, looked));
   let amiss = false;
   for (const p of present(table, run)) {
     sayProblems(p.table, p.table.stats, run);

@@ -8,6 +8,7 @@
  * more than one state adds the last column `_row_state`, and `stats` counts every page skipped,
  * every record that could not be read and every row of a damaged page withheld.
  */
+import { renamedSystemColumns, SYSTEM_COLUMNS } from '../core/readers/system-columns.ts';
 import type { TableDef } from '../core/schema.ts';
 import type { EncryptionKeys } from '../core/tablespace/encryption.ts';
 import type { ByteSource } from '../core/tablespace/source.ts';
@@ -224,5 +225,8 @@ export async function openDefinedTable(source: ByteSource, definition: TableDef,
     // Its tree: the one given by id, else found by name (the target's is the table's clustered index).
     if (options.indexId === undefined && !options.target) open.index = await treeByName(source, definition, secondary, options.keys, warnings);
   }
-  return new InnodbTable(definition, await openTable(source, definition, { ...open, versions: options.versions }), open, warnings, source);
+  const reader = await openTable(source, definition, { ...open, versions: options.versions });
+  const renamed = options.systemColumns === true ? renamedSystemColumns(reader.columns.slice(-SYSTEM_COLUMNS.length)) : null;
+  if (renamed !== null) warnings.push(`${source.name}: ${renamed}`);
+  return new InnodbTable(definition, reader, open, warnings, source);
 }

@@ -11,8 +11,7 @@
  *    loaded into a fresh server whose SELECTs give the same rows.
  * The listing time is printed (bench/results.md keeps the 5,000-table figure: `npm run bench`).
  */
-import { readFileSync, rmSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,7 +19,8 @@ import type { Page } from 'playwright-core';
 import { csvHeader, csvRows } from '../../src/core/writers/output.ts';
 import { startMariadb } from '../harness/mariadb.ts';
 import { makeManyTables, type ManyTables } from '../differential/many-tables-setup.ts';
-import { checkSetup, expectOwnOriginOnly, loadPage, startSession, type Session } from './harness.ts';
+import { expectOwnOriginOnly, pageSteps, type Session } from './harness.ts';
+import { pageTest } from './page-test.ts';
 
 /** Tables t1 … tN in seeda; the even ones are dropped. */
 const N = 1000;
@@ -35,22 +35,16 @@ describe('a datadir of many tables inside ibdata1, half dropped, dropped on the 
   let work: string;
   /** Name → whether it is marked dropped, as the list showed it. */
   const listed = new Map<string, boolean>();
+  const t = pageTest('many-page');
+  const { exportAll } = pageSteps(() => page);
 
   beforeAll(async () => {
-    checkSetup();
-    work = mkdtempSync(join(tmpdir(), 'ibd-many-page-'));
+    ({ session, page, work } = t);
     made = await makeManyTables(N, { filePerTable: false, drop: true, dropOnly: (i) => i % 2 === 0 });
     datadir = made.dropped as string;
-    session = await startSession(join(work, 'chromium-profile'));
-    page = session.page;
-    await loadPage(session);
   }, 600_000);
 
-  afterAll(async () => {
-    await session?.close();
-    made?.remove();
-    if (work) rmSync(work, { recursive: true, force: true });
-  }, 60_000);
+  afterAll(() => made?.remove());
 
   it('lists every table by name as it is found, with a progress count; the dropped ones by their recovered names, marked', async () => {
     const started = performance.now();
@@ -92,8 +86,7 @@ describe('a datadir of many tables inside ibdata1, half dropped, dropped on the 
 
   it('"Export all tables" writes every table into tables.zip, each CSV equal to the server\'s SELECT', async () => {
     const started = performance.now();
-    const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 600_000 }), page.getByTestId('export-all-zip').click()]);
-    const zip = unzipSync(readFileSync((await dl.path())!));
+    const zip = unzipSync(await exportAll('zip', 600_000));
     console.log(`export of ${listed.size} tables: ${((performance.now() - started) / 1000).toFixed(1)} s`);
     await page.getByTestId('export-all-status').waitFor();
     const folder = basename(datadir);
@@ -130,9 +123,7 @@ describe('a datadir of many tables inside ibdata1, half dropped, dropped on the 
   }, 600_000);
 
   it('"Download tables.sql": one file of every table, which a server loads into the same rows', async () => {
-    const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 600_000 }), page.getByTestId('export-all-sql').click()]);
-    expect(dl.suggestedFilename()).toBe('tables.sql');
-    const sql = readFileSync((await dl.path())!, 'utf8');
+    const sql = (await exportAll('sql', 600_000)).toString('utf8');
     const file = join(work, 'tables.sql');
     // (the unknown trees' guessed tables are left out of the load: they have no database of their own)
     writeFileSync(file, sql);
@@ -169,8 +160,7 @@ describe('a datadir of many tables inside ibdata1, half dropped, dropped on the 
     expect(await page.getByTestId('choose').locator('select').inputValue()).toBe('lost_one');
     await page.getByTestId('choose').locator('button[type="submit"]').click();
     await item.and(page.locator('[data-state="done"]')).waitFor({ timeout: 120_000 });
-    const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 600_000 }), page.getByTestId('export-all-zip').click()]);
-    const zip = unzipSync(readFileSync((await dl.path())!));
+    const zip = unzipSync(await exportAll('zip', 600_000));
     const csv = new TextDecoder().decode(zip[`${basename(datadir)}/#dropped/lost_one.csv`]);
     // one of the lost one-row tables' value
     expect(csv).toMatch(/^i\n\d+\n$/);

@@ -182,22 +182,33 @@ export function pageSteps(page: () => Page) {
      * Clicks Download and returns the saved file's bytes. The service worker controls the page (each
      * suite waits for it first: loadPage), so the download is streamed through it (src/sw/download-stream.ts).
      */
-    /** `done`: looks at the finished export before it is dismissed. 'NDJSON strings': every value a string (the checkbox). */
-    async download(format: 'CSV' | 'NDJSON' | 'NDJSON strings' | 'SQL' | 'Parquet', expectName: string, done?: (progress: Locator) => Promise<void>): Promise<Buffer> {
+    /**
+     * `done`: looks at the finished export before it is dismissed. 'NDJSON strings': every value a string (the checkbox).
+     * `timeout`: for the download to start and the export to end (a sorted export sorts first).
+     */
+    async download(format: 'CSV' | 'NDJSON' | 'NDJSON strings' | 'SQL' | 'Parquet', expectName: string, done?: (progress: Locator) => Promise<void>, timeout = 120_000): Promise<Buffer> {
       const p = page();
       await panel('export');
       await p.getByRole('radio', { name: format.replace(' strings', ''), exact: true }).check();
       if (format.startsWith('NDJSON')) await p.getByTestId('json-strings').setChecked(format === 'NDJSON strings');
       const [dl] = await Promise.all([
-        p.waitForEvent('download', { timeout: 120_000 }),
+        p.waitForEvent('download', { timeout }),
         p.getByTestId('download').click(),
       ]);
       expect(dl.suggestedFilename()).toBe(expectName);
-      await p.locator('[data-testid="export-progress"][data-state="done"][data-target="stream"]').waitFor({ timeout: 120_000 });
+      await p.locator('[data-testid="export-progress"][data-state="done"][data-target="stream"]').waitFor({ timeout });
       const bytes = readFileSync(await dl.path());
       await done?.(p.getByTestId('export-progress'));
       await p.getByRole('button', { name: 'OK', exact: true }).click();
       return bytes;
+    },
+
+    /** "Export all tables" as `tables.zip` or `tables.sql` (the buttons beside the list): the file's bytes. */
+    async exportAll(kind: 'zip' | 'sql', timeout = 120_000): Promise<Buffer> {
+      const p = page();
+      const [dl] = await Promise.all([p.waitForEvent('download', { timeout }), p.getByTestId(`export-all-${kind}`).click()]);
+      expect(dl.suggestedFilename()).toBe(`tables.${kind}`);
+      return readFileSync(await dl.path());
     },
   };
 }

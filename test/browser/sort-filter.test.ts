@@ -12,7 +12,7 @@
  *    of the filtered rows sorted by w equals `WHERE … ORDER BY w, id`, byte for byte (CSV);
  *  - a search shows its progress and a Cancel, which stops it.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,20 +33,10 @@ describe('sorting and filtered exports of 1,000,000 rows in the built page', () 
   let work: string;
   let files: { ibd: string; sql: string };
 
-  const { shot, waitForTable, clearAll, open, panel } = pageSteps(() => page);
+  const { shot, waitForTable, clearAll, open, panel, download } = pageSteps(() => page);
 
-  /** Downloads a CSV of the rows chosen (streamed through the service worker) and returns its text. */
-  async function downloadCsv(): Promise<string> {
-    await panel('export');
-    await page.getByRole('radio', { name: 'CSV', exact: true }).check();
-    const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 180_000 }), page.getByTestId('download').click()]);
-    expect(dl.suggestedFilename()).toBe('m.csv');
-    // A sorted export sorts the rows (in its own workers) before it writes them.
-    await page.locator('[data-testid="export-progress"][data-state="done"]').waitFor({ timeout: 180_000 });
-    const text = readFileSync(await dl.path(), 'utf8');
-    await page.getByRole('button', { name: 'OK', exact: true }).click();
-    return text;
-  }
+  /** A CSV of the rows chosen (streamed through the service worker); a sorted export sorts the rows (in its own workers) first. */
+  const downloadCsv = async () => (await download('CSV', 'm.csv', undefined, 180_000)).toString('utf8');
 
   async function heapBytes(): Promise<number> {
     const h = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number; backingStorageSize?: number };

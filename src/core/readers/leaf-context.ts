@@ -24,7 +24,7 @@ import { addProblem, type DecodeStats } from './decode-stats.ts';
 import type { LeafContext } from './leaf-decoder.ts';
 import { hasStateColumn, type RowMode } from './row-state.ts';
 import { HISTORY_COLUMNS } from './leaf-history.ts';
-import { SYSTEM_COLUMNS } from './system-columns.ts';
+import { SYSTEM_COLUMNS, systemColumnNames } from './system-columns.ts';
 
 /**
  * The layout of `table`'s clustered index records in this file, whose root is `rootPage` (-1:
@@ -65,7 +65,7 @@ export function leafContext(ts: Tablespace, layout: ClusteredLayout, compact: bo
 
 /** The system columns' names where the context has them (after every other column), else none. */
 export function systemColumns(ctx: LeafContext): readonly string[] {
-  return ctx.system === true ? SYSTEM_COLUMNS : [];
+  return ctx.system === true ? systemColumnNames(ctx.layout.columns.map((c) => c.name)) : [];
 }
 
 /**

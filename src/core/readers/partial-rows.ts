@@ -19,7 +19,7 @@ import { isClusteredIndex } from '../records/secondary-index.ts';
 import { keyPart, type KeyPart } from '../values/key-values.ts';
 import { cellText, type RowBatch } from '../values/row-batch.ts';
 import { ROW_STATE_COLUMN } from './row-state.ts';
-import { SYSTEM_COLUMNS } from './system-columns.ts';
+import { systemColumnOf } from './system-columns.ts';
 import type { Row, TableReader } from './table-reader.ts';
 
 /** How the text of every absent cell begins (the page shows such a cell of a partial row as not recovered). */
@@ -85,7 +85,8 @@ export async function partialRows(table: TableDef, clustered: TableReader, open:
   const names = table.columns.filter((c) => c.generated !== 'virtual').map((c) => c.name.toLowerCase());
   const sorted = [...found.values()].sort((a, b) => compareKeys(parts, a.key, b.key));
   // The system columns (system-columns.ts) are NULL: no clustered record, no page, is behind the row.
-  const at = columns.map((c) => (c === ROW_STATE_COLUMN ? null : (SYSTEM_COLUMNS as readonly string[]).includes(c) ? SYSTEM_CELL : names.indexOf(c.toLowerCase())));
+  // (a table's own column first: one named like a system column is the table's, ours renamed)
+  const at = columns.map((c) => (c === ROW_STATE_COLUMN ? null : names.includes(c.toLowerCase()) ? names.indexOf(c.toLowerCase()) : systemColumnOf(c) >= 0 ? SYSTEM_CELL : -1));
   result.rows = sorted.map((f) => at.map((i) => (i === null ? 'partial' : i === SYSTEM_CELL ? null : cellOf(f, i))));
   result.absent = sorted.map((f) => at.flatMap((i, c) => (i !== null && i !== SYSTEM_CELL && (i < 0 || f.cells[i] === undefined) ? [c] : [])));
   result.pages = sorted.map((f) => f.gap.pages[0]);

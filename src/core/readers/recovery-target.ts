@@ -72,10 +72,14 @@ function pickGroup(source: ByteSource, scan: OrphanScan, indexId: bigint | null)
  * table and index each id belongs to.
  */
 export async function listIndexes(source: ByteSource, pageSize: number | null, names: ReadonlyMap<bigint, string> | null = null): Promise<string> {
-  const scan = await scanOrphans(source, { pageSize: pageSize ?? undefined });
+  // The layout the file was opened with, so that the list agrees with the rows, the SDI and --page-map
+  // (and ROW_FORMAT=COMPRESSED pages, which no guess from samples finds); guessed only for a raw image.
+  const known = pageSize === null ? (await Tablespace.open(source).catch(() => null))?.layout ?? undefined : undefined;
+  const scan = await scanOrphans(source, { pageSize: pageSize ?? undefined, layout: known });
   const { layout } = scan;
+  const pages = `${layout.pageSize / 1024} KB ${layout.compressed === true ? 'compressed pages (ROW_FORMAT=COMPRESSED)' : 'pages'}`;
   const lines = [
-    `${source.name}: ${layout.pageSize / 1024} KB pages from byte ${layout.gridOffset}, ${layout.fullCrc32 ? 'full_crc32' : 'crc32/innodb'} checksums; ${scan.pagesScanned} pages read, ${scan.validPages} valid, ${scan.damagedPages} damaged index pages, ${scan.emptyPages} empty`,
+    `${source.name}: ${pages} from byte ${layout.gridOffset}, ${layout.fullCrc32 ? 'full_crc32' : 'crc32/innodb'} checksums${known ? ', as the file opens' : ''}; ${scan.pagesScanned} pages read, ${scan.validPages} valid, ${scan.damagedPages} damaged index pages, ${scan.emptyPages} empty`,
   ];
   const header = ['space', 'index', 'pages', 'leaf', 'non-leaf', 'levels', 'records', 'format', 'root', 'damaged', 'copies', ...(names ? ['table.index'] : [])];
   const rows = scan.groups.map((g) => [

@@ -20,6 +20,41 @@ import { trxIdOffset } from './leaf-versions.ts';
 /** The columns, in this order, after every other of a read (`_row_state`, a history's). */
 export const SYSTEM_COLUMNS = ['_db_trx_id', '_db_roll_ptr', '_page', '_heap'] as const;
 
+/** What a system column's name takes when the table has a column of that name (then `_sys2`, `_sys3` …). */
+const CLASH_SUFFIX = '_sys';
+const RENAMED = new RegExp(`^(${SYSTEM_COLUMNS.join('|')})(?:${CLASH_SUFFIX}\\d*)?$`);
+
+/**
+ * The system columns' names for a read whose other columns are `taken`: each as SYSTEM_COLUMNS names
+ * it unless a column of the table (compared as the server compares column names, letter case aside)
+ * already has that name; then with `_sys` after it (or `_sys2` …), so that no output has two columns
+ * of one name and no user column is taken for one of ours.
+ */
+export function systemColumnNames(taken: readonly string[]): string[] {
+  const used = new Set(taken.map((n) => n.toLowerCase()));
+  return SYSTEM_COLUMNS.map((name) => {
+    let out: string = name;
+    for (let n = 1; used.has(out.toLowerCase()); n++) out = `${name}${CLASH_SUFFIX}${n === 1 ? '' : n}`;
+    used.add(out.toLowerCase());
+    return out;
+  });
+}
+
+/**
+ * Which system column (index into SYSTEM_COLUMNS) an output column that is none of the table's is,
+ * by its name as systemColumnNames gives it; -1 for another.
+ */
+export function systemColumnOf(name: string): number {
+  const m = RENAMED.exec(name);
+  return m === null ? -1 : SYSTEM_COLUMNS.indexOf(m[1] as (typeof SYSTEM_COLUMNS)[number]);
+}
+
+/** The warning for a table whose own columns take system columns' names: what ours are called instead. */
+export function renamedSystemColumns(names: readonly string[]): string | null {
+  const moved = names.flatMap((name, i) => (name === SYSTEM_COLUMNS[i] ? [] : [`${SYSTEM_COLUMNS[i]} is ${name}`]));
+  return moved.length === 0 ? null : `the table has columns named like the system columns: ours are renamed (${moved.join(', ')})`;
+}
+
 /** Bytes of DB_TRX_ID, which DB_ROLL_PTR (7 bytes) follows. */
 const TRX_ID_LEN = 6;
 const ROLL_PTR_LEN = 7;
@@ -27,11 +62,11 @@ const ROLL_PTR_LEN = 7;
 /**
  * The system columns as column definitions, for what compares, filters or labels cells by type:
  * DB_TRX_ID a BIGINT UNSIGNED, DB_ROLL_PTR a BINARY(7), the page an INT UNSIGNED, the heap number a
- * SMALLINT UNSIGNED (13 bits).
+ * SMALLINT UNSIGNED (13 bits); `names`: theirs in the read (systemColumnNames).
  */
-export function systemColumnDefs(): Column[] {
+export function systemColumnDefs(names: readonly string[] = SYSTEM_COLUMNS): Column[] {
   const types: [ColumnType, number][] = [['bigint', 0], ['binary', ROLL_PTR_LEN], ['int', 0], ['smallint', 0]];
-  return SYSTEM_COLUMNS.map((name, i) => ({
+  return names.map((name, i) => ({
     name, type: types[i][0], unsigned: i !== 1, zerofill: false, nullable: true, length: types[i][1], precision: 0, scale: 0, fsp: 0,
     charset: 'binary', collation: '', values: [], generated: null, invisible: false, legacyTemporal: false, defaultSql: null, comment: '',
   }));

@@ -41,6 +41,11 @@ export interface RawLayout {
   gridOffset: number;
   /** MariaDB full_crc32 checksums (else crc32/innodb/none). */
   fullCrc32: boolean;
+  /**
+   * ROW_FORMAT=COMPRESSED pages of `pageSize` bytes (page_zip checksums, no FIL trailer): only ever
+   * given from a tablespace's own layout (ScanOptions.layout), never guessed from samples.
+   */
+  compressed?: boolean;
 }
 
 export interface LayoutGuess extends RawLayout {
@@ -296,7 +301,7 @@ export async function scanOrphans(source: ByteSource, options: ScanOptions = {})
         result.emptyPages++;
         continue;
       }
-      const valid = pageChecks(page, layout.fullCrc32);
+      const valid = layout.compressed === true ? zipValid(page) : pageChecks(page, layout.fullCrc32);
       if (valid) result.validPages++;
       if (!isIndexType(u16(page, FIL_PAGE_TYPE))) continue;
       if (!valid) {
@@ -343,6 +348,12 @@ export interface SpaceLayout {
 function zipChecks(page: Uint8Array): boolean {
   const r = verifyZipPage(page);
   return r === 'crc32' || r === 'innodb';
+}
+
+/** Whether a ROW_FORMAT=COMPRESSED page checks out as the engine accepts it (the 'none' magic too, as pageChecks does). */
+function zipValid(page: Uint8Array): boolean {
+  const r = verifyZipPage(page);
+  return r !== 'bad' && r !== 'empty';
 }
 
 /**

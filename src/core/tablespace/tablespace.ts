@@ -19,6 +19,7 @@ import {
   decompressFullCrc32, decompressMariadb, decompressMysql, fullCrc32StoredSize, isFullCrc32Compressed, isMariadbCompressed, isMysqlCompressed,
   MARIADB_ALGORITHMS, PageCompressionError,
 } from '../pages/page-compression.ts';
+import type { RawLayout } from './orphan-scan.ts';
 import { readBuffers, type ByteSource } from './source.ts';
 import { decompressZipPage, isZipIndexType, verifyZipPage, zipPageCrc32 } from '../pages/zip-page.ts';
 import { ZipPageError } from '../pages/zip-fields.ts';
@@ -99,6 +100,8 @@ export class Tablespace {
   page0Damaged: string | null = null;
   /** Page 0 is sound but its space flags disagree with the pages (read as the pages show): both, in words; or null. */
   flagsDisagree: string | null = null;
+  /** Neither page 0 nor any other page checks out in the layout the flags give: it is a last resort, not a finding. */
+  private layoutUnconfirmed = false;
 
   private constructor(
     readonly source: ByteSource,
@@ -153,6 +156,7 @@ export class Tablespace {
       // Nothing else checks out either: the flags are all there is to go by.
       const ts = await Tablespace.fromPage0(source, fsp, options);
       ts.page0Damaged = `${problem}, and no other page checks out in any layout either`;
+      ts.layoutUnconfirmed = true;
       return ts;
     }
     throw await notATablespace(source, problem ?? 'its flags disagree with the pages');
@@ -217,6 +221,16 @@ export class Tablespace {
       return `page 0 (the space header) is damaged: ${this.page0Damaged}; page size/format taken from the other pages: ${describeFormat(this.fsp.flags)}`;
     }
     return this.flagsDisagree;
+  }
+
+  /**
+   * The layout every reader of the file goes by (page size as stored, compressed or not, checksum
+   * format), as decided once when the file was opened; null when nothing confirmed it (then a
+   * scan must guess from the bytes, orphan-scan.ts).
+   */
+  get layout(): RawLayout | null {
+    if (this.layoutUnconfirmed || this.rawImage) return null;
+    return { pageSize: this.physicalSize, gridOffset: 0, fullCrc32: this.fullCrc32, compressed: this.fsp.flags.zipSize !== 0 };
   }
 
   /** Opened by openRaw: other files' pages, or copies of this one's, may lie anywhere in the image. */

@@ -15,7 +15,7 @@
  *    NDJSON of before numbers were written as numbers.
  */
 import type { Column, TableDef } from '../schema.ts';
-import { SYSTEM_COLUMNS } from '../readers/system-columns.ts';
+import { systemColumnOf } from '../readers/system-columns.ts';
 
 /** How the values of one output column are written in JSON. */
 export type JsonKind = 'integer' | 'number' | 'bit' | 'string';
@@ -35,8 +35,8 @@ function kindOf(c: Column | undefined, strings: boolean): JsonKind {
   return NUMBER_TYPES.has(c.type) ? 'number' : 'string';
 }
 
-/** The system columns (readers/system-columns.ts) that are whole numbers: DB_TRX_ID, page and heap number. */
-const SYSTEM_INTEGERS = new Set<string>([SYSTEM_COLUMNS[0], SYSTEM_COLUMNS[2], SYSTEM_COLUMNS[3]]);
+/** Whether a column none of the table's is a system column (readers/system-columns.ts) that is a whole number: DB_TRX_ID, page and heap number. */
+const systemInteger = (name: string) => [0, 2, 3].includes(systemColumnOf(name));
 
 /** The JSON kind of each output column (matched to the table definition by name; the system numbers integers; others are strings). */
 export function jsonColumns(table: TableDef | null, outputColumns: readonly string[], options: JsonOptions = {}): JsonKind[] {
@@ -44,7 +44,7 @@ export function jsonColumns(table: TableDef | null, outputColumns: readonly stri
   const strings = options.strings === true;
   return outputColumns.map((name) => {
     const c = byName.get(name.toLowerCase());
-    return c === undefined && !strings && SYSTEM_INTEGERS.has(name) ? 'integer' : kindOf(c, strings);
+    return c === undefined && !strings && systemInteger(name) ? 'integer' : kindOf(c, strings);
   });
 }
 

@@ -24,7 +24,7 @@
 import Papa from 'papaparse';
 import { decoderFor } from '../values/charset.ts';
 import type { Column, TableDef } from '../schema.ts';
-import { SYSTEM_COLUMNS } from '../readers/system-columns.ts';
+import { systemColumnOf } from '../readers/system-columns.ts';
 import type { Row } from '../readers/table-reader.ts';
 import { jsonColumns, jsonValue, type JsonKind, type JsonOptions } from './json-values.ts';
 
@@ -147,7 +147,7 @@ export function sqlColumns(table: TableDef, outputColumns: readonly string[]): S
   return outputColumns.map((name) => {
     const c = byName.get(name.toLowerCase());
     // The system columns (readers/system-columns.ts) are not the table's: an INSERT would fail on them.
-    if (!c) return { name, kind: 'string', insert: !(SYSTEM_COLUMNS as readonly string[]).includes(name) };
+    if (!c) return { name, kind: 'string', insert: systemColumnOf(name) < 0 };
     let kind: SqlValueKind = 'string';
     if (NUMBER_TYPES.has(c.type)) kind = 'number';
     else if (HEX_TYPES.has(c.type)) kind = 'hex';

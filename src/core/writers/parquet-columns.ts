@@ -32,7 +32,7 @@
 import type { SchemaElement } from 'hyparquet';
 import { decoderFor } from '../values/charset.ts';
 import type { Column, TableDef } from '../schema.ts';
-import { SYSTEM_COLUMNS } from '../readers/system-columns.ts';
+import { systemColumnOf } from '../readers/system-columns.ts';
 
 /**
  * How a column's cell text becomes its Parquet value (parquet-cells.ts): `int32` a whole number as a
@@ -69,11 +69,13 @@ export function parquetColumns(table: TableDef, outputColumns: readonly string[]
 
 /** A system column's type (see above), or null for another name. */
 function systemTyped(name: string): Typed | null {
-  const [trxId, rollPtr, page, heap] = SYSTEM_COLUMNS;
-  if (name === trxId) return integer(64, false);
-  if (name === rollPtr) return bytes();
-  if (name === page) return integer(32, false);
-  return name === heap ? integer(16, false) : null;
+  switch (systemColumnOf(name)) {
+    case 0: return integer(64, false);
+    case 1: return bytes();
+    case 2: return integer(32, false);
+    case 3: return integer(16, false);
+    default: return null;
+  }
 }
 
 /** The whole schema: the root, then the columns. */
