@@ -4,6 +4,7 @@
  * buffer, which of the files sent later are the datadir's, and whether to apply the log at all. Types
  * and the file key only: the page and the worker both import it.
  */
+import type { EncryptionKeys } from '../src/core/tablespace/encryption.ts';
 import type { NamedBlob } from './schema-api.ts';
 
 export interface DatadirLog {
@@ -19,6 +20,8 @@ export interface DatadirLog {
   members: string[];
   /** The pages are read as they are on disk (the CLI's --as-on-disk): the log only says what it would change. */
   asOnDisk: boolean;
+  /** The keys given so far: key 1 of an encrypted log (innodb_encrypt_log), those of encrypted system and undo tablespaces. */
+  keys: EncryptionKeys;
 }
 
 /**

@@ -107,6 +107,7 @@ export async function rollbackOf(blob: Blob, name: string): Promise<Rollback | n
     undoSpaces: at.undo.map((f) => blobSource(f.blob, f.name)),
     redoLog: blobSource(at.log.blob, at.log.name),
     redoCensus: await censusOf(at),
+    keys: at.keys,
   }).catch((e: unknown) => (e instanceof Error ? e.message : String(e)));
   const undo = await dir.undoLogs;
   if (typeof undo === 'string') return { taken: null, lines: [`${name}: the undo logs of the datadir cannot be read (${undo}): rows of transactions active at the crash, if any, are shown as on disk`] };
@@ -149,7 +150,8 @@ async function rolledForward(raw: ByteSource, dir: Datadir): Promise<Recovered> 
  * log of another format, a clean one, a file whose page 0 cannot be read: withRedoLog says it).
  */
 async function untouched(raw: ByteSource, at: DatadirLog, scan: LogCensus | null): Promise<Recovered | null> {
-  if (scan === null || scan.recordCount === 0) return null;
+  // An encrypted log's census (taken without keys) counts its records but cannot tell their tablespaces.
+  if (scan === null || scan.recordCount === 0 || scan.recordsPerSpace.size === 0) return null;
   const ts = await Tablespace.open(raw).catch(() => null);
   if (ts === null || ts.page0Damaged !== null) return null;
   const id = ts.fsp.spaceId;
@@ -158,9 +160,10 @@ async function untouched(raw: ByteSource, at: DatadirLog, scan: LogCensus | null
   return { source: raw, recovery: { log: at.log.name, bounds: scan.bounds, clean: false, applied: null, notApplied: null, pagesInLog: 0, files } };
 }
 
-function withRedoLog(raw: ByteSource, { log, more, system, asOnDisk }: DatadirLog, census: LogCensus | null): Promise<Recovered> {
+function withRedoLog(raw: ByteSource, { log, more, system, asOnDisk, keys }: DatadirLog, census: LogCensus | null): Promise<Recovered> {
   return redoLogged(raw, blobSource(log.blob, log.name), {
     apply: !asOnDisk,
+    keys,
     census,
     boundsReaders: [logFilesReader(more.map((f) => blobSource(f.blob, f.name)))],
     systemTablespace: system && sharedBlobSource(system.blob, system.name),

@@ -117,7 +117,8 @@ export class Workspace {
    */
   #useDatadirLog(): boolean {
     const logs = this.files.datadirLogs();
-    const signature = JSON.stringify(logs.map((log) => ({ ...log, log: log.log.name, more: log.more.map((f) => f.name), system: log.system?.name ?? null, undo: log.undo.map((f) => f.name) })));
+    // (the keys are Maps, which JSON does not show: the key files read stand for them)
+    const signature = JSON.stringify(logs.map((log) => ({ ...log, log: log.log.name, more: log.more.map((f) => f.name), system: log.system?.name ?? null, undo: log.undo.map((f) => f.name), keys: this.files.keyRing.files })));
     if (signature === this.#log) return false;
     this.#log = signature;
     setDatadirLogs(logs);
@@ -186,6 +187,8 @@ export class Workspace {
   /** The password of a locked key file: its keys are read, and the table on screen is opened again. */
   async unlock(path: string, password: string): Promise<void> {
     if (!(await this.files.keyRing.unlock(path, password))) return;
+    // (key 1 may be the redo log's: its files are read through it again)
+    if (this.#useDatadirLog()) this.#readAgain();
     this.#listing.summarizeAgain(this.tables);
     const selected = this.selected;
     if (selected && !selected.busy && selected.state !== 'done') this.retry(selected.key);

@@ -8,7 +8,7 @@
  * key 1, told that it does not decrypt.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,8 +20,9 @@ import { parseKeyFile } from '../../src/core/tablespace/encryption.ts';
 import { Tablespace } from '../../src/core/tablespace/tablespace.ts';
 import { openInnodb } from '../../src/lib/node.ts';
 import { fileSource } from '../../src/node/file-source.ts';
-import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
-import { crashMidWork, SERVER_ARGS, TABLES, type Crashed } from './crash-recovery-setup.ts';
+import type { MariadbServer } from '../harness/mariadb.ts';
+import { crashEncrypted, KEY1, KEY2, WRONG1, writeKeyFile } from './crash-encrypted-setup.ts';
+import { TABLES, type Crashed } from './crash-recovery-setup.ts';
 import { expectSameRows } from './decode.ts';
 import { ndjsonRows } from './undo-setup.ts';
 
@@ -29,19 +30,12 @@ const ROOT = join(import.meta.dirname, '../..');
 const CLI = join(ROOT, 'dist-cli/ibd-reader.mjs');
 const cli = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
 
-const KEY1 = '1;5c4b1ff1a0a1e2d9f7b0c3a4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708\n';
-const KEY2 = '2;0123456789abcdef0123456789abcdef\n';
-const WRONG1 = '1;00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff\n';
 const dir = mkdtempSync(join(tmpdir(), 'ibd-redo-keys-'));
-const keyFile = (name: string, text: string) => {
-  writeFileSync(join(dir, name), text);
-  return join(dir, name);
-};
+const keyFile = (name: string, text: string) => writeKeyFile(dir, name, text);
 const ALL = keyFile('keys.txt', KEY1 + KEY2);
 const TABLES_ONLY = keyFile('tables-only.txt', KEY2);
 const WRONG = keyFile('wrong.txt', WRONG1 + KEY2);
 const keys = { mariadb: parseKeyFile(KEY1 + KEY2) };
-const ENCRYPTION = ['--plugin-load-add=file_key_management', `--file-key-management-filename=${ALL}`, '--innodb-encrypt-log=ON', '--innodb-encrypt-tables=ON', '--innodb-default-encryption-key-id=2'];
 
 let crashed: Crashed;
 let copyA: string;
@@ -50,9 +44,7 @@ const countOf = async (table: string) => (await recovered.query(`SELECT COUNT(*)
 
 beforeAll(async () => {
   execFileSync(process.execPath, [join(ROOT, 'scripts/build-cli.mjs')], { cwd: ROOT });
-  crashed = await crashMidWork(true, true, ENCRYPTION);
-  copyA = crashed.server.copyDatadir();
-  recovered = await startMariadb({ datadir: crashed.server.copyDatadir(), extraArgs: [...SERVER_ARGS, ...ENCRYPTION] });
+  ({ copy: copyA, recovered, ...crashed } = await crashEncrypted(ALL));
 }, 300_000);
 
 afterAll(async () => {

@@ -105,7 +105,7 @@ export class FileSet {
 
   /** The redo log of each datadir dropped, with what the workers read through it (redo-files.ts); none dropped: empty. */
   datadirLogs(): DatadirLog[] {
-    return datadirLogsOf(this.#joinedFiles(), this.asOnDisk);
+    return datadirLogsOf(this.#joinedFiles(), this.asOnDisk, this.keyRing.keys);
   }
 
   /** The .sql files, as the workers take them. */

@@ -5,6 +5,7 @@
  * folder, and only they are read through the log (redo-sources.ts in the workers). No DOM besides
  * the `File` type: unit-tested in Node.
  */
+import type { EncryptionKeys } from '../../core/tablespace/encryption.ts';
 import { fileKey, type DatadirLog } from '../../../workers/redo-api.ts';
 import { folderOf, kindOf, type InputFile } from './pairing.ts';
 
@@ -41,7 +42,7 @@ function inFolder(path: string, folder: string): boolean {
  * innermost datadir folder holding it, so several datadirs dropped together each read their own
  * files through their own log.
  */
-export function datadirLogsOf(files: readonly InputFile[], asOnDisk: boolean): DatadirLog[] {
+export function datadirLogsOf(files: readonly InputFile[], asOnDisk: boolean, keys: EncryptionKeys = {}): DatadirLog[] {
   const logs = files.filter(isRedoLogFile);
   const folders = datadirFolders(logs);
   const owner = (path: string) => folders.find((folder) => inFolder(path, folder));
@@ -59,6 +60,7 @@ export function datadirLogsOf(files: readonly InputFile[], asOnDisk: boolean): D
       undo: files.filter((f) => folderOf(f.path) === folder && UNDO_NAME.test(f.file.name)).map(named),
       members: tables.map((f) => fileKey(f.file, f.file.name)),
       asOnDisk,
+      keys,
     };
   });
 }
