@@ -24,6 +24,7 @@ import { csvBytes } from '../src/core/writers/csv-bytes.ts';
 import { csvHeader } from '../src/core/writers/output.ts';
 import type { TableDef } from '../src/core/schema.ts';
 import { parseCreateTables } from '../src/core/definitions/ddl/create-table.ts';
+import { partitionNamesOfClause } from '../src/core/definitions/partitions.ts';
 import { tableNameOfFile } from '../src/core/definitions/frm/index.ts';
 import { fileKind, resolveSchema } from '../src/core/definitions/schema-source.ts';
 import { blobSource, bytesSource, type ByteSource } from '../src/core/tablespace/source.ts';
@@ -357,15 +358,24 @@ async function exportDefinition(item: ListItem, ibd: ByteSource, sqls: readonly 
   return found;
 }
 
-/** A partitioned table's partitions (`item.partitions`, in the order of its .par or definition) into one CSV, each row ending with its partition (a crash's open transactions rolled back). */
-async function partitionedCsv(item: ListItem, table: TableDef): Promise<ExportedTable> {
+/**
+ * A partitioned table's partitions (`item.partitions`, in the order of its .par or definition) read as
+ * one table (a crash's open transactions rolled back in every partition): one CSV, each row ending
+ * with its partition; or with `sql`, the statements of the CLI's `--format sql`: its CREATE TABLE with
+ * the PARTITION BY clause the definition keeps (a .frm does; else unpartitioned, said), then INSERTs,
+ * which the server puts back in their partitions.
+ */
+async function partitionedRows(item: ListItem, table: TableDef, sql?: { db: string | null }): Promise<ExportedTable> {
   const named = (f: NamedBlob) => blobSource(f.blob, f.name);
   const parts = await Promise.all((item.partitions ?? []).map((f) => fileSource(f.blob, f.name, () => named(f))));
-  // The transactions active at a crash, rolled back in every partition.
   const first = item.partitions?.[0];
   const versions = first ? ((await rollbackOf(first.blob, first.name))?.taken?.versions ?? null) : null;
-  const opened = await openPartitionSources(parts, (item.companions ?? []).map(named), { definition: table, partitionColumn: true, timeZone: item.timeZone, versions });
-  return rowsCsv(opened, table);
+  const opened = await openPartitionSources(parts, (item.companions ?? []).map(named), { definition: table, partitionColumn: !sql, timeZone: item.timeZone, versions });
+  if (!sql) return rowsCsv(opened, table);
+  const files = parts.map((p) => p.name).join(', ');
+  const unpartitioned = partitionNamesOfClause(table.createSql) === null ? `no definition found gives its PARTITION BY clause: it is created unpartitioned, with the same rows` : null;
+  const bytes = await rowsSql(opened, table, sql.db, files, unpartitioned);
+  return { table: table.name, bytes, rows: opened.stats.rowsDecoded, problem: [unpartitioned, readProblems(opened.stats)].filter((p) => p).join('; ') || null };
 }
 
 /** Every row of `reader` (a table, or a partitioned table's partitions) into one CSV. */
@@ -457,8 +467,8 @@ export function createListMethods(): ListMethods {
         try {
           const ibd = await source(i);
           const table = await exportDefinition(item, ibd, sqls, system);
-          if (item.partitions && format === 'sql') throw new Error('SQL is not written for a partitioned table yet: its rows are in the CSV export');
-          row = item.partitions ? await partitionedCsv(item, table) : await tableCsv(item, ibd, table, { index: item.index, raw: item.raw }, item.timeZone, format === 'sql' ? { db: item.db ?? null } : undefined);
+          const sql = format === 'sql' ? { db: item.db ?? null } : undefined;
+          row = item.partitions ? await partitionedRows(item, table, sql) : await tableCsv(item, ibd, table, { index: item.index, raw: item.raw }, item.timeZone, sql);
         } catch (err) {
           row = { table: null, bytes: null, rows: 0, problem: message(err) };
         }

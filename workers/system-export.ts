@@ -51,15 +51,20 @@ export async function guessedDefinition(ibd: ByteSource, target: GuessTarget): P
   return guessedTable(await guessColumns(ts, `index_${target.indexId}`, target.indexId, { compact: target.compact, rootLeaf: target.rootLeaf }));
 }
 
-/** Every row of `reader` as SQL: the database created and used (`db`, when there is one), the CREATE TABLE, INSERTs. */
+/**
+ * Every row of `reader` as SQL: the database created and used (`db`, when there is one), the CREATE
+ * TABLE (after `note` as a comment: what the dump changes of the table), INSERTs.
+ */
 export async function rowsSql(
   reader: { batches(o: { batchSize: number }): AsyncIterable<RowBatch>; columns: readonly string[] },
   table: TableDef,
   db: string | null,
   file: string,
+  note: string | null = null,
 ): Promise<Uint8Array> {
   const columns = sqlColumns(table, reader.columns);
-  const parts: string[] = [`${db !== null ? `CREATE DATABASE IF NOT EXISTS ${sqlIdent(db)};\nUSE ${sqlIdent(db)};\n` : ''}${sqlPreamble(table, file)}`];
+  const comment = note === null ? '' : `-- ${sqlIdent(table.name)}: ${note.replace(/[\r\n]/g, ' ')}\n`;
+  const parts: string[] = [`${db !== null ? `CREATE DATABASE IF NOT EXISTS ${sqlIdent(db)};\nUSE ${sqlIdent(db)};\n` : ''}${comment}${sqlPreamble(table, file)}`];
   for await (const batch of reader.batches({ batchSize: 5000 })) parts.push(sqlInserts(table.name, columns, batchRows(batch)));
   parts.push(sqlPostamble());
   return new TextEncoder().encode(parts.join(''));

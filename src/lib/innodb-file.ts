@@ -11,7 +11,7 @@ import type { KnownIndex } from '../core/definitions/guess/sample.ts';
 import { partitionOfFile } from '../core/definitions/partitions.ts';
 import type { Dictionary } from '../core/definitions/dictionary/dict-tables.ts';
 import { IbdError, NotInnodbError } from '../core/errors.ts';
-import { droppedIndexes, systemIndexTarget, type DroppedIndex, type IndexTarget } from '../core/readers/dropped-indexes.ts';
+import { droppedIndexes, SystemTargets, type DroppedIndex, type IndexTarget } from '../core/readers/dropped-indexes.ts';
 import { logFilesReader, withRedoLog, type RedoRecovery } from '../core/log/redo-recovery.ts';
 import { scanOrphans, type OrphanScan, type RawLayout } from '../core/tablespace/orphan-scan.ts';
 import { isDictionaryTree, recoveredTables } from '../core/definitions/dictionary/dict-freed.ts';
@@ -66,6 +66,8 @@ export class InnodbFile {
   private guessed: Promise<GuessedEntry> | null = null;
   /** The whole file read once for the indexes of dropped tables, kept for every table looked for in it. */
   private scanned: Promise<OrphanScan> | null = null;
+  /** Where the indexes of a system tablespace's tables are, found once for all of them. */
+  private targets: SystemTargets | null = null;
 
   constructor(
     /** The file's bytes, as the decoder reads them. */
@@ -142,11 +144,12 @@ export class InnodbFile {
 
   /** Where the rows of a table of a system tablespace are: its clustered index, or the index asked for. */
   private systemTarget(entry: TableEntry, indexId: bigint | undefined): Promise<IndexTarget> | IndexTarget {
-    if (indexId !== undefined) return systemIndexTarget(this.source, indexId, null, this.scanOnce);
+    this.targets ??= new SystemTargets(this.source, this.scanOnce);
+    if (indexId !== undefined) return this.targets.target(indexId, null);
     const index = entry.clusteredIndex;
     if (index === null) throw new IbdError(this.source.name, `its data dictionary names no index of \`${entry.name}\`: give the id of the index holding its rows`);
     if (entry.dictionary?.table.state === 'live' && index.rootPage !== null) return { index };
-    return systemIndexTarget(this.source, index.indexId, index.rootPage, this.scanOnce);
+    return this.targets.target(index.indexId, index.rootPage);
   }
 
   /** The file's pages grouped by index, read once (a failed or cancelled read is not kept). */

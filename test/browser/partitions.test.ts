@@ -16,7 +16,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { csvHeader, csvRows } from '../../src/core/writers/output.ts';
 import { openInnodbPartitions } from '../../src/lib/node.ts';
-import type { MariadbServer } from '../harness/mariadb.ts';
+import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
 import { expectOwnOriginOnly, pageSteps, type Session } from './harness.ts';
 import { pageTest } from './page-test.ts';
 
@@ -83,6 +83,27 @@ describe('partitioned tables, in the built page', () => {
     }
     await shot('partitions');
     expectOwnOriginOnly(session);
+  }, 300_000);
+
+  it('"Download tables.sql" creates each table with its PARTITION BY clause; a server loading it puts every row back in its partition', async () => {
+    const server = db as MariadbServer;
+    const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 120_000 }), page.getByTestId('export-all-sql').click()]);
+    expect(dl.suggestedFilename()).toBe('tables.sql');
+    const sql = readFileSync((await dl.path())!, 'utf8');
+    expect(await page.getByTestId('export-all').getAttribute('data-failed')).toBe('0');
+    expect(sql).not.toMatch(/created unpartitioned/);
+    const loaded = await startMariadb();
+    try {
+      await loaded.exec(sql);
+      for (const [table, order] of [['sales', 'id, yr'], ['regions', 'id']] as const) {
+        // the same partitions (the server's own description of them), each with the same rows
+        const layout = `SELECT PARTITION_NAME, SUBPARTITION_NAME, PARTITION_METHOD, SUBPARTITION_METHOD, PARTITION_EXPRESSION, PARTITION_DESCRIPTION FROM information_schema.PARTITIONS WHERE TABLE_SCHEMA = 'test' AND TABLE_NAME = '${table}' ORDER BY PARTITION_ORDINAL_POSITION, SUBPARTITION_ORDINAL_POSITION`;
+        expect((await loaded.query(layout)).rows, table).toEqual((await server.query(layout)).rows);
+        expect(await serverPartitions(loaded, table, order), table).toEqual(await serverPartitions(server, table, order));
+      }
+    } finally {
+      await loaded.stop();
+    }
   }, 300_000);
 
   it('goes to a key through the partitions\' B-trees, one after the other, to the server\'s row', async () => {

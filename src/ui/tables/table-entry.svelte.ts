@@ -56,13 +56,12 @@ export interface FullReport {
   error: string | null;
 }
 
-export class TableEntry {
-  readonly key: string;
-  paired = $state.raw(null as unknown as PairedTable);
-  /** Where the table definition comes from (the worker's resolveSchema), once known. */
-  resolved = $state.raw<ResolvedSchemaResult | null>(null);
-  /** The table the user picked when no definition is named like the file. */
-  chosen = $state<string | null>(null);
+/**
+ * What a table opened (or about to be) has: its row mode, rows, count and tools. Kept apart from
+ * TableEntry and made on the first write: a datadir lists 50,000 tables, most never opened, and each
+ * state field is an object of its own (a signal), ~40 bytes each on every entry.
+ */
+class TableWork {
   /** Which rows to show (row-state.ts): live, deleted, both, those of damaged pages, or all. */
   mode = $state<RowMode>('live');
   /** The table as it was before this transaction and every later one (the Transactions view); null: as it is. */
@@ -85,15 +84,6 @@ export class TableEntry {
   custom = $state.raw<TableDef | null>(null);
   /** The recovery report's pass over every leaf (of the table as last opened). */
   report = $state.raw<FullReport | null>(null);
-
-  summaryState = $state<SummaryState>('waiting');
-  summary = $state.raw<TablespaceSummary | null>(null);
-  summaryError = $state<string | null>(null);
-  /** The page map the listing's full summary filled (a small file's): the page map panel's, no second scan. */
-  pageMap: ListedTable['pageMap'] = null;
-
-  state = $state<TableState>('resolving');
-  error = $state<string | null>(null);
   opened = $state.raw<OpenedView | null>(null);
   stats = $state.raw<DecodeStats | null>(null);
   /** Rows counted so far (all of them once `state` is done). */
@@ -103,6 +93,33 @@ export class TableEntry {
   /** Bumps whenever rows arrive or are renumbered (the view itself is not reactive). */
   version = $state(0);
   elapsedMs = $state<number | null>(null);
+  /** What the count of the rows on screen found damaged or unreadable so far (damage.ts). */
+  damage = $state.raw<DamageFigures | null>(null);
+  /** The last error is the verdict that the table definition does not fit the file. */
+  mismatch = $state(false);
+}
+
+/** TableWork's fields as they read before it is made. */
+const NO_WORK: Readonly<TableWork> = {
+  mode: 'live', beforeTrx: null, taken: null, indexName: null, partial: null, systemColumns: false, target: null, scan: null, guess: null, custom: null,
+  report: null, opened: null, stats: null, rowCount: 0, counted: null, version: 0, elapsedMs: null, damage: null, mismatch: false,
+};
+
+export class TableEntry {
+  readonly key: string;
+  paired = $state.raw(null as unknown as PairedTable);
+  /** Where the table definition comes from (the worker's resolveSchema), once known. */
+  resolved = $state.raw<ResolvedSchemaResult | null>(null);
+  /** The table the user picked when no definition is named like the file. */
+  chosen = $state<string | null>(null);
+  summaryState = $state<SummaryState>('waiting');
+  summary = $state.raw<TablespaceSummary | null>(null);
+  summaryError = $state<string | null>(null);
+  /** The page map the listing's full summary filled (a small file's): the page map panel's, no second scan. */
+  pageMap: ListedTable['pageMap'] = null;
+
+  state = $state<TableState>('resolving');
+  error = $state<string | null>(null);
   /** The rows, read on demand; only the table on screen has one. */
   view: TableView | null = null;
   /** The CSV the listing made of a tiny file (for Export all tables), and the definition it was made with. */
@@ -112,14 +129,55 @@ export class TableEntry {
    * back to the table skips counting.
    */
   counts: { mode: RowMode; partial: boolean; beforeTrx: number | null; leaves: Int32Array; counts: Int32Array; damage: DamageTally } | null = null;
-  /** What the count of the rows on screen found damaged or unreadable so far (damage.ts). */
-  damage = $state.raw<DamageFigures | null>(null);
   /** The mode before "Show damaged rows" switched to one with them, to go back to. */
   modeBeforeDamaged: RowMode | null = null;
-  /** The last error is the verdict that the table definition does not fit the file. */
-  mismatch = $state(false);
   /** The decoder's count of live rows the listing made, where the summary saw a damaged page. */
   listed = $state.raw<ListedTable['live']>(null);
+  /** Made on the first write of one of its fields (TableWork). */
+  #work = $state.raw<TableWork | null>(null);
+
+  #made(): TableWork {
+    return (this.#work ??= new TableWork());
+  }
+
+  get mode() { return (this.#work ?? NO_WORK).mode; }
+  set mode(v) { this.#made().mode = v; }
+  get beforeTrx() { return (this.#work ?? NO_WORK).beforeTrx; }
+  set beforeTrx(v) { this.#made().beforeTrx = v; }
+  get taken() { return (this.#work ?? NO_WORK).taken; }
+  set taken(v) { this.#made().taken = v; }
+  get indexName() { return (this.#work ?? NO_WORK).indexName; }
+  set indexName(v) { this.#made().indexName = v; }
+  get partial() { return (this.#work ?? NO_WORK).partial; }
+  set partial(v) { this.#made().partial = v; }
+  get systemColumns() { return (this.#work ?? NO_WORK).systemColumns; }
+  set systemColumns(v) { this.#made().systemColumns = v; }
+  get target() { return (this.#work ?? NO_WORK).target; }
+  set target(v) { this.#made().target = v; }
+  get scan() { return (this.#work ?? NO_WORK).scan; }
+  set scan(v) { this.#made().scan = v; }
+  get guess() { return (this.#work ?? NO_WORK).guess; }
+  set guess(v) { this.#made().guess = v; }
+  get custom() { return (this.#work ?? NO_WORK).custom; }
+  set custom(v) { this.#made().custom = v; }
+  get report() { return (this.#work ?? NO_WORK).report; }
+  set report(v) { this.#made().report = v; }
+  get opened() { return (this.#work ?? NO_WORK).opened; }
+  set opened(v) { this.#made().opened = v; }
+  get stats() { return (this.#work ?? NO_WORK).stats; }
+  set stats(v) { this.#made().stats = v; }
+  get rowCount() { return (this.#work ?? NO_WORK).rowCount; }
+  set rowCount(v) { this.#made().rowCount = v; }
+  get counted() { return (this.#work ?? NO_WORK).counted; }
+  set counted(v) { this.#made().counted = v; }
+  get version() { return (this.#work ?? NO_WORK).version; }
+  set version(v) { this.#made().version = v; }
+  get elapsedMs() { return (this.#work ?? NO_WORK).elapsedMs; }
+  set elapsedMs(v) { this.#made().elapsedMs = v; }
+  get damage() { return (this.#work ?? NO_WORK).damage; }
+  set damage(v) { this.#made().damage = v; }
+  get mismatch() { return (this.#work ?? NO_WORK).mismatch; }
+  set mismatch(v) { this.#made().mismatch = v; }
   #countWaiters: (() => void)[] = [];
 
   constructor(paired: PairedTable) {
