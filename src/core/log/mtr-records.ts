@@ -104,20 +104,24 @@ function crcWithNonce(b: Uint8Array, at: number): number {
   return crc32c(joined, 0, joined.length);
 }
 
-/** Where the record at b[at] ends (its first byte and length bytes included), or -1 when malformed; `length` bounds the look. */
-function recordEnd(b: Uint8Array, at: number, length: number): number {
-  const first = b[at];
-  let rlen = first & 0x0f;
+/**
+ * Where the record at b[at] ends (its first byte and length bytes included): the one walk of the
+ * type-and-length bytes, which every reader of records shares (the scan, the walker, the decryption
+ * of an encrypted log's bodies). -1 where the length is malformed; past `length` where the record,
+ * or its length bytes, run beyond it (the caller reads more, or refuses the mini-transaction).
+ */
+export function recordEnd(b: Uint8Array, at: number, length = b.length): number {
+  const rlen = b[at] & 0x0f;
+  if (rlen !== 0) return at + 1 + rlen;
   const p = at + 1;
-  if (rlen === 0) {
-    if (p >= length) return length;
-    const lenlen = varintLength(b[p]);
-    if (p + lenlen > length) return length;
-    const add = varint(b, p);
-    if (add < 0 || add >= MTR_SIZE_MAX) return -1;
-    rlen = add + 15;
-  }
-  return p + rlen;
+  if (p >= length || p + varintLength(b[p]) > length) return length + 1;
+  const add = varint(b, p);
+  return add < 0 || add >= MTR_SIZE_MAX ? -1 : p + add + 15;
+}
+
+/** Where the body of the record at b[at] begins: after its first byte and its length bytes, if any. */
+export function recordBodyAt(b: Uint8Array, at: number): number {
+  return b[at] & 0x0f ? at + 1 : at + 1 + varintLength(b[at + 1]);
 }
 
 /**
@@ -169,14 +173,11 @@ export class MtrRecords {
     if (this.malformed || this.at >= this.end) return false;
     this.recordAt = this.at;
     const first = b[this.at];
-    let p = this.at + 1;
-    let rlen = first & 0x0f;
-    if (rlen === 0) {
-      const lenlen = varintLength(b[p]);
-      rlen = varint(b, p) + 15 - lenlen;
-      p += lenlen;
-    }
-    this.at = p + rlen;
+    const end = recordEnd(b, this.at, this.end);
+    if (end < 0 || end > this.end) return this.fail();
+    let p = recordBodyAt(b, this.at);
+    let rlen = end - p;
+    this.at = end;
     this.first = first;
     if (first & 0x80 && this.gotPageOp) {
       this.setPageRecord(first, false, p, rlen);

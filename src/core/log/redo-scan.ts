@@ -9,7 +9,7 @@ import type { EncryptionKeys } from '../tablespace/encryption.ts';
 import { LogCrypt } from './log-crypt.ts';
 import { boundsOf, LogArea, readLogHeader, type LogHeader } from './log-file.ts';
 import type { RedoLogBounds } from './log-types.ts';
-import { FILE_CHECKPOINT, FILE_CREATE, FILE_DELETE, FILE_MODIFY, FILE_RENAME, FREE_PAGE, INIT_PAGE, MtrRecords, readMtr, varint } from './mtr-records.ts';
+import { FILE_CHECKPOINT, FILE_CREATE, FILE_DELETE, FILE_MODIFY, FILE_RENAME, FREE_PAGE, INIT_PAGE, MtrRecords, readMtr, recordEnd } from './mtr-records.ts';
 import type { ByteSource } from '../tablespace/source.ts';
 
 /** An encrypted log's mini-transactions are found again from one that begins at or before each such stretch of it. */
@@ -213,14 +213,9 @@ function unappliableWhy(header: LogHeader, opened: LogCrypt | string | null): st
  */
 function countRecords(scan: RedoScan, records: Uint8Array): void {
   let pageOp = false;
-  for (let at = 0; at < records.length; ) {
-    const first = records[at];
-    if (!(first & 0x80)) pageOp = true;
+  for (let at = 0; at >= 0 && at < records.length; at = recordEnd(records, at)) {
+    if (!(records[at] & 0x80)) pageOp = true;
     if (pageOp) scan.recordCount++;
-    let rlen = first & 0x0f;
-    if (rlen === 0) rlen = varint(records, at + 1) + 15;
-    if (rlen < 0) return;
-    at += 1 + rlen;
   }
 }
 
