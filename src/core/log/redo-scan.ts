@@ -9,7 +9,7 @@ import type { EncryptionKeys } from '../tablespace/encryption.ts';
 import { LogCrypt } from './log-crypt.ts';
 import { boundsOf, LogArea, readLogHeader, type LogHeader } from './log-file.ts';
 import type { RedoLogBounds } from './log-types.ts';
-import { FILE_CHECKPOINT, FILE_CREATE, FILE_DELETE, FILE_MODIFY, FILE_RENAME, FREE_PAGE, INIT_PAGE, MtrRecords, peekMtr, readMtr, recordEnd } from './mtr-records.ts';
+import { FILE_CHECKPOINT, FILE_CREATE, FILE_DELETE, FILE_MODIFY, FILE_RENAME, FREE_PAGE, INIT_PAGE, Mtr, MtrRecords, peekMtr, readMtr, recordEnd } from './mtr-records.ts';
 import type { ByteSource } from '../tablespace/source.ts';
 
 /** An encrypted log's mini-transactions are found again from one that begins at or before each such stretch of it. */
@@ -191,9 +191,10 @@ export async function scanRedoLog(
   if (census && header.encryption !== 'stream') return scanStretches(scan, census, spaces, walk, signal);
   let lsn = header.checkpointLsn;
   let mark = lsn;
+  const found = new Mtr();
   for (;;) {
     signal?.throwIfAborted();
-    const mtr = peekMtr(area, lsn, header.encrypted) ?? (await readMtr(area, lsn, header.encrypted));
+    const mtr = peekMtr(area, lsn, header.encrypted, found) ?? (await readMtr(area, lsn, header.encrypted));
     if (mtr === null) break;
     scan.mtrCount++;
     const seen = taker && ((space: number) => taker(Math.floor((mtr.startLsn - header.checkpointLsn) / STRETCH), mtr.startLsn, space));
@@ -209,7 +210,7 @@ export async function scanRedoLog(
       if (scan.crypt !== null) indexMtr(scan, walk.reset(plain), lsn, mtr.endLsn, spaces, seen);
       else countRecords(scan, mtr.records);
     } else if (header.encryption === 'stream') countRecords(scan, mtr.records);
-    else indexMtr(scan, walk.reset(mtr.records), lsn, mtr.endLsn, spaces, seen);
+    else indexMtr(scan, walk.reset(mtr.bytes, mtr.from, mtr.to), lsn, mtr.endLsn, spaces, seen, lsn - mtr.from);
     lsn = mtr.endLsn;
   }
   scan.bounds = boundsOf(header, lsn);
@@ -254,13 +255,14 @@ async function scanStretches(scan: RedoScan, census: LogCensus, spaces: Readonly
   const wanted = new Set<number>();
   for (const [space, list] of census.stretches) if (spaces === null || spaces.has(space)) for (const k of list) wanted.add(k);
   const { checkpointLsn } = scan.header;
+  const found = new Mtr();
   for (const k of [...wanted].sort((a, b) => a - b)) {
     const until = checkpointLsn + (k + 1) * STRETCH;
     for (let lsn = census.starts[k]; lsn >= 0 && lsn < until && lsn < census.bounds.endLsn; ) {
       signal?.throwIfAborted();
-      const mtr = peekMtr(scan.area, lsn, scan.header.encrypted) ?? (await readMtr(scan.area, lsn, scan.header.encrypted));
+      const mtr = peekMtr(scan.area, lsn, scan.header.encrypted, found) ?? (await readMtr(scan.area, lsn, scan.header.encrypted));
       if (mtr === null) break;
-      indexMtr(scan, walk.reset(mtr.records), lsn, mtr.endLsn, spaces);
+      indexMtr(scan, walk.reset(mtr.bytes, mtr.from, mtr.to), lsn, mtr.endLsn, spaces, undefined, lsn - mtr.from);
       lsn = mtr.endLsn;
     }
   }
@@ -270,9 +272,11 @@ async function scanStretches(scan: RedoScan, census: LogCensus, spaces: Readonly
 
 /**
  * Indexes the records of one mini-transaction (starting at LSN `start`, ending at `end`), walked by
- * `walk`; `seen` is told each tablespace whose pages it changes.
+ * `walk` over bytes whose first is at LSN `base`; `seen` is told each tablespace whose pages it changes.
  */
-function indexMtr(scan: RedoScan, walk: MtrRecords, start: number, end: number, spaces: ReadonlySet<number> | null, seen?: (space: number) => void): void {
+function indexMtr(
+  scan: RedoScan, walk: MtrRecords, start: number, end: number, spaces: ReadonlySet<number> | null, seen?: (space: number) => void, base = start,
+): void {
   /** The page whose run the records extend: null after a record of a tablespace not indexed. */
   let run: PageLog | null = null;
   let space = -1;
@@ -293,8 +297,8 @@ function indexMtr(scan: RedoScan, walk: MtrRecords, start: number, end: number, 
     if (walk.hasPageId) {
       // A same_page record follows the page's previous record: only a record naming a page starts a run.
       run = spaces !== null && !spaces.has(walk.spaceId) ? null : pageLogOf(scan, walk.spaceId, walk.pageNo);
-      run?.addRun(start + walk.recordAt, walk.at - walk.recordAt, end);
-    } else run?.extendRun(start + walk.at);
+      run?.addRun(base + walk.recordAt, walk.at - walk.recordAt, end);
+    } else run?.extendRun(base + walk.at);
     if (run === null) continue;
     run.records++;
     if (walk.type === INIT_PAGE || walk.type === FREE_PAGE) {
