@@ -125,7 +125,7 @@ function owner(p: Uint8Array, from: number, comp: boolean, heapTop: number): num
 const SHORT_COPY = 64;
 
 /** src[from, to) copied to p at `at`. */
-function copyIn(p: Uint8Array, at: number, src: Uint8Array, from: number, to: number): void {
+export function copyIn(p: Uint8Array, at: number, src: Uint8Array, from: number, to: number): void {
   if (to - from > SHORT_COPY) p.set(src.subarray(from, to), at);
   else for (let i = from; i < to; i++) p[at++] = src[i];
 }
@@ -211,7 +211,10 @@ export interface DynamicInsert {
   encHdrL: number;
   hdrC: number;
   dataC: number;
-  data: Uint8Array;
+  /** The literal bytes are log[from, to) (read in place: no view of each record). */
+  log: Uint8Array;
+  from: number;
+  to: number;
 }
 
 /** page_apply_insert_dynamic(): null when applied, else why not. */
@@ -222,7 +225,7 @@ export function insertDynamic(p: Uint8Array, pageNo: number, r: DynamicInsert): 
   const nSlots = u16(p, N_DIR_SLOTS);
   const leaf = u16(p, LEVEL) === 0;
   const literal = r.encHdrL >>> 3;
-  if (h < (2 | 0x8000) || (h & 0x7fff) < nSlots || (r.encHdrL & REC_STATUS_INSTANT && !leaf) || literal > r.data.length) return 'its heap or the record does not fit';
+  if (h < (2 | 0x8000) || (h & 0x7fff) < nSlots || (r.encHdrL & REC_STATUS_INSTANT && !leaf) || literal > r.to - r.from) return 'its heap or the record does not fit';
   const lastSlot = slotAt(p, nSlots - 1);
   const heapTop = u16(p, HEAP_TOP);
   if (heapTop < NEW_SUPREMUM_END || heapTop > lastSlot || u16(p, lastSlot) !== NEW_SUPREMUM || u16(p, slotAt(p, 0)) !== NEW_INFIMUM) return 'its heap top or directory is out of place';
@@ -237,7 +240,7 @@ export function insertDynamic(p: Uint8Array, pageNo: number, r: DynamicInsert): 
   const owned = ownedOf(p, ownerRec, true);
   if (owned > MAX_OWNED) return 'a slot owns too many records';
   const extraSize = NEW_EXTRA + r.hdrC + literal;
-  const dataSize = r.dataC + r.data.length - literal;
+  const dataSize = r.dataC + r.to - r.from - literal;
   let buf: number;
   if (r.reuse) {
     const free = u16(p, FREE);
@@ -262,7 +265,7 @@ export function insertDynamic(p: Uint8Array, pageNo: number, r: DynamicInsert): 
   }
   // The header and data shared with the predecessor are copied from it in the page, as the server's
   // memcpy does: the new record's space (above the heap top, or a freed record's) is not the predecessor's.
-  copyIn(p, buf, r.data, 0, literal);
+  copyIn(p, buf, r.log, r.from, r.from + literal);
   buf += literal;
   p.copyWithin(buf, prev - NEW_EXTRA - r.hdrC, prev - NEW_EXTRA);
   buf += r.hdrC;
@@ -275,7 +278,7 @@ export function insertDynamic(p: Uint8Array, pageNo: number, r: DynamicInsert): 
   put16(p, LAST_INSERT, buf);
   put16(p, prev - 2, (buf - prev) & 0xffff);
   p.copyWithin(buf, prev, prev + r.dataC);
-  copyIn(p, buf + r.dataC, r.data, literal, r.data.length);
+  copyIn(p, buf + r.dataC, r.log, r.from + literal, r.to);
   setOwned(p, ownerRec, owned + 1, true);
   updateDirection(p, lastInsert, prev, next);
   put16(p, N_RECS, u16(p, N_RECS) + 1);

@@ -6,7 +6,7 @@
  * ROW_FORMAT=COMPRESSED pages take the byte writes on their compressed frame, as the server's do.
  */
 import { u16 } from '../pages/fil-header.ts';
-import { createIndexPage, deleteDynamic, deleteRedundant, insertDynamic, insertRedundant } from './index-page-apply.ts';
+import { copyIn, createIndexPage, deleteDynamic, deleteRedundant, insertDynamic, insertRedundant, type DynamicInsert } from './index-page-apply.ts';
 import { EXTENDED, FREE_PAGE, INIT_PAGE, MEMMOVE, MEMSET, OPTION, varint, varintLength, WRITE, type MtrRecords } from './mtr-records.ts';
 
 /** EXTENDED subtypes (mrec_ext_t). */
@@ -84,7 +84,7 @@ function byteRecord(frame: Uint8Array, walk: MtrRecords, state: ApplyState): str
   rlen -= olen;
   if (walk.type === WRITE) {
     if (offset + rlen > size) return 'it writes past the page';
-    frame.set(b.subarray(at, at + rlen), offset);
+    copyIn(frame, offset, b, at, at + rlen);
     state.lastOffset = offset + rlen;
     return null;
   }
@@ -182,6 +182,9 @@ function extended(frame: Uint8Array, pageNo: number, f: Fields): string | null {
   }
 }
 
+/** The one description of a dynamic insert, filled for each (no object for each of millions). */
+const dynamicInsert: DynamicInsert = { reuse: false, prev: 0, shift: 0, encHdrL: 0, hdrC: 0, dataC: 0, log: new Uint8Array(0), from: 0, to: 0 };
+
 /** INSERT_HEAP_/INSERT_REUSE_ REDUNDANT/DYNAMIC: the predecessor, the header's encoding, the bytes shared with the predecessor, the literal bytes. */
 function insert(frame: Uint8Array, pageNo: number, subtype: number, f: Fields): string | null {
   const reuse = (subtype & 1) === 1;
@@ -193,7 +196,17 @@ function insert(frame: Uint8Array, pageNo: number, subtype: number, f: Fields): 
     const hdrC = f.next(2);
     const dataC = f.next(3, 0);
     if (shift < 0 || encHdrL < 0 || hdrC < 0 || dataC < 0) return 'a malformed insert record';
-    return insertDynamic(frame, pageNo, { reuse, prev, shift, encHdrL, hdrC, dataC, data: f.rest });
+    const r = dynamicInsert;
+    r.reuse = reuse;
+    r.prev = prev;
+    r.shift = shift;
+    r.encHdrL = encHdrL;
+    r.hdrC = hdrC;
+    r.dataC = dataC;
+    r.log = f.b;
+    r.from = f.at;
+    r.to = f.end;
+    return insertDynamic(frame, pageNo, r);
   }
   const encHdr = f.next(2);
   const hdrC = f.next(2);
