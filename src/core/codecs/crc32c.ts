@@ -20,6 +20,22 @@ for (let n = 0; n < 256; n++) {
 /** Whether 32-bit words read through an Int32Array are little-endian (every host that runs this, in practice). */
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
+/**
+ * The words of the buffer summed last: the redo scan sums a million short mini-transactions of one
+ * 4 MiB window in a row, and a view made for each call cost more than the sum (and fed the GC).
+ */
+let wordsOf: ArrayBufferLike | null = null;
+let wordView: Int32Array<ArrayBufferLike> = new Int32Array(0);
+
+/** The buffer's whole 32-bit words, as one view kept from call to call. */
+function wordsIn(buffer: ArrayBufferLike, endByte: number): Int32Array {
+  if (buffer !== wordsOf || endByte > wordView.length * 4) {
+    wordView = new Int32Array(buffer, 0, buffer.byteLength >> 2);
+    wordsOf = buffer;
+  }
+  return wordView;
+}
+
 /** CRC-32C of b[start, end): slicing-by-16 over whole words, byte by byte at the ends. */
 export function crc32c(b: Uint8Array, start: number, end: number): number {
   let crc = -1;
@@ -27,9 +43,10 @@ export function crc32c(b: Uint8Array, start: number, end: number): number {
   if (LITTLE_ENDIAN && end - start >= 64) {
     // Byte by byte up to a 4-byte boundary, then whole words straight from the buffer.
     for (; ((b.byteOffset + i) & 3) !== 0; i++) crc = (crc >>> 8) ^ T[(crc ^ b[i]) & 0xff];
-    const words = ((end - i) >> 4) << 2;
-    const w = new Int32Array(b.buffer, b.byteOffset + i, words);
-    for (let k = 0; k < words; k += 4) {
+    const n = ((end - i) >> 4) << 2;
+    const first = (b.byteOffset + i) >> 2;
+    const w = wordsIn(b.buffer, (first + n) * 4);
+    for (let k = first, last = first + n; k < last; k += 4) {
       const a = crc ^ w[k];
       const x = w[k + 1];
       const y = w[k + 2];
@@ -40,7 +57,7 @@ export function crc32c(b: Uint8Array, start: number, end: number): number {
         T[1792 + (y & 0xff)] ^ T[1536 + ((y >>> 8) & 0xff)] ^ T[1280 + ((y >>> 16) & 0xff)] ^ T[1024 + (y >>> 24)] ^
         T[768 + (z & 0xff)] ^ T[512 + ((z >>> 8) & 0xff)] ^ T[256 + ((z >>> 16) & 0xff)] ^ T[z >>> 24];
     }
-    i += words * 4;
+    i += n * 4;
   }
   for (; i < end; i++) crc = (crc >>> 8) ^ T[(crc ^ b[i]) & 0xff];
   return (crc ^ -1) >>> 0;

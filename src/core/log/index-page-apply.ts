@@ -101,20 +101,33 @@ function pageProblem(p: Uint8Array, pageNo: number, comp: boolean): string | nul
   return null;
 }
 
-/** The record owning `from` in the directory (the first with n_owned set), and its slot; or a reason. */
-function owner(p: Uint8Array, from: number, comp: boolean, heapTop: number): { rec: number; owned: number; slot: number } | string {
+/**
+ * The directory slot of the record owning `from` (the first with n_owned set), or a reason: the
+ * owner is the record the slot points to (no object returned for each insert and delete).
+ */
+function owner(p: Uint8Array, from: number, comp: boolean, heapTop: number): number | string {
   const bottom = (comp ? NEW_SUPREMUM_END : OLD_SUPREMUM_END) + (comp ? NEW_EXTRA : OLD_EXTRA);
   const supremum = comp ? NEW_SUPREMUM : OLD_SUPREMUM;
   let rec = from;
-  let owned: number;
-  for (let steps = u16(p, N_RECS) + MAX_OWNED + 1; (owned = ownedOf(p, rec, comp)) === 0; ) {
+  for (let steps = u16(p, N_RECS) + MAX_OWNED + 1; ownedOf(p, rec, comp) === 0; ) {
     rec = nextOf(p, rec, comp);
     if (rec !== supremum && (rec < bottom || rec > heapTop)) return 'its record list leaves the heap';
     if (steps-- === 0) return 'its record list loops';
   }
   const first = slotAt(p, 0);
-  for (let slot = slotAt(p, u16(p, N_DIR_SLOTS) - 1); slot <= first; slot += 2) if (u16(p, slot) === rec) return { rec, owned, slot };
+  const hi = rec >>> 8;
+  const lo = rec & 0xff;
+  for (let slot = slotAt(p, u16(p, N_DIR_SLOTS) - 1); slot <= first; slot += 2) if (p[slot + 1] === lo && p[slot] === hi) return slot;
   return 'no directory slot points to the owner record';
+}
+
+/** Records up to this long are copied byte by byte: a view for each cost more than the copy. */
+const SHORT_COPY = 64;
+
+/** src[from, to) copied to p at `at`. */
+export function copyIn(p: Uint8Array, at: number, src: Uint8Array, from: number, to: number): void {
+  if (to - from > SHORT_COPY) p.set(src.subarray(from, to), at);
+  else for (let i = from; i < to; i++) p[at++] = src[i];
 }
 
 /** page_dir_split_slot(): a slot owning MAX_OWNED + 1 records becomes two. */
@@ -198,7 +211,10 @@ export interface DynamicInsert {
   encHdrL: number;
   hdrC: number;
   dataC: number;
-  data: Uint8Array;
+  /** The literal bytes are log[from, to) (read in place: no view of each record). */
+  log: Uint8Array;
+  from: number;
+  to: number;
 }
 
 /** page_apply_insert_dynamic(): null when applied, else why not. */
@@ -209,7 +225,7 @@ export function insertDynamic(p: Uint8Array, pageNo: number, r: DynamicInsert): 
   const nSlots = u16(p, N_DIR_SLOTS);
   const leaf = u16(p, LEVEL) === 0;
   const literal = r.encHdrL >>> 3;
-  if (h < (2 | 0x8000) || (h & 0x7fff) < nSlots || (r.encHdrL & REC_STATUS_INSTANT && !leaf) || literal > r.data.length) return 'its heap or the record does not fit';
+  if (h < (2 | 0x8000) || (h & 0x7fff) < nSlots || (r.encHdrL & REC_STATUS_INSTANT && !leaf) || literal > r.to - r.from) return 'its heap or the record does not fit';
   const lastSlot = slotAt(p, nSlots - 1);
   const heapTop = u16(p, HEAP_TOP);
   if (heapTop < NEW_SUPREMUM_END || heapTop > lastSlot || u16(p, lastSlot) !== NEW_SUPREMUM || u16(p, slotAt(p, 0)) !== NEW_INFIMUM) return 'its heap top or directory is out of place';
@@ -218,11 +234,13 @@ export function insertDynamic(p: Uint8Array, pageNo: number, r: DynamicInsert): 
   const bottom = NEW_SUPREMUM_END + NEW_EXTRA;
   if (r.prev && (prev < bottom || prev > heapTop)) return 'the predecessor is off the heap';
   if (next !== NEW_SUPREMUM && (next < bottom || next > heapTop)) return 'the successor is off the heap';
-  const own = owner(p, next, true, heapTop);
-  if (typeof own === 'string') return own;
-  if (own.owned > MAX_OWNED) return 'a slot owns too many records';
+  const slot = owner(p, next, true, heapTop);
+  if (typeof slot === 'string') return slot;
+  const ownerRec = u16(p, slot);
+  const owned = ownedOf(p, ownerRec, true);
+  if (owned > MAX_OWNED) return 'a slot owns too many records';
   const extraSize = NEW_EXTRA + r.hdrC + literal;
-  const dataSize = r.dataC + r.data.length - literal;
+  const dataSize = r.dataC + r.to - r.from - literal;
   let buf: number;
   if (r.reuse) {
     const free = u16(p, FREE);
@@ -245,11 +263,11 @@ export function insertDynamic(p: Uint8Array, pageNo: number, r: DynamicInsert): 
     put16(p, HEAP_TOP, heapTop + extraSize + dataSize);
     buf = heapTop;
   }
-  const header = p.slice(prev - NEW_EXTRA - r.hdrC, prev - NEW_EXTRA);
-  const common = p.slice(prev, prev + r.dataC);
-  p.set(r.data.subarray(0, literal), buf);
+  // The header and data shared with the predecessor are copied from it in the page, as the server's
+  // memcpy does: the new record's space (above the heap top, or a freed record's) is not the predecessor's.
+  copyIn(p, buf, r.log, r.from, r.from + literal);
   buf += literal;
-  p.set(header, buf);
+  p.copyWithin(buf, prev - NEW_EXTRA - r.hdrC, prev - NEW_EXTRA);
   buf += r.hdrC;
   p[buf++] = (r.encHdrL & 3) << 4;
   p[buf++] = (h >>> 5) & 0xff;
@@ -259,12 +277,12 @@ export function insertDynamic(p: Uint8Array, pageNo: number, r: DynamicInsert): 
   const lastInsert = u16(p, LAST_INSERT);
   put16(p, LAST_INSERT, buf);
   put16(p, prev - 2, (buf - prev) & 0xffff);
-  p.set(common, buf);
-  p.set(r.data.subarray(literal), buf + r.dataC);
-  setOwned(p, own.rec, own.owned + 1, true);
+  p.copyWithin(buf, prev, prev + r.dataC);
+  copyIn(p, buf + r.dataC, r.log, r.from + literal, r.to);
+  setOwned(p, ownerRec, owned + 1, true);
   updateDirection(p, lastInsert, prev, next);
   put16(p, N_RECS, u16(p, N_RECS) + 1);
-  if (own.owned === MAX_OWNED) splitSlot(p, own.slot, true);
+  if (owned === MAX_OWNED) splitSlot(p, slot, true);
   return null;
 }
 
@@ -298,9 +316,11 @@ export function insertRedundant(p: Uint8Array, pageNo: number, r: RedundantInser
   const extraSize = OLD_EXTRA + (short ? nFields : nFields * 2);
   const hdrC = r.hdrC + OLD_EXTRA;
   if (nFields > 1023 || hdrC > extraSize || extraSize - hdrC > r.data.length) return 'the record header does not fit';
-  const own = owner(p, next, false, heapTop);
-  if (typeof own === 'string') return own;
-  if (own.owned > MAX_OWNED) return 'a slot owns too many records';
+  const slot = owner(p, next, false, heapTop);
+  if (typeof slot === 'string') return slot;
+  const ownerRec = u16(p, slot);
+  const owned = ownedOf(p, ownerRec, false);
+  if (owned > MAX_OWNED) return 'a slot owns too many records';
   // The record's header built apart first: the literal bytes, then those it shares with its predecessor.
   const head = new Uint8Array(extraSize);
   head.set(r.data.subarray(0, extraSize - hdrC), 0);
@@ -341,26 +361,27 @@ export function insertRedundant(p: Uint8Array, pageNo: number, r: RedundantInser
   put16(p, prev - 2, buf);
   p.set(common, buf);
   p.set(r.data.subarray(extraSize - hdrC), buf + r.dataC);
-  setOwned(p, own.rec, own.owned + 1, false);
+  setOwned(p, ownerRec, owned + 1, false);
   updateDirection(p, lastInsert, prev, next);
   put16(p, N_RECS, u16(p, N_RECS) + 1);
-  if (own.owned === MAX_OWNED) splitSlot(p, own.slot, false);
+  if (owned === MAX_OWNED) splitSlot(p, slot, false);
   return null;
 }
 
 /** The record after `prev` unlinked and freed, its owner's count lowered and its slot balanced (both delete records). */
 function unlink(p: Uint8Array, prev: number, rec: number, next: number, comp: boolean, dataSize: number, extraSize: number): string | null {
-  const own = owner(p, rec, comp, slotAt(p, u16(p, N_DIR_SLOTS) - 1));
-  if (typeof own === 'string') return own;
-  let ownerRec = own.rec;
+  const slot = owner(p, rec, comp, slotAt(p, u16(p, N_DIR_SLOTS) - 1));
+  if (typeof slot === 'string') return slot;
+  let ownerRec = u16(p, slot);
+  const owned = ownedOf(p, ownerRec, comp);
   if (rec === ownerRec) {
     ownerRec = prev;
-    put16(p, own.slot, prev);
+    put16(p, slot, prev);
   }
   put16(p, prev - 2, comp ? (next - prev) & 0xffff : next);
-  setOwned(p, ownerRec, own.owned - 1, comp);
+  setOwned(p, ownerRec, owned - 1, comp);
   freeRecord(p, rec, dataSize, extraSize);
-  if (own.owned - 1 < MIN_OWNED) balanceSlot(p, (slotAt(p, 0) - own.slot) / 2, comp);
+  if (owned - 1 < MIN_OWNED) balanceSlot(p, (slotAt(p, 0) - slot) / 2, comp);
   return null;
 }
 

@@ -20,7 +20,7 @@ import { AesError, AesKey } from '../codecs/aes.ts';
 import { Aes128 } from '../codecs/aes128.ts';
 import { u32 } from '../pages/fil-header.ts';
 import type { EncryptionKeys } from '../tablespace/encryption.ts';
-import { FILE_CHECKPOINT, FREE_PAGE, INIT_PAGE, MEMMOVE, MEMSET, MtrRecords, RESERVED, varint, varintLength, WRITE } from './mtr-records.ts';
+import { FILE_CHECKPOINT, FREE_PAGE, INIT_PAGE, MEMMOVE, MEMSET, MtrRecords, recordBodyAt, recordEnd, RESERVED, varint, varintLength, WRITE } from './mtr-records.ts';
 
 /** The encryption information's place in the header block (LOG_HEADER_CREATOR_END). */
 export const CRYPT_INFO = 48;
@@ -77,17 +77,12 @@ export class LogCrypt {
     for (let i = 0; i < 8; i++) iv[i] = nonce[i];
     let total = 0;
     for (let at = 0; at < records.length; ) {
-      let p = at + 1;
-      let rlen = records[at] & 0x0f;
-      if (rlen === 0) {
-        const lenlen = varintLength(records[p]);
-        rlen = varint(records, p) + 15 - lenlen;
-        p += lenlen;
-      }
-      if (rlen < 0 || p + rlen > records.length) return false;
+      const end = recordEnd(records, at);
+      if (end < 0 || end > records.length) return false;
+      const p = recordBodyAt(records, at);
       if (at === 0) for (let i = 0; i < p; i++) iv[8 + i] = records[i];
-      total += rlen;
-      at = p + rlen;
+      total += end - p;
+      at = end;
     }
     const data = new Uint8Array(total);
     bodies(records, data, false);
@@ -104,8 +99,8 @@ export class LogCrypt {
   decryptMtrs(bytes: Uint8Array): void {
     for (let at = 0; at < bytes.length && bytes[at] > 1; ) {
       let end = at;
-      while (end < bytes.length && bytes[end] > 1) end = recordEnd(bytes, end);
-      if (end + ENCRYPTED_TRAILER > bytes.length) return;
+      while (end >= 0 && end < bytes.length && bytes[end] > 1) end = recordEnd(bytes, end);
+      if (end < 0 || end + ENCRYPTED_TRAILER > bytes.length) return;
       this.decryptMtr(bytes.subarray(at, end), bytes.subarray(end + 1, end + 9));
       at = end + ENCRYPTED_TRAILER;
     }
@@ -177,17 +172,11 @@ export class LogCrypt {
 /** Copies the records' bodies (what follows each one's type-and-length bytes) into `data`, one after another, or back from it (`back`). */
 function bodies(records: Uint8Array, data: Uint8Array, back: boolean): void {
   for (let at = 0, o = 0; at < records.length; ) {
-    let p = at + 1;
-    let rlen = records[at] & 0x0f;
-    if (rlen === 0) {
-      const lenlen = varintLength(records[p]);
-      rlen = varint(records, p) + 15 - lenlen;
-      p += lenlen;
-    }
-    if (back) for (let i = 0; i < rlen; i++) records[p + i] = data[o + i];
-    else for (let i = 0; i < rlen; i++) data[o + i] = records[p + i];
-    o += rlen;
-    at = p + rlen;
+    const p = recordBodyAt(records, at);
+    const end = recordEnd(records, at);
+    if (back) for (let i = p; i < end; i++) records[i] = data[o++];
+    else for (let i = p; i < end; i++) data[o++] = records[i];
+    at = end;
   }
 }
 
@@ -214,11 +203,4 @@ function recordFits(walk: MtrRecords): boolean {
     default:
       return body.length > 0;
   }
-}
-
-/** Where the record at b[at] ends (its type-and-length bytes are never encrypted). */
-function recordEnd(b: Uint8Array, at: number): number {
-  let rlen = b[at] & 0x0f;
-  if (rlen === 0) rlen = varint(b, at + 1) + 15;
-  return at + 1 + rlen;
 }

@@ -133,14 +133,19 @@ export class LogArea {
   }
 
   /**
-   * The bytes from `lsn` to the end of the window read last, without a read, or null when `lsn` is
-   * not in it: the scan's fast path, one mini-transaction after another in the same window.
+   * Where `lsn` is in the window read last (lastWindow), without a read, or -1 when it is not in it:
+   * the scan's fast path, one mini-transaction after another in the same window.
    */
-  peek(lsn: number): Uint8Array | null {
-    if (this.last === null) return null;
+  peek(lsn: number): number {
+    if (this.last === null) return -1;
     const start = this.offsetOf(lsn);
-    if (start < this.lastAt || start >= this.lastAt + this.last.length) return null;
-    return this.last.subarray(start - this.lastAt);
+    if (start < this.lastAt || start >= this.lastAt + this.last.length) return -1;
+    return start - this.lastAt;
+  }
+
+  /** The window read last (empty before the first read). */
+  get lastWindow(): Uint8Array {
+    return this.last ?? new Uint8Array(0);
   }
 
   /**

@@ -53,14 +53,26 @@ export function varint(b: Uint8Array, at: number): number {
 
 /**
  * A mini-transaction found at `startLsn`: its records' bytes (up to the termination byte) and where
- * the next begins. `records` is a view of the log area's window, valid until its next read.
+ * the next begins. Its records are `bytes[from, to)`, a window of the log area valid until its next
+ * read; the scan reuses one for every mini-transaction (no object or view for each of millions).
  */
-export interface Mtr {
-  startLsn: number;
-  endLsn: number;
-  records: Uint8Array;
+export class Mtr {
+  startLsn = 0;
+  endLsn = 0;
+  bytes: Uint8Array = new Uint8Array(0);
+  from = 0;
+  to = 0;
+  encrypted = false;
+
+  /** Its records, as a view. */
+  get records(): Uint8Array {
+    return this.bytes.subarray(this.from, this.to);
+  }
+
   /** The 8-byte nonce after the termination byte of an encrypted log's mini-transaction (a view too), or null. */
-  nonce: Uint8Array | null;
+  get nonce(): Uint8Array | null {
+    return this.encrypted ? this.bytes.subarray(this.to + 1, this.to + 9) : null;
+  }
 }
 
 /**
@@ -68,56 +80,79 @@ export interface Mtr {
  * of the previous pass over the circular area, a CRC-32C that does not match, or one cut short.
  */
 export async function readMtr(area: LogArea, lsn: number, encrypted: boolean): Promise<Mtr | null> {
-  // Most mini-transactions lie whole in the window the previous one was read from.
-  const near = area.peek(lsn);
-  const found = near === null ? undefined : mtrIn(area, near, lsn, encrypted);
+  const found = peekMtr(area, lsn, encrypted, new Mtr());
   if (found !== undefined) return found;
   for (let want = FIRST_READ; ; want *= 4) {
     const length = Math.min(want, area.capacity);
-    const got = mtrIn(area, await area.bytes(lsn, length), lsn, encrypted);
+    const got = mtrIn(area, await area.bytes(lsn, length), 0, lsn, encrypted, new Mtr());
     if (got !== undefined) return got;
     if (length >= area.capacity || want > MTR_SIZE_MAX) return null;
   }
 }
 
-/** The mini-transaction at `lsn` whose bytes from there on `b` holds: null where the log ends, undefined where `b` cuts it short. */
-function mtrIn(area: LogArea, b: Uint8Array, lsn: number, encrypted: boolean): Mtr | null | undefined {
+/**
+ * The mini-transaction at `lsn` as readMtr finds it, described in `out`, without a read: undefined
+ * where the window read last does not hold it whole. Most lie in the window the previous one was
+ * read from, and the scan takes them so without a promise each (millions of awaits cost more than
+ * the CRC-32C).
+ */
+export function peekMtr(area: LogArea, lsn: number, encrypted: boolean, out: Mtr): Mtr | null | undefined {
+  const at = area.peek(lsn);
+  return at < 0 ? undefined : mtrIn(area, area.lastWindow, at, lsn, encrypted, out);
+}
+
+/**
+ * The mini-transaction at `lsn` whose bytes from there on `b` holds from `from` on, described in
+ * `out`: null where the log ends, undefined where `b` cuts it short.
+ */
+function mtrIn(area: LogArea, b: Uint8Array, from: number, lsn: number, encrypted: boolean, out: Mtr): Mtr | null | undefined {
   const trailer = 1 + (encrypted ? 8 : 0) + 4;
   const length = b.length;
-  if (b[0] <= 1) return null;
-  let at = 0;
-  while (at < length && b[at] > 1 && at < MTR_SIZE_MAX) at = recordEnd(b, at, length);
-  if (at >= MTR_SIZE_MAX || at < 0) return null;
+  if (b[from] <= 1) return null;
+  const most = from + MTR_SIZE_MAX;
+  let at = from;
+  while (at < length && b[at] > 1 && at < most) at = recordEnd(b, at, length);
+  if (at >= most || at < 0) return null;
   if (at + trailer > length) return undefined;
-  if (b[at] !== area.sequenceBit(lsn + at)) return null;
+  if (b[at] !== area.sequenceBit(lsn + at - from)) return null;
   // An encrypted log's nonce is covered too: CRC-32C over the records, then on over the nonce.
-  const crc = encrypted ? crcWithNonce(b, at) : crc32c(b, 0, at);
+  const crc = encrypted ? crcWithNonce(b, from, at) : crc32c(b, from, at);
   if (crc !== u32(b, at + 1 + (encrypted ? 8 : 0))) return null;
-  return { startLsn: lsn, endLsn: lsn + at + trailer, records: b.subarray(0, at), nonce: encrypted ? b.subarray(at + 1, at + 9) : null };
+  out.startLsn = lsn;
+  out.endLsn = lsn + at - from + trailer;
+  out.bytes = b;
+  out.from = from;
+  out.to = at;
+  out.encrypted = encrypted;
+  return out;
 }
 
 /** The CRC-32C of the records and the nonce after the termination byte (how an encrypted mini-transaction is summed). */
-function crcWithNonce(b: Uint8Array, at: number): number {
-  const joined = new Uint8Array(at + 8);
-  joined.set(b.subarray(0, at), 0);
-  joined.set(b.subarray(at + 1, at + 9), at);
+function crcWithNonce(b: Uint8Array, from: number, at: number): number {
+  const joined = new Uint8Array(at - from + 8);
+  joined.set(b.subarray(from, at), 0);
+  joined.set(b.subarray(at + 1, at + 9), at - from);
   return crc32c(joined, 0, joined.length);
 }
 
-/** Where the record at b[at] ends (its first byte and length bytes included), or -1 when malformed; `length` bounds the look. */
-function recordEnd(b: Uint8Array, at: number, length: number): number {
-  const first = b[at];
-  let rlen = first & 0x0f;
+/**
+ * Where the record at b[at] ends (its first byte and length bytes included): the one walk of the
+ * type-and-length bytes, which every reader of records shares (the scan, the walker, the decryption
+ * of an encrypted log's bodies). -1 where the length is malformed; past `length` where the record,
+ * or its length bytes, run beyond it (the caller reads more, or refuses the mini-transaction).
+ */
+export function recordEnd(b: Uint8Array, at: number, length = b.length): number {
+  const rlen = b[at] & 0x0f;
+  if (rlen !== 0) return at + 1 + rlen;
   const p = at + 1;
-  if (rlen === 0) {
-    if (p >= length) return length;
-    const lenlen = varintLength(b[p]);
-    if (p + lenlen > length) return length;
-    const add = varint(b, p);
-    if (add < 0 || add >= MTR_SIZE_MAX) return -1;
-    rlen = add + 15;
-  }
-  return p + rlen;
+  if (p >= length || p + varintLength(b[p]) > length) return length + 1;
+  const add = varint(b, p);
+  return add < 0 || add >= MTR_SIZE_MAX ? -1 : p + add + 15;
+}
+
+/** Where the body of the record at b[at] begins: after its first byte and its length bytes, if any. */
+export function recordBodyAt(b: Uint8Array, at: number): number {
+  return b[at] & 0x0f ? at + 1 : at + 1 + varintLength(b[at + 1]);
 }
 
 /**
@@ -169,14 +204,11 @@ export class MtrRecords {
     if (this.malformed || this.at >= this.end) return false;
     this.recordAt = this.at;
     const first = b[this.at];
-    let p = this.at + 1;
-    let rlen = first & 0x0f;
-    if (rlen === 0) {
-      const lenlen = varintLength(b[p]);
-      rlen = varint(b, p) + 15 - lenlen;
-      p += lenlen;
-    }
-    this.at = p + rlen;
+    const end = recordEnd(b, this.at, this.end);
+    if (end < 0 || end > this.end) return this.fail();
+    let p = recordBodyAt(b, this.at);
+    let rlen = end - p;
+    this.at = end;
     this.first = first;
     if (first & 0x80 && this.gotPageOp) {
       this.setPageRecord(first, false, p, rlen);

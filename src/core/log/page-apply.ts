@@ -6,7 +6,7 @@
  * ROW_FORMAT=COMPRESSED pages take the byte writes on their compressed frame, as the server's do.
  */
 import { u16 } from '../pages/fil-header.ts';
-import { createIndexPage, deleteDynamic, deleteRedundant, insertDynamic, insertRedundant } from './index-page-apply.ts';
+import { copyIn, createIndexPage, deleteDynamic, deleteRedundant, insertDynamic, insertRedundant, type DynamicInsert } from './index-page-apply.ts';
 import { EXTENDED, FREE_PAGE, INIT_PAGE, MEMMOVE, MEMSET, OPTION, varint, varintLength, WRITE, type MtrRecords } from './mtr-records.ts';
 
 /** EXTENDED subtypes (mrec_ext_t). */
@@ -56,7 +56,7 @@ export function applyRecord(frame: Uint8Array, spaceId: number, pageNo: number, 
     case OPTION:
       return null;
     case EXTENDED: {
-      const why = extended(frame, pageNo, b.subarray(walk.bodyAt, walk.bodyAt + walk.bodyLength));
+      const why = extended(frame, pageNo, fields.reset(b, walk.bodyAt, walk.bodyAt + walk.bodyLength));
       state.lastOffset = FIL_PAGE_TYPE;
       return why;
     }
@@ -84,7 +84,7 @@ function byteRecord(frame: Uint8Array, walk: MtrRecords, state: ApplyState): str
   rlen -= olen;
   if (walk.type === WRITE) {
     if (offset + rlen > size) return 'it writes past the page';
-    frame.set(b.subarray(at, at + rlen), offset);
+    copyIn(frame, offset, b, at, at + rlen);
     state.lastOffset = offset + rlen;
     return null;
   }
@@ -110,29 +110,53 @@ function byteRecord(frame: Uint8Array, walk: MtrRecords, state: ApplyState): str
   return null;
 }
 
-/** Reads the variable-length integers of an EXTENDED record's body in turn. */
+/**
+ * Reads the variable-length integers of an EXTENDED record's body (b[from, end), its subtype first)
+ * in turn: one reader for every record, over the log's bytes, no view of each body.
+ */
 class Fields {
-  at = 1;
-  constructor(readonly body: Uint8Array) {}
+  b: Uint8Array = new Uint8Array(0);
+  from = 0;
+  at = 0;
+  end = 0;
+  /** Reads the body b[from, end): its subtype is b[from], the integers follow. */
+  reset(b: Uint8Array, from: number, end: number): this {
+    this.b = b;
+    this.from = from;
+    this.at = from + 1;
+    this.end = end;
+    return this;
+  }
+  /** The body's length, its subtype included. */
+  get length(): number {
+    return this.end - this.from;
+  }
+  get subtype(): number {
+    return this.b[this.from];
+  }
   /** The next integer, or -1 when it takes more than `max` bytes or runs into the last `keep` bytes. */
   next(max: number, keep = 1): number {
-    const len = varintLength(this.body[this.at]);
-    if (len > max || this.at + len > this.body.length - keep) return -1;
-    const v = varint(this.body, this.at);
+    const len = varintLength(this.b[this.at]);
+    if (len > max || this.at + len > this.end - keep) return -1;
+    const v = varint(this.b, this.at);
     this.at += len;
     return v;
   }
+  /** The bytes after those read, as a view. */
   get rest(): Uint8Array {
-    return this.body.subarray(this.at);
+    return this.b.subarray(this.at, this.end);
+  }
+  get restLength(): number {
+    return this.end - this.at;
   }
 }
+const fields = new Fields();
 
 /** An EXTENDED record (mrec_ext_t) on a page other than the first three of its file. */
-function extended(frame: Uint8Array, pageNo: number, body: Uint8Array): string | null {
-  if (body.length === 0) return 'an EXTENDED record without subtype';
+function extended(frame: Uint8Array, pageNo: number, f: Fields): string | null {
+  if (f.length === 0) return 'an EXTENDED record without subtype';
   if (pageNo < 3) return 'an EXTENDED record on a tablespace header page';
-  const subtype = body[0];
-  const f = new Fields(body);
+  const subtype = f.subtype;
   switch (subtype) {
     case INIT_ROW_FORMAT_REDUNDANT:
     case INIT_ROW_FORMAT_DYNAMIC:
@@ -142,21 +166,24 @@ function extended(frame: Uint8Array, pageNo: number, body: Uint8Array): string |
       undoPageInit(frame);
       return null;
     case UNDO_APPEND:
-      return body.length <= 3 ? 'an UNDO_APPEND without record' : undoAppend(frame, body.subarray(1));
+      return f.length <= 3 ? 'an UNDO_APPEND without record' : undoAppend(frame, f.rest);
     case DELETE_ROW_FORMAT_REDUNDANT: {
       const prev = f.next(3, 0);
-      return prev < 0 || f.rest.length ? 'a malformed delete record' : deleteRedundant(frame, pageNo, prev);
+      return prev < 0 || f.restLength ? 'a malformed delete record' : deleteRedundant(frame, pageNo, prev);
     }
     case DELETE_ROW_FORMAT_DYNAMIC: {
       const prev = f.next(3);
       const hdr = f.next(2);
       const data = f.next(3, 0);
-      return prev < 0 || hdr < 0 || data < 0 || f.rest.length ? 'a malformed delete record' : deleteDynamic(frame, pageNo, prev, hdr, data);
+      return prev < 0 || hdr < 0 || data < 0 || f.restLength ? 'a malformed delete record' : deleteDynamic(frame, pageNo, prev, hdr, data);
     }
     default:
       return subtype >= INSERT_HEAP_REDUNDANT && subtype <= INSERT_REUSE_DYNAMIC ? insert(frame, pageNo, subtype, f) : `EXTENDED subtype ${subtype} is not known`;
   }
 }
+
+/** The one description of a dynamic insert, filled for each (no object for each of millions). */
+const dynamicInsert: DynamicInsert = { reuse: false, prev: 0, shift: 0, encHdrL: 0, hdrC: 0, dataC: 0, log: new Uint8Array(0), from: 0, to: 0 };
 
 /** INSERT_HEAP_/INSERT_REUSE_ REDUNDANT/DYNAMIC: the predecessor, the header's encoding, the bytes shared with the predecessor, the literal bytes. */
 function insert(frame: Uint8Array, pageNo: number, subtype: number, f: Fields): string | null {
@@ -169,7 +196,17 @@ function insert(frame: Uint8Array, pageNo: number, subtype: number, f: Fields): 
     const hdrC = f.next(2);
     const dataC = f.next(3, 0);
     if (shift < 0 || encHdrL < 0 || hdrC < 0 || dataC < 0) return 'a malformed insert record';
-    return insertDynamic(frame, pageNo, { reuse, prev, shift, encHdrL, hdrC, dataC, data: f.rest });
+    const r = dynamicInsert;
+    r.reuse = reuse;
+    r.prev = prev;
+    r.shift = shift;
+    r.encHdrL = encHdrL;
+    r.hdrC = hdrC;
+    r.dataC = dataC;
+    r.log = f.b;
+    r.from = f.at;
+    r.to = f.end;
+    return insertDynamic(frame, pageNo, r);
   }
   const encHdr = f.next(2);
   const hdrC = f.next(2);

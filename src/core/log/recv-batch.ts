@@ -148,10 +148,25 @@ export class RecvBatches {
       }
       const range = this.decrypted ? { bytes: await this.decrypted(from, to - from, mtrEnd), owned: false } : await this.read(from, to - from, scratch);
       if (range.owned) scratch = range.bytes.buffer as ArrayBuffer;
-      for (; s < end; s++) bytes.set(range.bytes.subarray(src[s] - from, src[s] - from + len[s]), dst[s]);
+      copyRuns(range.bytes, from, bytes, src, len, dst, s, end);
+      s = end;
       c = last + 1;
     }
     this.loaded = k;
     this.reads++;
+  }
+}
+
+/** Runs at most this long are copied byte by byte: a view for each (most are a few dozen bytes) cost more than the copy. */
+const SHORT_RUN = 64;
+
+/** Runs s..end-1, whose source LSNs are `src` (in `range`, which begins at LSN `from`), copied to their places `dst` in `bytes`. */
+function copyRuns(range: Uint8Array, from: number, bytes: Uint8Array, src: Float64Array, len: Int32Array, dst: Int32Array, s: number, end: number): void {
+  for (; s < end; s++) {
+    const a = src[s] - from;
+    const n = len[s];
+    const d = dst[s];
+    if (n > SHORT_RUN) bytes.set(range.subarray(a, a + n), d);
+    else for (let i = 0; i < n; i++) bytes[d + i] = range[a + i];
   }
 }

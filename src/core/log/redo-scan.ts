@@ -9,7 +9,7 @@ import type { EncryptionKeys } from '../tablespace/encryption.ts';
 import { LogCrypt } from './log-crypt.ts';
 import { boundsOf, LogArea, readLogHeader, type LogHeader } from './log-file.ts';
 import type { RedoLogBounds } from './log-types.ts';
-import { FILE_CHECKPOINT, FILE_CREATE, FILE_DELETE, FILE_MODIFY, FILE_RENAME, FREE_PAGE, INIT_PAGE, MtrRecords, readMtr, varint } from './mtr-records.ts';
+import { FILE_CHECKPOINT, FILE_CREATE, FILE_DELETE, FILE_MODIFY, FILE_RENAME, FREE_PAGE, INIT_PAGE, Mtr, MtrRecords, peekMtr, readMtr, recordEnd } from './mtr-records.ts';
 import type { ByteSource } from '../tablespace/source.ts';
 
 /** An encrypted log's mini-transactions are found again from one that begins at or before each such stretch of it. */
@@ -24,8 +24,13 @@ const RUN_SHIFT = 2 ** 21;
  * two). The apply reads and walks only these bytes, not whole mini-transactions.
  */
 export class PageLog {
-  /** Each run's start LSN, then its length × 2^21 + the bytes from its start to its mini-transaction's end: 16 bytes a run. */
-  readonly runs: number[] = [];
+  /**
+   * Each run's start LSN, then its length × 2^21 + the bytes from its start to its mini-transaction's
+   * end: 16 bytes a run, in a typed array grown by doubling. Millions of runs in plain arrays were
+   * copied by every young-generation GC while the scan grew them; a typed array's bytes are not.
+   */
+  private store = new Float64Array(8);
+  private used = 0;
   /** The index (in runs) of the last one that initialises (INIT_PAGE) or frees (FREE_PAGE) the page, or -1. */
   initAt = -1;
   /** That last one frees the page (FREE_PAGE): its contents no longer matter. */
@@ -33,23 +38,28 @@ export class PageLog {
   /** Records of the page, counted. */
   records = 0;
 
+  /** The runs as start, length × 2^21 + distance to the mini-transaction's end, in turn (a view). */
+  get runs(): Float64Array {
+    return this.store.subarray(0, this.used);
+  }
+
   get count(): number {
-    return this.runs.length / 2;
+    return this.used / 2;
   }
 
   /** Run `i`'s start LSN. */
   start(i: number): number {
-    return this.runs[2 * i];
+    return this.store[2 * i];
   }
 
   /** Run `i`'s length in bytes. */
   length(i: number): number {
-    return Math.floor(this.runs[2 * i + 1] / RUN_SHIFT);
+    return Math.floor(this.store[2 * i + 1] / RUN_SHIFT);
   }
 
   /** The end LSN of run `i`'s mini-transaction: the page's LSN once it is applied. */
   mtrEnd(i: number): number {
-    return this.runs[2 * i] + (this.runs[2 * i + 1] % RUN_SHIFT);
+    return this.store[2 * i] + (this.store[2 * i + 1] % RUN_SHIFT);
   }
 
   /** The bytes of the runs from the last INIT_PAGE on: what its apply reads. */
@@ -61,14 +71,20 @@ export class PageLog {
 
   /** A run that begins at `start` in the mini-transaction ending at `mtrEnd`, `length` bytes so far. */
   addRun(start: number, length: number, mtrEnd: number): void {
-    this.runs.push(start, length * RUN_SHIFT + (mtrEnd - start));
+    if (this.used === this.store.length) {
+      const grown = new Float64Array(this.store.length * 2);
+      grown.set(this.store);
+      this.store = grown;
+    }
+    this.store[this.used++] = start;
+    this.store[this.used++] = length * RUN_SHIFT + (mtrEnd - start);
   }
 
   /** The last run now ends at LSN `end`. */
   extendRun(end: number): void {
-    const k = this.runs.length - 1;
-    const start = this.runs[k - 1];
-    this.runs[k] = (end - start) * RUN_SHIFT + (this.runs[k] % RUN_SHIFT);
+    const k = this.used - 1;
+    const start = this.store[k - 1];
+    this.store[k] = (end - start) * RUN_SHIFT + (this.store[k] % RUN_SHIFT);
   }
 }
 
@@ -175,9 +191,10 @@ export async function scanRedoLog(
   if (census && header.encryption !== 'stream') return scanStretches(scan, census, spaces, walk, signal);
   let lsn = header.checkpointLsn;
   let mark = lsn;
+  const found = new Mtr();
   for (;;) {
     signal?.throwIfAborted();
-    const mtr = await readMtr(area, lsn, header.encrypted);
+    const mtr = peekMtr(area, lsn, header.encrypted, found) ?? (await readMtr(area, lsn, header.encrypted));
     if (mtr === null) break;
     scan.mtrCount++;
     const seen = taker && ((space: number) => taker(Math.floor((mtr.startLsn - header.checkpointLsn) / STRETCH), mtr.startLsn, space));
@@ -193,7 +210,7 @@ export async function scanRedoLog(
       if (scan.crypt !== null) indexMtr(scan, walk.reset(plain), lsn, mtr.endLsn, spaces, seen);
       else countRecords(scan, mtr.records);
     } else if (header.encryption === 'stream') countRecords(scan, mtr.records);
-    else indexMtr(scan, walk.reset(mtr.records), lsn, mtr.endLsn, spaces, seen);
+    else indexMtr(scan, walk.reset(mtr.bytes, mtr.from, mtr.to), lsn, mtr.endLsn, spaces, seen, lsn - mtr.from);
     lsn = mtr.endLsn;
   }
   scan.bounds = boundsOf(header, lsn);
@@ -213,14 +230,9 @@ function unappliableWhy(header: LogHeader, opened: LogCrypt | string | null): st
  */
 function countRecords(scan: RedoScan, records: Uint8Array): void {
   let pageOp = false;
-  for (let at = 0; at < records.length; ) {
-    const first = records[at];
-    if (!(first & 0x80)) pageOp = true;
+  for (let at = 0; at >= 0 && at < records.length; at = recordEnd(records, at)) {
+    if (!(records[at] & 0x80)) pageOp = true;
     if (pageOp) scan.recordCount++;
-    let rlen = first & 0x0f;
-    if (rlen === 0) rlen = varint(records, at + 1) + 15;
-    if (rlen < 0) return;
-    at += 1 + rlen;
   }
 }
 
@@ -243,13 +255,14 @@ async function scanStretches(scan: RedoScan, census: LogCensus, spaces: Readonly
   const wanted = new Set<number>();
   for (const [space, list] of census.stretches) if (spaces === null || spaces.has(space)) for (const k of list) wanted.add(k);
   const { checkpointLsn } = scan.header;
+  const found = new Mtr();
   for (const k of [...wanted].sort((a, b) => a - b)) {
     const until = checkpointLsn + (k + 1) * STRETCH;
     for (let lsn = census.starts[k]; lsn >= 0 && lsn < until && lsn < census.bounds.endLsn; ) {
       signal?.throwIfAborted();
-      const mtr = await readMtr(scan.area, lsn, scan.header.encrypted);
+      const mtr = peekMtr(scan.area, lsn, scan.header.encrypted, found) ?? (await readMtr(scan.area, lsn, scan.header.encrypted));
       if (mtr === null) break;
-      indexMtr(scan, walk.reset(mtr.records), lsn, mtr.endLsn, spaces);
+      indexMtr(scan, walk.reset(mtr.bytes, mtr.from, mtr.to), lsn, mtr.endLsn, spaces, undefined, lsn - mtr.from);
       lsn = mtr.endLsn;
     }
   }
@@ -259,9 +272,11 @@ async function scanStretches(scan: RedoScan, census: LogCensus, spaces: Readonly
 
 /**
  * Indexes the records of one mini-transaction (starting at LSN `start`, ending at `end`), walked by
- * `walk`; `seen` is told each tablespace whose pages it changes.
+ * `walk` over bytes whose first is at LSN `base`; `seen` is told each tablespace whose pages it changes.
  */
-function indexMtr(scan: RedoScan, walk: MtrRecords, start: number, end: number, spaces: ReadonlySet<number> | null, seen?: (space: number) => void): void {
+function indexMtr(
+  scan: RedoScan, walk: MtrRecords, start: number, end: number, spaces: ReadonlySet<number> | null, seen?: (space: number) => void, base = start,
+): void {
   /** The page whose run the records extend: null after a record of a tablespace not indexed. */
   let run: PageLog | null = null;
   let space = -1;
@@ -282,8 +297,8 @@ function indexMtr(scan: RedoScan, walk: MtrRecords, start: number, end: number, 
     if (walk.hasPageId) {
       // A same_page record follows the page's previous record: only a record naming a page starts a run.
       run = spaces !== null && !spaces.has(walk.spaceId) ? null : pageLogOf(scan, walk.spaceId, walk.pageNo);
-      run?.addRun(start + walk.recordAt, walk.at - walk.recordAt, end);
-    } else run?.extendRun(start + walk.at);
+      run?.addRun(base + walk.recordAt, walk.at - walk.recordAt, end);
+    } else run?.extendRun(base + walk.at);
     if (run === null) continue;
     run.records++;
     if (walk.type === INIT_PAGE || walk.type === FREE_PAGE) {
