@@ -24,12 +24,15 @@ beforeAll(async () => {
   execFileSync(process.execPath, [join(ROOT, 'scripts/build-cli.mjs')], { cwd: ROOT });
   crashed = await startMariadb({ extraArgs: SERVER_ARGS });
   await crashed.exec(`CREATE TABLE t_many (id INT NOT NULL PRIMARY KEY, k INT NOT NULL, s VARCHAR(300) NOT NULL, b MEDIUMBLOB NULL) ENGINE=InnoDB ROW_FORMAT=DYNAMIC;
-    INSERT INTO t_many SELECT seq, seq % 97, REPEAT(CHAR(97 + seq % 26), 150 + seq % 100), IF(seq % 400 = 0, REPEAT('x', 20000), NULL) FROM seq_1_to_40000;`);
+    INSERT INTO t_many SELECT seq, seq % 97, REPEAT(CHAR(97 + seq % 26), 150 + seq % 100), IF(seq % 400 = 0, REPEAT('x', 20000), NULL) FROM seq_1_to_40000;
+    CREATE TABLE t_parts (id INT NOT NULL PRIMARY KEY, s VARCHAR(100) NOT NULL) ENGINE=InnoDB PARTITION BY HASH (id) PARTITIONS 3;
+    INSERT INTO t_parts SELECT seq, CONCAT('row ', seq) FROM seq_1_to_3000;`);
   await flushAll(crashed);
   await crashed.exec(`UPDATE t_many SET s = REPEAT('z', 290), k = k + 1 WHERE id % 7 = 0;
     DELETE FROM t_many WHERE id BETWEEN 10000 AND 14000;
     INSERT INTO t_many SELECT seq, 3, CONCAT('later ', seq), IF(seq % 300 = 0, REPEAT('y', 30000), NULL) FROM seq_40001_to_46000;
-    UPDATE t_many SET b = REPEAT('w', 25000) WHERE id % 1000 = 1;`);
+    UPDATE t_many SET b = REPEAT('w', 25000) WHERE id % 1000 = 1;
+    UPDATE t_parts SET s = CONCAT('changed ', id) WHERE id % 5 = 0; DELETE FROM t_parts WHERE id > 2500;`);
   await crashed.crash();
   copyA = crashed.copyDatadir();
   recovered = await startMariadb({ datadir: crashed.copyDatadir(), extraArgs: SERVER_ARGS });
@@ -64,5 +67,21 @@ describe('a recovered table read by the worker threads', () => {
     // As on disk the rows are not the server's: the log mattered.
     const disk = cli(file, '--threads', '2', '--format', 'ndjson', '--as-on-disk');
     expect(disk.stdout).not.toBe(two.stdout);
+  }, 300_000);
+
+  it('says what the log did to a partitioned table once, its partitions named, the figures added up', async () => {
+    const files = [0, 1, 2].map((p) => join(copyA, 'test', `t_parts#P#p${p}.ibd`));
+    const run = cli(...files, '--format', 'ndjson', '--json-strings');
+    expect(run.status, run.stderr).toBe(0);
+    const rows = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: string; s: string }).map((r) => [r.id, r.s]);
+    expect(rows.sort((a, b) => Number(a[0]) - Number(b[0]))).toEqual((await recovered.query('SELECT id, s FROM t_parts ORDER BY id')).rows);
+    const lines = (pattern: RegExp) => run.stderr.split('\n').filter((l) => pattern.test(l));
+    expect(lines(/not shut down cleanly/)).toEqual([expect.stringMatching(/^t_parts \(its 3 partitions p0, p1, p2\): the datadir was not shut down cleanly \(ib_logfile0/)]);
+    const rolled = lines(/rolled forward/);
+    expect(rolled).toEqual([expect.stringMatching(/^t_parts \(its 3 partitions p0, p1, p2\): rolled forward from the checkpoint: \d+ log records applied to \d+ of the \d+ pages of this table/)]);
+    // The figures are the sum of each partition's, read alone.
+    const applied = (text: string) => Number(/(\d+) log records applied/.exec(text)?.[1]);
+    const alone = files.map((f) => applied(cli(f, '--count').stderr));
+    expect(applied(rolled[0])).toBe(alone.reduce((a, b) => a + b, 0));
   }, 300_000);
 });
