@@ -30,6 +30,7 @@ import type { InnodbFile } from './lib/innodb-file.ts';
 import type { InnodbTable } from './lib/innodb-table.ts';
 import { openInnodb } from './lib/node.ts';
 import { dataFilesOf } from './node/data-files.ts';
+import { serveRecoveredFile } from './node/recovered-pages.ts';
 import { writePageInspection } from './cli/page-inspect.ts';
 import { writePageMap } from './cli/page-map.ts';
 import { listTables } from './node/list-tables.ts';
@@ -254,10 +255,15 @@ async function run(args: Args): Promise<number> {
     schema: args.schema ?? undefined, keys: await keysOf(args), dictionary: args.dictionary ?? undefined, dataFiles: args.files.slice(1),
     asOnDisk: args.asOnDisk, datadir: args.datadir ?? undefined,
   });
-  // Recovered pages are made in this thread: the worker threads would read the file as it is.
-  if (file.recovery?.applied) args.threads = 1;
-  const code = await readOpened(file, args);
-  return Math.max(code, file.recovery === null ? 0 : sayRecovery(file.name, file.recovery));
+  // Recovered pages are made in this thread: the worker threads' reads of the file are served from them.
+  const served = await serveRecoveredFile(file, args.files);
+  if (file.recovery?.applied && served === null) args.threads = 1;
+  try {
+    const code = await readOpened(file, args);
+    return Math.max(code, file.recovery === null ? 0 : sayRecovery(file.name, file.recovery));
+  } finally {
+    served?.();
+  }
 }
 
 /** The datadir's redo log, what it did to the file or why not: on stderr; exit status 2 where rows may be stale. */

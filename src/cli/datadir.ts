@@ -31,6 +31,7 @@ import { tableRows, type OutFormat } from './datadir-rows.ts';
 import { pooledCount } from './pooled-read.ts';
 import { TableQueue } from './datadir-queue.ts';
 import { PARALLEL_MIN_PAGES } from '../node/pool.ts';
+import { serveRecoveredFile } from '../node/recovered-pages.ts';
 import { problemLine } from './problem-lines.ts';
 import { writePartitions } from './partitions.ts';
 import { sqlIdent } from '../core/writers/output.ts';
@@ -264,7 +265,13 @@ async function fileTable(run: DatadirRun, queue: Queue, t: FileTable, system: st
       const entry = file.definition(null);
       line.definition = entry.source;
       line.problems.push(...file.warnings, ...entry.disagreements);
-      await readOne(recoveredRun(run, file), queue, await file.table(entry, { timeZone: run.timeZone, systemColumns: run.systemColumns }), [t.ibds[0]], line, path);
+      // Recovered pages are made in this thread; the worker threads' reads of the file are served from them.
+      const served = await serveRecoveredFile(file, [t.ibds[0]]);
+      try {
+        await readOne(served === null ? recoveredRun(run, file) : run, queue, await file.table(entry, { timeZone: run.timeZone, systemColumns: run.systemColumns }), [t.ibds[0]], line, path);
+      } finally {
+        served?.();
+      }
       sayRecovery(file, line);
     } finally {
       await file.close();
@@ -374,7 +381,7 @@ export async function readDatadir(run: DatadirRun): Promise<number> {
   return Math.max(summary(run, lines), active.length > 0 ? 2 : 0);
 }
 
-/** The run a file is read with: on this thread alone where the redo log recovered its pages (the worker threads would read the file as it is). */
+/** The run a file is read with: on this thread alone where the redo log recovered its pages and its worker threads' reads are not served from them. */
 function recoveredRun(run: DatadirRun, file: InnodbFile): DatadirRun {
   return file.recovery?.applied ? { ...run, threads: 1 } : run;
 }

@@ -18,7 +18,6 @@
  * rows of its lost or damaged clustered leaves, from its own secondary indexes) follow its rows.
  */
 import { basename } from 'node:path';
-import { recoveryAmiss, recoveryLines } from '../core/log/redo-recovery.ts';
 import { anythingAmiss } from '../core/readers/decode-stats.ts';
 import { mergeStats } from '../core/readers/parallel.ts';
 import { recoveryReport } from '../core/readers/recovery-target.ts';
@@ -43,6 +42,7 @@ import { problemLine, uncountedLines } from './problem-lines.ts';
 import { sayTakenBack } from './transactions.ts';
 import { whereLine, whereOption } from './where-option.ts';
 import { whereFilter, type RowWhere } from '../core/readers/where.ts';
+import { partitionRecoveryLines } from './partition-recovery.ts';
 import type { TakenBack } from '../lib/datadir-undo.ts';
 
 export interface PartitionRun {
@@ -81,14 +81,10 @@ export interface PartitionRun {
   say(line: string): void;
 }
 
-/** What the datadir's redo log did to each partition's file, or why not; true where rows may be stale. */
+/** What the datadir's redo log did to the partitions' files, or why not, said once for the table; true where rows may be stale. */
 function sayRecoveries(table: PartitionedTable, run: PartitionRun): boolean {
-  let amiss = false;
-  for (const p of table.partitions) {
-    if (!p.recovery || p.table === null) continue;
-    for (const line of recoveryLines(p.table.info.file, p.recovery)) run.say(line);
-    amiss ||= recoveryAmiss(p.recovery);
-  }
+  const { lines, amiss } = partitionRecoveryLines(table);
+  for (const line of lines) run.say(line);
   return amiss;
 }
 

@@ -17,11 +17,14 @@ import { csvBuffers, csvPages, type CsvBuffers } from '../core/writers/csv-pages
 import { parquetPages, type ParquetRun, type ParquetRunSpec } from '../core/writers/parquet-pages.ts';
 import { whereFilter, type BatchFilter, type RowWhere } from '../core/readers/where.ts';
 import { dataFilesOf } from './data-files.ts';
+import { servedFile, type ServedBytes, type ServedFile, type Supplied } from './recovered-pages.ts';
 
 export interface RunRequest {
   id: number;
   pages: number[];
   first: boolean;
+  /** A recovered file's chunks holding the pages, read by the main thread (recovered-pages.ts). */
+  supplied?: Supplied[];
 }
 
 /** A CSV run's buffer given back by the main thread once written (NodePool.give): the next runs' CSV is made in it. */
@@ -52,12 +55,15 @@ export interface WorkerStart {
   parquet?: ParquetRunSpec;
   /** --where: the rows of `batch` and `parquet` runs kept, the others filtered out here. */
   where?: RowWhere;
+  /** The file as its datadir's redo log rolls it forward: read through the main thread, which applies the log (recovered-pages.ts). */
+  served?: ServedFile;
 }
 
-const { paths, table, options, output, parquet, where } = workerData as WorkerStart;
+const { paths, table, options, output, parquet, where, served } = workerData as WorkerStart;
 const port = parentPort;
 if (port === null) throw new Error('decode-worker must run as a worker thread');
-const reader = dataFilesOf(paths).then((source) => openTable(source, table, options));
+const recovered = served === undefined ? null : servedFile(served, port);
+const reader = (recovered === null ? dataFilesOf(paths) : Promise.resolve(recovered.source)).then((source) => openTable(source, table, options));
 /** The filter of --where (a collation's weights may be loaded first), made once for every run. */
 const keep: Promise<BatchFilter | undefined> = where === undefined ? Promise.resolve(undefined) : reader.then((r) => whereFilter(where, r.columns, table.columns));
 
@@ -93,11 +99,17 @@ async function runOutput(r: TableReader, request: RunRequest): Promise<RowBatch 
   return filter === undefined ? batch : filter(batch);
 }
 
-port.on('message', (request: RunRequest | GiveBack) => {
+port.on('message', (request: RunRequest | GiveBack | ServedBytes) => {
+  if ('read' in request) {
+    recovered?.answered(request);
+    return;
+  }
   if ('give' in request) {
     spare.push(request.give);
     return;
   }
+  const supplied = request.supplied ?? [];
+  for (const s of supplied) recovered?.supplied.add(s);
   void reader
     .then(async (r) => {
       const batch = await runOutput(r, request);
@@ -109,5 +121,8 @@ port.on('message', (request: RunRequest | GiveBack) => {
         ? { message: e.message, file: e.file, detail: e.detail, page: e.page, record: e.record }
         : { message: e instanceof Error ? e.message : String(e) };
       port.postMessage({ id: request.id, error });
+    })
+    .finally(() => {
+      for (const s of supplied) recovered?.supplied.delete(s);
     });
 });

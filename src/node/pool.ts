@@ -9,6 +9,7 @@ import type { GiveBack, RunOutput, RunRequest, WorkerError, WorkerStart } from '
 import type { RowBatch } from '../core/values/row-batch.ts';
 import type { ParquetRun, ParquetRunSpec } from '../core/writers/parquet-pages.ts';
 import type { RowWhere } from '../core/readers/where.ts';
+import { answerRead, servedSource, suppliedChunks, type ServedRead } from './recovered-pages.ts';
 
 /** What the workers hand back per run (RunOutput): batches, CSV bytes, row counts per page, or Parquet row groups. */
 interface Outputs {
@@ -40,7 +41,10 @@ export function startPool<O extends RunOutput>(
   workerUrl: URL, paths: readonly string[], table: TableDef, options: OpenOptions, output: O, size = availableParallelism(), parquet?: ParquetRunSpec, where?: RowWhere,
 ): NodePool<Outputs[O]> {
   type T = Outputs[O];
-  const workerData: WorkerStart = { paths, table, options, output, parquet, where };
+  // A file rolled forward by its datadir's log: the workers' reads are served by this thread's recovered source.
+  const recovered = servedSource(paths);
+  const served = recovered && { name: recovered.source.name, size: recovered.source.size, version: recovered.source.version };
+  const workerData: WorkerStart = { paths, table, options, output, parquet, where, served };
   const workers = Array.from({ length: Math.max(1, size) }, () => new Worker(workerUrl, { workerData }));
   let nextId = 0;
   const latest: DecodeStats[] = [];
@@ -48,7 +52,11 @@ export function startPool<O extends RunOutput>(
   const madeBy = new WeakMap<ArrayBuffer, Worker>();
   const decoders = workers.map((worker, n): RunDecoder<T> => {
     const waiting = new Map<number, { resolve: (r: RunResult<T>) => void; reject: (e: Error) => void }>();
-    worker.on('message', (reply: Reply<T>) => {
+    worker.on('message', (reply: Reply<T> | ServedRead) => {
+      if ('read' in reply) {
+        if (recovered) void answerRead(recovered.source, reply, (answer, transfer) => worker.postMessage(answer, transfer));
+        return;
+      }
       const w = waiting.get(reply.id);
       if (!w) return;
       waiting.delete(reply.id);
@@ -64,11 +72,13 @@ export function startPool<O extends RunOutput>(
       waiting.clear();
     });
     return {
-      decode(pages, first) {
+      async decode(pages, first) {
         const id = nextId++;
+        // A recovered file's chunks holding the run go with it, read here in the order the runs are handed out.
+        const supplied = recovered ? await suppliedChunks(recovered, pages) : undefined;
         return new Promise<RunResult<T>>((resolve, reject) => {
           waiting.set(id, { resolve, reject });
-          worker.postMessage({ id, pages, first } satisfies RunRequest);
+          worker.postMessage({ id, pages, first, supplied } satisfies RunRequest, supplied?.map((s) => s.bytes.buffer as ArrayBuffer) ?? []);
         });
       },
     };

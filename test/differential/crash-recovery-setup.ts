@@ -41,7 +41,7 @@ const CHANGE = (name: string) => `
   INSERT INTO ${name} SELECT seq, 1, 'again', NULL FROM seq_1200_to_1300;`;
 
 /** Waits until the buffer pool has no dirty page and the checkpoint has caught up with the log. */
-async function flushAll(server: MariadbServer): Promise<void> {
+export async function flushAll(server: MariadbServer): Promise<void> {
   await server.exec('SET GLOBAL innodb_max_dirty_pages_pct = 0');
   for (let i = 0; i < 300; i++) {
     const { rows } = await server.query("SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'");
