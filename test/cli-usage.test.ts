@@ -26,6 +26,13 @@ describe('the CLI on what a DBA types first', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
+  it('--before-trx through a secondary index is a usage error (64), not today\'s entries under the old name', () => {
+    const run = cli([join(SAMPLE, 'employees.ibd'), '--before-trx', '5', '--index', 'PRIMARY']);
+    expect(run.status).toBe(64);
+    expect(run.stderr).toContain('--before-trx N rebuilds the table from its clustered index');
+    expect(run.stdout).toBe('');
+  });
+
   it('a folder without -o OUTDIR is a usage error (64) that says what to give', () => {
     const run = cli([SAMPLE]);
     expect(run.status).toBe(64);

@@ -242,6 +242,8 @@ export function parseArgs(argv: string[]): Args {
   if (args.csvFor !== null && (args.count || args.printDdl || args.listTables || args.listIndexes || args.pageMap || args.page !== null)) throw new UsageError('--csv-for load-data writes a table\'s rows: not with --count, --print-ddl, --list-*, --page-map or --page');
   if (args.csvFor !== null && (args.format !== 'csv' || args.output === null)) throw new UsageError('--csv-for load-data writes CSV (--format csv) to -o FILE, and its LOAD DATA statement beside it');
   historyArgs(args);
+  // The rollback of a secondary index's entries (trx/row-undo-sec.ts) takes back a crash's open transactions only.
+  if (args.beforeTrx !== null && args.index !== null) throw new UsageError('--before-trx N rebuilds the table from its clustered index and undo logs: not with --index (a secondary index\'s entries are only rolled back for a crash\'s open transactions)');
   if (args.where !== null && (args.printDdl || args.listTables || args.listIndexes || args.listTransactions || args.pageMap || args.page !== null || args.history || args.revertTrx !== null || args.mode === 'partial')) {
     throw new UsageError('--where filters a table\'s rows: not with --print-ddl, --list-*, --page-map, --page, --history, --revert-trx or --rows partial');
   }
