@@ -87,7 +87,7 @@ export interface ViewSpec {
    * The table as it was before transaction N and every later one changed it (the CLI's --before-trx),
    * from the datadir's undo logs (undo-methods.ts): changed cells come marked (RowBatch.changed),
    * rows whose earlier version is gone are history-lost (withheld and counted, or marked in modes
-   * that show them). A table of its own file only (no partitions, no secondary index, no raw image).
+   * that show them). A table's clustered index, of its own file or its partitions' (no secondary index, no raw image).
    */
   undo?: BeforeTrx;
   /** Rows end with DB_TRX_ID, DB_ROLL_PTR, leaf page and heap number (TableOptions.systemColumns; the Columns menu). */

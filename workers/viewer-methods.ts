@@ -307,10 +307,11 @@ export function createViewerMethods(lookup: (tableName: string) => TableDef | un
     async openView(spec) {
       current = null;
       const source = await fileSource(spec.ibd, spec.name);
-      // As before transaction N: this worker's versions of the rows (a table of its own file only);
-      // else transactions active at a crashed datadir's crash, rolled back (a partitioned table's in
-      // every partition; through a secondary index, its entries as the rollback leaves them: core/trx/row-undo-sec.ts).
-      const before = spec.undo && !spec.partitions?.length && spec.indexName === undefined && !spec.raw ? await versionsBefore(spec.undo) : null;
+      // As before transaction N: this worker's versions of the rows (every partition's); else
+      // transactions active at a crashed datadir's crash, rolled back (a partitioned table's in every
+      // partition; through a secondary index, its entries as the rollback leaves them: core/trx/row-undo-sec.ts).
+      if (spec.undo && (spec.indexName !== undefined || spec.raw)) throw new Error(`as before transaction ${spec.undo.beforeTrx}: a table's rows are rebuilt from its clustered index and the undo logs, not ${spec.raw ? 'a raw image\'s tree' : `its index ${spec.indexName}`}`);
+      const before = spec.undo ? await versionsBefore(spec.undo) : null;
       const rollback = before === null ? await rollbackOf(spec.ibd, spec.name) : null;
       const versions = before?.taken?.versions ?? rollback?.taken?.versions ?? null;
       const partitioned = spec.partitions?.length ? await PartitionView.open(spec, versions) : null;

@@ -307,7 +307,14 @@ export class Workspace {
   setIndex(key: string, name: string | null): void {
     const entry = this.#find(key);
     if (!entry || entry.indexName === name) return;
-    this.#reopen(entry, () => (entry.indexName = name));
+    this.#reopen(entry, () => {
+      entry.indexName = name;
+      // "As before transaction N" rebuilds the clustered index's rows only (viewer-methods.ts openView).
+      if (name !== null) {
+        entry.beforeTrx = null;
+        entry.taken = null;
+      }
+    });
   }
 
   /** "Show damaged rows": a mode with the rows of damaged pages besides the others (marked in the grid). */
@@ -403,7 +410,9 @@ export class Workspace {
 
   /** The table entry of a table the undo logs name (`db/table`), if its file was given. */
   tableNamed(name: string): TableEntry | null {
-    return this.tables.find((t) => datadirTableName(t) === name) ?? this.tables.find((t) => datadirTableName(t).toLowerCase() === name.toLowerCase()) ?? null;
+    // A partition's name (db/t#P#p0, as the dictionary has it) is its partitioned table's, whose entry holds every partition.
+    const table = (n: string) => n.replace(/#p#.*$/i, '');
+    return this.tables.find((t) => table(datadirTableName(t)) === table(name)) ?? this.tables.find((t) => table(datadirTableName(t)).toLowerCase() === table(name).toLowerCase()) ?? null;
   }
 
   /** "Revert SQL": the statements reverting `trxId`'s changes to table `name` (db/table); its file and definition come with its view, so it is opened first. */
@@ -413,8 +422,15 @@ export class Workspace {
     if (!entry || !files || this.revert.running) return;
     if (!entry.view) this.select(entry.key);
     while (!entry.view && ['resolving', 'pending', 'reading-schema', 'decoding'].includes(entry.state)) await new Promise((r) => setTimeout(r, 100));
-    if (entry.view) await this.revert.start(entry.view.spec, files, trxId);
-    else this.revert.progress = { table: name, trxId, fileName: null, state: 'error', bytes: 0, done: null, error: `${name} could not be opened (${entry.error ?? entry.state}): its definition is needed to write the statements` };
+    const fail = (error: string) => (this.revert.progress = { table: name, trxId, fileName: null, state: 'error', bytes: 0, done: null, error });
+    if (!entry.view) return void fail(`${name} could not be opened (${entry.error ?? entry.state}): its definition is needed to write the statements`);
+    const spec = entry.view.spec;
+    if (!spec.partitions?.length) return this.revert.start(spec, files, trxId);
+    // A partitioned table: the undo logs name the partition changed; its statements come from that partition's file.
+    const partition = name.split('/').pop() as string;
+    const file = spec.partitions.find((f) => f.name.replace(/\.ibd$/i, '').toLowerCase() === partition.toLowerCase());
+    if (!file) return void fail(`${name}: the undo logs name no partition of ${spec.table.name} given among the files (${spec.partitions.map((f) => f.name).join(', ')})`);
+    await this.revert.start({ ...spec, ibd: file.blob, name: file.name, partitions: undefined }, files, trxId, partition);
   }
 
   /** Shows the table as it was before transaction `trxId` and every later one (null: as it is); it is opened again. */
@@ -424,6 +440,7 @@ export class Workspace {
     this.#reopen(entry, () => {
       entry.beforeTrx = trxId;
       entry.taken = null;
+      if (trxId !== null) entry.indexName = null;
     });
   }
 

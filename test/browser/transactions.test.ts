@@ -12,7 +12,9 @@
  * --before-trx --rows both does. "Revert SQL" of the one-row UPDATE, then of the primary-key update,
  * each loaded into a second server recovering a copy of the datadir, gives back the SELECT taken
  * before each; so does that of an UPDATE of 30,000 long names (`wide`), whose held UPDATEs pass 8 Mi
- * characters and go through the page's origin-private file system (workers/opfs-run.ts).
+ * characters and go through the page's origin-private file system (workers/opfs-run.ts). A partitioned
+ * table's UPDATE, named by the undo logs in each partition, is taken back in every partition, and each
+ * partition's Revert SQL, run by a recovering server, gives back its rows.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -55,6 +57,22 @@ async function commitWideUpdate(server: MariadbServer): Promise<{ rows: (string 
   return { rows, trxId };
 }
 
+const PARTS = ['p0', 'p1', 'p2'];
+
+/** `parted` (60 rows in 3 hash partitions), then a committed UPDATE of half its rows, in every partition; returns each partition's SELECT before it and its transaction id. */
+async function commitPartedUpdate(server: MariadbServer): Promise<{ parts: (string | null)[][][]; trxId: string }> {
+  await server.exec("CREATE TABLE parted (id INT PRIMARY KEY, name VARCHAR(20) NOT NULL) PARTITION BY HASH(id) PARTITIONS 3; INSERT INTO parted SELECT seq, CONCAT('p', seq) FROM seq_1_to_60");
+  const parts = await Promise.all(PARTS.map(async (p) => (await server.query(`SELECT id, name FROM parted PARTITION (${p}) ORDER BY id`)).rows));
+  const writer = await server.openSession();
+  await writer.exec('START TRANSACTION');
+  await writer.exec("UPDATE parted SET name = CONCAT('oops ', id) WHERE id % 2 = 0");
+  await new Promise((r) => setTimeout(r, 250));
+  const trxId = String((await writer.query('SELECT trx_id FROM information_schema.innodb_trx WHERE trx_mysql_thread_id = CONNECTION_ID()')).rows[0][0]);
+  await writer.exec('COMMIT');
+  await flushDirtyPages(server);
+  return { parts, trxId };
+}
+
 describe('the Transactions view, in the built page', () => {
   let server: MariadbServer;
   let datadir: string;
@@ -64,6 +82,7 @@ describe('the Transactions view, in the built page', () => {
   let before: StepBefore[] = [];
   let alteredTrx = '';
   let wide: { rows: (string | null)[][]; trxId: string } = { rows: [], trxId: '' };
+  let parted: { parts: (string | null)[][][]; trxId: string } = { parts: [], trxId: '' };
 
   const { shot, waitForTable, rowCount, clearAll, download, panel } = pageSteps(() => page);
   const trxTable = (trxId: string, table = 'test/items') => page.locator(`[data-testid="transaction"][data-trx="${trxId}"] [data-testid="trx-table"][data-table="${table}"]`);
@@ -74,6 +93,7 @@ describe('the Transactions view, in the built page', () => {
     before = await commitItemSteps(server);
     alteredTrx = await commitAlteredUpdate(server);
     wide = await commitWideUpdate(server);
+    parted = await commitPartedUpdate(server);
     await server.crash();
     buildCli();
     datadir = server.copyDatadir();
@@ -186,6 +206,28 @@ describe('the Transactions view, in the built page', () => {
     try {
       await copy.exec(sql);
       expect((await copy.query('SELECT id, name FROM wide ORDER BY id')).rows).toEqual(wide.rows);
+    } finally {
+      await copy.stop();
+    }
+  }, 300_000);
+
+  it('a partitioned table: the UPDATE named in each partition; as before it, every partition taken back (the CSV equals the SELECT before it); each partition\'s Revert SQL gives the server the table back', async () => {
+    await panel('transactions');
+    const named = await page.locator(`[data-testid="transaction"][data-trx="${parted.trxId}"] [data-testid="trx-table"]`).evaluateAll((els) => els.map((e) => e.getAttribute('data-table')));
+    expect(named.sort()).toEqual(PARTS.map((p) => `test/parted#P#${p}`));
+    await trxTable(parted.trxId, 'test/parted#P#p1').getByTestId('before-trx').click();
+    await page.locator(`[data-testid="before-trx-banner"][data-trx="${parted.trxId}"]`).waitFor();
+    await waitForTable('parted', 'done', 120_000);
+    await expect.poll(() => page.getByTestId('before-trx-banner').getAttribute('data-rolled-back')).toBe('30');
+    expect(await rowCount()).toBe(60);
+    const rows = parted.parts.flatMap((part, i) => part.map((r) => [...r, PARTS[i]]));
+    expect((await download('CSV', 'parted.csv')).toString('utf8')).toBe(csvHeader(['id', 'name', '_partition']) + csvRows(rows));
+    const sql: string[] = [];
+    for (const p of PARTS) sql.push(await revertSql(parted.trxId, `parted#P#${p}`));
+    const copy = await startMariadb({ datadir: server.copyDatadir(), extraArgs: ['--innodb-undo-tablespaces=3'] });
+    try {
+      for (const text of sql) await copy.exec(text);
+      for (const [i, p] of PARTS.entries()) expect((await copy.query(`SELECT id, name FROM parted PARTITION (${p}) ORDER BY id`)).rows).toEqual(parted.parts[i]);
     } finally {
       await copy.stop();
     }

@@ -32,10 +32,10 @@ export class RevertRun {
     return this.progress?.state === 'running';
   }
 
-  /** Writes the revert of `trxId`'s changes to the table `spec` opens (its file, definition, keys). */
-  async start(spec: ViewSpec, files: UndoBlobs, trxId: number): Promise<void> {
+  /** Writes the revert of `trxId`'s changes to the table `spec` opens (its file, definition, keys); `label` names the file and progress (a partition's name). */
+  async start(spec: ViewSpec, files: UndoBlobs, trxId: number, label = spec.table.name): Promise<void> {
     if (this.running) return;
-    const table = spec.table.name;
+    const table = label;
     let progress: RevertProgress = { table, trxId, fileName: null, state: 'running', bytes: 0, done: null, error: null };
     const set = (p: Partial<RevertProgress>) => {
       if (this.progress === progress) this.progress = progress = { ...progress, ...p };
