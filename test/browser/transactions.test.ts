@@ -221,7 +221,11 @@ describe('the Transactions view, in the built page', () => {
     await expect.poll(() => page.getByTestId('before-trx-banner').getAttribute('data-rolled-back')).toBe('30');
     expect(await rowCount()).toBe(60);
     const rows = parted.parts.flatMap((part, i) => part.map((r) => [...r, PARTS[i]]));
-    expect((await download('CSV', 'parted.csv')).toString('utf8')).toBe(csvHeader(['id', 'name', '_partition']) + csvRows(rows));
+    const csv = csvHeader(['id', 'name', '_partition']) + csvRows(rows);
+    expect((await download('CSV', 'parted.csv')).toString('utf8')).toBe(csv);
+    const run = cli([...PARTS.map((p) => join(datadir, 'test', `parted#P#${p}.ibd`)), '--partition-column', '--before-trx', parted.trxId]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toBe(csv);
     const sql: string[] = [];
     for (const p of PARTS) sql.push(await revertSql(parted.trxId, `parted#P#${p}`));
     const copy = await startMariadb({ datadir: server.copyDatadir(), extraArgs: ['--innodb-undo-tablespaces=3'] });
