@@ -25,7 +25,7 @@
  *    that is not a whole number of blocks, the last 32 bytes were encrypted a second time, separately.
  */
 import { AesError, AesKey, AES_BLOCK } from '../codecs/aes.ts';
-import { crc32c, verifyPage } from '../pages/checksum.ts';
+import { crc32c, MAGIC_NONE, verifyPage } from '../pages/checksum.ts';
 import { FIL_PAGE_DATA, FIL_PAGE_FILE_FLUSH_LSN, FIL_PAGE_LSN, FIL_PAGE_OFFSET, FIL_PAGE_SPACE_ID, FIL_PAGE_TYPE, PageType, u16, u32 } from '../pages/fil-header.ts';
 import type { FspHeader } from '../pages/fsp-header.ts';
 import { extentPages } from '../pages/inode.ts';
@@ -325,13 +325,15 @@ class MariadbDecryptor implements PageDecryptor {
   }
 
   /**
-   * Pages whose decryption can be checked: in the original format every page (the plaintext keeps
-   * the checksum computed before encryption), in full_crc32 every page stored whole (the low 32 bits
-   * of its LSN, repeated before the checksum, were encrypted); a page-compressed page in both, once
-   * decompressed (the page image is compressed whole, its FIL header with its number and LSN too).
+   * Pages whose decryption can be checked: in the original format every page with a checksum (the
+   * plaintext keeps the one computed before encryption; innodb_checksum_algorithm=none writes
+   * BUF_NO_CHECKSUM_MAGIC instead), in full_crc32 every page (the low 32 bits of its LSN, repeated
+   * before the checksum, were encrypted); a page-compressed page in both, once decompressed (the
+   * page image is compressed whole, its FIL header with its number and LSN too).
    */
   private canCheck(page: Uint8Array): boolean {
-    return !this.fsp.flags.fullCrc32 || fullCrc32StoredSize(page) !== null;
+    if (this.fsp.flags.fullCrc32) return fullCrc32StoredSize(page) !== null;
+    return u16(page, FIL_PAGE_TYPE) === PageType.PAGE_COMPRESSED_ENCRYPTED || u32(page, 0) !== MAGIC_NONE;
   }
 
   private checksOut(page: Uint8Array): boolean {
@@ -349,8 +351,7 @@ class MariadbDecryptor implements PageDecryptor {
       // FIL_PAGE_FCRC32_END_LSN: the LSN's low word, 8 bytes before the end (buf_page_is_corrupted).
       return u32(page, page.length - FIL_PAGE_FCRC32_END_LSN) === u32(page, FIL_PAGE_LSN + 4);
     }
-    // Bytes 26-37 (key version, post-encryption checksum) are left out of every checksum; a page
-    // written with innodb_checksum_algorithm=none ('none') carries no checksum to tell by.
+    // Bytes 26-37 (key version, post-encryption checksum) are left out of every checksum.
     const r = this.fsp.flags.zipSize ? verifyZipPage(page) : verifyPage(page, false);
     return r === 'crc32' || r === 'innodb';
   }
