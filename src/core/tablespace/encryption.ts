@@ -241,7 +241,7 @@ class MariadbDecryptor implements PageDecryptor {
     if (this.cipher) return this.run(this.cipher, page);
     // Which cipher the key plugin used is not recorded: this page tells, or the file's first that can.
     const told = await this.tell(page);
-    if (told !== null && typeof told !== 'number') {
+    if (told !== null && told !== 'neither') {
       this.cipher = told.cipher;
       return told.plain;
     }
@@ -294,17 +294,16 @@ class MariadbDecryptor implements PageDecryptor {
   }
 
   /**
-   * The cipher under which `page` decrypts to a page that checks out, with that decryption; the
-   * number of ciphers tried (2) when it checks out with neither (a wrong key or a damaged page);
-   * null when the page cannot tell.
+   * The cipher under which `page` decrypts to a page that checks out, with that decryption;
+   * 'neither' (a wrong key or a damaged page); null when the page cannot tell.
    */
-  private async tell(page: Uint8Array): Promise<{ cipher: Cipher; plain: Uint8Array } | number | null> {
+  private async tell(page: Uint8Array): Promise<{ cipher: Cipher; plain: Uint8Array } | 'neither' | null> {
     if (!this.canCheck(page)) return null;
     for (const cipher of CIPHERS) {
       const plain = await this.run(cipher, page);
       if (this.checksOut(plain)) return { cipher, plain };
     }
-    return CIPHERS.length;
+    return 'neither';
   }
 
   /**
@@ -318,7 +317,7 @@ class MariadbDecryptor implements PageDecryptor {
       const page = await this.source.read(no * this.physicalSize, this.physicalSize);
       if (!this.isEncrypted(page) || u32(page, this.fsp.flags.fullCrc32 ? 0 : FIL_PAGE_FILE_FLUSH_LSN) !== 1) continue;
       const told = await this.tell(page);
-      if (typeof told === 'number') neither.push(no);
+      if (told === 'neither') neither.push(no);
       else if (told !== null) return told.cipher;
     }
     return neither.length > 0 ? neither : null;
