@@ -78,7 +78,7 @@ async function plainCopy(ibd: string, out: string): Promise<void> {
   const ts = await Tablespace.open(bytesSource(file, ibd), { keys });
   expect(ts.encryption).toMatch(/^MariaDB encryption, key id \d/);
   const size = ts.physicalSize;
-  const decryptor = await openDecryptor(file.subarray(0, size), ts.fsp, size, keys);
+  const decryptor = await openDecryptor(bytesSource(file, ibd), ts.fsp, size, keys);
   if (!decryptor) throw new Error('no decryptor');
   const image = file.slice();
   for (let no = 0; no < ts.pageCount; no++) {

@@ -11,7 +11,7 @@
  * buf_dblwr_t::recover does, and the log applied to the copy.
  */
 import { pageChecksums, crc32c, verifyPage } from '../pages/checksum.ts';
-import { u16, u32 } from '../pages/fil-header.ts';
+import { u32 } from '../pages/fil-header.ts';
 import { isValidPageSize, parseSpaceFlags } from '../pages/fsp-header.ts';
 import { verifyZipPage, zipPageCrc32 } from '../pages/zip-page.ts';
 import type { ByteSource } from '../tablespace/source.ts';
@@ -27,8 +27,6 @@ import { decryptedBytes, type PageLog, type RedoScan } from './redo-scan.ts';
 const PAGES_KEPT = 256;
 /** The largest page: page 0 built from the log before its size is known. */
 const MAX_PAGE = 65536;
-/** FIL_PAGE_INDEX, the type of a B-tree page (at FIL_PAGE_TYPE, byte 24). */
-const INDEX_PAGE = 17855;
 /** FSP_HEADER_OFFSET + FSP_SPACE_FLAGS. */
 const FSP_FLAGS = 38 + 16;
 
@@ -69,9 +67,8 @@ async function layoutOf(raw: ByteSource, scan: RedoScan, spaceId: number): Promi
   const ts = await Tablespace.open(raw).catch(() => null);
   if (ts !== null && ts.page0Damaged === null) {
     if (ts.fsp.flags.pageCompression && ts.fsp.flags.fullCrc32) return 'the file is page-compressed: the log applies to its decompressed pages, which is not done';
-    const decryptor = ts.encryption === null ? null : await openDecryptor(await raw.read(0, ts.physicalSize), ts.fsp, ts.physicalSize, scan.keys);
+    const decryptor = ts.encryption === null ? null : await openDecryptor(raw, ts.fsp, ts.physicalSize, scan.keys);
     if (decryptor?.problem) return `the file is encrypted and the log applies to its decrypted pages: ${decryptor.problem}`;
-    if (decryptor !== null) await cipherFound(raw, decryptor, ts.physicalSize);
     return { physical: ts.physicalSize, fullCrc32: ts.fullCrc32, zip: ts.fsp.flags.zipSize !== 0, decryptor };
   }
   const log = scan.pages.get(spaceId)?.get(0);
@@ -81,23 +78,6 @@ async function layoutOf(raw: ByteSource, scan: RedoScan, spaceId: number): Promi
   const flags = page0 === null ? null : parseSpaceFlags(u32(page0, FSP_FLAGS));
   if (flags === null || !isValidPageSize(flags.pageSize)) return 'page 0 as the log builds it has no valid tablespace flags';
   return { physical: flags.zipSize || flags.pageSize, fullCrc32: flags.fullCrc32, zip: flags.zipSize !== 0, decryptor: null };
-}
-
-/** The first pages of a file-per-table tablespace: its clustered index's root is page 3. */
-const FIRST_PAGES = 8;
-
-/**
- * Has `decryptor` find the key plugin's cipher (AES-CBC or AES-CTR: the file does not say) on an
- * index page before the log's pages are decrypted: a full_crc32 page of another type (BLOB, undo,
- * inode) cannot tell the ciphers apart and is decrypted with CBC until an index page decides, so a
- * BLOB page recovered first in an AES-CTR file came out as garbage.
- */
-async function cipherFound(raw: ByteSource, decryptor: PageDecryptor, physical: number): Promise<void> {
-  for (let no = 3; no < FIRST_PAGES && (no + 1) * physical <= raw.size; no++) {
-    const page = await raw.read(no * physical, physical);
-    if (u16(page, 24) !== INDEX_PAGE || !decryptor.isEncrypted(page)) continue;
-    if ((await decryptor.decrypt(page, no).then(() => true, () => false))) return;
-  }
 }
 
 /** Why the log is not applied to this file (another datadir's, an encrypted or page-compressed file), or null. */

@@ -11,7 +11,7 @@ import { FIL_PAGE_DATA, FIL_PAGE_END_LSN_OLD_CHKSUM, FIL_PAGE_FILE_FLUSH_LSN, FI
 
 export { crc32c };
 
-const MAGIC_NONE = 0xdeadbeef;
+export const MAGIC_NONE = 0xdeadbeef;
 const FOLD_MASK = 1463735687;
 const FOLD_MASK2 = 1653893711;
 

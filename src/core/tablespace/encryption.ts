@@ -10,8 +10,10 @@
  *  - the page key is AES-ECB(key from the key file, the crypt data IV), 16 bytes; the IV of a page is
  *    its space id, page number (4 bytes each) and LSN (8 bytes), little-endian;
  *  - the cipher is AES-CBC (the plugin's default) or AES-CTR (file_key_management_encryption_algorithm
- *    = aes_ctr): the file does not say which, so an index page is tried with both. CBC data is not a
- *    whole number of blocks: the tail is XORed with AES-ECB(page key, page IV);
+ *    = aes_ctr): the file does not say which, so the first encrypted page whose decryption can be
+ *    checked is tried with both (the page's own checksum in the original format, the LSN repeated
+ *    at its end in full_crc32), and the one that checks out decides for the tablespace. CBC data is
+ *    not a whole number of blocks: the tail is XORed with AES-ECB(page key, page IV);
  *  - encrypted: bytes 38 .. size-8 (38+4 .. 38+4+payload for page-compressed pages), or in full_crc32
  *    bytes 26 .. stored size-4.
  * MySQL (os0enc.cc), with the keyring_file plugin:
@@ -21,30 +23,18 @@
  *  - encrypted pages have type 15 (original type at byte 28), 16 (compressed, then encrypted) or 17
  *    (R-tree); bytes 38 .. end are AES-256-CBC with the tablespace key and the IV's first 16 bytes; when
  *    that is not a whole number of blocks, the last 32 bytes were encrypted a second time, separately.
- *  - the keyring file: "Keyring file version:x.0", then per key five 8-byte little-endian lengths
- *    (entry, id, type, user, key), the strings, the key bytes XORed with "*305=Ljt0*!@$Hnm(*-9-w;:",
- *    padding to 8 bytes; then "EOF" (and a SHA-256 of everything before in version 2.0).
  */
-import { AesError, AesKey, AES_BLOCK, decryptCbcPadded, sha1 } from '../codecs/aes.ts';
-import { crc32c, verifyPage } from '../pages/checksum.ts';
+import { AesError, AesKey, AES_BLOCK } from '../codecs/aes.ts';
+import { crc32c, MAGIC_NONE, verifyPage } from '../pages/checksum.ts';
 import { FIL_PAGE_DATA, FIL_PAGE_FILE_FLUSH_LSN, FIL_PAGE_LSN, FIL_PAGE_OFFSET, FIL_PAGE_SPACE_ID, FIL_PAGE_TYPE, PageType, u16, u32 } from '../pages/fil-header.ts';
 import type { FspHeader } from '../pages/fsp-header.ts';
 import { extentPages } from '../pages/inode.ts';
-import { fullCrc32StoredSize } from '../pages/page-compression.ts';
+import { decompressFullCrc32, decompressMariadb, fullCrc32StoredSize, isFullCrc32Compressed, PageCompressionError } from '../pages/page-compression.ts';
 import { verifyZipPage } from '../pages/zip-page.ts';
+import { EncryptionError, type EncryptionKeys } from './key-files.ts';
+import type { ByteSource } from './source.ts';
 
-/** Keys the user supplies for encrypted tablespaces. */
-export interface EncryptionKeys {
-  /** MariaDB file_key_management keys: key id → key (16, 24 or 32 bytes); see parseKeyFile(). */
-  mariadb?: ReadonlyMap<number, Uint8Array>;
-  /** MariaDB cipher, when known (file_key_management_encryption_algorithm); else it is detected. */
-  mariadbAlgorithm?: 'aes_cbc' | 'aes_ctr';
-  /** MySQL keyring entries: key id (e.g. INNODBKey-<uuid>-1) → key bytes; see parseMysqlKeyring(). */
-  mysql?: ReadonlyMap<string, Uint8Array>;
-}
-
-/** A key that is missing, wrong or unreadable: the message says which and what to supply. */
-export class EncryptionError extends Error {}
+export { EncryptionError, loadKeyFile, parseKeyFile, parseMysqlKeyring, type EncryptionKeys } from './key-files.ts';
 
 const FSP_HEADER_SIZE = 112;
 const XDES_BITMAP = 24;
@@ -52,9 +42,8 @@ const MARIADB_MAGIC = [0x73, 0x0e, 0x0c, 0x52, 0x45, 0x74];
 const MYSQL_MAGICS = ['lCA', 'lCB', 'lCC'];
 const MYSQL_KEY_PREFIX = 'INNODBKey';
 const UUID_LEN = 36;
-const KEYRING_XOR = '*305=Ljt0*!@$Hnm(*-9-w;:';
-/** MariaDB's FIL_PAGE_TYPE_INSTANT: the root page of a table after instant ALTER. */
-const MARIADB_INSTANT_ROOT = 18;
+/** FIL_PAGE_FCRC32_END_LSN: where a full_crc32 page repeats its LSN's low word, from the end. */
+const FIL_PAGE_FCRC32_END_LSN = 8;
 
 /** Bytes of the extent descriptor array on page 0 (what both engines put their metadata after). */
 function xdesArrayBytes(logicalPageSize: number, physicalSize: number): number {
@@ -122,98 +111,6 @@ export function readMysqlEncryptionInfo(page0: Uint8Array, logicalPageSize: numb
   return { version, masterKeyId, uuid, encryptedKeyIv: page0.slice(p, p + 64), checksum: u32(page0, p + 64) };
 }
 
-/** Parses a file_key_management key file: `id;hex` lines, `#` comments. */
-export function parseKeyFile(text: string): Map<number, Uint8Array> {
-  const keys = new Map<number, Uint8Array>();
-  text.split(/\r?\n/).forEach((raw, i) => {
-    const line = raw.trim();
-    if (line === '' || line.startsWith('#')) return;
-    const m = /^(\d+)\s*;\s*([0-9a-fA-F]+)\s*$/.exec(line);
-    if (!m) throw new EncryptionError(`key file line ${i + 1} is not "<key id>;<hex key>"`);
-    const h = m[2];
-    if (h.length !== 32 && h.length !== 48 && h.length !== 64) throw new EncryptionError(`key file line ${i + 1}: key ${m[1]} has ${h.length * 4} bits; keys are 128, 192 or 256 bits`);
-    const key = new Uint8Array(h.length / 2);
-    for (let k = 0; k < key.length; k++) key[k] = parseInt(h.slice(2 * k, 2 * k + 2), 16);
-    keys.set(Number(m[1]), key);
-  });
-  return keys;
-}
-
-/**
- * A key file as the plugin reads it: plain text, or encrypted with a password
- * (file_key_management_filekey: `openssl enc -aes-256-cbc -md sha1 -k <password>`, a "Salted__"
- * header and 8-byte salt, key and IV from EVP_BytesToKey with SHA-1, one round).
- */
-export async function loadKeyFile(bytes: Uint8Array, password?: string): Promise<Map<number, Uint8Array>> {
-  const salted = bytes.length >= 16 && new TextDecoder('latin1').decode(bytes.subarray(0, 8)) === 'Salted__';
-  if (!salted) return parseKeyFile(new TextDecoder().decode(bytes));
-  if (password === undefined || password === '') throw new EncryptionError('the key file is encrypted (it starts with "Salted__"): give the password (file_key_management_filekey)');
-  const salt = bytes.subarray(8, 16);
-  const pw = new TextEncoder().encode(password);
-  let material = new Uint8Array(0);
-  let prev = new Uint8Array(0);
-  while (material.length < 48) {
-    const input = new Uint8Array(prev.length + pw.length + salt.length);
-    input.set(prev);
-    input.set(pw, prev.length);
-    input.set(salt, prev.length + pw.length);
-    prev = new Uint8Array(await sha1(input));
-    const grown = new Uint8Array(material.length + prev.length);
-    grown.set(material);
-    grown.set(prev, material.length);
-    material = grown;
-  }
-  const wrong = 'the key file does not decrypt with this password';
-  let plain: Uint8Array;
-  try {
-    plain = await decryptCbcPadded(material.subarray(0, 32), material.subarray(32, 48), bytes.subarray(16));
-  } catch {
-    throw new EncryptionError(wrong);
-  }
-  // A wrong password still ends in valid padding about once in 256 tries; what it
-  // yields is then noise, so anything but key lines means the password is wrong.
-  let keys: Map<number, Uint8Array>;
-  try {
-    keys = parseKeyFile(new TextDecoder().decode(plain));
-  } catch {
-    throw new EncryptionError(wrong);
-  }
-  if (keys.size === 0) throw new EncryptionError(wrong);
-  return keys;
-}
-
-/** Reads a MySQL keyring_file (versions 1.0 and 2.0) into key id → key bytes (de-obfuscated). */
-export function parseMysqlKeyring(bytes: Uint8Array): Map<string, Uint8Array> {
-  const header = new TextDecoder('latin1').decode(bytes.subarray(0, 24));
-  if (!/^Keyring file version:[12]\.0$/.test(header)) throw new EncryptionError('this is not a MySQL keyring_file (it does not start with "Keyring file version:1.0" or "2.0")');
-  const keys = new Map<string, Uint8Array>();
-  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const len = (o: number): number => {
-    const v = dv.getBigUint64(o, true);
-    if (v > BigInt(bytes.length)) throw new EncryptionError('the keyring file is damaged (a length runs past its end)');
-    return Number(v);
-  };
-  const text = (o: number, n: number): string => new TextDecoder().decode(bytes.subarray(o, o + n));
-  let p = 24;
-  for (;;) {
-    if (p + 3 <= bytes.length && text(p, 3) === 'EOF') return keys;
-    if (p + 40 > bytes.length) throw new EncryptionError('the keyring file is truncated (no EOF marker)');
-    const pod = len(p);
-    const idLen = len(p + 8);
-    const typeLen = len(p + 16);
-    const userLen = len(p + 24);
-    const keyLen = len(p + 32);
-    let q = p + 40;
-    if (pod < 40 || p + pod > bytes.length || q + idLen + typeLen + userLen + keyLen > p + pod) throw new EncryptionError('the keyring file is damaged (an entry does not fit)');
-    const id = text(q, idLen);
-    q += idLen + typeLen + userLen;
-    const key = bytes.slice(q, q + keyLen);
-    for (let i = 0; i < key.length; i++) key[i] ^= KEYRING_XOR.charCodeAt(i % KEYRING_XOR.length);
-    keys.set(id, key);
-    p += pod;
-  }
-}
-
 /** Decrypts the pages of one encrypted tablespace. */
 export interface PageDecryptor {
   /** What the tablespace is encrypted with, for messages and the summary. */
@@ -231,12 +128,13 @@ export interface PageDecryptor {
  * needs (or hold a wrong one), the decryptor still tells encrypted pages apart, and its `problem`
  * says which key to give: decrypting then throws EncryptionError with that message.
  */
-export async function openDecryptor(page0: Uint8Array, fsp: FspHeader, physicalSize: number, keys: EncryptionKeys | undefined): Promise<PageDecryptor | null> {
+export async function openDecryptor(source: ByteSource, fsp: FspHeader, physicalSize: number, keys: EncryptionKeys | undefined): Promise<PageDecryptor | null> {
   const logical = fsp.flags.pageSize;
+  const page0 = await source.read(0, physicalSize);
   const crypt = readMariadbCryptData(page0, logical, physicalSize);
   if (crypt && crypt.type === 1) {
     const description = `MariaDB encryption, key id ${crypt.keyId}`;
-    return locked(description, (p) => mariadbPageEncrypted(p, fsp), () => MariadbDecryptor.create(crypt, fsp, keys));
+    return locked(description, (p) => mariadbPageEncrypted(p, fsp), () => MariadbDecryptor.create(crypt, fsp, source, physicalSize, keys));
   }
   if (!fsp.flags.fullCrc32 && fsp.flags.encrypted) {
     const info = readMysqlEncryptionInfo(page0, logical, physicalSize);
@@ -285,30 +183,40 @@ function mysqlPageEncrypted(page: Uint8Array): boolean {
   return t === PageType.ENCRYPTED || t === PageType.COMPRESSED_AND_ENCRYPTED || t === PageType.ENCRYPTED_RTREE;
 }
 
+type Cipher = 'aes_cbc' | 'aes_ctr';
+const CIPHERS: readonly Cipher[] = ['aes_cbc', 'aes_ctr'];
+const CIPHER_LIST = 'AES-CBC or AES-CTR';
+/** Pages that decrypt with neither cipher before the key is called wrong (one may be damaged). */
+const WRONG_KEY_PAGES = 3;
+
 class MariadbDecryptor implements PageDecryptor {
   readonly description: string;
   readonly problem = null;
-  /** Decided on the first index page, unless the user said. */
-  private algorithm: 'aes_cbc' | 'aes_ctr' | null;
+  /** The key plugin's cipher, as the user said or as the first page that can tell showed. */
+  private cipher: Cipher | null;
+  /** The cipher found in the file's pages, or why it cannot be: sought once, when a page cannot tell. */
+  private fileCipher: Promise<Cipher | number[] | null> | null = null;
   private pageKey: AesKey | null = null;
 
   private constructor(
     private readonly crypt: MariadbCryptData,
     private readonly fsp: FspHeader,
     private readonly globalKey: Uint8Array,
-    algorithm: 'aes_cbc' | 'aes_ctr' | undefined,
+    private readonly source: ByteSource,
+    private readonly physicalSize: number,
+    algorithm: Cipher | undefined,
   ) {
-    this.algorithm = algorithm ?? null;
+    this.cipher = algorithm ?? null;
     this.description = `MariaDB encryption, key id ${crypt.keyId}`;
   }
 
-  static create(crypt: MariadbCryptData, fsp: FspHeader, keys: EncryptionKeys | undefined): MariadbDecryptor {
+  static create(crypt: MariadbCryptData, fsp: FspHeader, source: ByteSource, physicalSize: number, keys: EncryptionKeys | undefined): MariadbDecryptor {
     const key = keys?.mariadb?.get(crypt.keyId);
     if (!key) {
       const have = keys?.mariadb && keys.mariadb.size > 0 ? ` (the key file given has key id${keys.mariadb.size > 1 ? 's' : ''} ${[...keys.mariadb.keys()].join(', ')})` : '';
       throw new EncryptionError(`the tablespace is encrypted with MariaDB key id ${crypt.keyId}: give the file_key_management key file that holds it${have}`);
     }
-    return new MariadbDecryptor(crypt, fsp, key, keys?.mariadbAlgorithm);
+    return new MariadbDecryptor(crypt, fsp, key, source, physicalSize, keys?.mariadbAlgorithm);
   }
 
   isEncrypted(page: Uint8Array): boolean {
@@ -330,6 +238,27 @@ class MariadbDecryptor implements PageDecryptor {
       // file_key_management has only version 1 of each key.
       throw new EncryptionError(`the page is encrypted with version ${keyVersion} of key ${this.crypt.keyId}; the key file gives version 1 only (file_key_management has no key rotation)`);
     }
+    if (this.cipher) return this.run(this.cipher, page);
+    // Which cipher the key plugin used is not recorded: this page tells, or the file's first that can.
+    const told = await this.tell(page);
+    if (told !== null && told !== 'neither') {
+      this.cipher = told.cipher;
+      return told.plain;
+    }
+    const found = await (this.fileCipher ??= this.cipherOfFile());
+    if (found === null) {
+      throw new EncryptionError(`page ${pageNo} is not decrypted: which cipher the key plugin used (file_key_management_encryption_algorithm: ${CIPHER_LIST}) cannot be told, no encrypted page of the file decrypts to one that can be checked`);
+    }
+    if (Array.isArray(found)) {
+      const pages = `page${found.length > 1 ? 's' : ''} ${found.join(', ')} check${found.length > 1 ? '' : 's'} out with neither ${CIPHER_LIST.replace(' or ', ' nor ')}`;
+      throw new EncryptionError(`page ${pageNo} does not decrypt with key ${this.crypt.keyId} from the key file given (${pages}): it is the wrong key, or the file is damaged`);
+    }
+    this.cipher = found;
+    return this.run(found, page);
+  }
+
+  /** `page` decrypted with `cipher` (fil_space_decrypt). */
+  private async run(cipher: Cipher, page: Uint8Array): Promise<Uint8Array> {
     let start: number;
     let end: number;
     let keepTrailer = 0;
@@ -357,48 +286,73 @@ class MariadbDecryptor implements PageDecryptor {
     dv.setUint32(12, u32(page, FIL_PAGE_LSN), true);
     const key = await this.key();
     const data = page.subarray(start, end);
-    const tryWith = async (algo: 'aes_cbc' | 'aes_ctr'): Promise<Uint8Array> => {
-      const out = new Uint8Array(page.length);
-      out.set(page.subarray(0, start));
-      out.set(algo === 'aes_ctr' ? await key.ctr(data, iv) : await cbcNoPadMariadb(key, iv, data), start);
-      if (keepTrailer) out.set(page.subarray(page.length - keepTrailer), page.length - keepTrailer);
-      return out;
-    };
-    if (this.algorithm) return tryWith(this.algorithm);
-    // Which cipher the server used is not recorded: find out on the first page that can tell.
-    const cbc = await tryWith('aes_cbc');
-    if (!this.canCheck(cbc)) return cbc;
-    if (this.looksDecrypted(cbc)) {
-      this.algorithm = 'aes_cbc';
-      return cbc;
-    }
-    const ctr = await tryWith('aes_ctr');
-    if (this.looksDecrypted(ctr)) {
-      this.algorithm = 'aes_ctr';
-      return ctr;
-    }
-    throw new EncryptionError(`page ${pageNo} does not decrypt with key ${this.crypt.keyId} from the key file given: it is the wrong key, or the page is damaged`);
+    const out = new Uint8Array(page.length);
+    out.set(page.subarray(0, start));
+    out.set(cipher === 'aes_ctr' ? await key.ctr(data, iv) : await cbcNoPadMariadb(key, iv, data), start);
+    if (keepTrailer) out.set(page.subarray(page.length - keepTrailer), page.length - keepTrailer);
+    return out;
   }
 
   /**
-   * Pages that reveal a wrong key: in the original format every page (the plaintext keeps the
-   * checksum computed before encryption), in full_crc32 index pages (their infimum record).
+   * The cipher under which `page` decrypts to a page that checks out, with that decryption;
+   * 'neither' (a wrong key or a damaged page); null when the page cannot tell.
    */
-  private canCheck(page: Uint8Array): boolean {
-    const type = u16(page, FIL_PAGE_TYPE);
-    if (!this.fsp.flags.fullCrc32) return type !== PageType.PAGE_COMPRESSED_ENCRYPTED;
-    return type === PageType.INDEX || type === PageType.RTREE || type === MARIADB_INSTANT_ROOT;
+  private async tell(page: Uint8Array): Promise<{ cipher: Cipher; plain: Uint8Array } | 'neither' | null> {
+    if (!this.canCheck(page)) return null;
+    for (const cipher of CIPHERS) {
+      const plain = await this.run(cipher, page);
+      if (this.checksOut(plain)) return { cipher, plain };
+    }
+    return 'neither';
   }
 
-  private looksDecrypted(page: Uint8Array): boolean {
-    if (!this.fsp.flags.fullCrc32) {
-      // Bytes 26-37 (key version, post-encryption checksum) are left out of every checksum.
-      const r = this.fsp.flags.zipSize ? verifyZipPage(page) : verifyPage(page, false);
-      return r === 'crc32' || r === 'innodb' || r === 'none';
+  /**
+   * The cipher the file's first encrypted page that can tell shows; else the pages that check out
+   * with neither (the key is wrong), or null when no encrypted page can be checked.
+   */
+  private async cipherOfFile(): Promise<Cipher | number[] | null> {
+    const neither: number[] = [];
+    const pages = Math.floor(this.source.size / this.physicalSize);
+    for (let no = 1; no < pages && neither.length < WRONG_KEY_PAGES; no++) {
+      const page = await this.source.read(no * this.physicalSize, this.physicalSize);
+      if (!this.isEncrypted(page) || u32(page, this.fsp.flags.fullCrc32 ? 0 : FIL_PAGE_FILE_FLUSH_LSN) !== 1) continue;
+      const told = await this.tell(page);
+      if (told === 'neither') neither.push(no);
+      else if (told !== null) return told.cipher;
     }
-    const text = (o: number, s: string): boolean => [...s].every((c, i) => page[o + i] === c.charCodeAt(0));
-    // COMPACT or REDUNDANT infimum, or the zeroed infimum of a root after instant DROP COLUMN.
-    return text(99, 'infimum') || text(101, 'infimum') || page.subarray(99, 107).every((b) => b === 0);
+    return neither.length > 0 ? neither : null;
+  }
+
+  /**
+   * Pages whose decryption can be checked: in the original format every page with a checksum (the
+   * plaintext keeps the one computed before encryption; innodb_checksum_algorithm=none writes
+   * BUF_NO_CHECKSUM_MAGIC instead), in full_crc32 every page (the low 32 bits of its LSN, repeated
+   * before the checksum, were encrypted); a page-compressed page in both, once decompressed (the
+   * page image is compressed whole, its FIL header with its number and LSN too).
+   */
+  private canCheck(page: Uint8Array): boolean {
+    if (this.fsp.flags.fullCrc32) return fullCrc32StoredSize(page) !== null;
+    return u16(page, FIL_PAGE_TYPE) === PageType.PAGE_COMPRESSED_ENCRYPTED || u32(page, 0) !== MAGIC_NONE;
+  }
+
+  private checksOut(page: Uint8Array): boolean {
+    if (this.fsp.flags.fullCrc32 ? isFullCrc32Compressed(page) : u16(page, FIL_PAGE_TYPE) === PageType.PAGE_COMPRESSED_ENCRYPTED) {
+      let image: Uint8Array;
+      try {
+        image = this.fsp.flags.fullCrc32 ? decompressFullCrc32(page, this.fsp.flags.pageCompression) : decompressMariadb(page);
+      } catch (e) {
+        if (e instanceof PageCompressionError) return false;
+        throw e;
+      }
+      return [FIL_PAGE_OFFSET, FIL_PAGE_LSN, FIL_PAGE_LSN + 4].every((at) => u32(image, at) === u32(page, at));
+    }
+    if (this.fsp.flags.fullCrc32) {
+      // FIL_PAGE_FCRC32_END_LSN: the LSN's low word, 8 bytes before the end (buf_page_is_corrupted).
+      return u32(page, page.length - FIL_PAGE_FCRC32_END_LSN) === u32(page, FIL_PAGE_LSN + 4);
+    }
+    // Bytes 26-37 (key version, post-encryption checksum) are left out of every checksum.
+    const r = this.fsp.flags.zipSize ? verifyZipPage(page) : verifyPage(page, false);
+    return r === 'crc32' || r === 'innodb';
   }
 }
 

@@ -171,7 +171,7 @@ export class Tablespace {
     const ts = new Tablespace(source, fsp, fsp.flags.pageSize);
     // Without the right key the file still opens (its summary can be shown); its encrypted pages
     // then fail to read, with a message naming the key to give.
-    ts.decryptor = await openDecryptor(await source.read(0, ts.physicalSize), fsp, ts.physicalSize, options.keys);
+    ts.decryptor = await openDecryptor(source, fsp, ts.physicalSize, options.keys);
     return ts;
   }
 
