@@ -12,8 +12,11 @@
  * key decoded equal to the server's in every row, every other column named uncertain and not shown,
  * with the reason (the search was cut, not that no arrangement fits).
  */
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { build } from 'esbuild';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatGuess, guessedTable, type GuessResult } from '../../src/core/definitions/guess/index.ts';
@@ -90,6 +93,21 @@ describe.each(['COMPACT', 'DYNAMIC'])('Guess the columns: MariaDB tables of mixe
     const { rows, problems } = await decodeRows(ibd, guessedTable(guess));
     expect(problems).toEqual([]);
     expect(rows).toEqual(want.map((w) => [w[0]]));
+    // the command line: the same rows, what is left out said in a warning, the output called incomplete (2)
+    rmSync(ibd.replace(/\.ibd$/, '.frm'), { force: true }); // no schema source at all
+    const dir = mkdtempSync(join(tmpdir(), 'guess-wide-cli-'));
+    try {
+      const cli = join(dir, 'ibd-reader.mjs');
+      await build({ entryPoints: ['src/cli.ts'], outfile: cli, bundle: true, platform: 'node', target: 'node20', format: 'esm', logLevel: 'warning' });
+      const run = spawnSync(process.execPath, [cli, ibd, '--guess', '--threads', '1', '--format', 'ndjson', '--json-strings'], { encoding: 'utf8' });
+      expect(run.status, run.stderr).toBe(2);
+      expect(run.stderr).toMatch(/\(uncertain\) +not decoded: every column after DB_ROLL_PTR/);
+      expect(run.stderr).toMatch(/warning: .*the columns were only partly guessed: every column after DB_ROLL_PTR .* left out of every row/);
+      const lines = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, string | null>);
+      expect(lines).toEqual(want.map((w) => ({ c1: w[0] })));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it.todo('61 columns: every row equal to the server (the structure search needs a prune that grows with the columns no faster than they do)');
