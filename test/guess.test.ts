@@ -373,7 +373,7 @@ describe('GuessEditor.svelte (server-rendered)', () => {
       expect(html).not.toContain('guess-partial');
       // a partial guess: what is not decoded is named, marked, and no value stands for it
       const partial = render(component.default, { props: { guess: { ...guess, uncertain: { columns: 'every column after DB_ROLL_PTR', why: 'the search was cut' } }, onapply: () => undefined } }).body;
-      expect(partial).toMatch(/data-testid="guess-partial"[^>]*>[^]*partial<\/span> Only the columns below could be worked out; not decoded:\s*every column after DB_ROLL_PTR. the search was cut./);
+      expect(partial).toMatch(/data-testid="guess-partial"[^>]*>[^]*partial<\/span> Only the columns below could be worked out; not decoded:\s*every column after DB_ROLL_PTR: the search was cut./);
       expect(partial).toMatch(/<tr class="uncertain[^]*uncertain<\/span> not decoded: every column after DB_ROLL_PTR/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
