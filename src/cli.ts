@@ -349,9 +349,12 @@ async function readOpened(file: InnodbFile, args: Args): Promise<number> {
     process.stderr.write(recoveryReport(file.name, s));
     if (decoded.kept) process.stderr.write(`${whereLine(file.name, decoded.kept(), s.rowsDecoded)}\n`);
     warnWithheld(file.name, s);
+    // A partial guess: every row lacks the columns it could not work out (said, and the output called incomplete).
+    const partial = entry.definition.partialRecord;
+    if (partial !== undefined) warn(`${file.name}: the columns were only partly guessed: ${partial} left out of every row`);
     // Leaves found by scanning: the B-tree above them is damaged, even where every row came back.
     const uncommitted = (taken?.versions.keptRows.size ?? 0) > 0;
-    return anythingAmiss(s) || info.leafSource === 'scan' || spaceDamaged || uncommitted || decoded.amiss?.() === true ? 2 : 0;
+    return anythingAmiss(s) || info.leafSource === 'scan' || spaceDamaged || uncommitted || partial !== undefined || decoded.amiss?.() === true ? 2 : 0;
   } finally {
     await file.close();
     const stream = out;

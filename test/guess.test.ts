@@ -362,7 +362,7 @@ describe('GuessEditor.svelte (server-rendered)', () => {
         tableName: 't', rowFormat: 'DYNAMIC', pagesSampled: 1, recordsSampled: 10,
         fields: [field('c1', false, 'int'), field('DB_TRX_ID', true, ''), field('c2', false, 'varchar(20)')],
         columns: [{ name: 'c1', type: 'int', nullable: false, key: true }, { name: 'c2', type: 'varchar(20)', nullable: true, key: false }],
-        createSql: 'CREATE TABLE t (c1 int)', notes: ['a note for the user'],
+        createSql: 'CREATE TABLE t (c1 int)', notes: ['a note for the user'], uncertain: null,
       };
       const html = render(component.default, { props: { guess, onapply: () => undefined } }).body;
       expect(html).toContain('DB_TRX_ID');
@@ -370,6 +370,11 @@ describe('GuessEditor.svelte (server-rendered)', () => {
       expect(html).toContain('80000001');
       expect(html).toContain('a note for the user');
       expect(html).toContain('Decode with these columns');
+      expect(html).not.toContain('guess-partial');
+      // a partial guess: what is not decoded is named, marked, and no value stands for it
+      const partial = render(component.default, { props: { guess: { ...guess, uncertain: { columns: 'every column after DB_ROLL_PTR', why: 'the search was cut' } }, onapply: () => undefined } }).body;
+      expect(partial).toMatch(/data-testid="guess-partial"[^>]*>[^]*partial<\/span> Only the columns below could be worked out; not decoded:\s*every column after DB_ROLL_PTR: the search was cut./);
+      expect(partial).toMatch(/<tr class="uncertain[^]*uncertain<\/span> not decoded: every column after DB_ROLL_PTR/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -26,7 +26,8 @@ export interface GuessMethods {
    * Reads a sample of the file's leaf pages and guesses its columns: per field the observed lengths,
    * NULL count, sample values (hex) and a guessed type, and the CREATE TABLE they make. Registers that
    * table under `name` (the .ibd's name without extension is usual) so it can be decoded right away.
-   * Rejects when the file has no rows to guess from or its structure cannot be worked out.
+   * Rejects when the file has no rows to guess from or its structure cannot be worked out; where only the
+   * key's can, the guess is partial (GuessResult.uncertain) and its table decodes the key alone.
    * `target`: an index chosen from a scan of the file (listIndexes), read as a raw image when `raw` is set.
    */
   guessColumns(ibd: Blob, name: string, target?: { index: { indexId: bigint }; raw?: RawTarget }): Promise<GuessResult>;
@@ -38,10 +39,12 @@ export interface GuessMethods {
 }
 
 export function createGuessMethods(register: (table: TableDef) => void): GuessMethods {
-  // Row format per guessed table name, so an edited column list keeps what the file showed.
-  const formats = new Map<string, GuessResult['rowFormat']>();
+  // Row format per guessed table name, and what a partial guess left out of the records, so an edited
+  // column list keeps what the file showed.
+  const formats = new Map<string, Pick<GuessResult, 'rowFormat' | 'uncertain'>>();
   const build = (tableName: string, columns: readonly ColumnEdit[]): GuessedTableInfo => {
-    const table = tableFromColumns(tableName, columns, formats.get(tableName) ?? 'DYNAMIC');
+    const shown = formats.get(tableName);
+    const table = tableFromColumns(tableName, columns, shown?.rowFormat ?? 'DYNAMIC', shown?.uncertain?.columns);
     register(table);
     return { name: table.name, columnCount: table.columns.length, createSql: table.createSql };
   };
@@ -51,7 +54,7 @@ export function createGuessMethods(register: (table: TableDef) => void): GuessMe
       const ts = target?.raw ? Tablespace.openRaw(rawView(source, target.raw.base), target.raw) : await Tablespace.open(source);
       const tableName = name.replace(/\.ibd$/i, '');
       const guess = await guessColumns(ts, tableName, target?.index.indexId);
-      formats.set(tableName, guess.rowFormat);
+      formats.set(tableName, { rowFormat: guess.rowFormat, uncertain: guess.uncertain });
       build(tableName, guess.columns);
       return guess;
     },

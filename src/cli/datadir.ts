@@ -216,6 +216,10 @@ async function unnamedTree(run: DatadirRun, queue: Queue, file: InnodbFile, path
     if (given !== null) return (await readOne(run, queue, given, paths, line, path), line);
     const guessed = await file.guess(d.indexId, { compact: d.compact, rootLeaf: d.rootPage !== null && d.leafPages === 1 && d.pages === 1 ? d.rootPage : -1 });
     line.problems.push(`its table's dictionary rows are lost: the columns are guessed from the records (${guessed.definition.columns.length} columns), and it may be a secondary index`);
+    if (guessed.guess.uncertain !== null) {
+      line.problems.push(`the columns were only partly guessed: ${guessed.guess.uncertain.columns} left out of every row`);
+      line.status = 2;
+    }
     await readOne(run, queue, await file.table(guessed, { indexId: d.indexId, timeZone: run.timeZone, systemColumns: run.systemColumns }), paths, line, path);
   } catch (e) {
     line.problems.push(`not read: ${(e as Error).message}`);

@@ -138,7 +138,10 @@ export async function writePartitions(given: PartitionRun): Promise<number> {
       amiss ||= run.taken.versions.keptRows.size > 0;
     }
     run.say(`${table.definition.name}: ${rows} rows from ${table.partitions.length - notGiven - unreadable} of ${table.partitions.length} partitions${unread ? ` (${unread})` : ''}`);
-    return amiss || notGiven + unreadable > 0 || parquet?.amiss() === true ? 2 : 0;
+    // a partial guess (--guess): every row lacks the columns it could not work out
+    const partial = table.definition.partialRecord;
+    if (partial !== undefined) run.say(`warning: ${table.definition.name}: the columns were only partly guessed: ${partial} left out of every row`);
+    return amiss || notGiven + unreadable > 0 || partial !== undefined || parquet?.amiss() === true ? 2 : 0;
   } finally {
     await opened.close();
   }

@@ -73,4 +73,10 @@ export interface TableDef {
   charset: string;
   /** The CREATE TABLE statement this was read from (for display and export). */
   createSql: string;
+  /**
+   * Set for a partial guess of the columns (definitions/guess/partial-guess.ts): the columns are only
+   * the clustered record's leading fields, and the record goes on with fields not described, named by
+   * this text. Those are not decoded, and the records then take more of the heap than the columns do.
+   */
+  partialRecord?: string;
 }

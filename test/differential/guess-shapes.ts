@@ -45,9 +45,13 @@ export interface Shape {
   row: (r: () => number, i: number) => string;
 }
 
-function shape(name: string, kinds: readonly Kind[], n: number, rows: number): Shape {
-  const columns = ['`id` INT NOT NULL', ...Array.from({ length: n - 1 }, (_, i) => `\`c${i + 2}\` ${kinds[i % kinds.length].sql}`), 'PRIMARY KEY (`id`)'];
-  return { name, columns, rows, row: (r, i) => `(${[String(i + 1), ...Array.from({ length: n - 1 }, (_, k) => kinds[k % kinds.length].value(r))].join(', ')})` };
+/** `id` INT and n − 1 columns of `kinds` in turn; `pair`: a BIGINT `k` after `id`, the key (id, k). */
+function shape(name: string, kinds: readonly Kind[], n: number, rows: number, pair = false): Shape {
+  const key = pair ? ['`id` INT NOT NULL', '`k` BIGINT NOT NULL'] : ['`id` INT NOT NULL'];
+  const columns = [...key, ...Array.from({ length: n - 1 }, (_, i) => `\`c${i + 2}\` ${kinds[i % kinds.length].sql}`), `PRIMARY KEY (${pair ? '`id`, `k`' : '`id`'})`];
+  const keyValues = (r: () => number, i: number) => (pair ? [String(i + 1), String(Math.floor(r() * 2 ** 53) - 2 ** 52)] : [String(i + 1)]);
+  return { name, columns, rows, row: (r, i) => `(${[...keyValues(r, i), ...Array.from({ length: n - 1 }, (_, k) => kinds[k % kinds.length].value(r))].join(', ')})` };
 }
 
-export const SHAPES: Shape[] = [shape('eleven', ELEVEN, 11, 400), shape('sixtyone', WIDE, 61, 400)];
+/** The 11 and 61 columns, and the 61 behind a key of two columns (an INT and a BIGINT). */
+export const SHAPES: Shape[] = [shape('eleven', ELEVEN, 11, 400), shape('sixtyone', WIDE, 61, 400), shape('sixtytwo', WIDE, 61, 400, true)];

@@ -8,14 +8,19 @@
  * NOT NULL, a null bit never set given to a neighbour).
  * Not solved: the 61-column table (40 NULL-able columns, 25 of variable length): the structure search
  * (structure-search.ts) cannot sort out which null bits are the variable fields' within its bound. The
- * test holds it to what it can promise there: an answer within the bound that says the search was cut,
- * not that no arrangement fits.
+ * test holds it to what it can promise there: a partial guess within the bound (partial-guess.ts), the
+ * key decoded equal to the server's in every row, every other column named uncertain and not shown,
+ * with the reason (the search was cut, not that no arrangement fits); behind a key of two columns, the
+ * key as its raw bytes (where its columns end is not certain), equal to the server's stored bytes.
  */
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { build } from 'esbuild';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { guessedTable, type GuessResult } from '../../src/core/definitions/guess/index.ts';
+import { formatGuess, guessedTable, type GuessResult } from '../../src/core/definitions/guess/index.ts';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
 import { decodeRows, guessFile } from './guess-decode.ts';
 import { SHAPES, type Shape } from './guess-shapes.ts';
@@ -48,7 +53,7 @@ describe('Guess the columns: the sample (issue 41)', () => {
   });
 });
 
-const [ELEVEN, SIXTY_ONE] = SHAPES;
+const [ELEVEN, SIXTY_ONE, PAIR_KEY] = SHAPES;
 
 describe.each(['COMPACT', 'DYNAMIC'])('Guess the columns: MariaDB tables of mixed types and NULL patterns, %s (issue 41)', (format) => {
   let server: MariadbServer;
@@ -74,11 +79,49 @@ describe.each(['COMPACT', 'DYNAMIC'])('Guess the columns: MariaDB tables of mixe
     await expectRows(ibd, ELEVEN.name, want);
   });
 
-  it('61 columns: not solved; the guess gives up within its bound and says the search was cut', async () => {
-    const { ibd } = await table(SIXTY_ONE);
+  it('61 columns: a partial guess within the bound: the key decoded equal to the server, the other columns named uncertain and not shown', async () => {
+    const { ibd, want } = await table(SIXTY_ONE);
     const started = performance.now();
-    await expect(guessFile(ibd, SIXTY_ONE.name)).rejects.toThrow(/not found within the search's bound .* give its CREATE TABLE/);
+    const guess = await guessFile(ibd, SIXTY_ONE.name);
     expect(performance.now() - started).toBeLessThan(60_000);
+    // the search says it was cut, not that no arrangement fits; what is left out is named
+    expect(guess.uncertain?.why).toMatch(/not found within the search's bound .*only the key \(the first 4 bytes of every record\)/i);
+    expect(guess.uncertain?.columns).toMatch(/every column after DB_ROLL_PTR/);
+    expect(guess.fields.map((f) => f.name)).toEqual(['c1', 'DB_TRX_ID', 'DB_ROLL_PTR']);
+    expect(guess.columns).toEqual([{ name: 'c1', type: 'int', nullable: false, key: true }]);
+    expect(formatGuess(guess)).toContain('not decoded: every column after DB_ROLL_PTR');
+    // the one column called certain: the server's `id`, in every row; nothing else is shown
+    const { rows, problems } = await decodeRows(ibd, guessedTable(guess));
+    expect(problems).toEqual([]);
+    expect(rows).toEqual(want.map((w) => [w[0]]));
+    // the command line: the same rows, what is left out said in a warning, the output called incomplete (2)
+    rmSync(ibd.replace(/\.ibd$/, '.frm'), { force: true }); // no schema source at all
+    const dir = mkdtempSync(join(tmpdir(), 'guess-wide-cli-'));
+    try {
+      const cli = join(dir, 'ibd-reader.mjs');
+      await build({ entryPoints: ['src/cli.ts'], outfile: cli, bundle: true, platform: 'node', target: 'node20', format: 'esm', logLevel: 'warning' });
+      const run = spawnSync(process.execPath, [cli, ibd, '--guess', '--threads', '1', '--format', 'ndjson', '--json-strings'], { encoding: 'utf8' });
+      expect(run.status, run.stderr).toBe(2);
+      expect(run.stderr).toMatch(/\(uncertain\) +not decoded: every column after DB_ROLL_PTR/);
+      expect(run.stderr).toMatch(/warning: .*the columns were only partly guessed: every column after DB_ROLL_PTR .* left out of every row/);
+      const lines = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, string | null>);
+      expect(lines).toEqual(want.map((w) => ({ c1: w[0] })));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('61 columns behind a key of an INT and a BIGINT: a partial guess, the key shown as its raw bytes (its cut is not certain), equal to the server\'s', async () => {
+    const { ibd, want } = await table(PAIR_KEY);
+    const guess = await guessFile(ibd, PAIR_KEY.name);
+    expect(guess.uncertain?.why).toMatch(/only the key \(the first 12 bytes of every record\)/i);
+    expect(guess.columns).toEqual([{ name: 'c1', type: 'binary(12)', nullable: false, key: true }]);
+    expect(guess.notes.join('\n')).toMatch(/the key's 12 bytes look like \d+ columns, but where they end is not certain .* shown as its raw bytes/);
+    const { rows, problems } = await decodeRows(ibd, guessedTable(guess));
+    expect(problems).toEqual([]);
+    // InnoDB stores a signed integer big-endian with its sign bit flipped: the server's (id, k) as those 12 bytes
+    const stored = (v: string, bytes: number) => (BigInt(v) + (1n << BigInt(8 * bytes - 1))).toString(16).toUpperCase().padStart(2 * bytes, '0');
+    expect(rows).toEqual(want.map((w) => [`0x${stored(w[0] as string, 4)}${stored(w[1] as string, 8)}`]));
   });
 
   it.todo('61 columns: every row equal to the server (the structure search needs a prune that grows with the columns no faster than they do)');

@@ -283,7 +283,8 @@ export class LeafDecoder {
     const h = readIndexHeader(bytes);
     const base = (this.ctx.compact ? PAGE_NEW_SUPREMUM_END : PAGE_OLD_SUPREMUM_END) - PAGE_DATA;
     const expected = h.heapTop - PAGE_DATA - base - h.garbage;
-    if (recordBytes === expected) return null;
+    // a partial definition reads the leading fields only: less than the heap holds (each record has a header besides)
+    if (recordBytes === expected || (this.ctx.layout.partialRecord !== undefined && recordBytes < expected)) return null;
     const detail = `its records take ${recordBytes} bytes when decoded with this table definition, but the page holds ${expected} bytes of records`;
     if (first) {
       throw new DefinitionMismatch(this.ctx.ts.source.name, `the table definition does not match the records of this file: ${detail}. Check that the CREATE TABLE is this table's, with every column in order and the same types${this.ctx.clues ?? ''}`, pageNo);

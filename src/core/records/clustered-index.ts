@@ -36,6 +36,8 @@ export interface ClusteredLayout {
    * records hold the index's columns and the clustered key, with no DB_TRX_ID nor DB_ROLL_PTR.
    */
   secondary?: string;
+  /** The table's partialRecord: its records go on with fields the layout does not describe. */
+  partialRecord?: string;
 }
 
 /** A key field's definition: its column, prefix and order, and the output column showing its value (its whole column's, for a prefix). */
@@ -115,5 +117,7 @@ export function clusteredLayout(table: TableDef, redundant: boolean): ClusteredL
   // A FULLTEXT index makes InnoDB add a hidden FTS_DOC_ID BIGINT UNSIGNED column after the user's
   // columns, unless the table defines one itself.
   if (table.indexes.some((i) => i.kind === 'fulltext') && !outIndex.has('fts_doc_id')) fields.push(systemField('FTS_DOC_ID', 8));
-  return { fields, nUnique, nNullable: fields.filter((f) => f.nullable).length, checked: checkedFields(fields), columns, keyParts, keyKind: key.kind };
+  const layout: ClusteredLayout = { fields, nUnique, nNullable: fields.filter((f) => f.nullable).length, checked: checkedFields(fields), columns, keyParts, keyKind: key.kind };
+  if (table.partialRecord !== undefined) layout.partialRecord = table.partialRecord;
+  return layout;
 }

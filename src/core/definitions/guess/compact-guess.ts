@@ -7,15 +7,24 @@ import type { Tablespace } from '../../tablespace/tablespace.ts';
 import { assignFillerBits, compactLayout } from './compact-layout.ts';
 import type { RowFormat } from './create-table-sql.ts';
 import { placeNullFixed, placeVars } from './fixed-placement.ts';
+import { partialGuess } from './partial-guess.ts';
 import { compactSpans, type LayoutField, type RecordFields } from './record-fields.ts';
 import { buildResult, type GuessResult } from './result.ts';
 import type { Sample } from './sample.ts';
-import { compactRecords, type CRec, type Structure } from './structure.ts';
+import { compactRecords, type Structure } from './structure.ts';
 import { findStructures } from './structure-search.ts';
-import { findSystem, leadingNotNull, NO_SYSTEM_COLUMNS, uncertainKeyNote, type SystemAt } from './system-columns.ts';
+import { findSystem, leadingNotNull, markRowId, NO_SYSTEM_COLUMNS, uncertainKeyNote, type SystemAt } from './system-columns.ts';
 
 export function compactGuess(sample: Sample, tableName: string, rowFormat: RowFormat): GuessResult {
-  const candidates = findStructures(sample);
+  let candidates: Structure[];
+  try {
+    candidates = findStructures(sample);
+  } catch (e) {
+    // no structure: what needs none (a key of fixed-size columns, the system columns), the rest said uncertain
+    const partial = partialGuess(sample, tableName, rowFormat, (e as Error).message);
+    if (partial === null) throw e;
+    return partial;
+  }
   const { s: first, sys } = withSystemColumns(candidates, sample);
   // every clustered record has them: without them the layout cannot be what openTable() reads
   if (sys.t < 0) throw new Error(NO_SYSTEM_COLUMNS);
@@ -89,13 +98,6 @@ function withSystemColumns(candidates: readonly Structure[], sample: Sample): { 
   }
   if (best === null) throw new Error('no record structure was found');
   return best;
-}
-
-/** A key of one 6-byte field whose values are small and distinct: InnoDB's own DB_ROW_ID (no key). */
-function markRowId(layout: LayoutField[], recs: readonly CRec[]): void {
-  const keys = layout.filter((f) => f.role === 'key');
-  if (keys.length !== 1 || keys[0].fixedLen !== 6 || layout[0] !== keys[0]) return;
-  if (recs.every((r) => r.b[r.o] < 0x80)) keys[0].role = 'row_id';
 }
 
 /** Without off-page values to tell: DYNAMIC when the space flags say so, or for MariaDB's full_crc32 files, where it is the default. */

@@ -27,8 +27,11 @@ export function createTableSql(tableName: string, columns: readonly ColumnEdit[]
   return `CREATE TABLE ${quoteName(tableName)} (\n${lines.join(',\n')}\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=${rowFormat}`;
 }
 
-/** A TableDef from a (user-edited) column list, through the DDL parser, so types are checked as usual. */
-export function tableFromColumns(tableName: string, columns: readonly ColumnEdit[], rowFormat: RowFormat): TableDef {
+/**
+ * A TableDef from a (user-edited) column list, through the DDL parser, so types are checked as usual.
+ * `partialRecord`: what follows the columns in the records, not described (TableDef.partialRecord).
+ */
+export function tableFromColumns(tableName: string, columns: readonly ColumnEdit[], rowFormat: RowFormat, partialRecord?: string): TableDef {
   if (columns.length === 0) throw new Error('the table needs at least one column');
   for (const c of columns) {
     if (c.name.trim() === '') throw new Error('a column has no name');
@@ -36,5 +39,6 @@ export function tableFromColumns(tableName: string, columns: readonly ColumnEdit
   }
   const tables = parseCreateTables(createTableSql(tableName, columns, rowFormat));
   if (tables.length !== 1) throw new Error('the column list does not make one CREATE TABLE');
+  if (partialRecord !== undefined) tables[0].partialRecord = partialRecord;
   return tables[0];
 }

@@ -45,6 +45,11 @@ export interface GuessResult {
   createSql: string;
   /** What could not be settled, for the user to check. */
   notes: string[];
+  /**
+   * A partial guess: the columns left out of `fields` and `columns` (not decoded, not shown as values)
+   * and why; null when every column of the record was guessed.
+   */
+  uncertain: { columns: string; why: string } | null;
 }
 
 function hex(v: Uint8Array, max = 24): string {
@@ -90,12 +95,12 @@ export function buildResult(tableName: string, rowFormat: RowFormat, pages: numb
   });
   const columns: ColumnEdit[] = fields.filter((f) => !f.system).map((f) => ({ name: f.name, type: f.type, nullable: f.nullable && !f.key, key: f.key }));
   const createSql = createTableSql(tableName, columns, rowFormat);
-  return { tableName, rowFormat, pagesSampled: pages, recordsSampled: records.length, fields, columns, createSql, notes };
+  return { tableName, rowFormat, pagesSampled: pages, recordsSampled: records.length, fields, columns, createSql, notes, uncertain: null };
 }
 
 /** The guessed table, ready for openTable(). */
 export function guessedTable(guess: GuessResult): TableDef {
-  return tableFromColumns(guess.tableName, guess.columns, guess.rowFormat);
+  return tableFromColumns(guess.tableName, guess.columns, guess.rowFormat, guess.uncertain?.columns);
 }
 
 /** A plain-text report of the guess: one line per field (for the command line). */
@@ -106,6 +111,7 @@ export function formatGuess(guess: GuessResult): string {
     const extra = [f.nulls > 0 ? `${f.nulls} NULL` : '', f.externs > 0 ? `${f.externs} off-page` : ''].filter(Boolean).join(', ');
     lines.push(`  ${f.name.padEnd(12)} ${(f.key ? 'key ' : '    ')}${len.padStart(9)} bytes  ${(f.type || '(system)').padEnd(34)} ${f.confidence.padEnd(6)} ${f.note}${extra ? `; ${extra}` : ''}; e.g. ${f.samples.slice(0, 3).join(' ')}`);
   }
+  if (guess.uncertain !== null) lines.push(`  ${'(uncertain)'.padEnd(12)} not decoded: ${guess.uncertain.columns}: ${guess.uncertain.why}`);
   for (const n of guess.notes) lines.push(`  note: ${n}`);
   return lines.join('\n');
 }

@@ -2,6 +2,7 @@
  * DB_TRX_ID + DB_ROLL_PTR, the 13 bytes InnoDB writes after the key of every clustered record: told by
  * their layout, and where they are found splits the key from the other columns (in both row formats).
  */
+import type { LayoutField } from './record-fields.ts';
 import { varOffset, type CRec, type Structure } from './structure.ts';
 
 /** Every clustered record has them: without them the key cannot be told, nor the layout be what openTable() reads. */
@@ -58,3 +59,10 @@ export function findSystem(recs: readonly CRec[], s: Structure, pageSize: number
   return best;
 }
 
+
+/** A key of one 6-byte field whose values are small and distinct: InnoDB's own DB_ROW_ID (no key). */
+export function markRowId(layout: LayoutField[], recs: readonly CRec[]): void {
+  const keys = layout.filter((f) => f.role === 'key');
+  if (keys.length !== 1 || keys[0].fixedLen !== 6 || layout[0] !== keys[0]) return;
+  if (recs.every((r) => r.b[r.o] < 0x80)) keys[0].role = 'row_id';
+}
