@@ -79,6 +79,18 @@ interface ProcInfo {
   /** RssAnon + RssShmem: the process's own memory, without the code it has mapped. */
   ownMb: number;
   renderer: boolean;
+  /** A renderer's CPU time so far, user + system (the machine is shared: its wall time is mostly waiting); 0 for the others. */
+  cpuS: number;
+}
+
+/** Clock ticks a second of /proc/PID/stat's times (USER_HZ, 100 on Linux). */
+const USER_HZ = 100;
+
+/** The user + system CPU seconds of process `pid` so far (/proc/PID/stat: fields 14 and 15, after the command's parenthesis). */
+function cpuSeconds(pid: string): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / USER_HZ;
 }
 
 function readProcs(): Map<number, ProcInfo> {
@@ -91,7 +103,8 @@ function readProcs(): Map<number, ProcInfo> {
       const rssKb = Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0);
       const ownKb = Number(/^RssAnon:\s+(\d+)/m.exec(status)?.[1] ?? 0) + Number(/^RssShmem:\s+(\d+)/m.exec(status)?.[1] ?? 0);
       const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      procs.set(Number(entry), { ppid, rssMb: rssKb / 1024, ownMb: ownKb / 1024, renderer: cmdline.includes('--type=renderer') });
+      const renderer = cmdline.includes('--type=renderer');
+      procs.set(Number(entry), { ppid, rssMb: rssKb / 1024, ownMb: ownKb / 1024, renderer, cpuS: renderer ? cpuSeconds(entry) : 0 });
     } catch {
       // the process ended while we looked
     }
@@ -104,6 +117,8 @@ export class MemorySampler {
   rendererPeakMb = 0;
   rendererOwnPeakMb = 0;
   chromiumPeakMb = 0;
+  /** The renderers' CPU seconds, as last sampled. */
+  rendererCpuS = 0;
   #timer: ReturnType<typeof setInterval> | null = null;
   #busy = false;
 
@@ -139,16 +154,19 @@ export class MemorySampler {
       }
     }
     let total = 0;
+    let cpu = 0;
     for (const pid of tree) {
       const p = procs.get(pid);
       if (!p) continue;
       total += p.rssMb;
       if (p.renderer) {
+        cpu += p.cpuS;
         this.rendererPeakMb = Math.max(this.rendererPeakMb, p.rssMb);
         this.rendererOwnPeakMb = Math.max(this.rendererOwnPeakMb, p.ownMb);
       }
     }
     this.chromiumPeakMb = Math.max(this.chromiumPeakMb, total);
+    this.rendererCpuS = Math.max(this.rendererCpuS, cpu);
     this.#busy = false;
   }
 

@@ -1,8 +1,10 @@
 /**
- * Issue 38 in the page: the datadir of bench/datadir-scale.ts whose tables were all dropped, set on
- * the built page's folder input in a fresh headless Chromium: the time to the first table listed, to
- * every table listed (the listing's progress line gone) and "Export all tables" (tables.zip) until
- * the download, with the renderer's peak memory (MemorySampler, bench/browser.ts). Not in npm test:
+ * Issue 38 in the page: the datadirs of bench/datadir-scale.ts, set on the built page's folder input
+ * in a fresh headless Chromium each: the time to the first table listed, to every table listed (the
+ * listing's progress line gone), with the renderer's peak memory and the main thread's JS heap
+ * (MemorySampler, bench/browser.ts); the live one's (50,000 .frm beside) also to every live table named
+ * (the dictionary's, before their .frm are read); the dropped one's "Export all tables" (tables.zip)
+ * until the download. Not in npm test:
  * `npm run bench -- --only datadir`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,8 +16,9 @@ import { cliRuns, datadirs } from './datadir-scale.ts';
 
 const LISTING_TIMEOUT_MS = 30 * 60_000;
 
-/** The page's listing and export of `dir` (a datadir folder), a line each. */
-async function pageRuns(site: string, chromiumPath: string, dir: string, n: number): Promise<string[]> {
+/** The page's listing of `dir` (a datadir folder, `which` of the bench's two) and, of the dropped one, its export; a line each. */
+export async function pageRuns(site: string, chromiumPath: string, dir: string, n: number, which: 'live' | 'dropped'): Promise<string[]> {
+  const what = which === 'live' ? `${n} tables (live, their .frm beside)` : `${n} tables (all dropped)`;
   const http = await serveStatic(site);
   const profile = mkdtempSync(join(tmpdir(), 'ibd-bench-datadir-'));
   const context = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath, headless: true, args: FLAGS, acceptDownloads: true, viewport: { width: 1400, height: 900 } });
@@ -35,19 +38,24 @@ async function pageRuns(site: string, chromiumPath: string, dir: string, n: numb
     await page.locator('[data-testid="folder-input"]').setInputFiles(dir, { timeout: LISTING_TIMEOUT_MS });
     await page.locator('[data-testid="table-item"]').first().waitFor({ timeout: LISTING_TIMEOUT_MS });
     const first = since();
+    await sampler.sample();
+    const firstCpu = sampler.rendererCpuS;
+    const named = which === 'live' ? ` (renderer ${firstCpu.toFixed(1)} CPU-s), ${await page.getByTestId('table-list').getAttribute('data-tables')} on the list then (${await page.getByTestId('table-list').getAttribute('data-pending')} named, their .frm to come)` : '';
     await page.getByTestId('listing-progress').waitFor({ state: 'detached', timeout: LISTING_TIMEOUT_MS });
     const listed = await page.getByTestId('table-list').getAttribute('data-tables');
-    lines.push(`${n} tables (all dropped)\tpage: listing\tfirst after ${first} s, ${listed} listed after ${since()} s\trenderer peak ${sampler.rendererPeakMb.toFixed(0)} MB`);
+    await sampler.sample();
+    lines.push(`${what}\tpage: listing\tfirst after ${first} s${named}, ${listed} listed after ${since()} s (renderer ${sampler.rendererCpuS.toFixed(1)} CPU-s)\trenderer peak ${sampler.rendererPeakMb.toFixed(0)} MB, main-thread heap peak ${sampler.jsHeapPeakMb.toFixed(0)} MB`);
     process.stdout.write(`${lines[lines.length - 1]}\n`);
+    if (which === 'live') return lines;
     const exportStarted = performance.now();
     const [download] = await Promise.all([page.waitForEvent('download', { timeout: LISTING_TIMEOUT_MS }), page.getByTestId('export-all-zip').click()]);
     await download.path();
     const failed = await page.getByTestId('export-all').getAttribute('data-failed');
     await sampler.sample();
-    lines.push(`${n} tables (all dropped)\tpage: Export all tables (tables.zip)\t${((performance.now() - exportStarted) / 1000).toFixed(1)} s, ${failed ?? '?'} not written\trenderer peak ${sampler.rendererPeakMb.toFixed(0)} MB`);
+    lines.push(`${what}\tpage: Export all tables (tables.zip)\t${((performance.now() - exportStarted) / 1000).toFixed(1)} s, ${failed ?? '?'} not written\trenderer peak ${sampler.rendererPeakMb.toFixed(0)} MB`);
     process.stdout.write(`${lines[lines.length - 1]}\n`);
   } catch (err) {
-    lines.push(`${n} tables (all dropped)\tpage: FAILED: ${(err as Error).message.split('\n')[0]}`);
+    lines.push(`${what}\tpage: FAILED: ${(err as Error).message.split('\n')[0]}`);
   } finally {
     sampler?.stop();
     await context.close().catch(() => undefined);
@@ -60,7 +68,8 @@ async function pageRuns(site: string, chromiumPath: string, dir: string, n: numb
 /** The datadir bench's section of the report: the CLI's runs, then the page's (unless `browser` is false). */
 export async function benchDatadir(root: string, built: { cli: string; site: string }, chromiumPath: string, n: number, browser: boolean): Promise<string[]> {
   const cli = await cliRuns(root, built.cli, n);
-  const page = browser ? await pageRuns(built.site, chromiumPath, (await datadirs(root, n)).dropped, n) : [];
+  const dirs = await datadirs(root, n);
+  const page = browser ? [...(await pageRuns(built.site, chromiumPath, dirs.live, n, 'live')), ...(await pageRuns(built.site, chromiumPath, dirs.dropped, n, 'dropped'))] : [];
   return [
     `## The seed's datadir: ${n.toLocaleString('en-US')} one-row tables inside ibdata1 (issue 38)`,
     '',

@@ -16,6 +16,7 @@ import { truncationOf } from '../src/core/btree/truncation.ts';
 import { shortName } from '../src/core/definitions/dictionary/dict-table-def.ts';
 import { tableNameOfFile } from '../src/core/definitions/frm/index.ts';
 import { INDEX_TYPE, type DictTable } from '../src/core/definitions/dictionary/dict-tables.ts';
+import { clusteredIndexOf, systemCandidatesOf } from '../src/core/definitions/dictionary/system-schema.ts';
 import { fileKind, resolveSchema, type DefinitionSourceKind, type ResolvedSchema } from '../src/core/definitions/schema-source.ts';
 import { rootlessTarget, type DroppedIndex } from '../src/core/readers/dropped-indexes.ts';
 import type { RawTarget } from '../src/core/tablespace/orphan-scan.ts';
@@ -24,7 +25,7 @@ import { blobSource, type ByteSource } from '../src/core/tablespace/source.ts';
 import { fileSource } from './redo-sources.ts';
 import { Tablespace } from '../src/core/tablespace/tablespace.ts';
 import { foundDefinitions, resolvedDefinitions } from '../src/lib/definitions.ts';
-import { withSpaceDictionary } from '../src/lib/system-definitions.ts';
+import { systemEntry, withSpaceDictionary } from '../src/lib/system-definitions.ts';
 import { openSource, type InnodbFile } from '../src/lib/innodb-file.ts';
 import { incompleteCount } from '../src/lib/innodb-table.ts';
 import type { TableEntry } from '../src/lib/table-entry.ts';
@@ -66,6 +67,11 @@ export interface SystemTable {
    * they give (no other file has it; the page reads it as it is); null for the others.
    */
   definition: TableDef | null;
+  /**
+   * Named from the dictionary (SYS_TABLES) before its .frm is read and its rows counted: listed at once,
+   * its definition and count to come (the same table again, not pending); `index` is already its own.
+   */
+  pending: boolean;
 }
 
 /** How far a listing is: tables listed so far, of how many the dictionary names, and what it does now. */
@@ -78,8 +84,9 @@ export interface SystemProgress {
 
 /** Tables sent as they are listed (`listSystemTables`' `onTables`), in chunks of this many at most… */
 const CHUNK_TABLES = 500;
-/** …or of what was listed in this long. */
+/** …or of what was listed in this long, and at least a millisecond per this many tables of the listing: each chunk costs the page a pass over its list (50,000 tables at 300 ms: 900 chunks, the page's main thread busy 340 s of 400). */
 const CHUNK_MS = 300;
+const TABLES_PER_CHUNK_MS = 25;
 
 export interface SystemListing {
   tables: SystemTable[];
@@ -91,11 +98,15 @@ export interface SystemListing {
 
 export interface SystemMethods {
   /**
-   * The tables of system tablespace `ibd` (`frms`: the .frm files of its datadir, named `db/table.frm`).
-   * With `onTables`, they are handed over in chunks as they are counted (the listing's `tables` is then empty).
+   * The tables of system tablespace `ibd` (`frms`: the .frm files of its datadir, named `db/table.frm`,
+   * asked for once its live tables are named: the page readies them meanwhile). With `onTables`, they
+   * are handed over in chunks as they are counted (the listing's `tables` is then empty).
    */
-  listSystemTables(ibd: Blob, name: string, frms: NamedBlob[], onTables?: TablesSink): Promise<SystemListing>;
+  listSystemTables(ibd: Blob, name: string, frms: FrmFiles, onTables?: TablesSink): Promise<SystemListing>;
 }
+
+/** The .frm files of a datadir, asked for when the listing needs them (through comlink, a call on a port of its own). */
+export type FrmFiles = () => NamedBlob[] | Promise<NamedBlob[]>;
 
 /**
  * Where listed tables go: through comlink, a call on a port of its own, which returns a promise of
@@ -124,7 +135,7 @@ async function listedTable(file: InnodbFile, ts: Tablespace, entry: TableEntry, 
     source: entry.source === 'frm' ? 'frm' : 'dictionary', file: entry.file, columnCount: entry.definition.columns.length, index,
     found: scanned ? { pages: scanned.pages, leafPages: scanned.leafPages, records: scanned.records } : null,
     raw: index !== null && index.rootPage === null ? rootlessTarget(ts, index.indexId).raw ?? null : null,
-    notes: [...(entry.dictionary?.notes ?? []), ...entry.disagreements], definition: null,
+    notes: [...(entry.dictionary?.notes ?? []), ...entry.disagreements], definition: null, pending: false,
   };
   if (index === null) return { ...row, notes: [...row.notes, 'the data dictionary names no index holding its rows'] };
   // (a leaf scan of the whole file per such table found none either: minutes for thousands of them)
@@ -141,12 +152,21 @@ async function listedTable(file: InnodbFile, ts: Tablespace, entry: TableEntry, 
   return row;
 }
 
+/** A live table as SYS_TABLES names it, its .frm not read yet nor its rows counted (`pending`). */
+function namedTable(t: DictTable): SystemTable {
+  const clustered = clusteredIndexOf(t);
+  return {
+    name: t.name, storedName: t.storedName, state: 'live', rowFormat: t.rowFormat, indexes: indexesOf(t), rows: null, countNote: null, source: null, file: null,
+    columnCount: t.columns.length, index: clustered, found: null, raw: null, notes: [], definition: null, pending: true,
+  };
+}
+
 /** An index no live table owns and no listed table claims: its table's dictionary rows are lost. */
 function unknownTable(ts: Tablespace, d: DroppedIndex): SystemTable {
   return {
     name: `dropped index ${d.indexId}`, storedName: null, state: 'dropped', rowFormat: d.compact ? 'COMPACT or newer' : 'REDUNDANT',
     indexes: [], rows: null, countNote: null, source: null, file: null, columnCount: 0, index: { indexId: d.indexId, rootPage: d.rootPage },
-    found: { pages: d.pages, leafPages: d.leafPages, records: d.records }, raw: d.rootPage === null ? rootlessTarget(ts, d.indexId).raw ?? null : null, notes: [], definition: null,
+    found: { pages: d.pages, leafPages: d.leafPages, records: d.records }, raw: d.rootPage === null ? rootlessTarget(ts, d.indexId).raw ?? null : null, notes: [], definition: null, pending: false,
   };
 }
 
@@ -168,10 +188,16 @@ class Chunker {
   readonly progress: SystemProgress = { listed: 0, total: 0, phase: 'tables' };
   constructor(private readonly onTables?: TablesSink) {}
 
+  /** Tables named before they are listed (pending), handed over at once. */
+  name(tables: SystemTable[]): void {
+    if (!this.onTables || tables.length === 0) return;
+    this.#taken = Promise.all([this.#taken, this.onTables(tables, { ...this.progress })]);
+  }
+
   add(t: SystemTable): void {
     this.progress.listed++;
     if (!this.onTables) this.kept.push(t);
-    else if (this.#chunk.push(t) >= CHUNK_TABLES || performance.now() - this.#sent >= CHUNK_MS) this.flush();
+    else if (this.#chunk.push(t) >= CHUNK_TABLES || performance.now() - this.#sent >= Math.max(CHUNK_MS, this.progress.total / TABLES_PER_CHUNK_MS)) this.flush();
   }
 
   flush(): void {
@@ -187,7 +213,7 @@ class Chunker {
   }
 }
 
-async function listSystem(ibd: Blob, name: string, frms: readonly NamedBlob[], onTables?: TablesSink): Promise<SystemListing> {
+async function listSystem(ibd: Blob, name: string, frms: FrmFiles, onTables?: TablesSink): Promise<SystemListing> {
   const out = new Chunker(onTables);
   try {
     return await listInto(out, ibd, name, frms);
@@ -197,21 +223,30 @@ async function listSystem(ibd: Blob, name: string, frms: readonly NamedBlob[], o
   }
 }
 
-async function listInto(out: Chunker, ibd: Blob, name: string, frms: readonly NamedBlob[]): Promise<SystemListing> {
-  const file = await openSource(await fileSource(ibd, name), { files: sources(frms) });
+async function listInto(out: Chunker, ibd: Blob, name: string, frms: FrmFiles): Promise<SystemListing> {
+  // The dictionary's definitions first: its tables are named at once, each .frm read as its table comes.
+  const file = await openSource(await fileSource(ibd, name));
   const dictionary = file.dictionary;
   if (dictionary === null) return { tables: [], error: `${name} is not a system tablespace with an InnoDB data dictionary`, warnings: [] };
   const ts = await Tablespace.open(file.source);
   const cut = truncationOf(ts);
   const warnings = cut === null ? [] : [cut.message];
   if (dictionary.tables.length === 0) return { tables: [], error: file.error, warnings };
-  const own = file.tables().filter((e) => e.dictionary?.table.spaceId === 0 && usersTable(e.dictionary.table.name));
+  const own = dictionary.tables.filter((t) => t.spaceId === 0 && usersTable(t.name));
   out.progress.total = own.length;
   // The live tables first: they need no read of the whole file (a dropped one's tree is found by it).
   // In the order of their root pages: neighbours share the block a read brings (blobSource), where the
   // dictionary's order (by name) read a block of the file per table.
-  const live = own.filter((e) => e.dictionary?.table.state === 'live').sort((a, b) => (a.clusteredIndex?.rootPage ?? 0) - (b.clusteredIndex?.rootPage ?? 0));
-  for (const entry of live) out.add(await listedTable(file, ts, entry, new Map()));
+  const rootOf = (t: DictTable) => clusteredIndexOf(t)?.rootPage ?? 0;
+  const live = own.filter((t) => t.state === 'live').sort((a, b) => rootOf(a) - rootOf(b));
+  // (those whose columns only a .frm may give are listed once it is read)
+  out.name(live.filter((t) => t.columns.length > 0).map(namedTable));
+  const frmSources = sources(await frms());
+  for await (const c of systemCandidatesOf(name, dictionary, frmSources, live)) {
+    const entry = systemEntry(c);
+    if (entry === null) out.progress.total--;
+    else out.add(await listedTable(file, ts, entry, new Map()));
+  }
   out.progress.phase = 'dropped';
   out.flush();
   const dropped = await file.droppedIndexes();
@@ -223,7 +258,11 @@ async function listInto(out: Chunker, ibd: Blob, name: string, frms: readonly Na
   for (const e of recovered) for (const i of e.dictionary?.table.indexes ?? []) claimed.add(i.id);
   const unknown = dropped.filter((d) => !claimed.has(d.indexId) && d.leafPages > 0);
   out.progress.total += recovered.length + unknown.length;
-  for (const entry of own) if (entry.dictionary?.table.state !== 'live') out.add(await listedTable(file, ts, entry, droppedById));
+  for await (const c of systemCandidatesOf(name, dictionary, frmSources, own.filter((t) => t.state !== 'live'))) {
+    const entry = systemEntry(c);
+    if (entry === null) out.progress.total--;
+    else out.add(await listedTable(file, ts, entry, droppedById));
+  }
   for (const entry of recovered) out.add({ ...(await listedTable(file, ts, entry, droppedById)), definition: entry.definition });
   for (const d of unknown) out.add(unknownTable(ts, d));
   out.flush();

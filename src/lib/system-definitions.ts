@@ -10,7 +10,7 @@
  */
 import { dictTableDef, shortName } from '../core/definitions/dictionary/dict-table-def.ts';
 import { INDEX_TYPE, type DictTable, type Dictionary } from '../core/definitions/dictionary/dict-tables.ts';
-import { clusteredIndexOf, dictionaryDisagreements, spaceCandidate, systemCandidates, systemDictionary } from '../core/definitions/dictionary/system-schema.ts';
+import { clusteredIndexOf, dictionaryDisagreements, spaceCandidate, systemCandidates, systemDictionary, type SystemCandidate } from '../core/definitions/dictionary/system-schema.ts';
 import type { DefinitionSourceKind, SchemaSourceKind } from '../core/definitions/schema-source.ts';
 import type { TableDef } from '../core/schema.ts';
 import type { ByteSource } from '../core/tablespace/source.ts';
@@ -40,12 +40,18 @@ export async function systemDefinitions(ibd: ByteSource, dictionary: Dictionary,
   const warnings = [...dictionary.problems];
   const frms = files.filter((f) => f.name.toLowerCase().endsWith('.frm'));
   const candidates = await systemCandidates(ibd.name, dictionary, frms);
-  const entries = candidates.filter((c) => c.table !== null).map((c): TableEntry => ({
-    name: c.name, source: c.source, file: c.file, definition: c.table as TableDef, clusteredIndex: c.clusteredIndex, disagreements: c.disagreements,
-    dictionary: { table: c.dictionary, notes: c.notes },
-  }));
+  const entries = candidates.map(systemEntry).filter((e) => e !== null);
   entries.sort((a, b) => Number(a.dictionary?.table.state !== 'live') - Number(b.dictionary?.table.state !== 'live'));
   return { entries, picked: null, warnings, error: systemError(ibd, dictionary, entries), dictionary };
+}
+
+/** The entry of a system tablespace's table (a candidate of systemCandidates); null when nothing gives its columns. */
+export function systemEntry(c: SystemCandidate): TableEntry | null {
+  if (c.table === null) return null;
+  return {
+    name: c.name, source: c.source, file: c.file, definition: c.table, clusteredIndex: c.clusteredIndex, disagreements: c.disagreements,
+    dictionary: { table: c.dictionary, notes: c.notes },
+  };
 }
 
 /**

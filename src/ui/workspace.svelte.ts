@@ -150,15 +150,23 @@ export class Workspace {
    */
   async #readSystems(fresh: InputFile[]): Promise<void> {
     // eslint-disable-next-line svelte/prefer-svelte-reactivity -- local
-    const keys = new Set(this.tables.map((t) => t.key));
-    // Each chunk's tables added to the list (not all files paired again: that was quadratic in the tables).
+    const known = new Map(this.tables.map((t) => [t.key, t]));
+    // Each chunk's tables added to the list (not all files paired again: that was quadratic in the
+    // tables); a table named before (pending) takes what its listing found.
     const grown = (_ibdata: InputFile, paired: PairedTable[]) => {
-      const added = paired.filter((p) => !keys.has(p.key)).map((p) => {
-        keys.add(p.key);
+      const added: TableEntry[] = [];
+      for (const p of paired) {
+        const had = known.get(p.key);
+        if (had?.paired.system?.pending) {
+          had.paired = p;
+          had.takeSystem(p.system as SystemTable);
+        }
+        if (had) continue;
         const entry = new TableEntry(p);
         entry.takeSystem(p.system as SystemTable);
-        return entry;
-      });
+        known.set(p.key, entry);
+        added.push(entry);
+      }
       if (added.length === 0) return;
       this.tables = [...this.tables, ...added];
       if (!this.selected) this.select(added[0].key);
@@ -169,11 +177,11 @@ export class Workspace {
     };
     // In a worker of its own: the tables listed so far are opened and counted in the pool meanwhile
     // (whose workers are recycled after a large count), and Close all ends it.
-    const list = async (ibdata: InputFile, frms: NamedBlob[], onTables: (tables: SystemTable[], progress: SystemProgress) => void) => {
+    const list = async (ibdata: InputFile, frms: () => Promise<NamedBlob[]>, onTables: (tables: SystemTable[], progress: SystemProgress) => void) => {
       const conn = connectDecoder();
       this.#systemLists.add(conn);
       try {
-        return await conn.api.listSystemTables(ibdata.file, ibdata.file.name, frms, Comlink.proxy(onTables));
+        return await conn.api.listSystemTables(ibdata.file, ibdata.file.name, Comlink.proxy(frms), Comlink.proxy(onTables));
       } finally {
         this.#systemLists.delete(conn);
         conn.terminate();

@@ -47,6 +47,15 @@ describe('a datadir of many tables inside ibdata1, half dropped, dropped on the 
   afterAll(() => made?.remove());
 
   it('lists every table by name as it is found, with a progress count; the dropped ones by their recovered names, marked', async () => {
+    // The most tables the list held named by the dictionary, their .frm not read yet (every state the DOM went through).
+    await page.evaluate(() => {
+      const w = window as unknown as { maxPending: number };
+      w.maxPending = 0;
+      new MutationObserver(() => {
+        const n = Number(document.querySelector('[data-testid="table-list"]')?.getAttribute('data-pending') ?? 0);
+        w.maxPending = Math.max(w.maxPending, n);
+      }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-pending'] });
+    });
     const started = performance.now();
     await page.locator('[data-testid="folder-input"]').setInputFiles(datadir);
     // The first tables are on the list while the others are still being listed.
@@ -68,6 +77,11 @@ describe('a datadir of many tables inside ibdata1, half dropped, dropped on the 
       await page.waitForTimeout(20);
     }
     expect(listed.size).toBe(total);
+    // Every live table was on the list, by the name SYS_TABLES gives, before its .frm was read and its
+    // rows counted; none is left so once the listing is over.
+    const live = [...made.expected.keys()].filter((name) => !dropped(name));
+    expect(await page.evaluate(() => (window as unknown as { maxPending: number }).maxPending)).toBeGreaterThanOrEqual(live.length);
+    expect(await page.getByTestId('table-list').getAttribute('data-pending')).toBe('0');
     const unnamed = [...listed.keys()].filter((n) => n.startsWith('dropped index '));
     console.log(`${N} tables, half dropped: ${total} listed (${unnamed.length} dropped trees unnamed), the first in ${firstS.toFixed(1)} s, all in ${listingS.toFixed(1)} s`);
     // Every live table by name; a dropped one by the name its freed dictionary rows give, marked, or

@@ -137,7 +137,7 @@ function guessOf(t: TableEntry): ListItem['guess'] {
 /** The database a table's SQL creates and uses: a table of ibdata1's `db/`, else its file's folder (none for an unknown dropped tree). */
 function dbOf(t: TableEntry): string | null {
   const s = t.paired.system;
-  if (s) return s.source === null && s.definition === null ? null : s.name.slice(0, Math.max(0, s.name.indexOf('/'))) || null;
+  if (s) return s.source === null && s.definition === null && !s.pending ? null : s.name.slice(0, Math.max(0, s.name.indexOf('/'))) || null;
   const folder = t.paired.ibd.path.split('/').slice(-2, -1)[0];
   return folder ? parseTableFileName(folder).table : null;
 }

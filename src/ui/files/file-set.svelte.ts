@@ -122,13 +122,13 @@ export class FileSet {
   /**
    * Reads the data dictionary of each system tablespace among `fresh` with `list` (a worker's
    * listSystemTables, given the .frm files of its datadir), its tables handed to `found` as they
-   * come, chunk after chunk, each paired with its .frm (pair() pairs them all again once the listing
-   * is over); what it cannot list is said. Returns the system
+   * come, chunk after chunk (the live ones first named, pending, then again as listed), each paired
+   * with its .frm (pair() pairs them all again once the listing is over); what it cannot list is said. Returns the system
    * tablespaces read.
    */
   async readSystems(
     fresh: readonly InputFile[],
-    list: (ibdata: InputFile, frms: NamedBlob[], onTables: (tables: SystemTable[], progress: SystemProgress) => void) => Promise<SystemListing>,
+    list: (ibdata: InputFile, frms: () => Promise<NamedBlob[]>, onTables: (tables: SystemTable[], progress: SystemProgress) => void) => Promise<SystemListing>,
     found: (ibdata: InputFile, tables: PairedTable[]) => void,
   ): Promise<InputFile[]> {
     const read: InputFile[] = [];
@@ -146,11 +146,13 @@ export class FileSet {
       const tables: SystemTable[] = [];
       this.#systems.set(ibdata.path, tables);
       try {
-        await readSizes(frms, (n) => (this.listing = `Reading the data dictionary of ${ibdata.path}: ${n.toLocaleString('en-US')} of ${frms.length.toLocaleString('en-US')} .frm files looked at…`));
-        const listing = await list(ibdata, frms, (chunk, progress) => {
+        // (their sizes read while the worker reads the dictionary and names its tables: it asks for them then)
+        const sized = readSizes(frms, (n) => (this.listing = `Reading the data dictionary of ${ibdata.path}: ${n.toLocaleString('en-US')} of ${frms.length.toLocaleString('en-US')} .frm files looked at…`));
+        const listing = await list(ibdata, () => sized.then(() => frms), (chunk, progress) => {
           // (a listing of files closed since, or read again, is not this one's)
           if (this.#systems.get(ibdata.path) !== tables) return;
-          tables.push(...chunk);
+          // (a table named before it is listed comes again, listed)
+          for (const t of chunk) if (!t.pending) tables.push(t);
           this.listing = listingText(ibdata.path, progress);
           if (chunk.length > 0) found(ibdata, pairer(ibdata, chunk));
         });

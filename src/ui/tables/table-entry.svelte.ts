@@ -202,13 +202,16 @@ export class TableEntry {
   /**
    * A table inside a system tablespace, as its dictionary listing found it: no summary of its own (the
    * file is the whole ibdata1's), its rows counted, its definition the dictionary's or its .frm's; a
-   * dropped index whose table's dictionary rows are lost waits for a definition.
+   * dropped index whose table's dictionary rows are lost waits for a definition; one named before it
+   * is listed (pending) keeps resolving.
    */
   takeSystem(t: SystemTable): void {
+    // (named before it is listed: opened, it is resolved by its name with its .frm, as a listed one)
+    if (t.pending || t.source !== null) this.chosen = t.name;
+    if (t.pending) return;
     this.summaryState = 'done';
     if (t.rows !== null) this.listed = { rows: t.rows, damagedPages: 0, unreadablePages: 0 };
     if (t.source !== null) {
-      this.chosen = t.name;
       const choice = { name: t.name, columnCount: t.columnCount, source: t.source, clusteredIndex: t.index };
       this.setResolved({ tables: [choice], picked: t.name, source: t.source, file: t.file, warnings: t.notes, error: null });
     } else {
