@@ -84,8 +84,6 @@ abstract class ChunkColumn {
   /** Its estimate of a PLAIN value's bytes, where it cuts pages. */
   protected abstract plainBytes(i: number): number;
   protected abstract plain(out: PageBytes, i: number): void;
-  /** <0, 0, >0 as cell i's value sorts before, with or after cell j's (Parquet's order for statistics). */
-  protected abstract compare(i: number, j: number): number;
   protected abstract statistic(i: number, isMin: boolean): number | bigint | string;
 
   /** Writes the chunk of the cells held, then lets them go. */
@@ -99,7 +97,7 @@ abstract class ChunkColumn {
       dictionary_page_offset = BigInt(writer.offset);
       pageOut.length = 0;
       for (let e = 0; e < entries; e++) this.plain(pageOut, this.#entries[e]);
-      const compressed = snappyEncode(pageOut.view());
+      const compressed = snappyEncode(pageOut.view(), true);
       const head = writer.offset;
       writePageHeader(writer, { type: 'DICTIONARY_PAGE', uncompressed_page_size: pageOut.length, compressed_page_size: compressed.length, dictionary_page_header: { num_values: entries, encoding: 'PLAIN' } });
       uncompressed += writer.offset - head + pageOut.length;
@@ -116,7 +114,7 @@ abstract class ChunkColumn {
       writeHybrid(levelOut, this.levels, from, to, 1);
       pageOut.length = 0;
       const pageNulls = entries >= 0 ? this.#indexPage(from, to) : this.#plainPage(from, to);
-      const compressed = snappyEncode(pageOut.view());
+      const compressed = snappyEncode(pageOut.view(), true);
       writePageHeader(writer, {
         type: 'DATA_PAGE_V2',
         uncompressed_page_size: levelOut.length + pageOut.length,
@@ -199,15 +197,12 @@ abstract class ChunkColumn {
   }
 
   #minMax(): { min_value?: number | bigint | string; max_value?: number | bigint | string } {
-    let min = -1;
-    let max = -1;
-    for (let i = 0; i < this.n; i++) {
-      if (this.levels[i] === 0) continue;
-      if (min < 0 || this.compare(i, min) < 0) min = i;
-      if (max < 0 || this.compare(i, max) > 0) max = i;
-    }
+    const [min, max] = this.extremes();
     return min < 0 ? {} : { min_value: this.statistic(min, true), max_value: this.statistic(max, false) };
   }
+
+  /** The cells of the least and the greatest value (Parquet's order; the first of equals), -1 when all are null. */
+  protected abstract extremes(): [number, number];
 
   /**
    * Fills the dictionary (entries and each cell's index) and gives its size, or -1 where
@@ -348,8 +343,20 @@ class NumberColumn extends ChunkColumn {
     else out.int32(this.#values[i]);
   }
 
-  protected compare(i: number, j: number): number {
-    return this.#values[i] - this.#values[j];
+  protected extremes(): [number, number] {
+    const values = this.#values;
+    const levels = this.levels;
+    let min = -1;
+    let max = -1;
+    for (let i = 0; i < this.n; i++) {
+      if (levels[i] === 0) continue;
+      if (min < 0) {
+        min = i;
+        max = i;
+      } else if (values[i] < values[min]) min = i;
+      else if (values[i] > values[max]) max = i;
+    }
+    return [min, max];
   }
 
   protected statistic(i: number, isMin: boolean): number | bigint {
@@ -398,8 +405,8 @@ class TextColumn extends ChunkColumn {
         const s = cells[2 * cell];
         const e = cells[2 * cell + 1];
         this.levels[at] = 1;
-        bytes.set(text.subarray(s, e), used);
-        used += e - s;
+        // Byte by byte: values are short, and a subarray per cell would be an object per cell.
+        for (let k = s; k < e; k++) bytes[used++] = text[k];
       }
       this.#ends[at] = used;
     }
@@ -443,8 +450,19 @@ class TextColumn extends ChunkColumn {
     out.byteArray(this.#bytes, this.#start(i), this.#ends[i]);
   }
 
+  protected extremes(): [number, number] {
+    let min = -1;
+    let max = -1;
+    for (let i = 0; i < this.n; i++) {
+      if (this.levels[i] === 0) continue;
+      if (min < 0 || this.#compare(i, min) < 0) min = i;
+      if (max < 0 || this.#compare(i, max) > 0) max = i;
+    }
+    return [min, max];
+  }
+
   /** UTF-8 bytes in unsigned order: code point order, as hyparquet-writer compares strings. */
-  protected compare(i: number, j: number): number {
+  #compare(i: number, j: number): number {
     const a = this.#start(i);
     const b = this.#start(j);
     const la = this.#ends[i] - a;

@@ -63,10 +63,10 @@ export class ParquetRows {
   /** Each column's writer: ours (parquet-chunk.ts) or the library's. */
   readonly #chunks: (ChunkColumn | null)[];
   readonly #library: (LibraryColumn | null)[];
-  readonly #notHeld: NotHeld[];
+  #notHeld: NotHeld[] = [];
   readonly #out = new ChunkWriter(1 << 16);
-  readonly #rowGroups: RowGroup[] = [];
-  readonly #indexes: ChunkIndexes[] = [];
+  #rowGroups: RowGroup[] = [];
+  #indexes: ChunkIndexes[] = [];
   readonly #groupRows: number;
   readonly #groupBytes: number;
   /** Whether a library column's values are read from the batch's text as a string. */
@@ -81,10 +81,24 @@ export class ParquetRows {
     this.#chunks = this.columns.map(chunkColumn);
     this.#library = this.columns.map((c, i) => (this.#chunks[i] ? null : { read: cellReader(c.kind, c.scale), values: [], encoder: encoder(c, schema[0], schema[i + 1]) }));
     this.#strings = this.columns.some((c, i) => this.#library[i] !== null && (c.kind === 'text' || c.kind === 'float' || c.kind === 'double'));
-    this.#notHeld = this.columns.map((c) => ({ column: c.name, count: 0, rows: [], example: '' }));
     this.#groupRows = options.rowGroupRows ?? ROW_GROUP_ROWS;
     this.#groupBytes = options.rowGroupBytes ?? ROW_GROUP_BYTES;
+    this.restart();
+  }
+
+  /** Starts a new file (its head written, nothing held), keeping the buffers grown so far; what groups() gave stays as it was. */
+  restart(): void {
+    this.#out.index = 0;
+    this.#out.offset = 0;
     this.#out.appendBytes(PARQUET_MAGIC);
+    this.#rowGroups = [];
+    this.#indexes = [];
+    this.#notHeld = this.columns.map((c) => ({ column: c.name, count: 0, rows: [], example: '' }));
+    this.#written = 0;
+    this.#rows = 0;
+    this.#bytes = 0;
+    for (const chunk of this.#chunks) if (chunk) chunk.n = 0;
+    for (const lib of this.#library) if (lib) lib.values.length = 0;
   }
 
   /** Takes the batch's rows (copying what it keeps: the batch may be reused); the bytes of the row groups they filled. */
@@ -190,9 +204,20 @@ function keyValues(table: TableDef, notHeld: NotHeld[]): { key: string; value: s
   ];
 }
 
+/** The writer of the last part of a table, kept for its next (a run is encoded at once, so one at a time): its buffers are not grown again run after run. */
+const partWriters = new WeakMap<TableDef, { key: string; rows: ParquetRows }>();
+
 /** A run's rows as row groups of their own, for a file laid out elsewhere (parquet-row-groups.ts): their bytes (no head, no footer) and metadata. */
 export function parquetPart(table: TableDef, outputColumns: readonly string[], batch: RowBatch, options: ParquetRowsOptions = {}): { bytes: Uint8Array<ArrayBuffer>; part: ParquetPart } {
-  const rows = new ParquetRows(table, outputColumns, options);
+  const key = JSON.stringify([outputColumns, options]);
+  let kept = partWriters.get(table);
+  if (kept?.key !== key) {
+    kept = { key, rows: new ParquetRows(table, outputColumns, options) };
+    partWriters.set(table, kept);
+  } else {
+    kept.rows.restart();
+  }
+  const rows = kept.rows;
   const bytes = joined([rows.add(batch), rows.flush()]).subarray(PARQUET_MAGIC.length);
   return { bytes, part: { ...rows.groups(), size: bytes.length } };
 }
