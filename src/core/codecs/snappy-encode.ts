@@ -19,11 +19,20 @@ const hash = (w: number, shift: number): number => Math.imul(w, 0x1e35a7bd) >>> 
 
 const load32 = (b: Uint8Array, p: number): number => b[p] | (b[p + 1] << 8) | (b[p + 2] << 16) | (b[p + 3] << 24);
 
-/** The Snappy stream of `input`. */
-export function snappyEncode(input: Uint8Array): Uint8Array {
+/** The output buffer of `shared` calls, kept from call to call. */
+let sharedOut = new Uint8Array(0);
+
+/**
+ * The Snappy stream of `input`. With `shared`, it is written into a buffer kept for the next such
+ * call (no allocation per page): the view returned is good until then, for a caller that copies it
+ * out at once.
+ */
+export function snappyEncode(input: Uint8Array, shared = false): Uint8Array {
   const n = input.length;
   // The format's worst case (snappy.cc MaxCompressedLength): 32 + n + n / 6.
-  const out = new Uint8Array(32 + n + Math.ceil(n / 6));
+  const worst = 32 + n + Math.ceil(n / 6);
+  if (shared && sharedOut.length < worst) sharedOut = new Uint8Array(Math.max(worst, sharedOut.length * 2));
+  const out = shared ? sharedOut : new Uint8Array(worst);
   let op = 0;
   for (let v = n; ; v = Math.floor(v / 128)) {
     if (v < 128) {

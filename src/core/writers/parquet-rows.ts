@@ -16,18 +16,24 @@
  */
 import { ParquetWriter } from 'hyparquet-writer/src/parquet-writer.js';
 import { ByteWriter } from 'hyparquet-writer/src/bytewriter.js';
+import { writeColumn } from 'hyparquet-writer/src/column.js';
+import type { ColumnEncoder, PageIndexes } from 'hyparquet-writer/src/types.js';
+import type { ColumnChunk, RowGroup, SchemaElement } from 'hyparquet';
 import { snappyEncode } from '../codecs/snappy-encode.ts';
 import type { RowBatch } from '../values/row-batch.ts';
 import { batchText, type BatchText } from '../values/batch-strings.ts';
 import type { TableDef } from '../schema.ts';
 import { cellReader, type CellReader, type CellValue } from './parquet-cells.ts';
 import { parquetColumns, parquetSchema, type ParquetColumn } from './parquet-columns.ts';
-import { PARQUET_MAGIC, ROWS_NAMED, type NotHeld, type ParquetGroups, type ParquetPart } from './parquet-row-groups.ts';
+import { chunkColumn, noteNotHeld, type ChunkColumn } from './parquet-chunk.ts';
+import { PARQUET_MAGIC, type ChunkIndexes, type NotHeld, type ParquetGroups, type ParquetPart } from './parquet-row-groups.ts';
 
 /** Rows per row group (the last one of a file has fewer). */
 export const ROW_GROUP_ROWS = 100_000;
 /** A row group is also closed once its cells' text reaches this many bytes (BLOBs, long text). */
 export const ROW_GROUP_BYTES = 64 << 20;
+/** hyparquet-writer's page size (its default), for the chunks it writes. */
+const PAGE_SIZE = 1 << 20;
 
 export interface ParquetRowsOptions {
   rowGroupRows?: number;
@@ -43,19 +49,27 @@ class ChunkWriter extends ByteWriter {
   }
 }
 
-const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 const NO_TEXT: BatchText = { str: '', map: null };
+
+/** A column left to hyparquet-writer: its cells as JS values, and its encoder's options. */
+interface LibraryColumn {
+  read: CellReader;
+  values: (CellValue | null)[];
+  encoder: ColumnEncoder;
+}
 
 export class ParquetRows {
   readonly columns: ParquetColumn[];
-  readonly #readers: CellReader[];
-  readonly #values: (CellValue | null)[][];
-  readonly #notHeld: NotHeld[];
+  /** Each column's writer: ours (parquet-chunk.ts) or the library's. */
+  readonly #chunks: (ChunkColumn | null)[];
+  readonly #library: (LibraryColumn | null)[];
+  #notHeld: NotHeld[] = [];
   readonly #out = new ChunkWriter(1 << 16);
-  readonly #writer: ParquetWriter;
+  #rowGroups: RowGroup[] = [];
+  #indexes: ChunkIndexes[] = [];
   readonly #groupRows: number;
   readonly #groupBytes: number;
-  /** Whether a column's values are read from the batch's text as a string. */
+  /** Whether a library column's values are read from the batch's text as a string. */
   readonly #strings: boolean;
   #rows = 0;
   #bytes = 0;
@@ -63,36 +77,53 @@ export class ParquetRows {
 
   constructor(readonly table: TableDef, outputColumns: readonly string[], options: ParquetRowsOptions = {}) {
     this.columns = parquetColumns(table, outputColumns);
-    this.#readers = this.columns.map((c) => cellReader(c.kind, c.scale));
-    this.#strings = this.columns.some((c) => c.kind === 'text' || c.kind === 'float' || c.kind === 'double');
-    this.#values = this.columns.map(() => []);
-    this.#notHeld = this.columns.map((c) => ({ column: c.name, count: 0, rows: [], example: '' }));
+    const schema = parquetSchema(this.columns);
+    this.#chunks = this.columns.map(chunkColumn);
+    this.#library = this.columns.map((c, i) => (this.#chunks[i] ? null : { read: cellReader(c.kind, c.scale), values: [], encoder: encoder(c, schema[0], schema[i + 1]) }));
+    this.#strings = this.columns.some((c, i) => this.#library[i] !== null && (c.kind === 'text' || c.kind === 'float' || c.kind === 'double'));
     this.#groupRows = options.rowGroupRows ?? ROW_GROUP_ROWS;
     this.#groupBytes = options.rowGroupBytes ?? ROW_GROUP_BYTES;
-    // Its pages compressed by snappy-encode.ts: the same bytes as hyparquet-writer's Snappy, in less time.
-    this.#writer = new ParquetWriter({ writer: this.#out, schema: parquetSchema(this.columns), createdBy: 'ibd-reader', compressors: { SNAPPY: snappyEncode } });
+    this.restart();
+  }
+
+  /** Starts a new file (its head written, nothing held), keeping the buffers grown so far; what groups() gave stays as it was. */
+  restart(): void {
+    this.#out.index = 0;
+    this.#out.offset = 0;
+    this.#out.appendBytes(PARQUET_MAGIC);
+    this.#rowGroups = [];
+    this.#indexes = [];
+    this.#notHeld = this.columns.map((c) => ({ column: c.name, count: 0, rows: [], example: '' }));
+    this.#written = 0;
+    this.#rows = 0;
+    this.#bytes = 0;
+    for (const chunk of this.#chunks) if (chunk) chunk.n = 0;
+    for (const lib of this.#library) if (lib) lib.values.length = 0;
   }
 
   /** Takes the batch's rows (copying what it keeps: the batch may be reused); the bytes of the row groups they filled. */
   add(batch: RowBatch): Uint8Array<ArrayBuffer> {
     const parts: Uint8Array<ArrayBuffer>[] = [];
-    const { cols, text, cells, nulls } = batch;
-    // Text and floats are sliced out of the batch's text decoded at once (batch-strings.ts).
+    const { cols, cells, nulls } = batch;
+    // Text and floats for the library are sliced out of the batch's text decoded at once (batch-strings.ts).
     const bt = this.#strings ? batchText(batch) : NO_TEXT;
-    for (let r = 0; r < batch.rows; r++) {
-      for (let c = 0; c < cols; c++) {
-        const cell = r * cols + c;
-        if (nulls[cell]) {
-          this.#values[c].push(null);
-          continue;
-        }
-        const start = cells[2 * cell];
-        const end = cells[2 * cell + 1];
-        // Each cell's own bytes: a column appended to a batch (appendColumn) has its text elsewhere.
-        this.#bytes += end - start;
-        this.#values[c].push(this.#value(c, text, start, end, bt));
+    for (let r0 = 0; r0 < batch.rows;) {
+      // The rows that go into the group being filled: up to its row count or its bytes of cell text.
+      let r1 = r0;
+      while (r1 < batch.rows) {
+        for (let cell = r1 * cols, end = cell + cols; cell < end; cell++) if (!nulls[cell]) this.#bytes += cells[2 * cell + 1] - cells[2 * cell];
+        r1++;
+        if (this.#rows + r1 - r0 >= this.#groupRows || this.#bytes >= this.#groupBytes) break;
       }
-      if (++this.#rows >= this.#groupRows || this.#bytes >= this.#groupBytes) parts.push(this.#writeGroup());
+      const firstRow = this.#written + this.#rows;
+      for (let c = 0; c < cols; c++) {
+        const chunk = this.#chunks[c];
+        if (chunk) chunk.take(batch, c, r0, r1, firstRow, this.#notHeld[c]);
+        else this.#take(batch, c, r0, r1, firstRow, bt);
+      }
+      this.#rows += r1 - r0;
+      if (this.#rows >= this.#groupRows || this.#bytes >= this.#groupBytes) parts.push(this.#writeGroup());
+      r0 = r1;
     }
     return joined(parts);
   }
@@ -104,8 +135,7 @@ export class ParquetRows {
 
   /** The row groups written so far: their metadata, each chunk's page indexes, the rows not held. */
   groups(): ParquetGroups {
-    const indexes = this.#writer.pendingIndexes.map(({ columnIndex, offsetIndex }) => ({ columnIndex, offsetIndex }));
-    return { rowGroups: this.#writer.row_groups, indexes, rows: this.#written, offset: this.#out.offset, notHeld: this.notHeld() };
+    return { rowGroups: this.#rowGroups, indexes: this.#indexes, rows: this.#written, offset: this.#out.offset, notHeld: this.notHeld() };
   }
 
   /** The columns some of whose cells were written as nulls, their type being unable to hold them. */
@@ -113,25 +143,57 @@ export class ParquetRows {
     return this.#notHeld.filter((n) => n.count > 0);
   }
 
-  #value(c: number, text: Uint8Array, start: number, end: number, bt: BatchText): CellValue | null {
-    const v = this.#readers[c](text, start, end, bt);
-    if (v !== undefined) return v;
-    const note = this.#notHeld[c];
-    if (note.count++ === 0) note.example = utf8.decode(text.subarray(start, end));
-    if (note.rows.length < ROWS_NAMED) note.rows.push(this.#written + this.#rows);
-    return null;
+  /** Rows [r0, r1) of a library column, as its JS values. */
+  #take(batch: RowBatch, c: number, r0: number, r1: number, firstRow: number, bt: BatchText): void {
+    const { cols, text, cells, nulls } = batch;
+    const { read, values } = this.#library[c] as LibraryColumn;
+    for (let r = r0; r < r1; r++) {
+      const cell = r * cols + c;
+      if (nulls[cell]) {
+        values.push(null);
+        continue;
+      }
+      const start = cells[2 * cell];
+      const end = cells[2 * cell + 1];
+      const v = read(text, start, end, bt);
+      if (v === undefined) noteNotHeld(this.#notHeld[c], text, start, end, firstRow + r - r0);
+      values.push(v ?? null);
+    }
   }
 
+  /** The rows held as one row group, laid out as hyparquet-writer's ParquetWriter.write lays one out. */
   #writeGroup(): Uint8Array<ArrayBuffer> {
-    const columnData = this.columns.map((c, i) => ({ name: c.name, data: this.#values[i], statistics: c.statistics }));
-    // One row group of all the rows held (ParquetWriter cuts by rowGroupSize); synchronous: the writer has no async flush.
-    void this.#writer.write({ columnData, rowGroupSize: this.#rows });
-    for (const v of this.#values) v.length = 0;
+    const start = this.#out.offset;
+    const columns: ColumnChunk[] = [];
+    let bytes = 0n;
+    for (let c = 0; c < this.columns.length; c++) {
+      const written = this.#chunks[c]?.write(this.#out) ?? this.#libraryChunk(c);
+      columns.push(written.chunk);
+      this.#indexes.push({ offsetIndex: written.offsetIndex, columnIndex: (written as PageIndexes).columnIndex });
+      bytes += written.chunk.meta_data?.total_uncompressed_size ?? 0n;
+    }
+    this.#rowGroups.push({ columns, total_byte_size: bytes, num_rows: BigInt(this.#rows), total_compressed_size: BigInt(this.#out.offset - start) });
     this.#written += this.#rows;
     this.#rows = 0;
     this.#bytes = 0;
     return this.#out.take();
   }
+
+  #libraryChunk(c: number): PageIndexes {
+    const { values, encoder: column } = this.#library[c] as LibraryColumn;
+    const definitionLevels = values.map((v) => (v === null ? 0 : 1));
+    const written = writeColumn({ writer: this.#out, column, pageData: { values, definitionLevels, repetitionLevels: [], maxDefinitionLevel: 1 } });
+    values.length = 0;
+    return written;
+  }
+}
+
+/** What ParquetWriter.write gives writeColumn for a flat OPTIONAL column, with our Snappy (the same bytes as the library's, in less time). */
+function encoder(c: ParquetColumn, root: SchemaElement, element: SchemaElement): ColumnEncoder {
+  return {
+    columnName: c.name, element, schemaPath: [root, element], codec: 'SNAPPY', compressors: { SNAPPY: snappyEncode },
+    stats: c.statistics, pageSize: PAGE_SIZE, columnIndex: false, offsetIndex: true,
+  };
 }
 
 /** The footer's key-value metadata: the table's CREATE TABLE, and the values not held (JSON) when there are any. */
@@ -142,9 +204,20 @@ function keyValues(table: TableDef, notHeld: NotHeld[]): { key: string; value: s
   ];
 }
 
+/** The writer of the last part of a table, kept for its next (a run is encoded at once, so one at a time): its buffers are not grown again run after run. */
+const partWriters = new WeakMap<TableDef, { key: string; rows: ParquetRows }>();
+
 /** A run's rows as row groups of their own, for a file laid out elsewhere (parquet-row-groups.ts): their bytes (no head, no footer) and metadata. */
 export function parquetPart(table: TableDef, outputColumns: readonly string[], batch: RowBatch, options: ParquetRowsOptions = {}): { bytes: Uint8Array<ArrayBuffer>; part: ParquetPart } {
-  const rows = new ParquetRows(table, outputColumns, options);
+  const key = JSON.stringify([outputColumns, options]);
+  let kept = partWriters.get(table);
+  if (kept?.key !== key) {
+    kept = { key, rows: new ParquetRows(table, outputColumns, options) };
+    partWriters.set(table, kept);
+  } else {
+    kept.rows.restart();
+  }
+  const rows = kept.rows;
   const bytes = joined([rows.add(batch), rows.flush()]).subarray(PARQUET_MAGIC.length);
   return { bytes, part: { ...rows.groups(), size: bytes.length } };
 }

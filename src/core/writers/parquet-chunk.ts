@@ -1,0 +1,491 @@
+/**
+ * Column chunks written here rather than by hyparquet-writer, for the kinds that fill most tables:
+ * whole numbers (INT32), DECIMALs of up to 15 digits (INT32 / INT64), DATEs, and UTF-8 text. The
+ * library takes one JS value per cell (a string, a bigint: an allocation each), then converts,
+ * re-encodes and copies them through growing writers several times; profiled on LINEITEM, that was
+ * most of a Parquet export's CPU. Here a row group's cells are parsed once from the batch's bytes
+ * into typed arrays (numbers as doubles, text as its UTF-8 bytes: no string per cell) and written
+ * from there.
+ *
+ * The bytes are those hyparquet-writer writes for the same values (writeColumn in its column.js, with
+ * the options parquet-rows.ts gives it): the same dictionary decision (a sample of 1,000 values spread
+ * over the chunk, then the whole chunk: kept when it halves the PLAIN bytes), the dictionary in order
+ * of first use, pages cut at the same estimated 1 MiB, DATA_PAGE_V2 with definition levels and
+ * Snappy, the same statistics and offset index. Every other kind still goes through the library.
+ */
+import type { ColumnChunk, OffsetIndex } from 'hyparquet';
+import { writePageHeader } from 'hyparquet-writer/src/datapage.js';
+import type { Writer } from 'hyparquet-writer/src/types.js';
+import { snappyEncode } from '../codecs/snappy-encode.ts';
+import { bitWidth, PageBytes, writeHybrid } from './parquet-encoding.ts';
+import { ROWS_NAMED, type NotHeld } from './parquet-row-groups.ts';
+import { civilDays, unscaled } from './parquet-cells.ts';
+import type { ParquetColumn } from './parquet-columns.ts';
+import type { RowBatch } from '../values/row-batch.ts';
+
+/** hyparquet-writer's page size (its default), by its estimate of the values' bytes. */
+const PAGE_SIZE = 1 << 20;
+/** Values sampled for the dictionary decision, and the sample's share of distinct bytes that rejects it. */
+const SAMPLE = 1000;
+const SAMPLE_REJECTION = 0.9;
+/** Digits a double holds exactly: the widest DECIMAL taken here. */
+const EXACT_DIGITS = 15;
+
+/** A chunk as hyparquet-writer's writeColumn returns it (no column index, no bloom filter). */
+export interface ChunkWritten {
+  chunk: ColumnChunk;
+  offsetIndex?: OffsetIndex;
+}
+
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/** Counts a cell its column's type cannot hold (written as null), naming the first ones. */
+export function noteNotHeld(note: NotHeld, text: Uint8Array, start: number, end: number, row: number): void {
+  if (note.count++ === 0) note.example = utf8.decode(text.subarray(start, end));
+  if (note.rows.length < ROWS_NAMED) note.rows.push(row);
+}
+
+// Scratch space shared by every chunk (one is written at a time).
+const levelOut = new PageBytes();
+const pageOut = new PageBytes();
+let pageIndexes = new Int32Array(1024);
+
+function grown(a: Int32Array<ArrayBuffer>, n: number): Int32Array<ArrayBuffer> {
+  if (n <= a.length) return a;
+  const b = new Int32Array(Math.max(n, a.length * 2));
+  b.set(a);
+  return b;
+}
+
+/** A column's cells of one row group, and how they are written as a chunk. */
+abstract class ChunkColumn {
+  /** Cells held (rows of the group). */
+  n = 0;
+  /** Definition level of each cell: 1 a value, 0 a null. */
+  levels = new Int32Array(1024);
+  /** Dictionary index of each cell (when a dictionary is used). */
+  #indexes = new Int32Array(1024);
+  /** The cell each dictionary entry was first seen in. */
+  #entries = new Int32Array(1024);
+  #slots = new Int32Array(1024);
+
+  constructor(readonly column: ParquetColumn, readonly physicalBytes: number) {}
+
+  protected hold(n: number): void {
+    this.levels = grown(this.levels, n);
+  }
+
+  /** Takes rows [r0, r1) of the batch's column `c`; cells it cannot hold are nulls noted in `note` (rows numbered from `firstRow`). */
+  abstract take(batch: RowBatch, c: number, r0: number, r1: number, firstRow: number, note: NotHeld): void;
+  protected abstract hash(i: number): number;
+  protected abstract same(i: number, j: number): boolean;
+  /** hyparquet-writer's estimate of a value's bytes where it decides on a dictionary. */
+  protected abstract dictionaryBytes(i: number): number;
+  /** Its estimate of a PLAIN value's bytes, where it cuts pages. */
+  protected abstract plainBytes(i: number): number;
+  protected abstract plain(out: PageBytes, i: number): void;
+  protected abstract statistic(i: number, isMin: boolean): number | bigint | string;
+
+  /** Writes the chunk of the cells held, then lets them go. */
+  write(writer: Writer): ChunkWritten {
+    const n = this.n;
+    const start = writer.offset;
+    let uncompressed = 0;
+    const entries = this.#dictionary();
+    let dictionary_page_offset: bigint | undefined;
+    if (entries >= 0) {
+      dictionary_page_offset = BigInt(writer.offset);
+      pageOut.length = 0;
+      for (let e = 0; e < entries; e++) this.plain(pageOut, this.#entries[e]);
+      const compressed = snappyEncode(pageOut.view(), true);
+      const head = writer.offset;
+      writePageHeader(writer, { type: 'DICTIONARY_PAGE', uncompressed_page_size: pageOut.length, compressed_page_size: compressed.length, dictionary_page_header: { num_values: entries, encoding: 'PLAIN' } });
+      uncompressed += writer.offset - head + pageOut.length;
+      writer.appendBytes(compressed);
+    }
+    const data_page_offset = BigInt(writer.offset);
+    const locations: OffsetIndex['page_locations'] = [];
+    let nulls = 0;
+    let pages = 0;
+    for (let from = 0; from < n;) {
+      const to = this.#pageEnd(from, entries >= 0);
+      const pageOffset = writer.offset;
+      levelOut.length = 0;
+      writeHybrid(levelOut, this.levels, from, to, 1);
+      pageOut.length = 0;
+      const pageNulls = entries >= 0 ? this.#indexPage(from, to) : this.#plainPage(from, to);
+      const compressed = snappyEncode(pageOut.view(), true);
+      writePageHeader(writer, {
+        type: 'DATA_PAGE_V2',
+        uncompressed_page_size: levelOut.length + pageOut.length,
+        compressed_page_size: levelOut.length + compressed.length,
+        data_page_header_v2: {
+          num_values: to - from, num_nulls: pageNulls, num_rows: to - from, encoding: entries >= 0 ? 'RLE_DICTIONARY' : 'PLAIN',
+          definition_levels_byte_length: levelOut.length, repetition_levels_byte_length: 0, is_compressed: true,
+        },
+      });
+      uncompressed += writer.offset - pageOffset + levelOut.length + pageOut.length;
+      writer.appendBytes(levelOut.view());
+      writer.appendBytes(compressed);
+      locations.push({ offset: BigInt(pageOffset), compressed_page_size: writer.offset - pageOffset, first_row_index: BigInt(from) });
+      nulls += pageNulls;
+      pages++;
+      from = to;
+    }
+    const encoding = entries >= 0 ? 'RLE_DICTIONARY' : 'PLAIN';
+    const encoding_stats = [
+      ...(entries >= 0 ? [{ page_type: 'DICTIONARY_PAGE', encoding: 'PLAIN', count: 1 } as const] : []),
+      { page_type: 'DATA_PAGE_V2', encoding, count: pages } as const,
+    ];
+    const chunk: ColumnChunk = {
+      meta_data: {
+        type: this.column.element.type ?? 'BYTE_ARRAY',
+        encodings: entries >= 0 ? ['PLAIN', 'RLE_DICTIONARY'] : ['PLAIN'],
+        path_in_schema: [this.column.name],
+        codec: 'SNAPPY',
+        num_values: BigInt(n),
+        total_compressed_size: BigInt(writer.offset - start),
+        total_uncompressed_size: BigInt(uncompressed),
+        data_page_offset,
+        dictionary_page_offset,
+        statistics: { ...this.#minMax(), null_count: BigInt(nulls) },
+        encoding_stats,
+      },
+      file_offset: BigInt(start),
+    };
+    this.n = 0;
+    return pages > 1 ? { chunk, offsetIndex: { page_locations: locations } } : { chunk };
+  }
+
+  /** Where the page that begins at cell `from` ends: once the estimated bytes reach PAGE_SIZE, the cell that reaches them begins the next. */
+  #pageEnd(from: number, indexed: boolean): number {
+    let bytes = 0;
+    for (let i = from; i < this.n; i++) {
+      const size = this.levels[i] === 0 ? 0 : indexed ? 4 : this.plainBytes(i);
+      bytes += size;
+      if (bytes >= PAGE_SIZE && i > from) return i;
+    }
+    return this.n;
+  }
+
+  /** A page's values as dictionary indexes (their bit width, then the hybrid); its nulls. */
+  #indexPage(from: number, to: number): number {
+    pageIndexes = grown(pageIndexes, to - from);
+    let k = 0;
+    let max = 0;
+    for (let i = from; i < to; i++) {
+      if (this.levels[i] === 0) continue;
+      const x = this.#indexes[i];
+      pageIndexes[k++] = x;
+      if (x > max) max = x;
+    }
+    const bits = bitWidth(max);
+    pageOut.room(1);
+    pageOut.bytes[pageOut.length++] = bits;
+    writeHybrid(pageOut, pageIndexes, 0, k, bits);
+    return to - from - k;
+  }
+
+  /** A page's values in PLAIN; its nulls. */
+  #plainPage(from: number, to: number): number {
+    let nulls = 0;
+    for (let i = from; i < to; i++) {
+      if (this.levels[i] === 0) nulls++;
+      else this.plain(pageOut, i);
+    }
+    return nulls;
+  }
+
+  #minMax(): { min_value?: number | bigint | string; max_value?: number | bigint | string } {
+    const [min, max] = this.extremes();
+    return min < 0 ? {} : { min_value: this.statistic(min, true), max_value: this.statistic(max, false) };
+  }
+
+  /** The cells of the least and the greatest value (Parquet's order; the first of equals), -1 when all are null. */
+  protected abstract extremes(): [number, number];
+
+  /**
+   * Fills the dictionary (entries and each cell's index) and gives its size, or -1 where
+   * hyparquet-writer would write PLAIN: when the sample's distinct bytes exceed 90% of its bytes,
+   * or when the dictionary and its indexes would not halve the PLAIN bytes.
+   */
+  #dictionary(): number {
+    const n = this.n;
+    const prefix = this.physicalBytes === 0 ? 4 : 0;
+    const sampleSize = Math.min(n, SAMPLE);
+    this.#clear(sampleSize);
+    let sampleDistinct = 0;
+    let sampleTotal = 0;
+    for (let s = 0; s < sampleSize; s++) {
+      const i = sampleSize === 1 ? 0 : Math.floor(s * (n - 1) / (sampleSize - 1));
+      // A null counts as a value of no bytes.
+      if (this.levels[i] === 0) continue;
+      const size = this.dictionaryBytes(i) + prefix;
+      if (this.#find(i) === this.#size) {
+        this.#entries[this.#size++] = i;
+        sampleDistinct += size;
+      }
+      sampleTotal += size;
+    }
+    if (!sampleTotal || sampleDistinct / sampleTotal > SAMPLE_REJECTION) return -1;
+    this.#clear(n);
+    this.#indexes = grown(this.#indexes, n);
+    let values = 0;
+    let total = 0;
+    let distinct = 0;
+    for (let i = 0; i < n; i++) {
+      if (this.levels[i] === 0) continue;
+      values++;
+      const size = this.dictionaryBytes(i);
+      total += size;
+      const x = this.#find(i);
+      if (x === this.#size) {
+        this.#entries[this.#size++] = i;
+        distinct += size;
+      }
+      this.#indexes[i] = x;
+    }
+    const entries = this.#size;
+    const indexBytes = Math.ceil(values * Math.ceil(Math.log2(entries)) / 8);
+    if (2 * (distinct + entries * prefix + indexBytes) > total + values * prefix) return -1;
+    return entries;
+  }
+
+  #size = 0;
+
+  /** An empty hash set for up to `n` entries. */
+  #clear(n: number): void {
+    let slots = 1024;
+    while (slots < 2 * n) slots *= 2;
+    if (this.#slots.length !== slots) this.#slots = new Int32Array(slots);
+    else this.#slots.fill(0);
+    this.#entries = grown(this.#entries, n);
+    this.#size = 0;
+  }
+
+  /** The entry whose value is cell i's, or #size (a new entry's, its slot taken) when there is none. */
+  #find(i: number): number {
+    const mask = this.#slots.length - 1;
+    for (let h = this.hash(i) & mask; ; h = (h + 1) & mask) {
+      const e = this.#slots[h] - 1;
+      if (e < 0) {
+        this.#slots[h] = this.#size + 1;
+        return this.#size;
+      }
+      if (this.same(this.#entries[e], i)) return e;
+    }
+  }
+}
+
+/** INT32 whole numbers, DATE days, DECIMALs of up to 15 digits (INT32 or INT64), held as doubles. */
+class NumberColumn extends ChunkColumn {
+  #values = new Float64Array(1024);
+  readonly #kind: 'int32' | 'date' | 'decimal';
+
+  constructor(column: ParquetColumn) {
+    super(column, column.element.type === 'INT64' ? 8 : 4);
+    this.#kind = column.kind as 'int32' | 'date' | 'decimal';
+  }
+
+  take(batch: RowBatch, c: number, r0: number, r1: number, firstRow: number, note: NotHeld): void {
+    const { cols, text, cells, nulls } = batch;
+    const n = this.n + r1 - r0;
+    this.hold(n);
+    if (this.#values.length < n) {
+      const values = new Float64Array(Math.max(n, this.#values.length * 2));
+      values.set(this.#values);
+      this.#values = values;
+    }
+    const levels = this.levels;
+    const values = this.#values;
+    const kind = this.#kind;
+    const scale = this.column.scale;
+    let at = this.n;
+    for (let r = r0; r < r1; r++, at++) {
+      const cell = r * cols + c;
+      if (nulls[cell]) {
+        levels[at] = 0;
+        continue;
+      }
+      const s = cells[2 * cell];
+      const e = cells[2 * cell + 1];
+      const v = kind === 'date' ? (e - s === 10 ? civilDays(text, s) : undefined) : unscaled(text, s, e, scale, false) as number | undefined;
+      if (v === undefined) {
+        levels[at] = 0;
+        noteNotHeld(note, text, s, e, firstRow + r - r0);
+        continue;
+      }
+      levels[at] = 1;
+      values[at] = v;
+    }
+    this.n = n;
+  }
+
+  protected hash(i: number): number {
+    const v = this.#values[i];
+    return Math.imul((v | 0) ^ ((v / 0x1_0000_0000) | 0), 0x9e3779b1) >>> 7;
+  }
+
+  protected same(i: number, j: number): boolean {
+    return this.#values[i] === this.#values[j];
+  }
+
+  protected dictionaryBytes(): number {
+    return this.physicalBytes;
+  }
+
+  protected plainBytes(): number {
+    return this.physicalBytes;
+  }
+
+  protected plain(out: PageBytes, i: number): void {
+    if (this.physicalBytes === 8) out.int64(this.#values[i]);
+    else out.int32(this.#values[i]);
+  }
+
+  protected extremes(): [number, number] {
+    const values = this.#values;
+    const levels = this.levels;
+    let min = -1;
+    let max = -1;
+    for (let i = 0; i < this.n; i++) {
+      if (levels[i] === 0) continue;
+      if (min < 0) {
+        min = i;
+        max = i;
+      } else if (values[i] < values[min]) min = i;
+      else if (values[i] > values[max]) max = i;
+    }
+    return [min, max];
+  }
+
+  protected statistic(i: number, isMin: boolean): number | bigint {
+    const v = this.#values[i];
+    if (this.#kind === 'decimal') return BigInt(v);
+    // As hyparquet-writer's statistics: a zero minimum is -0.
+    return v === 0 && isMin ? -0 : v;
+  }
+}
+
+/** UTF-8 text, held as its bytes. */
+class TextColumn extends ChunkColumn {
+  #bytes = new Uint8Array(1 << 16);
+  /** Where each cell's bytes end (a cell begins where the one before ends). */
+  #ends = new Int32Array(1024);
+
+  constructor(column: ParquetColumn) {
+    super(column, 0);
+  }
+
+  take(batch: RowBatch, c: number, r0: number, r1: number): void {
+    const { cols, text, cells, nulls } = batch;
+    const n = this.n + r1 - r0;
+    this.hold(n);
+    this.#ends = grown(this.#ends, n);
+    let used = this.n === 0 ? 0 : this.#ends[this.n - 1];
+    let need = used;
+    for (let r = r0; r < r1; r++) {
+      const cell = r * cols + c;
+      if (!nulls[cell]) need += cells[2 * cell + 1] - cells[2 * cell];
+    }
+    if (need > this.#bytes.length) {
+      let size = this.#bytes.length * 2;
+      while (size < need) size *= 2;
+      const bytes = new Uint8Array(size);
+      bytes.set(this.#bytes.subarray(0, used));
+      this.#bytes = bytes;
+    }
+    const bytes = this.#bytes;
+    let at = this.n;
+    for (let r = r0; r < r1; r++, at++) {
+      const cell = r * cols + c;
+      if (nulls[cell]) {
+        this.levels[at] = 0;
+      } else {
+        const s = cells[2 * cell];
+        const e = cells[2 * cell + 1];
+        this.levels[at] = 1;
+        // Byte by byte: values are short, and a subarray per cell would be an object per cell.
+        for (let k = s; k < e; k++) bytes[used++] = text[k];
+      }
+      this.#ends[at] = used;
+    }
+    this.n = n;
+  }
+
+  #start(i: number): number {
+    return i === 0 ? 0 : this.#ends[i - 1];
+  }
+
+  protected hash(i: number): number {
+    let h = 0x811c9dc5;
+    for (let k = this.#start(i), end = this.#ends[i]; k < end; k++) h = Math.imul(h ^ this.#bytes[k], 0x01000193);
+    return h >>> 0;
+  }
+
+  protected same(i: number, j: number): boolean {
+    const a = this.#start(i);
+    const b = this.#start(j);
+    const length = this.#ends[i] - a;
+    if (this.#ends[j] - b !== length) return false;
+    for (let k = 0; k < length; k++) if (this.#bytes[a + k] !== this.#bytes[b + k]) return false;
+    return true;
+  }
+
+  /** The value's length as a JS string (UTF-16 units), which is what hyparquet-writer counts for strings. */
+  protected dictionaryBytes(i: number): number {
+    let units = 0;
+    for (let k = this.#start(i), end = this.#ends[i]; k < end; k++) {
+      const b = this.#bytes[k];
+      if ((b & 0xc0) !== 0x80) units += b >= 0xf0 ? 2 : 1;
+    }
+    return units;
+  }
+
+  protected plainBytes(i: number): number {
+    return this.#ends[i] - this.#start(i);
+  }
+
+  protected plain(out: PageBytes, i: number): void {
+    out.byteArray(this.#bytes, this.#start(i), this.#ends[i]);
+  }
+
+  protected extremes(): [number, number] {
+    let min = -1;
+    let max = -1;
+    for (let i = 0; i < this.n; i++) {
+      if (this.levels[i] === 0) continue;
+      if (min < 0 || this.#compare(i, min) < 0) min = i;
+      if (max < 0 || this.#compare(i, max) > 0) max = i;
+    }
+    return [min, max];
+  }
+
+  /** UTF-8 bytes in unsigned order: code point order, as hyparquet-writer compares strings. */
+  #compare(i: number, j: number): number {
+    const a = this.#start(i);
+    const b = this.#start(j);
+    const la = this.#ends[i] - a;
+    const lb = this.#ends[j] - b;
+    for (let k = 0, n = Math.min(la, lb); k < n; k++) {
+      const d = this.#bytes[a + k] - this.#bytes[b + k];
+      if (d !== 0) return d;
+    }
+    return la - lb;
+  }
+
+  protected statistic(i: number): string {
+    return utf8.decode(this.#bytes.subarray(this.#start(i), this.#ends[i]));
+  }
+}
+
+/** The chunk writer of a column of a kind written here, or null for one left to hyparquet-writer. */
+export function chunkColumn(column: ParquetColumn): ChunkColumn | null {
+  const { kind, element } = column;
+  if (kind === 'text') return new TextColumn(column);
+  if (kind === 'int32' || kind === 'date') return new NumberColumn(column);
+  if (kind === 'decimal' && (element.type === 'INT32' || element.type === 'INT64') && (element.precision ?? 0) <= EXACT_DIGITS) return new NumberColumn(column);
+  return null;
+}
+
+export type { ChunkColumn };
