@@ -55,9 +55,10 @@ export interface DecoderApi extends ViewerApi, PartialMethods, SortMethods, KeyS
   /**
    * Finds the definition of `ibd` with no CREATE TABLE typed: the file's own data dictionary, else a
    * .frm named like it among `files`, else the .sql files among them (see src/core/definitions/schema-source.ts).
-   * Replaces the tables of the last readSchema / resolveSchema.
+   * Replaces the tables of the last readSchema / resolveSchema. `chosen`: the table of a system
+   * tablespace to be opened (its definitions only, that one picked; see resolveSystem).
    */
-  resolveSchema(ibd: Blob, ibdName: string, files: NamedBlob[]): Promise<ResolvedSchemaResult>;
+  resolveSchema(ibd: Blob, ibdName: string, files: NamedBlob[], chosen?: string | null): Promise<ResolvedSchemaResult>;
   /**
    * resolveSchema, then, when a table is picked (`want.chosen` if the files define it), openView with
    * it, checkDefinition, firstLeaf and leafPages, all in this worker: the first screen needs no round

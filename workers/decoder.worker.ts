@@ -43,9 +43,9 @@ const api: DecoderApi = {
     return result;
   },
 
-  async resolveSchema(ibd, ibdName, files) {
+  async resolveSchema(ibd, ibdName, files, chosen = null) {
     // .sql files parsed once per worker (a dump of 10,000 tables is not parsed again per table)
-    const resolved = await resolveCached(await fileSource(ibd, ibdName), files);
+    const resolved = await resolveCached(await fileSource(ibd, ibdName), files, chosen);
     // the chosen source's tables (a general tablespace or a dump can hold several), chosen one first
     const candidates = resolved.candidates.slice().sort((a, b) => Number(b.table === resolved.table) - Number(a.table === resolved.table));
     tables = candidates.map((c) => c.table);
@@ -68,7 +68,7 @@ const api: DecoderApi = {
   },
 
   async resolveAndOpen(ibd, ibdName, files, want) {
-    const resolved = await api.resolveSchema(ibd, ibdName, files);
+    const resolved = await api.resolveSchema(ibd, ibdName, files, want.chosen ?? null);
     const name = want.chosen && resolved.tables.some((t) => t.name === want.chosen) ? want.chosen : resolved.picked;
     // resolveSchema's tables are `tables`, in its order
     const table = name ? tables[resolved.tables.findIndex((t) => t.name === name)] ?? null : null;

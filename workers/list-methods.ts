@@ -274,7 +274,7 @@ function parsedSql(f: NamedBlob): ParsedSql {
  * those: it picks the same table (an exact or case-blind name match comes first), without looking
  * through and copying the 10,000 others for every table (that made listing quadratic).
  */
-export async function resolveCached(ibd: ByteSource, files: readonly NamedBlob[]): Promise<Resolved> {
+export async function resolveCached(ibd: ByteSource, files: readonly NamedBlob[], chosen: string | null = null): Promise<Resolved> {
   const own = tableNameOfFile(ibd.name).toLowerCase();
   const stand: ByteSource[] = [];
   // The system tablespace of an .ibd's datadir, given when no .frm is (its dictionary may define it).
@@ -291,7 +291,7 @@ export async function resolveCached(ibd: ByteSource, files: readonly NamedBlob[]
   }));
   try {
     // A system tablespace (ibdata1, no .ibd name): the tables of its data dictionary.
-    const system = fileKind(ibd.name) === 'other' ? await resolveSystem(ibd, others, sqlCache) : null;
+    const system = fileKind(ibd.name) === 'other' ? await resolveSystem(ibd, others, sqlCache, chosen) : null;
     if (system) return system;
     const resolved = await resolveSchema(ibd, others, sqlCache);
     return dictionary ? await withDictionaryBeside(ibd, resolved, await fileSource(dictionary.blob, dictionary.name)) : resolved;

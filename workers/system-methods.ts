@@ -24,8 +24,8 @@ import type { TableDef } from '../src/core/schema.ts';
 import { blobSource, type ByteSource } from '../src/core/tablespace/source.ts';
 import { fileSource } from './redo-sources.ts';
 import { Tablespace } from '../src/core/tablespace/tablespace.ts';
-import { foundDefinitions, resolvedDefinitions } from '../src/lib/definitions.ts';
-import { systemEntry, withSpaceDictionary } from '../src/lib/system-definitions.ts';
+import { resolvedDefinitions } from '../src/lib/definitions.ts';
+import { ownDictionary, systemDefinitions, systemEntry, withSpaceDictionary } from '../src/lib/system-definitions.ts';
 import { openSource, type InnodbFile } from '../src/lib/innodb-file.ts';
 import { incompleteCount } from '../src/lib/innodb-table.ts';
 import type { TableEntry } from '../src/lib/table-entry.ts';
@@ -285,15 +285,29 @@ export type Resolved = Omit<ResolvedSchema, 'candidates' | 'source'> & { candida
 /**
  * The definitions of the tables of system tablespace `ibd` (the dictionary's, or a .frm's among
  * `files`), then the CREATE TABLEs of the .sql files among them (parsed once: `cache`); none picked
- * (the page names the table). Null when `ibd` is not a system tablespace.
+ * (the page names the table). Null when `ibd` is not a system tablespace. With `chosen` (a table as
+ * the page names it, to be opened), only the dictionary's tables of its name, that one picked: a
+ * table opened while the list is named was given the definitions of all 50,000 (each built, then
+ * sent to the page); all when that does not find it.
  */
-export async function resolveSystem(ibd: ByteSource, files: readonly ByteSource[], cache: Parameters<typeof resolveSchema>[2]): Promise<Resolved | null> {
-  const defs = await foundDefinitions(ibd, files);
-  if (!defs.dictionary) return null;
+export async function resolveSystem(ibd: ByteSource, files: readonly ByteSource[], cache: Parameters<typeof resolveSchema>[2], chosen: string | null = null): Promise<Resolved | null> {
+  const dictionary = await ownDictionary(ibd);
+  if (dictionary === null) return null;
   const sqls = files.filter((f) => fileKind(f.name) === 'sql');
   const given = sqls.length > 0 ? await resolveSchema(ibd, sqls, cache) : { candidates: [], warnings: [] };
-  const own = defs.entries.filter((e) => usersTable(e.name)).map(candidateOf);
-  return { ibd, table: null, source: null, file: null, candidates: [...own, ...given.candidates], warnings: [...defs.warnings, ...given.warnings], error: defs.error };
+  const resolved = async (tables: readonly DictTable[]): Promise<Resolved> => {
+    const defs = await systemDefinitions(ibd, dictionary, files, tables);
+    const own = defs.entries.filter((e) => usersTable(e.name)).map(candidateOf);
+    return { ibd, table: null, source: null, file: null, candidates: [...own, ...given.candidates], warnings: [...defs.warnings, ...given.warnings], error: defs.error };
+  };
+  // (a name the choice made distinct, `db/t (ibdata1, #2)`, starts with the table's)
+  const named = chosen === null ? [] : dictionary.tables.filter((t) => chosen === t.name || chosen.startsWith(`${t.name} (`));
+  if (named.length > 0) {
+    const few = await resolved(named);
+    const picked = few.candidates[choiceNames(few.candidates).indexOf(chosen as string)];
+    if (picked) return { ...few, table: picked.table, source: picked.source, file: picked.file, error: null };
+  }
+  return resolved(dictionary.tables);
 }
 
 function candidateOf(e: TableEntry): SystemCandidate {

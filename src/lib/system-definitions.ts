@@ -35,11 +35,14 @@ function systemError(ibd: ByteSource, dictionary: Dictionary, entries: readonly 
   return `a system tablespace: its data dictionary lists ${entries.length} tables; choose one by its name (db/table)`;
 }
 
-/** The entries of a system tablespace's tables, each with its .frm among `files` where there is one. */
-export async function systemDefinitions(ibd: ByteSource, dictionary: Dictionary, files: readonly ByteSource[]): Promise<Definitions> {
+/**
+ * The entries of a system tablespace's tables (`tables` of its dictionary: all unless said), each with
+ * its .frm among `files` where there is one.
+ */
+export async function systemDefinitions(ibd: ByteSource, dictionary: Dictionary, files: readonly ByteSource[], tables: readonly DictTable[] = dictionary.tables): Promise<Definitions> {
   const warnings = [...dictionary.problems];
   const frms = files.filter((f) => f.name.toLowerCase().endsWith('.frm'));
-  const candidates = await systemCandidates(ibd.name, dictionary, frms);
+  const candidates = await systemCandidates(ibd.name, dictionary, frms, tables);
   const entries = candidates.map(systemEntry).filter((e) => e !== null);
   entries.sort((a, b) => Number(a.dictionary?.table.state !== 'live') - Number(b.dictionary?.table.state !== 'live'));
   return { entries, picked: null, warnings, error: systemError(ibd, dictionary, entries), dictionary };

@@ -27,6 +27,8 @@ import type { Row } from '../../src/core/readers/table-reader.ts';
 import { decimalRenderer } from '../../src/core/values/decimal.ts';
 import { csvHeader, csvRows } from '../../src/core/writers/output.ts';
 import { openInnodb } from '../../src/lib/node.ts';
+import { blobSource } from '../../src/core/tablespace/source.ts';
+import { resolveCached } from '../../workers/list-methods.ts';
 import { expectSameRows } from './decode.ts';
 import { makeDatadir, type TableCase } from './system-tablespace-setup.ts';
 
@@ -148,6 +150,21 @@ describe('tables of ibdata1 by name, with their .frm', () => {
     } finally {
       await file.close();
     }
+  });
+  it('the page\'s worker opening one table by its name (resolveCached, chosen) builds its definition alone, the one the whole list has', async () => {
+    const ibd = blobSource(new Blob([readFileSync(join(d.shut, 'ibdata1'))]), 'ibdata1');
+    const frm = { name: 'shop/uniq_dyn.frm', blob: new Blob([readFileSync(join(d.shut, 'shop/uniq_dyn.frm'))]) };
+    const all = await resolveCached(ibd, [frm]);
+    const one = await resolveCached(ibd, [frm], 'shop/uniq_dyn');
+    expect(all.candidates.map((c) => c.name)).toEqual(expect.arrayContaining(LIVE.map((n) => `shop/${n}`)));
+    expect(one.candidates.map((c) => c.name)).toEqual(['shop/uniq_dyn']);
+    expect(one.source).toBe('frm');
+    expect(one.table).toEqual(all.candidates.find((c) => c.name === 'shop/uniq_dyn')?.table);
+    expect(one.candidates[0]?.clusteredIndex).toEqual(all.candidates.find((c) => c.name === 'shop/uniq_dyn')?.clusteredIndex);
+    // a name the dictionary does not hold: the whole list, none picked
+    const none = await resolveCached(ibd, [frm], 'shop/no_such_table');
+    expect(none.table).toBeNull();
+    expect(none.candidates.length).toBe(all.candidates.length);
   });
 });
 

@@ -122,10 +122,10 @@ export function dictionaryDisagreements(other: DefinitionOf, dictionary: Definit
 /** .frm files read once each (every partition of a table shares its table's). */
 type FrmCache = Map<ByteSource, Promise<Awaited<ReturnType<typeof readFrm>>>>;
 
-/** The candidates of every table of the dictionary (live and dropped), each with its .frm among `frms` where there is one. */
-export async function systemCandidates(ibdName: string, dictionary: Dictionary, frms: readonly ByteSource[]): Promise<SystemCandidate[]> {
+/** The candidates of `tables` (every table of the dictionary, live and dropped, unless said), each with its .frm among `frms` where there is one. */
+export async function systemCandidates(ibdName: string, dictionary: Dictionary, frms: readonly ByteSource[], tables: readonly DictTable[] = dictionary.tables): Promise<SystemCandidate[]> {
   const out: SystemCandidate[] = [];
-  for await (const c of systemCandidatesOf(ibdName, dictionary, frms, dictionary.tables)) out.push(c);
+  for await (const c of systemCandidatesOf(ibdName, dictionary, frms, tables)) out.push(c);
   return out;
 }
 
