@@ -4,7 +4,7 @@
  * with what the dictionary says of it (row format, indexes), its exact row count from its leaf pages,
  * and where its rows are (its clustered index: id, root page); then the indexes no live table owns
  * whose table is not listed (a dropped table whose dictionary rows are lost), with their pages and
- * records, to be read with a definition the user gives. Through the library (src/lib/: openSource,
+ * records, to be read with a definition the user gives. Through the library (src/lib/: InnodbFile,
  * droppedIndexes), as the CLI's --list-tables does.
  *
  * `resolveSystem`: the definitions a table of it is opened with by the page's workers (the
@@ -26,7 +26,7 @@ import { fileSource } from './redo-sources.ts';
 import { Tablespace } from '../src/core/tablespace/tablespace.ts';
 import { resolvedDefinitions } from '../src/lib/definitions.ts';
 import { ownDictionary, systemDefinitions, systemEntry, withSpaceDictionary } from '../src/lib/system-definitions.ts';
-import { openSource, type InnodbFile } from '../src/lib/innodb-file.ts';
+import { InnodbFile } from '../src/lib/innodb-file.ts';
 import { incompleteCount } from '../src/lib/innodb-table.ts';
 import type { TableEntry } from '../src/lib/table-entry.ts';
 import type { NamedBlob } from './schema-api.ts';
@@ -224,10 +224,12 @@ async function listSystem(ibd: Blob, name: string, frms: FrmFiles, onTables?: Ta
 }
 
 async function listInto(out: Chunker, ibd: Blob, name: string, frms: FrmFiles): Promise<SystemListing> {
-  // The dictionary's definitions first: its tables are named at once, each .frm read as its table comes.
-  const file = await openSource(await fileSource(ibd, name));
-  const dictionary = file.dictionary;
+  // The dictionary first: its tables are named at once, each definition built (with its .frm) as its
+  // table comes. (openSource built every table's from the dictionary first, 50,000 entries kept unused.)
+  const source = await fileSource(ibd, name);
+  const dictionary = await ownDictionary(source);
   if (dictionary === null) return { tables: [], error: `${name} is not a system tablespace with an InnoDB data dictionary`, warnings: [] };
+  const file = new InnodbFile(source, await systemDefinitions(source, dictionary, [], []), undefined, async () => {});
   const ts = await Tablespace.open(file.source);
   const cut = truncationOf(ts);
   const warnings = cut === null ? [] : [cut.message];
