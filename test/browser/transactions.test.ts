@@ -28,13 +28,11 @@ import { checkSetup, expectOwnOriginOnly, loadPage, pageSteps, startSession, typ
 
 const COLUMNS = ['id', 'name', 'price', 'note'];
 
-/** `altered` (50 rows, a column added with ALGORITHM=INSTANT), then a committed UPDATE of 10 of them; returns its transaction id. */
-async function commitAlteredUpdate(server: MariadbServer): Promise<string> {
-  await server.exec(`CREATE TABLE altered (id INT PRIMARY KEY, name VARCHAR(20) NOT NULL); INSERT INTO altered SELECT seq, CONCAT('a', seq) FROM seq_1_to_50;
-    ALTER TABLE altered ADD COLUMN extra INT NOT NULL DEFAULT 7, ALGORITHM=INSTANT`);
+/** Commits `statement` in a transaction of its own, then writes every dirty page; returns its transaction id. */
+async function commitAlone(server: MariadbServer, statement: string): Promise<string> {
   const writer = await server.openSession();
   await writer.exec('START TRANSACTION');
-  await writer.exec("UPDATE altered SET name = 'changed' WHERE id % 5 = 0");
+  await writer.exec(statement);
   // INFORMATION_SCHEMA.INNODB_TRX is a cache refreshed at most every 0.1 s.
   await new Promise((r) => setTimeout(r, 250));
   const trxId = String((await writer.query('SELECT trx_id FROM information_schema.innodb_trx WHERE trx_mysql_thread_id = CONNECTION_ID()')).rows[0][0]);
@@ -43,18 +41,18 @@ async function commitAlteredUpdate(server: MariadbServer): Promise<string> {
   return trxId;
 }
 
+/** `altered` (50 rows, a column added with ALGORITHM=INSTANT), then a committed UPDATE of 10 of them; returns its transaction id. */
+async function commitAlteredUpdate(server: MariadbServer): Promise<string> {
+  await server.exec(`CREATE TABLE altered (id INT PRIMARY KEY, name VARCHAR(20) NOT NULL); INSERT INTO altered SELECT seq, CONCAT('a', seq) FROM seq_1_to_50;
+    ALTER TABLE altered ADD COLUMN extra INT NOT NULL DEFAULT 7, ALGORITHM=INSTANT`);
+  return commitAlone(server, "UPDATE altered SET name = 'changed' WHERE id % 5 = 0");
+}
+
 /** `wide` (30,000 rows of long names), then a committed UPDATE of every name: its revert holds more than 8 Mi characters of UPDATEs. Returns the SELECT before it and its transaction id. */
 async function commitWideUpdate(server: MariadbServer): Promise<{ rows: (string | null)[][]; trxId: string }> {
   await server.exec("CREATE TABLE wide (id INT PRIMARY KEY, name VARCHAR(400) NOT NULL); INSERT INTO wide SELECT seq, CONCAT('wide ', seq, ' ', REPEAT('w', 300)) FROM seq_1_to_30000");
   const rows = (await server.query('SELECT id, name FROM wide ORDER BY id')).rows;
-  const writer = await server.openSession();
-  await writer.exec('START TRANSACTION');
-  await writer.exec("UPDATE wide SET name = CONCAT('oops ', id)");
-  await new Promise((r) => setTimeout(r, 250));
-  const trxId = String((await writer.query('SELECT trx_id FROM information_schema.innodb_trx WHERE trx_mysql_thread_id = CONNECTION_ID()')).rows[0][0]);
-  await writer.exec('COMMIT');
-  await flushDirtyPages(server);
-  return { rows, trxId };
+  return { rows, trxId: await commitAlone(server, "UPDATE wide SET name = CONCAT('oops ', id)") };
 }
 
 const PARTS = ['p0', 'p1', 'p2'];
@@ -63,14 +61,7 @@ const PARTS = ['p0', 'p1', 'p2'];
 async function commitPartedUpdate(server: MariadbServer): Promise<{ parts: (string | null)[][][]; trxId: string }> {
   await server.exec("CREATE TABLE parted (id INT PRIMARY KEY, name VARCHAR(20) NOT NULL) PARTITION BY HASH(id) PARTITIONS 3; INSERT INTO parted SELECT seq, CONCAT('p', seq) FROM seq_1_to_60");
   const parts = await Promise.all(PARTS.map(async (p) => (await server.query(`SELECT id, name FROM parted PARTITION (${p}) ORDER BY id`)).rows));
-  const writer = await server.openSession();
-  await writer.exec('START TRANSACTION');
-  await writer.exec("UPDATE parted SET name = CONCAT('oops ', id) WHERE id % 2 = 0");
-  await new Promise((r) => setTimeout(r, 250));
-  const trxId = String((await writer.query('SELECT trx_id FROM information_schema.innodb_trx WHERE trx_mysql_thread_id = CONNECTION_ID()')).rows[0][0]);
-  await writer.exec('COMMIT');
-  await flushDirtyPages(server);
-  return { parts, trxId };
+  return { parts, trxId: await commitAlone(server, "UPDATE parted SET name = CONCAT('oops ', id) WHERE id % 2 = 0") };
 }
 
 describe('the Transactions view, in the built page', () => {
