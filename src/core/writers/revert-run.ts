@@ -3,7 +3,7 @@
  * page's "Revert SQL"), from a read of the table's history (readers/leaf-history.ts: each record's
  * versions together, `_version` 0 first): each row N changed becomes its statement (revert-sql.ts).
  * DELETEs are written as they come; UPDATEs, then INSERTs (as many as N changed rows) are held and
- * written after them. Where they are held is the caller's (`HeldRun`): the CLI spills to a
+ * written after them. Where they are held is the caller's (`HeldRun`, held-run.ts): the CLI spills to a
  * temporary file, the page to its origin-private file system, so memory stays bounded either way.
  * An update of a UNIQUE secondary key's column is held too, until every value rows hold as the
  * UPDATEs run is known (revert-unique.ts): then it is an UPDATE, or, where the value it puts back may
@@ -14,17 +14,7 @@ import { cellText, type RowBatch } from '../values/row-batch.ts';
 import { sqlColumns } from './output.ts';
 import { keyText, revertPostamble, revertPreamble, revertRow, type RevertTable, type RowVersion } from './revert-sql.ts';
 import { UniqueValues } from './revert-unique.ts';
-
-/** Text written later, in the order it came (SpillRun in the CLI, the page's OPFS run). */
-export interface HeldRun {
-  push(text: string): Promise<void>;
-  /** Everything pushed, in order, then what held it released. */
-  drain(write: (text: string) => Promise<void> | undefined): Promise<void>;
-  /** Releases what held it (also when the read stops short). */
-  close(): Promise<void>;
-  /** Characters that went beyond memory, for the account. */
-  readonly spilledChars: number;
-}
+import type { HeldRun } from './held-run.ts';
 
 /** What a revert found: statements written, those commented out, rows whose history is lost. */
 export interface RevertCount {
