@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { ParquetWriter } from 'hyparquet-writer/src/parquet-writer.js';
 import { ByteWriter } from 'hyparquet-writer/src/bytewriter.js';
 import { parseCreateTables } from '../src/core/definitions/ddl/create-table.ts';
-import { BatchBuilder, releaseBatch, type RowBatch } from '../src/core/values/row-batch.ts';
+import type { RowBatch } from '../src/core/values/row-batch.ts';
+import { batchOf, joined } from './text-batches.ts';
 import { batchText } from '../src/core/values/batch-strings.ts';
 import { snappyEncode } from '../src/core/codecs/snappy-encode.ts';
 import { parquetColumns, parquetSchema } from '../src/core/writers/parquet-columns.ts';
@@ -60,26 +61,6 @@ function rowsOf(count: number, seed: number): (string | null)[][] {
     ]);
   }
   return rows;
-}
-
-function batchOf(rows: (string | null)[][]): RowBatch {
-  const b = new BatchBuilder(rows[0].length);
-  for (const row of rows) {
-    const base = b.startRow();
-    row.forEach((v, c) => (v === null ? b.setNull(base + c) : b.setString(base + c, v)));
-    b.endRow();
-  }
-  return releaseBatch(b);
-}
-
-function joined(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
 
 /** The file hyparquet-writer writes alone for the same cells, row groups cut every `groupRows`, with the footer's note of `notHeld`. */

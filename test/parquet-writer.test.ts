@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { parseCreateTables } from '../src/core/definitions/ddl/create-table.ts';
-import { BatchBuilder, releaseBatch, type RowBatch } from '../src/core/values/row-batch.ts';
+import { batchOf, joined } from './text-batches.ts';
 import { batchText } from '../src/core/values/batch-strings.ts';
 import { decimalBytes, parquetColumns } from '../src/core/writers/parquet-columns.ts';
 import { cellReader, civilDays, timestampMicros, unscaled } from '../src/core/writers/parquet-cells.ts';
@@ -28,16 +28,6 @@ const DDL = `CREATE TABLE t (
   j JSON, g GEOMETRY, ok BOOL
 )`;
 const table = parseCreateTables(DDL)[0];
-
-function batchOf(rows: (string | null)[][]): RowBatch {
-  const b = new BatchBuilder(rows[0].length);
-  for (const row of rows) {
-    const base = b.startRow();
-    row.forEach((v, c) => (v === null ? b.setNull(base + c) : b.setString(base + c, v)));
-    b.endRow();
-  }
-  return releaseBatch(b);
-}
 
 describe('parquetColumns', () => {
   const cols = parquetColumns(table, [...table.columns.map((c) => c.name), '_row_state']);
@@ -135,16 +125,6 @@ describe('ParquetRows', () => {
   const small = parseCreateTables('CREATE TABLE s (id INT, d DATE, b BLOB, t VARCHAR(20), amt DECIMAL(5,2))')[0];
   const columns = ['id', 'd', 'b', 't', 'amt', '_row_state'];
 
-  function file(parts: Uint8Array[]): ArrayBuffer {
-    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-    let at = 0;
-    for (const p of parts) {
-      out.set(p, at);
-      at += p.length;
-    }
-    return out.buffer;
-  }
-
   /** DuckDB's reading of the file, each value as text (the rows' own text where it holds it). */
   async function duckdb(buf: ArrayBuffer, rows: (string | null)[][]) {
     const path = join(mkdtempSync(join(tmpdir(), 'parquet-writer-')), 'f.parquet');
@@ -163,7 +143,7 @@ describe('ParquetRows', () => {
     parts.push(w.add(batchOf(rows.slice(0, 5))));
     expect(parts[0].length).toBeGreaterThan(4); // the first row group was written
     parts.push(w.add(batchOf(rows.slice(5))), ...ended(w));
-    const buf = file(parts);
+    const buf = joined(parts).buffer;
     const meta = parquetMetadata(buf);
     expect(meta.row_groups.map((g) => g.num_rows)).toEqual([3n, 3n, 2n]);
     const back = await parquetReadObjects({ file: buf, utf8: false });
@@ -179,7 +159,7 @@ describe('ParquetRows', () => {
     const w = new ParquetRows(small, columns);
     const rows = [['1', '0000-00-00', '[unreadable: column `b`: cut]', 'x', '1.00', 'live'], ['2', '2024-01-01', '0x', '[absent: not in index k]', null, 'partial']];
     const parts = [w.add(batchOf(rows)), ...ended(w)];
-    const buf = file(parts);
+    const buf = joined(parts).buffer;
     // DuckDB: the values its type cannot hold are nulls, a text column keeps its mark.
     const duck = await duckdb(buf, rows);
     expect(duck.thrift).toEqual([]);
@@ -198,7 +178,7 @@ describe('ParquetRows', () => {
 
   it('writes a valid file with no rows', async () => {
     const w = new ParquetRows(small, columns);
-    const buf = file(ended(w));
+    const buf = joined(ended(w)).buffer;
     expect(parquetMetadata(buf).num_rows).toBe(0n);
     expect(await parquetReadObjects({ file: buf })).toEqual([]);
     const duck = await duckdb(buf, []);
