@@ -8,12 +8,12 @@
  * counted and named. Versions written by a transaction that never committed are not shown (the
  * server's recovery takes them back).
  */
-import { RecordError, decodeCompact, decodeRedundant, type ExternField, type RecordSink } from '../records/record.ts';
+import type { ExternField, RecordSink } from '../records/record.ts';
 import { readTrxId } from '../trx/roll-ptr.ts';
 import { MAX_CHAIN, type RowVersions } from '../trx/row-vers.ts';
 import type { BatchBuilder } from '../values/row-batch.ts';
 import { addProblem } from './decode-stats.ts';
-import { trxIdOffset, type VersionContext } from './leaf-versions.ts';
+import { decodeRecord, recordSize, trxIdOffset, type VersionContext } from './leaf-versions.ts';
 import { modeIncludes, type RowState } from './row-state.ts';
 
 /** The two columns a history adds after the table's (and `_row_state`). */
@@ -54,13 +54,8 @@ export class LeafHistory {
    */
   decode(pageNo: number, bytes: Uint8Array, origin: number, deleted: boolean, out: BatchBuilder, externs: PendingExtern[]): number {
     const { compact, layout } = this.ctx;
-    let size: number;
-    try {
-      size = compact ? decodeCompact(bytes, origin, layout, null, this.fields, false) : decodeRedundant(bytes, origin, layout, null, this.fields, false);
-    } catch (e) {
-      if (e instanceof RecordError) return -1;
-      throw e;
-    }
+    const size = recordSize(bytes, origin, layout, compact, this.fields);
+    if (size < 0) return -1;
     const at = trxIdOffset(bytes, origin, layout, compact, this.spans);
     if (at < 0) return -1;
     const lost = this.walk(bytes, origin, readTrxId(bytes, at), deleted);
@@ -133,14 +128,10 @@ export class LeafHistory {
     const row = out.mark();
     const base = this.startRow(out, state, v.bytes, v.origin, origin);
     this.sink.base = base;
-    this.fields.length = 0;
-    try {
-      if (compact) decodeCompact(v.bytes, v.origin, layout, this.sink, this.fields, true);
-      else decodeRedundant(v.bytes, v.origin, layout, this.sink, this.fields, true);
-    } catch (e) {
-      if (!(e instanceof RecordError)) throw e;
+    const error = decodeRecord(v.bytes, v.origin, layout, compact, this.sink, this.fields);
+    if (error !== null) {
       out.rollback(row);
-      this.fail(pageNo, v.origin, `the row's version of transaction ${v.trxId} does not decode: ${e.message}`);
+      this.fail(pageNo, v.origin, `the row's version of transaction ${v.trxId} does not decode: ${error}`);
       return;
     }
     out.setString(base + this.trxColumn, String(v.trxId));

@@ -59,14 +59,8 @@ export class LeafVersions {
    */
   private decodeVersion(pageNo: number, bytes: Uint8Array, origin: number, trxId: number, out: BatchBuilder, externs: PendingExtern[]): number {
     const { compact, layout, mode, stats } = this.ctx;
-    let size: number;
-    try {
-      size = compact ? decodeCompact(bytes, origin, layout, null, this.fields, false) : decodeRedundant(bytes, origin, layout, null, this.fields, false);
-    } catch (e) {
-      if (e instanceof RecordError) return -1;
-      throw e;
-    }
-    this.fields.length = 0;
+    const size = recordSize(bytes, origin, layout, compact, this.fields);
+    if (size < 0) return -1;
     const v = this.rows.versionOf(bytes, origin, layout, compact, trxId);
     if (v.kind === 'lost') {
       stats.historyLost++;
@@ -95,14 +89,8 @@ export class LeafVersions {
     const undo = this.secondary as SecondaryUndo;
     const verdict = undo.verdict(bytes, origin, compact, onDisk);
     if (verdict === ENTRY_AS_IS) return -1;
-    let size: number;
-    try {
-      size = compact ? decodeCompact(bytes, origin, layout, null, this.fields, false) : decodeRedundant(bytes, origin, layout, null, this.fields, false);
-    } catch (e) {
-      if (e instanceof RecordError) return -1;
-      throw e;
-    }
-    this.fields.length = 0;
+    const size = recordSize(bytes, origin, layout, compact, this.fields);
+    if (size < 0) return -1;
     if (verdict === ENTRY_LOST) {
       stats.historyLost++;
       const shown = modeIncludes(mode, 'history-lost');
@@ -144,19 +132,43 @@ export class LeafVersions {
     const { compact, layout } = this.ctx;
     const row = out.mark();
     this.sink.base = this.startRow(out, state, bytes, origin, diskOrigin);
-    this.fields.length = 0;
-    try {
-      if (compact) decodeCompact(bytes, origin, layout, this.sink, this.fields, true);
-      else decodeRedundant(bytes, origin, layout, this.sink, this.fields, true);
-    } catch (e) {
-      if (!(e instanceof RecordError)) throw e;
+    const error = decodeRecord(bytes, origin, layout, compact, this.sink, this.fields);
+    if (error !== null) {
       out.rollback(row);
-      this.fail(pageNo, origin, `the row's earlier version does not decode: ${e.message}`);
+      this.fail(pageNo, origin, `the row's earlier version does not decode: ${error}`);
       return false;
     }
     out.endRow();
     for (const field of this.fields) externs.push({ origin, field });
     return true;
+  }
+}
+
+/** The record's size, or -1 when it does not measure; `fields` a scratch list, left empty. */
+export function recordSize(bytes: Uint8Array, origin: number, layout: ClusteredLayout, compact: boolean, fields: ExternField[]): number {
+  try {
+    return compact ? decodeCompact(bytes, origin, layout, null, fields, false) : decodeRedundant(bytes, origin, layout, null, fields, false);
+  } catch (e) {
+    if (e instanceof RecordError) return -1;
+    throw e;
+  } finally {
+    fields.length = 0;
+  }
+}
+
+/**
+ * The record's values written through `sink` (its base set to the row begun), checked, its off-page
+ * fields listed in `fields` (emptied first); why it does not decode, or null.
+ */
+export function decodeRecord(bytes: Uint8Array, origin: number, layout: ClusteredLayout, compact: boolean, sink: RecordSink, fields: ExternField[]): string | null {
+  fields.length = 0;
+  try {
+    if (compact) decodeCompact(bytes, origin, layout, sink, fields, true);
+    else decodeRedundant(bytes, origin, layout, sink, fields, true);
+    return null;
+  } catch (e) {
+    if (!(e instanceof RecordError)) throw e;
+    return e.message;
   }
 }
 
