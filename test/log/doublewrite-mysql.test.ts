@@ -1,0 +1,167 @@
+/**
+ * A crashed MySQL datadir whose log this reader does not apply: a page of a table torn by the crash
+ * is read from the doublewrite buffer's intact copy (MySQL 8.0.20+'s `#ib_16384_0.dblwr` files, laid
+ * out as buf0dblwr.cc writes them: page-size slots one after another), as MySQL's recovery restores
+ * it before applying its log; the log still not applied, rows may be stale, exit 2. No MySQL server
+ * runs here: the table is a real MySQL 8.0 file (test/fixtures/mysql-testsuite, whose rows the
+ * fixture tests prove equal to MySQL's), torn here; the log is built from its documented layout
+ * (redo-log-builder.ts). The rows read are those of the intact file.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recoveryAmiss, recoveryLines } from '../../src/core/log/redo-recovery.ts';
+import { crc32c } from '../../src/core/pages/checksum.ts';
+import { openInnodb } from '../../src/lib/node.ts';
+import { Group, header, put32, put64, seal } from './redo-log-builder.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const FIXTURE = join(ROOT, 'test/fixtures/mysql-testsuite/mysql80/simple/tb01.ibd');
+const CLI = join(ROOT, 'dist-cli/ibd-reader.mjs');
+const PAGE = 16384;
+/** tb01.ibd's clustered index: one leaf, its root, page 4. */
+const LEAF = 4;
+
+const intact = new Uint8Array(readFileSync(FIXTURE));
+const pageOf = (bytes: Uint8Array, no: number) => bytes.slice(no * PAGE, (no + 1) * PAGE);
+const lsnOf = (page: Uint8Array) => new DataView(page.buffer, page.byteOffset).getUint32(16) * 2 ** 32 + new DataView(page.buffer, page.byteOffset).getUint32(20);
+const LEAF_LSN = lsnOf(pageOf(intact, LEAF));
+
+/** A MySQL 8.0.30+ #ib_redoN whose checkpoint is before the leaf's LSN and whose end is after it: an unclean stop. */
+function redoLog(): Uint8Array {
+  const start = Math.floor((LEAF_LSN - 20000) / 512) * 512;
+  const g = new Group(1, 65536, start);
+  g.write(start, LEAF_LSN + 3000, 'crc32');
+  g.files[0].set(seal(header(6, 'MySQL 8.0.36', start, null), 'crc32'), 0);
+  const c = new Uint8Array(512);
+  put64(c, 8, start + 600);
+  g.files[0].set(seal(c, 'crc32'), 512);
+  return g.files[0];
+}
+
+/** A doublewrite file of `slots` page-size slots holding `pages` at the slots given, the rest zeros (never written). */
+function dblwrFile(slots: number, pages: [number, Uint8Array][]): Uint8Array {
+  const out = new Uint8Array(slots * PAGE);
+  for (const [slot, page] of pages) out.set(page, slot * PAGE);
+  return out;
+}
+
+/** The table's rows as text, and what the read says of the log. */
+async function read(ibd: string) {
+  const file = await openInnodb(ibd);
+  try {
+    const table = await file.table();
+    const rows: unknown[] = [];
+    for await (const row of table.rows()) rows.push(row);
+    return { rows, recovery: file.recovery };
+  } finally {
+    await file.close();
+  }
+}
+
+describe("a torn page of a crashed MySQL datadir, from MySQL 8.0.20+'s doublewrite files", () => {
+  let dir: string;
+  let expected: unknown[];
+
+  /** A datadir holding db/tb01.ibd as `table`, the log, and the doublewrite files given (name → bytes). */
+  const datadir = (name: string, table: Uint8Array, dblwr: Record<string, Uint8Array>) => {
+    const d = join(dir, name);
+    mkdirSync(join(d, 'db'), { recursive: true });
+    mkdirSync(join(d, '#innodb_redo'), { recursive: true });
+    writeFileSync(join(d, 'db/tb01.ibd'), table);
+    writeFileSync(join(d, '#innodb_redo/#ib_redo10'), redoLog());
+    for (const [file, bytes] of Object.entries(dblwr)) writeFileSync(join(d, file), bytes);
+    return join(d, 'db/tb01.ibd');
+  };
+  /** tb01.ibd with `page` as its page `no`. */
+  const withPage = (no: number, page: Uint8Array) => {
+    const b = intact.slice();
+    b.set(page, no * PAGE);
+    return b;
+  };
+  /** The leaf torn: its second half zeros (the write stopped half way). */
+  const halfZeroed = () => {
+    const p = pageOf(intact, LEAF);
+    p.fill(0, PAGE / 2);
+    return p;
+  };
+  const cli = (ibd: string) => spawnSync(process.execPath, [CLI, '--format', 'csv', ibd], { encoding: 'utf8' });
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'dblwr-mysql-'));
+    execFileSync(process.execPath, [join(ROOT, 'scripts/build-cli.mjs')], { cwd: ROOT });
+    mkdirSync(join(dir, 'intact/db'), { recursive: true });
+    copyFileSync(FIXTURE, join(dir, 'intact/db/tb01.ibd'));
+    expected = (await read(join(dir, 'intact/db/tb01.ibd'))).rows;
+    expect(expected.length).toBe(10);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a leaf half zeroed is read as its copy among other pages: the rows of the intact file, said, still exit 2', async () => {
+    // Slot 0 never written; slot 1 another page of the table; slot 2 the leaf; slot 3 a page of another tablespace.
+    const other = pageOf(intact, 3);
+    const foreign = pageOf(intact, 2);
+    put32(foreign, 34, 99);
+    const ibd = datadir('half', withPage(LEAF, halfZeroed()), { '#ib_16384_0.dblwr': dblwrFile(8, [[1, other], [2, pageOf(intact, LEAF)], [3, foreign]]), '#ib_16384_1.dblwr': dblwrFile(4, []) });
+    const got = await read(ibd);
+    expect(got.rows).toEqual(expected);
+    expect(got.recovery?.doublewrite).toEqual({ pages: [LEAF], from: '#ib_16384_0.dblwr, #ib_16384_1.dblwr' });
+    expect(recoveryAmiss(got.recovery!)).toBe(true);
+    const lines = recoveryLines('tb01.ibd', got.recovery!).join('\n');
+    expect(lines).toContain('tb01.ibd: 1 pages restored from #ib_16384_0.dblwr, #ib_16384_1.dblwr (torn by the crash');
+    expect(lines).toMatch(/the log is not applied: a MySQL 8.0.30\+ redo log is not applied/);
+    const r = cli(ibd);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('1 pages restored from #ib_16384_0.dblwr');
+    expect(r.stdout).toBe(cli(join(dir, 'intact/db/tb01.ibd')).stdout);
+  });
+
+  it('a leaf all zeros: restored the same; --as-on-disk reads it as it is', async () => {
+    const ibd = datadir('zeros', withPage(LEAF, new Uint8Array(PAGE)), { '#ib_16384_0.dblwr': dblwrFile(4, [[0, pageOf(intact, LEAF)]]) });
+    const got = await read(ibd);
+    expect(got.rows).toEqual(expected);
+    expect(got.recovery?.doublewrite?.pages).toEqual([LEAF]);
+    const onDisk = spawnSync(process.execPath, [CLI, '--format', 'csv', '--as-on-disk', ibd], { encoding: 'utf8' });
+    expect(onDisk.stderr).not.toContain('restored from');
+    expect(onDisk.stdout).not.toBe(cli(join(dir, 'intact/db/tb01.ibd')).stdout);
+  });
+
+  it('of several copies the newest is taken; none older than the torn page\'s own header says, nor one that fails its checksum', async () => {
+    // The copy on disk is the newest; an older one (LSN lowered, checksum made again) sits in another file.
+    const older = pageOf(intact, LEAF);
+    put32(older, 20, LEAF_LSN - 5);
+    resealCrc32(older);
+    const got = await read(datadir('newest', withPage(LEAF, halfZeroed()), { '#ib_16384_0.dblwr': dblwrFile(2, [[0, older]]), '#ib_16384_1.dblwr': dblwrFile(2, [[1, pageOf(intact, LEAF)]]) }));
+    expect(got.rows).toEqual(expected);
+    // The torn page's header (its first half, written) says a newer LSN than the only copy: not that write's copy.
+    const newerHeader = halfZeroed();
+    put32(newerHeader, 20, LEAF_LSN + 10);
+    const stale = await read(datadir('older', withPage(LEAF, newerHeader), { '#ib_16384_0.dblwr': dblwrFile(2, [[0, pageOf(intact, LEAF)]]) }));
+    expect(stale.recovery?.doublewrite).toBeUndefined();
+    expect(stale.rows).not.toEqual(expected);
+    // A copy torn itself is no copy.
+    const tornCopy = pageOf(intact, LEAF);
+    tornCopy.fill(0x5a, PAGE - 100, PAGE - 8);
+    const none = await read(datadir('torncopy', withPage(LEAF, halfZeroed()), { '#ib_16384_0.dblwr': dblwrFile(2, [[0, tornCopy]]) }));
+    expect(none.recovery?.doublewrite).toBeUndefined();
+  });
+
+  it("a copy outside the log's checkpoint..end is not used", async () => {
+    const late = pageOf(intact, LEAF);
+    put32(late, 20, LEAF_LSN + 100000);
+    resealCrc32(late);
+    const got = await read(datadir('late', withPage(LEAF, halfZeroed()), { '#ib_16384_0.dblwr': dblwrFile(2, [[0, late]]) }));
+    expect(got.recovery?.doublewrite).toBeUndefined();
+  });
+});
+
+/** innodb_checksum_algorithm=crc32 made again after a change: header, trailer and the trailer's LSN half. */
+function resealCrc32(b: Uint8Array): void {
+  const view = new DataView(b.buffer, b.byteOffset);
+  view.setUint32(b.length - 4, view.getUint32(20));
+  const crc = (crc32c(b, 4, 26) ^ crc32c(b, 38, b.length - 8)) >>> 0;
+  view.setUint32(0, crc);
+  view.setUint32(b.length - 8, crc);
+}
