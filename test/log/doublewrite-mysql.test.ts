@@ -8,45 +8,17 @@
  * (redo-log-builder.ts). The rows read are those of the intact file.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recoveryAmiss, recoveryLines } from '../../src/core/log/redo-recovery.ts';
-import { crc32c } from '../../src/core/pages/checksum.ts';
+import { put32 } from './redo-log-builder.ts';
 import { openInnodb } from '../../src/lib/node.ts';
-import { Group, header, put32, put64, seal } from './redo-log-builder.ts';
+import { dblwrFile, FIXTURE, halfZeroed, intact, LEAF, LEAF_LSN, PAGE, pageOf, resealCrc32, tornDatadir, tornDatadir57, withPage } from './mysql-torn-datadir.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const FIXTURE = join(ROOT, 'test/fixtures/mysql-testsuite/mysql80/simple/tb01.ibd');
 const CLI = join(ROOT, 'dist-cli/ibd-reader.mjs');
-const PAGE = 16384;
-/** tb01.ibd's clustered index: one leaf, its root, page 4. */
-const LEAF = 4;
-
-const intact = new Uint8Array(readFileSync(FIXTURE));
-const pageOf = (bytes: Uint8Array, no: number) => bytes.slice(no * PAGE, (no + 1) * PAGE);
-const lsnOf = (page: Uint8Array) => new DataView(page.buffer, page.byteOffset).getUint32(16) * 2 ** 32 + new DataView(page.buffer, page.byteOffset).getUint32(20);
-const LEAF_LSN = lsnOf(pageOf(intact, LEAF));
-
-/** A MySQL 8.0.30+ #ib_redoN whose checkpoint is before the leaf's LSN and whose end is after it: an unclean stop. */
-function redoLog(): Uint8Array {
-  const start = Math.floor((LEAF_LSN - 20000) / 512) * 512;
-  const g = new Group(1, 65536, start);
-  g.write(start, LEAF_LSN + 3000, 'crc32');
-  g.files[0].set(seal(header(6, 'MySQL 8.0.36', start, null), 'crc32'), 0);
-  const c = new Uint8Array(512);
-  put64(c, 8, start + 600);
-  g.files[0].set(seal(c, 'crc32'), 512);
-  return g.files[0];
-}
-
-/** A doublewrite file of `slots` page-size slots holding `pages` at the slots given, the rest zeros (never written). */
-function dblwrFile(slots: number, pages: [number, Uint8Array][]): Uint8Array {
-  const out = new Uint8Array(slots * PAGE);
-  for (const [slot, page] of pages) out.set(page, slot * PAGE);
-  return out;
-}
 
 /** The table's rows as text, and what the read says of the log. */
 async function read(ibd: string) {
@@ -65,28 +37,7 @@ describe("a torn page of a crashed MySQL datadir, from MySQL 8.0.20+'s doublewri
   let dir: string;
   let expected: unknown[];
 
-  /** A datadir holding db/tb01.ibd as `table`, the log, and the doublewrite files given (name → bytes). */
-  const datadir = (name: string, table: Uint8Array, dblwr: Record<string, Uint8Array>) => {
-    const d = join(dir, name);
-    mkdirSync(join(d, 'db'), { recursive: true });
-    mkdirSync(join(d, '#innodb_redo'), { recursive: true });
-    writeFileSync(join(d, 'db/tb01.ibd'), table);
-    writeFileSync(join(d, '#innodb_redo/#ib_redo10'), redoLog());
-    for (const [file, bytes] of Object.entries(dblwr)) writeFileSync(join(d, file), bytes);
-    return join(d, 'db/tb01.ibd');
-  };
-  /** tb01.ibd with `page` as its page `no`. */
-  const withPage = (no: number, page: Uint8Array) => {
-    const b = intact.slice();
-    b.set(page, no * PAGE);
-    return b;
-  };
-  /** The leaf torn: its second half zeros (the write stopped half way). */
-  const halfZeroed = () => {
-    const p = pageOf(intact, LEAF);
-    p.fill(0, PAGE / 2);
-    return p;
-  };
+  const datadir = (name: string, table: Uint8Array, dblwr: Record<string, Uint8Array>) => tornDatadir(join(dir, name), table, dblwr);
   const cli = (ibd: string) => spawnSync(process.execPath, [CLI, '--format', 'csv', ibd], { encoding: 'utf8' });
 
   beforeAll(async () => {
@@ -155,13 +106,16 @@ describe("a torn page of a crashed MySQL datadir, from MySQL 8.0.20+'s doublewri
     const got = await read(datadir('late', withPage(LEAF, halfZeroed()), { '#ib_16384_0.dblwr': dblwrFile(2, [[0, late]]) }));
     expect(got.recovery?.doublewrite).toBeUndefined();
   });
-});
 
-/** innodb_checksum_algorithm=crc32 made again after a change: header, trailer and the trailer's LSN half. */
-function resealCrc32(b: Uint8Array): void {
-  const view = new DataView(b.buffer, b.byteOffset);
-  view.setUint32(b.length - 4, view.getUint32(20));
-  const crc = (crc32c(b, 4, 26) ^ crc32c(b, 38, b.length - 8)) >>> 0;
-  view.setUint32(0, crc);
-  view.setUint32(b.length - 8, crc);
-}
+  it("MySQL 5.7 (ib_logfile0, ib_logfile1): ibdata1's doublewrite blocks restore the torn leaf", async () => {
+    const ibd = tornDatadir57(join(dir, 'm57'), withPage(LEAF, halfZeroed()), [[0, pageOf(intact, 3)], [5, pageOf(intact, LEAF)]]);
+    const got = await read(ibd);
+    expect(got.rows).toEqual(expected);
+    expect(got.recovery?.bounds?.format).toBe('MySQL 5.7');
+    expect(got.recovery?.doublewrite).toEqual({ pages: [LEAF], from: 'ibdata1' });
+    const r = cli(ibd);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('tb01.ibd: 1 pages restored from ibdata1 (torn by the crash');
+    expect(r.stdout).toBe(cli(join(dir, 'intact/db/tb01.ibd')).stdout);
+  });
+});
