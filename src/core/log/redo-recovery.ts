@@ -86,7 +86,7 @@ export async function withRedoLogAll(files: readonly ByteSource[], log: ByteSour
   } catch (e) {
     if (!(e instanceof LogFormatError)) throw e;
     const recovery = await boundsOnly(fresh(), log, e, boundsReaders);
-    return tornPagesOnly(files, recovery, options);
+    return tornPagesOnly(files, ids, recovery, options);
   }
   if (ids.includes(null)) {
     // A file whose page 0 was never written: the log names its tablespace, then indexes its pages.
@@ -154,12 +154,14 @@ async function doublewriteOf(system: ByteSource | null, bounds: RedoLogBounds): 
  * end, as MySQL's recovery restores them before it applies its log; the buffer of its
  * `#ib_*.dblwr` files where there are any (MySQL 8.0.20+ reads no other), else ibdata1's.
  */
-async function tornPagesOnly(files: readonly ByteSource[], recovery: RedoRecovery, options: RedoOptions): Promise<{ source: ByteSource; recovery: RedoRecovery }[]> {
+async function tornPagesOnly(files: readonly ByteSource[], ids: readonly (number | null)[], recovery: RedoRecovery, options: RedoOptions): Promise<{ source: ByteSource; recovery: RedoRecovery }[]> {
   const b = recovery.bounds;
   const dblwr = options.doublewriteFiles ?? [];
   if (b === null || recovery.clean || options.apply === false || (dblwr.length === 0 && !options.systemTablespace)) return files.map((source) => ({ source, recovery: { ...recovery } }));
-  const lsnRange = { from: b.checkpointLsn, to: b.endLsn };
-  const buffer = await (dblwr.length > 0 ? Doublewrite.fromFiles(dblwr, { lsnRange }) : Doublewrite.fromSystemTablespace(options.systemTablespace!, { lsnRange })).catch(() => null);
+  // A MySQL buffer holds the pages of every table: only the files' own are checked (their ids in the clear).
+  const known = ids.filter((id): id is number => id !== null);
+  const within = { lsnRange: { from: b.checkpointLsn, to: b.endLsn }, spaceIds: b.format.startsWith('MySQL') ? new Set(known) : undefined };
+  const buffer = await (dblwr.length > 0 ? Doublewrite.fromFiles(dblwr, within) : Doublewrite.fromSystemTablespace(options.systemTablespace!, within)).catch(() => null);
   const from = dblwr.length > 0 ? dblwr.map((f) => baseName(f.name)).join(', ') : baseName(options.systemTablespace!.name);
   const out = [];
   for (const file of files) {
