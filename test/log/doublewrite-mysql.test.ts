@@ -99,6 +99,19 @@ describe("a torn page of a crashed MySQL datadir, from MySQL 8.0.20+'s doublewri
     expect(none.recovery?.doublewrite).toBeUndefined();
   });
 
+  it('a torn page 0 too: its space id and size from the other pages, its copy first, then the leaf', async () => {
+    // Page 0 written again after the checkpoint (its LSN within the log's range), torn half way.
+    const page0 = pageOf(intact, 0);
+    put32(page0, 20, LEAF_LSN - 1);
+    resealCrc32(page0);
+    const table = withPage(LEAF, halfZeroed());
+    table.set(page0.subarray(0, PAGE / 2), 0);
+    table.fill(0, PAGE / 2, PAGE);
+    const got = await read(datadir('page0', table, { '#ib_16384_0.dblwr': dblwrFile(4, [[0, pageOf(intact, LEAF)], [3, page0]]) }));
+    expect(got.recovery?.doublewrite?.pages).toEqual([0, LEAF]);
+    expect(got.rows).toEqual(expected);
+  });
+
   it("a copy outside the log's checkpoint..end is not used", async () => {
     const late = pageOf(intact, LEAF);
     put32(late, 20, LEAF_LSN + 100000);

@@ -86,7 +86,8 @@ export async function withRedoLogAll(files: readonly ByteSource[], log: ByteSour
   } catch (e) {
     if (!(e instanceof LogFormatError)) throw e;
     const recovery = await boundsOnly(fresh(), log, e, boundsReaders);
-    return tornPagesOnly(files, ids, recovery, options);
+    // (a torn page 0 hides no space id from the other pages' headers: opened[k].fsp has it)
+    return tornPagesOnly(files, opened.map((ts) => ts?.fsp.spaceId ?? null), recovery, options);
   }
   if (ids.includes(null)) {
     // A file whose page 0 was never written: the log names its tablespace, then indexes its pages.
