@@ -8,11 +8,11 @@
  * (redo-log-builder.ts). The rows read are those of the intact file.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recoveryAmiss, recoveryLines } from '../../src/core/log/redo-recovery.ts';
+import { pagesReplaced, recoveryAmiss, recoveryLines } from '../../src/core/log/redo-recovery.ts';
 import { put32 } from './redo-log-builder.ts';
 import { openInnodb } from '../../src/lib/node.ts';
 import { dblwrFile, FIXTURE, halfZeroed, intact, LEAF, LEAF_LSN, PAGE, pageOf, resealCrc32, tornDatadir, tornDatadir57, withPage } from './mysql-torn-datadir.ts';
@@ -60,6 +60,8 @@ describe("a torn page of a crashed MySQL datadir, from MySQL 8.0.20+'s doublewri
     expect(got.rows).toEqual(expected);
     expect(got.recovery?.doublewrite).toEqual({ pages: [LEAF], from: '#ib_16384_0.dblwr, #ib_16384_1.dblwr' });
     expect(recoveryAmiss(got.recovery!)).toBe(true);
+    // The file is read otherwise than on disk: worker threads are served from this source, or not used.
+    expect(pagesReplaced(got.recovery)).toBe(true);
     const lines = recoveryLines('tb01.ibd', got.recovery!).join('\n');
     expect(lines).toContain('tb01.ibd: 1 pages restored from #ib_16384_0.dblwr, #ib_16384_1.dblwr (torn by the crash');
     expect(lines).toMatch(/the log is not applied: a MySQL 8.0.30\+ redo log is not applied/);
@@ -92,6 +94,7 @@ describe("a torn page of a crashed MySQL datadir, from MySQL 8.0.20+'s doublewri
     const stale = await read(datadir('older', withPage(LEAF, newerHeader), { '#ib_16384_0.dblwr': dblwrFile(2, [[0, pageOf(intact, LEAF)]]) }));
     expect(stale.recovery?.doublewrite).toBeUndefined();
     expect(stale.rows).not.toEqual(expected);
+    expect(pagesReplaced(stale.recovery)).toBe(false);
     // A copy torn itself is no copy.
     const tornCopy = pageOf(intact, LEAF);
     tornCopy.fill(0x5a, PAGE - 100, PAGE - 8);
@@ -118,6 +121,27 @@ describe("a torn page of a crashed MySQL datadir, from MySQL 8.0.20+'s doublewri
     resealCrc32(late);
     const got = await read(datadir('late', withPage(LEAF, halfZeroed()), { '#ib_16384_0.dblwr': dblwrFile(2, [[0, late]]) }));
     expect(got.recovery?.doublewrite).toBeUndefined();
+  });
+
+  // (28 leaves are fewer than the pool's PARALLEL_MIN_PAGES: the threads' reads are covered by pagesReplaced above)
+  it('a table of 28 leaves, --threads 2 and DIR -o: the rows of the intact file', () => {
+    const fixture = new Uint8Array(readFileSync(FIXTURE.replace('simple/tb01', 'pk/tb24')));
+    const leaf = pageOf(fixture, 15);
+    const torn = fixture.slice();
+    torn.fill(0, 15 * PAGE + PAGE / 2, 16 * PAGE);
+    const lsn = new DataView(leaf.buffer).getUint32(20);
+    const ibd = tornDatadir(join(dir, 'tb24'), torn, { '#ib_16384_0.dblwr': dblwrFile(2, [[1, leaf]]) }, 'tb24', lsn);
+    mkdirSync(join(dir, 'tb24-intact/db'), { recursive: true });
+    writeFileSync(join(dir, 'tb24-intact/db/tb24.ibd'), fixture);
+    const threads = (file: string) => spawnSync(process.execPath, [CLI, '--format', 'csv', '--threads', '2', file], { encoding: 'utf8' });
+    const want = threads(join(dir, 'tb24-intact/db/tb24.ibd'));
+    expect(want.stdout.split('\n').length).toBeGreaterThan(3000);
+    const r = threads(ibd);
+    expect(r.stderr).toContain('1 pages restored from #ib_16384_0.dblwr');
+    expect(r.stdout).toBe(want.stdout);
+    const out = join(dir, 'tb24-out');
+    expect(spawnSync(process.execPath, [CLI, '--threads', '2', join(dir, 'tb24'), '-o', out], { encoding: 'utf8' }).status).toBe(2);
+    expect(readFileSync(join(out, 'db/tb24.csv'), 'utf8')).toBe(want.stdout);
   });
 
   it("MySQL 5.7 (ib_logfile0, ib_logfile1): ibdata1's doublewrite blocks restore the torn leaf", async () => {

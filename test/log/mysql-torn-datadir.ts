@@ -21,11 +21,11 @@ export const pageOf = (bytes: Uint8Array, no: number) => bytes.slice(no * PAGE, 
 const view = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset);
 export const LEAF_LSN = view(intact).getUint32(LEAF * PAGE + 16) * 2 ** 32 + view(intact).getUint32(LEAF * PAGE + 20);
 
-/** A MySQL 8.0.30+ #ib_redoN whose checkpoint is before the leaf's LSN and whose end is after it: an unclean stop. */
-function redoLog(): Uint8Array {
-  const start = Math.floor((LEAF_LSN - 20000) / 512) * 512;
+/** A MySQL 8.0.30+ #ib_redoN whose checkpoint is before `lsn` (a torn page's) and whose end is after it: an unclean stop. */
+function redoLog(lsn: number): Uint8Array {
+  const start = Math.floor((lsn - 20000) / 512) * 512;
   const g = new Group(1, 65536, start);
-  g.write(start, LEAF_LSN + 3000, 'crc32');
+  g.write(start, lsn + 3000, 'crc32');
   g.files[0].set(seal(header(6, 'MySQL 8.0.36', start, null), 'crc32'), 0);
   const c = new Uint8Array(512);
   put64(c, 8, start + 600);
@@ -72,14 +72,17 @@ export function resealCrc32(b: Uint8Array): void {
   view(b).setUint32(b.length - 8, crc);
 }
 
-/** The datadir `dir` holding db/tb01.ibd as `table`, the log, and the doublewrite files given (name → bytes); the table's path. */
-export function tornDatadir(dir: string, table: Uint8Array, dblwr: Record<string, Uint8Array>): string {
+/**
+ * The datadir `dir` holding db/tb01.ibd as `table` (or db/`name`.ibd), a log whose range holds `lsn`
+ * (tb01's leaf's), and the doublewrite files given (name → bytes); the table's path.
+ */
+export function tornDatadir(dir: string, table: Uint8Array, dblwr: Record<string, Uint8Array>, name = 'tb01', lsn = LEAF_LSN): string {
   mkdirSync(join(dir, 'db'), { recursive: true });
   mkdirSync(join(dir, '#innodb_redo'), { recursive: true });
-  writeFileSync(join(dir, 'db/tb01.ibd'), table);
-  writeFileSync(join(dir, '#innodb_redo/#ib_redo10'), redoLog());
+  writeFileSync(join(dir, `db/${name}.ibd`), table);
+  writeFileSync(join(dir, '#innodb_redo/#ib_redo10'), redoLog(lsn));
   for (const [file, bytes] of Object.entries(dblwr)) writeFileSync(join(dir, file), bytes);
-  return join(dir, 'db/tb01.ibd');
+  return join(dir, `db/${name}.ibd`);
 }
 
 /**

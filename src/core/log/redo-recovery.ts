@@ -218,6 +218,14 @@ export function recoveryLines(file: string, r: RedoRecovery): string[] {
   return lines;
 }
 
+/**
+ * Whether the file is read otherwise than as it is on disk: rolled forward by the log, or torn pages
+ * taken from the doublewrite buffer (other threads reading the file itself would not see them).
+ */
+export function pagesReplaced(r: RedoRecovery | null | undefined): boolean {
+  return !!r && (r.applied !== null || (r.doublewrite?.pages.length ?? 0) > 0);
+}
+
 /** Whether what the log did leaves the rows possibly stale: not applied, or some page's records failed. */
 export function recoveryAmiss(r: RedoRecovery): boolean {
   return r.notApplied !== null || (r.applied !== null && r.applied.failed.length > 0);
