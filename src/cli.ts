@@ -19,7 +19,7 @@ import { anythingAmiss } from './core/readers/decode-stats.ts';
 import { modeIncludes } from './core/readers/row-state.ts';
 import { DefinitionMismatch, type DecodeStats, type Problem } from './core/readers/table-reader.ts';
 import { Tablespace } from './core/tablespace/tablespace.ts';
-import { recoveryAmiss, recoveryLines, type RedoRecovery } from './core/log/redo-recovery.ts';
+import { pagesReplaced, recoveryAmiss, recoveryLines, type RedoRecovery } from './core/log/redo-recovery.ts';
 import { formatGuess, guessColumns } from './core/definitions/guess/index.ts';
 import { listIndexes, recoveryReport } from './core/readers/recovery-target.ts';
 import { SOURCE_NAMES } from './core/definitions/schema-source.ts';
@@ -257,7 +257,7 @@ async function run(args: Args): Promise<number> {
   });
   // Recovered pages are made in this thread: the worker threads' reads of the file are served from them.
   const served = await serveRecoveredFile(file, args.files);
-  if (file.recovery?.applied && served === null) args.threads = 1;
+  if (pagesReplaced(file.recovery) && served === null) args.threads = 1;
   try {
     const code = await readOpened(file, args);
     return Math.max(code, file.recovery === null ? 0 : sayRecovery(file.name, file.recovery));

@@ -14,6 +14,8 @@ export interface DatadirLog {
   more: NamedBlob[];
   /** The datadir's ibdata1 (its data files joined): its doublewrite buffer restores pages torn by the crash. */
   system: NamedBlob | null;
+  /** MySQL 8.0.20+'s doublewrite files (`#ib_16384_0.dblwr` …): where given, their buffer restores torn pages, not ibdata1's. */
+  doublewrite: NamedBlob[];
   /** The undo tablespaces (undo001 …): with ibdata1, the undo logs of the transactions active at the crash, rolled back. */
   undo: NamedBlob[];
   /** fileKey of every table file of the datadir: only these are read through the log. */

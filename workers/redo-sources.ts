@@ -160,13 +160,14 @@ async function untouched(raw: ByteSource, at: DatadirLog, scan: LogCensus | null
   return { source: raw, recovery: { log: at.log.name, bounds: scan.bounds, clean: false, applied: null, notApplied: null, pagesInLog: 0, files } };
 }
 
-function withRedoLog(raw: ByteSource, { log, more, system, asOnDisk, keys }: DatadirLog, census: LogCensus | null): Promise<Recovered> {
+function withRedoLog(raw: ByteSource, { log, more, system, doublewrite, asOnDisk, keys }: DatadirLog, census: LogCensus | null): Promise<Recovered> {
   return redoLogged(raw, blobSource(log.blob, log.name), {
     apply: !asOnDisk,
     keys,
     census,
     boundsReaders: [logFilesReader(more.map((f) => blobSource(f.blob, f.name)))],
     systemTablespace: system && sharedBlobSource(system.blob, system.name),
+    doublewriteFiles: doublewrite.map((f) => blobSource(f.blob, f.name)),
   });
 }
 

@@ -13,7 +13,7 @@
  */
 import { createWriteStream, existsSync, mkdirSync, type WriteStream } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { recoveryAmiss, recoveryLines } from '../core/log/redo-recovery.ts';
+import { pagesReplaced, recoveryAmiss, recoveryLines } from '../core/log/redo-recovery.ts';
 import { fileSource } from '../node/file-source.ts';
 import { openDatadirUndoAt } from '../node/undo-spaces.ts';
 import { anythingAmiss } from '../core/readers/decode-stats.ts';
@@ -387,7 +387,7 @@ export async function readDatadir(run: DatadirRun): Promise<number> {
 
 /** The run a file is read with: on this thread alone where the redo log recovered its pages and its worker threads' reads are not served from them. */
 function recoveredRun(run: DatadirRun, file: InnodbFile): DatadirRun {
-  return file.recovery?.applied ? { ...run, threads: 1 } : run;
+  return pagesReplaced(file.recovery) ? { ...run, threads: 1 } : run;
 }
 
 /** Where the datadir's redo log was not applied to a table's file, or failed some page: said on its line, status 2 (rows may be stale). */

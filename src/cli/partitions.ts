@@ -43,6 +43,7 @@ import { sayTakenBack } from './transactions.ts';
 import { whereLine, whereOption } from './where-option.ts';
 import { whereFilter, type RowWhere } from '../core/readers/where.ts';
 import { partitionRecoveryLines } from './partition-recovery.ts';
+import { pagesReplaced } from '../core/log/redo-recovery.ts';
 import type { TakenBack } from '../lib/datadir-undo.ts';
 
 export interface PartitionRun {
@@ -100,7 +101,7 @@ export async function writePartitions(given: PartitionRun): Promise<number> {
     if (!(await definitionFits(table, run))) return 1;
     let amiss = false;
     // Recovered pages and rows taken back live in this thread: the worker threads would read the files as they are.
-    if (table.partitions.some((p) => p.recovery?.applied) || run.taken) run = { ...run, threads: 1 };
+    if (table.partitions.some((p) => pagesReplaced(p.recovery)) || run.taken) run = { ...run, threads: 1 };
     for (const p of present(table, run)) {
       const space = await p.table.spaceDamage();
       for (const w of space.warnings) run.say(`warning: ${w}`);

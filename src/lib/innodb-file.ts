@@ -42,6 +42,8 @@ export interface SourceOptions {
   redoLogFiles?: readonly ByteSource[];
   /** The datadir's ibdata1: its doublewrite buffer restores pages torn by the crash before the log is applied. */
   systemTablespace?: ByteSource;
+  /** MySQL 8.0.20+'s doublewrite files (`#ib_16384_0.dblwr` …): their buffer, not ibdata1's, restores torn pages. */
+  doublewriteFiles?: readonly ByteSource[];
   /** The redo log is not applied, only read for what it says. */
   asOnDisk?: boolean;
 }
@@ -210,7 +212,7 @@ export class InnodbFile {
  * definitions (a file whose page 0 is damaged opens too, to be read with a scan of its pages).
  */
 export async function openSource(raw: ByteSource, options: SourceOptions = {}, release: () => Promise<void> = async () => {}): Promise<InnodbFile> {
-  const redo = options.redoLog ? await withRedoLog(raw, options.redoLog, { apply: !options.asOnDisk, boundsReaders: [logFilesReader(options.redoLogFiles ?? [])], systemTablespace: options.systemTablespace, keys: options.keys }) : null;
+  const redo = options.redoLog ? await withRedoLog(raw, options.redoLog, { apply: !options.asOnDisk, boundsReaders: [logFilesReader(options.redoLogFiles ?? [])], systemTablespace: options.systemTablespace, doublewriteFiles: options.doublewriteFiles, keys: options.keys }) : null;
   const source = redo?.source ?? raw;
   const opened = await Tablespace.open(source).then(() => null, (e: unknown) => e);
   if (opened instanceof NotInnodbError) throw opened;

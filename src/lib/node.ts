@@ -16,6 +16,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { dblwrFilePageSize } from '../core/log/doublewrite.ts';
 import type { TableDef } from '../core/schema.ts';
 import type { ByteSource } from '../core/tablespace/source.ts';
 import { Tablespace } from '../core/tablespace/tablespace.ts';
@@ -91,6 +92,11 @@ function redoLogFilesOf(dir: string): string[] {
   return numbered(entriesOf(redoDir), /^#ib_redo(\d+)$/).map((n) => join(redoDir, n));
 }
 
+/** MySQL 8.0.20+'s doublewrite files in datadir `dir` (`#ib_16384_0.dblwr` …: innodb_doublewrite_dir's default), in order. */
+function doublewriteFilesOf(dir: string): string[] {
+  return entriesOf(dir).filter((n) => dblwrFilePageSize(n) !== null).sort().map((n) => join(dir, n));
+}
+
 /** The system tablespace of the datadir an .ibd lies in (datadir/db/t.ibd → datadir/ibdata1), if there is one. */
 function dictionaryBeside(ibd: string): string | null {
   const path = join(dirname(ibd), '..', 'ibdata1');
@@ -149,13 +155,14 @@ export async function openInnodb(input: NodeIbdInput, options: OpenInnodbOptions
     // Its doublewrite buffer is read once, when the log is applied: a companion, closed after.
     const ibdata1 = dir === null || found.length === 0 ? null : join(dir, 'ibdata1');
     const systemTablespace = system ? source : ibdata1 !== null && existsSync(ibdata1) ? await sourceOf(ibdata1) : undefined;
+    const doublewriteFiles = dir === null || found.length === 0 ? [] : await Promise.all(doublewriteFilesOf(dir).map(sourceOf));
     const redoPath = options.redoLog !== undefined ? options.redoLog : (found[0] ?? null);
     // The log is read as pages are: kept open with the file, not closed with the companions.
     if (typeof redoPath === 'string') redoFiles.push(await fileSource(redoPath));
     const redoLog = redoPath === null ? undefined : (redoFiles[0] ?? companionSource(redoPath as FileInput));
     for (const other of found.slice(1)) redoFiles.push(await fileSource(other));
     const close = async () => void (await Promise.all([ibd?.close(), ...redoFiles.map((f) => f.close())]));
-    return await openSource(source, { schema, files, keys: options.keys, dictionary, redoLog, redoLogFiles: redoFiles.slice(1), systemTablespace, asOnDisk: options.asOnDisk }, close);
+    return await openSource(source, { schema, files, keys: options.keys, dictionary, redoLog, redoLogFiles: redoFiles.slice(1), systemTablespace, doublewriteFiles, asOnDisk: options.asOnDisk }, close);
   } catch (e) {
     await Promise.all([ibd?.close(), ...redoFiles.map((f) => f.close())]);
     throw e;
@@ -170,7 +177,7 @@ async function datadirRedo(dir: string, open: (path: string) => Promise<ByteSour
   if (found.length === 0) return undefined;
   const ibdata1 = join(dir, 'ibdata1');
   const [log, ...logFiles] = await Promise.all(found.map(open));
-  return { log, logFiles, systemTablespace: existsSync(ibdata1) ? await open(ibdata1) : undefined, asOnDisk };
+  return { log, logFiles, systemTablespace: existsSync(ibdata1) ? await open(ibdata1) : undefined, doublewriteFiles: await Promise.all(doublewriteFilesOf(dir).map(open)), asOnDisk };
 }
 
 /** A partitioned table opened from paths, and the close of its files. */

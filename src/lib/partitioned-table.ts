@@ -176,7 +176,7 @@ export interface PartitionSourceOptions extends PartitionedOptions {
   definition?: TableDef;
   keys?: EncryptionKeys;
   /** The datadir's redo log, as openSource takes it: each partition's pages read as its crash recovery leaves them. */
-  redo?: { log: ByteSource; logFiles?: readonly ByteSource[]; systemTablespace?: ByteSource; asOnDisk?: boolean };
+  redo?: { log: ByteSource; logFiles?: readonly ByteSource[]; systemTablespace?: ByteSource; doublewriteFiles?: readonly ByteSource[]; asOnDisk?: boolean };
 }
 
 /**
@@ -190,7 +190,7 @@ export async function openPartitionSources(ibds: readonly ByteSource[], companio
   // A file that cannot be opened is one partition unread, named; the others are read all the same.
   const tried = await Promise.all(ibds.map((source) => openSource(source, {
     schema: options.schema, files: companions, keys: options.keys,
-    redoLog: options.redo?.log, redoLogFiles: options.redo?.logFiles, systemTablespace: options.redo?.systemTablespace, asOnDisk: options.redo?.asOnDisk,
+    redoLog: options.redo?.log, redoLogFiles: options.redo?.logFiles, systemTablespace: options.redo?.systemTablespace, doublewriteFiles: options.redo?.doublewriteFiles, asOnDisk: options.redo?.asOnDisk,
   }).then(
     (file) => ({ source, file, error: null }),
     (e: unknown) => ({ source, file: null, error: e instanceof Error ? e : new Error(String(e)) }),

@@ -12,6 +12,7 @@
  * Kept by path because every pool of the CLI is started from the paths of the files it reads.
  */
 import { resolve } from 'node:path';
+import { pagesReplaced } from '../core/log/redo-recovery.ts';
 import type { ByteSource } from '../core/tablespace/source.ts';
 import { Tablespace } from '../core/tablespace/tablespace.ts';
 import type { InnodbFile } from '../lib/innodb-file.ts';
@@ -64,7 +65,7 @@ export function serveRecovered(paths: readonly string[], source: ByteSource, phy
  * then read on the main thread alone).
  */
 export async function serveRecoveredFile(file: InnodbFile, paths: readonly string[]): Promise<(() => void) | null> {
-  if (!file.recovery?.applied) return null;
+  if (!pagesReplaced(file.recovery)) return null;
   const ts = await Tablespace.open(file.source).catch(() => null);
   return ts === null ? null : serveRecovered(paths, file.source, ts.physicalSize);
 }

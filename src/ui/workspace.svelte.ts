@@ -118,7 +118,7 @@ export class Workspace {
   #useDatadirLog(): boolean {
     const logs = this.files.datadirLogs();
     // (the keys are Maps, which JSON does not show: the key files read stand for them)
-    const signature = JSON.stringify(logs.map((log) => ({ ...log, log: log.log.name, more: log.more.map((f) => f.name), system: log.system?.name ?? null, undo: log.undo.map((f) => f.name), keys: this.files.keyRing.files })));
+    const signature = JSON.stringify(logs.map((log) => ({ ...log, log: log.log.name, more: log.more.map((f) => f.name), system: log.system?.name ?? null, doublewrite: log.doublewrite.map((f) => f.name), undo: log.undo.map((f) => f.name), keys: this.files.keyRing.files })));
     if (signature === this.#log) return false;
     this.#log = signature;
     setDatadirLogs(logs);

@@ -127,6 +127,16 @@ describe("MySQL 8.0.20+'s doublewrite files", () => {
     expect(dw.rejected['outside the LSN range']).toBe(1);
   });
 
+  it('pass over the slots of other tablespaces unchecked when asked for some only', async () => {
+    const mine = crc32Page(page(PAGE, 7, 3, 100));
+    const tornOther = crc32Page(page(PAGE, 8, 3, 100));
+    tornOther.fill(0, PAGE / 2);
+    const dw = await Doublewrite.fromFiles([file('#ib_16384_0.dblwr', [mine, crc32Page(page(PAGE, 8, 4, 100)), tornOther])], { spaceIds: new Set([7]) });
+    expect(dw.size).toBe(1);
+    expect(dw.copyOf(7, 3)).toEqual(mine);
+    expect(dw.rejected).toMatchObject({ 'other tablespaces': 2, 'bad checksum': 0 });
+  });
+
   it('need a page size: from the name, else given', async () => {
     const bytes = [crc32Page(page(PAGE, 7, 3, 100))];
     await expect(Doublewrite.fromFiles([file('copy.dblwr', bytes)])).rejects.toThrow(/page size of this doublewrite file is not known/);

@@ -13,28 +13,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logFilesReader, recoveryAmiss, recoveryLines, withRedoLog } from '../../src/core/log/redo-recovery.ts';
 import { bytesSource } from '../../src/core/tablespace/source.ts';
 import { openInnodb } from '../../src/lib/node.ts';
-import { Group, header, put32, put64, seal } from './redo-log-builder.ts';
+import { checkpoint57, Group, header, put32, put64, seal } from './redo-log-builder.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const FIXTURE = join(ROOT, 'test/fixtures/mysql-testsuite/mysql56/column/binary');
 const CLI = join(ROOT, 'dist-cli/ibd-reader.mjs');
-
-/** A MySQL 5.7 checkpoint block: number, LSN, group offset, buffer size; CRC-32C. */
-function checkpoint(no: number, lsn: number, offset: number): Uint8Array {
-  const b = new Uint8Array(512);
-  put64(b, 0, no);
-  put64(b, 8, lsn);
-  put64(b, 16, offset);
-  put64(b, 24, 1 << 20);
-  return seal(b, 'crc32');
-}
 
 /** A MySQL 5.7 group of two 64 KiB files whose checkpoint is in the second file, the log reaching `end`. */
 function mysql57(ckpt: number, end: number): Group {
   const g = new Group(2, 65536, 8192);
   g.write(8192, end, 'crc32');
   g.files[0].set(header(1, 'MySQL 5.7.44', 8192, 'crc32'), 0);
-  g.files[0].set(checkpoint(7, ckpt, g.groupOffset(ckpt)), 512);
+  g.files[0].set(checkpoint57(7, ckpt, g.groupOffset(ckpt)), 512);
   return g;
 }
 const CKPT = 8192 + 63488 + 1000;

@@ -52,6 +52,16 @@ export function header(format: number, creator: string, startLsn: number, sum: S
   return sum === null ? b : seal(b, sum);
 }
 
+/** A MySQL 5.7 checkpoint block: number, LSN, group offset, buffer size; CRC-32C. */
+export function checkpoint57(no: number, lsn: number, offset: number): Uint8Array {
+  const b = new Uint8Array(512);
+  put64(b, 0, no);
+  put64(b, 8, lsn);
+  put64(b, 16, offset);
+  put64(b, 24, 1 << 20);
+  return seal(b, 'crc32');
+}
+
 /** A group of `n` files of `fileSize` bytes whose data starts at LSN `startLsn` in file 0 (offset 2048). */
 export class Group {
   readonly files: Uint8Array[];

@@ -145,10 +145,12 @@ describe('files of other names that hold InnoDB pages (a raw disk image)', () =>
     const disk = { file: new File([image], 'disk.img'), path: 'disk.img' };
     const text = { file: new File(['not pages\n'.repeat(1000)], 'notes.txt'), path: 'notes.txt' };
     const tiny = { file: new File([ibd.subarray(3 * 16384, 3 * 16384 + 1000)], 'cut.bin'), path: 'cut.bin' };
-    const files = await detectImages([disk, text, tiny, f('db/t.ibd')]);
-    expect(files.map((x) => x.image)).toEqual([true, undefined, undefined, undefined]);
+    // MySQL's doublewrite file holds index pages of many tables: read with its datadir's log, not as one.
+    const dblwr = { file: new File([image], '#ib_16384_0.dblwr'), path: '#ib_16384_0.dblwr' };
+    const files = await detectImages([disk, text, tiny, f('db/t.ibd'), dblwr]);
+    expect(files.map((x) => x.image)).toEqual([true, undefined, undefined, undefined, undefined]);
     const p = pairFiles(files);
     expect(p.tables.map((t) => [t.key, t.name.table])).toEqual([['db/t.ibd', 't'], ['disk.img', 'disk']]);
-    expect(p.ignored.map((x) => x.path)).toEqual(['notes.txt', 'cut.bin']);
+    expect(p.ignored.map((x) => x.path)).toEqual(['notes.txt', 'cut.bin', '#ib_16384_0.dblwr']);
   });
 });

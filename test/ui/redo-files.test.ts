@@ -4,7 +4,7 @@
  * read through it; the files of another folder, and the log itself, are not.
  */
 import { describe, expect, it } from 'vitest';
-import { datadirLogsOf, filesWithoutTheirLog, isRedoLogFile } from '../../src/ui/files/redo-files.ts';
+import { datadirLogsOf, filesWithoutTheirLog, isDoublewriteFile, isRedoLogFile } from '../../src/ui/files/redo-files.ts';
 import type { InputFile } from '../../src/ui/files/pairing.ts';
 import { fileKey } from '../../workers/redo-api.ts';
 
@@ -39,6 +39,15 @@ describe('datadirLogsOf', () => {
     const m = datadirLogOf(mysql, false)!;
     expect(m.log.name).toBe('#ib_redo10');
     expect(m.members).toEqual([fileKey(mysql[2].file, 't.ibd')]);
+    expect(m.doublewrite).toEqual([]);
+  });
+
+  it("gives MySQL 8.0.20+'s doublewrite files of the datadir folder with its log, in order, not as members", () => {
+    const files = [input('dd/#innodb_redo/#ib_redo10'), input('dd/#ib_16384_1.dblwr'), input('dd/#ib_16384_0.dblwr'), input('dd/db/t.ibd'), input('dd/db/#ib_16384_0.dblwr'), input('other/#ib_16384_0.dblwr')];
+    const log = datadirLogOf(files, false)!;
+    expect(log.doublewrite.map((f) => f.blob)).toEqual([files[2].file, files[1].file]);
+    expect(log.members).toEqual([fileKey(files[3].file, 't.ibd')]);
+    expect(files.map(isDoublewriteFile)).toEqual([false, true, true, false, true, true]);
   });
 
   it('gives each of several dropped datadirs its own log, ibdata1, undo tablespaces and table files', () => {

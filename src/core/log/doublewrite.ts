@@ -12,7 +12,7 @@
 import { IbdError } from '../errors.ts';
 import type { ByteSource } from '../tablespace/source.ts';
 import { Tablespace } from '../tablespace/tablespace.ts';
-import { u32 } from '../pages/fil-header.ts';
+import { FIL_PAGE_SPACE_ID, u32 } from '../pages/fil-header.ts';
 import { readSlot, type SlotCopy, type SlotRejection } from './doublewrite-slot.ts';
 import type { DoublewriteCopies } from './log-types.ts';
 
@@ -37,6 +37,12 @@ export interface DoublewriteOptions {
    * end, the log cannot bring the page's other pages to the same point (buf_dblwr_t::recover).
    */
   lsnRange?: { from: number; to: number };
+  /**
+   * Only copies of these tablespaces are wanted: a slot whose FIL header names another is passed
+   * over unchecked (no checksum computed). For MySQL's buffers only, whose pages keep their space id
+   * in the clear; a MariaDB full_crc32 page encrypted or page-compressed hides it.
+   */
+  spaceIds?: ReadonlySet<number>;
 }
 
 /** One copy the buffer holds, as a diagnosis lists it. */
@@ -63,8 +69,8 @@ export class Doublewrite implements DoublewriteCopies {
   readonly #copies = new Map<number, Map<number, SlotCopy>>();
   #size = 0;
   /** Slots holding no usable copy, by why. */
-  readonly rejected: Record<SlotRejection | 'own page' | 'outside the LSN range', number> = {
-    empty: 0, 'bad checksum': 0, unverifiable: 0, 'space unknown': 0, 'own page': 0, 'outside the LSN range': 0,
+  readonly rejected: Record<SlotRejection | 'own page' | 'outside the LSN range' | 'other tablespaces', number> = {
+    empty: 0, 'bad checksum': 0, unverifiable: 0, 'space unknown': 0, 'own page': 0, 'outside the LSN range': 0, 'other tablespaces': 0,
   };
   /** Slots read. */
   slots = 0;
@@ -124,6 +130,11 @@ export class Doublewrite implements DoublewriteCopies {
   /** Takes the copy in `slot` (at page `ownPage` of the system tablespace, or null) if it is the newest of its page. */
   private add(slot: Uint8Array, ownPage: number | null): void {
     this.slots++;
+    const wanted = this.options.spaceIds;
+    if (wanted && !wanted.has(u32(slot, FIL_PAGE_SPACE_ID))) {
+      this.rejected['other tablespaces']++;
+      return;
+    }
     const copy = readSlot(slot);
     if (typeof copy === 'string') {
       this.rejected[copy]++;

@@ -11,13 +11,14 @@
  * buf_dblwr_t::recover does, and the log applied to the copy.
  */
 import { pageChecksums, crc32c, verifyPage } from '../pages/checksum.ts';
-import { u32 } from '../pages/fil-header.ts';
+import { FIL_PAGE_LSN, u32 } from '../pages/fil-header.ts';
 import { isValidPageSize, parseSpaceFlags } from '../pages/fsp-header.ts';
 import { verifyZipPage, zipPageCrc32 } from '../pages/zip-page.ts';
 import type { ByteSource } from '../tablespace/source.ts';
 import { EncryptionError, openDecryptor, type PageDecryptor } from '../tablespace/encryption.ts';
 import { Tablespace } from '../tablespace/tablespace.ts';
 import type { Doublewrite } from './doublewrite.ts';
+import { lsnAt } from './doublewrite-slot.ts';
 import { MtrRecords } from './mtr-records.ts';
 import { RecvBatches } from './recv-batch.ts';
 import { applyRecord, type ApplyState } from './page-apply.ts';
@@ -120,16 +121,18 @@ async function torn(page: Uint8Array, no: number, layout: Layout): Promise<boole
 
 /**
  * The pages of the file torn by the crash whose intact copy the doublewrite buffer holds, by page
- * number: only the buffer's pages are looked at (at most two extents), not the whole file.
+ * number: only the buffer's pages are looked at (at most two extents), not the whole file. A copy
+ * older than the LSN the torn page's header still says is not taken: it is not the write torn.
  */
-async function tornPagesRestored(raw: ByteSource, buffer: DoublewriteBuffer | null, spaceId: number, layout: Layout): Promise<Map<number, Uint8Array>> {
+export async function tornPagesRestored(raw: ByteSource, buffer: DoublewriteBuffer | null, spaceId: number, layout: Layout): Promise<Map<number, Uint8Array>> {
   const restored = new Map<number, Uint8Array>();
   if (buffer === null) return restored;
   const fileEnd = Math.floor(raw.size / layout.physical);
   for (const { spaceId: space, pageNo } of buffer.entries()) {
     const copy = buffer.copyOf(space, pageNo);
     if (space !== spaceId || pageNo >= fileEnd || copy === null || copy.length !== layout.physical) continue;
-    if (await torn(await raw.read(pageNo * layout.physical, layout.physical), pageNo, layout)) restored.set(pageNo, copy);
+    const page = await raw.read(pageNo * layout.physical, layout.physical);
+    if (lsnAt(copy, FIL_PAGE_LSN) >= lsnAt(page, FIL_PAGE_LSN) && (await torn(page, pageNo, layout))) restored.set(pageNo, copy);
   }
   return restored;
 }

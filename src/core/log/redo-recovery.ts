@@ -9,6 +9,7 @@ import type { ByteSource } from '../tablespace/source.ts';
 import { Tablespace } from '../tablespace/tablespace.ts';
 import { redoLogBounds } from './log-bounds-detect.ts';
 import { Doublewrite } from './doublewrite.ts';
+import { doublewriteRestored, withPagesReplaced } from './doublewrite-restore.ts';
 import { LogFormatError } from './log-file.ts';
 import type { RedoLogBounds } from './log-types.ts';
 import { recoveredSource, spaceIdInLog, unappliableTo, type RecoveryStats } from './recovered-source.ts';
@@ -32,6 +33,8 @@ export interface RedoOptions {
   boundsReaders?: readonly BoundsReader[];
   /** The datadir's system tablespace (ibdata1): its doublewrite buffer restores pages the crash tore. */
   systemTablespace?: ByteSource | null;
+  /** MySQL 8.0.20+'s doublewrite files (`#ib_16384_0.dblwr` …): where given, the buffer is theirs, not ibdata1's. */
+  doublewriteFiles?: readonly ByteSource[];
   /** The keys of an encrypted log (innodb_encrypt_log: key 1 of the key file). */
   keys?: EncryptionKeys;
   /** The log's census, taken once for every file of the datadir (logCensus): only the stretches of the log holding the file's records are read. */
@@ -55,6 +58,8 @@ export interface RedoRecovery {
   pagesInLog: number | null;
   /** Tablespace files created, deleted or renamed after the checkpoint (FILE_CREATE, FILE_DELETE, FILE_RENAME). */
   files: FileOperation[];
+  /** Where the log is not applied: the torn pages read from the doublewrite buffer's intact copies instead, and whose buffer (its files). */
+  doublewrite?: { pages: number[]; from: string };
 }
 
 /**
@@ -81,7 +86,8 @@ export async function withRedoLogAll(files: readonly ByteSource[], log: ByteSour
   } catch (e) {
     if (!(e instanceof LogFormatError)) throw e;
     const recovery = await boundsOnly(fresh(), log, e, boundsReaders);
-    return files.map((source) => ({ source, recovery: { ...recovery } }));
+    // (a torn page 0 hides no space id from the other pages' headers: opened[k].fsp has it)
+    return tornPagesOnly(files, opened.map((ts) => ts?.fsp.spaceId ?? null), recovery, options);
   }
   if (ids.includes(null)) {
     // A file whose page 0 was never written: the log names its tablespace, then indexes its pages.
@@ -109,7 +115,7 @@ export async function withRedoLogAll(files: readonly ByteSource[], log: ByteSour
 async function recoverFile(file: ByteSource, scan: RedoScan, spaceId: number | null, torn: boolean, buffer: Doublewrite | null, recovery: RedoRecovery, options: RedoOptions): Promise<{ source: ByteSource; recovery: RedoRecovery }> {
   // A page 0 torn by the crash is taken from the buffer before the file's format is read from it.
   const page0 = spaceId !== null && torn ? buffer?.copyOf(spaceId, 0) : null;
-  const raw = page0 ? withPage0(file, page0) : file;
+  const raw = page0 ? withPagesReplaced(file, new Map([[0, page0]]), page0.length, 'page 0 from the doublewrite buffer') : file;
   if (spaceId === null) {
     recovery.notApplied = `the file's page 0 cannot be read and the log does not name ${raw.name}`;
     return { source: raw, recovery };
@@ -143,15 +149,30 @@ async function doublewriteOf(system: ByteSource | null, bounds: RedoLogBounds): 
   return Doublewrite.fromSystemTablespace(system, { lsnRange: { from: bounds.checkpointLsn, to: bounds.endLsn } }).catch(() => null);
 }
 
-/** `raw` with its page 0 replaced by `page`, the intact copy of a torn one. */
-function withPage0(raw: ByteSource, page: Uint8Array): ByteSource {
-  const read = async (offset: number, length: number) => {
-    const bytes = (await raw.read(offset, length)).slice();
-    if (offset < page.length) bytes.set(page.subarray(offset, Math.min(page.length, offset + bytes.length)), 0);
-    return bytes;
-  };
-  return { name: raw.name, size: raw.size, version: raw.version === undefined ? undefined : `${raw.version}, page 0 from the doublewrite buffer`, read };
+/**
+ * The files of a datadir whose log is not applied (MySQL's), after an unclean stop: each with its
+ * torn pages read from the doublewrite buffer's copies written between the log's checkpoint and its
+ * end, as MySQL's recovery restores them before it applies its log; the buffer of its
+ * `#ib_*.dblwr` files where there are any (MySQL 8.0.20+ reads no other), else ibdata1's.
+ */
+async function tornPagesOnly(files: readonly ByteSource[], ids: readonly (number | null)[], recovery: RedoRecovery, options: RedoOptions): Promise<{ source: ByteSource; recovery: RedoRecovery }[]> {
+  const b = recovery.bounds;
+  const dblwr = options.doublewriteFiles ?? [];
+  if (b === null || recovery.clean || options.apply === false || (dblwr.length === 0 && !options.systemTablespace)) return files.map((source) => ({ source, recovery: { ...recovery } }));
+  // A MySQL buffer holds the pages of every table: only the files' own are checked (their ids in the clear).
+  const known = ids.filter((id): id is number => id !== null);
+  const within = { lsnRange: { from: b.checkpointLsn, to: b.endLsn }, spaceIds: b.format.startsWith('MySQL') ? new Set(known) : undefined };
+  const buffer = await (dblwr.length > 0 ? Doublewrite.fromFiles(dblwr, within) : Doublewrite.fromSystemTablespace(options.systemTablespace!, within)).catch(() => null);
+  const from = dblwr.length > 0 ? dblwr.map((f) => baseName(f.name)).join(', ') : baseName(options.systemTablespace!.name);
+  const out = [];
+  for (const file of files) {
+    const { source, restored } = buffer === null ? { source: file, restored: [] } : await doublewriteRestored(file, buffer, options.keys);
+    out.push({ source, recovery: restored.length === 0 ? { ...recovery } : { ...recovery, doublewrite: { pages: restored, from } } });
+  }
+  return out;
 }
+
+const baseName = (n: string) => n.replace(/^.*[\\/]/, '');
 
 /** A log that is not 10.8+'s: its bounds from the readers of other formats, if one knows it. */
 async function boundsOnly(recovery: RedoRecovery, log: ByteSource, error: LogFormatError, readers: readonly BoundsReader[]): Promise<RedoRecovery> {
@@ -188,11 +209,21 @@ export function recoveryLines(file: string, r: RedoRecovery): string[] {
     const pages = r.pagesInLog === null ? '' : ` ${r.pagesInLog} pages of this table were changed after the checkpoint;`;
     lines.push(`${file}: the log is not applied: ${r.notApplied};${pages} rows may be stale (older than what the server committed), missing or deleted rows still shown`);
   }
+  const dw = r.doublewrite;
+  if (dw) lines.push(`${file}: ${dw.pages.length} pages restored from ${dw.from} (torn by the crash, read as the doublewrite buffer's intact copies: pages ${dw.pages.join(', ')})`);
   for (const f of r.files) {
     const what = f.op === 'create' ? 'created' : f.op === 'delete' ? 'deleted (dropped)' : `renamed to ${f.newName ?? '?'}`;
     lines.push(`${file}: after the checkpoint, ${f.name} (tablespace ${f.spaceId}) was ${what}`);
   }
   return lines;
+}
+
+/**
+ * Whether the file is read otherwise than as it is on disk: rolled forward by the log, or torn pages
+ * taken from the doublewrite buffer (other threads reading the file itself would not see them).
+ */
+export function pagesReplaced(r: RedoRecovery | null | undefined): boolean {
+  return !!r && (r.applied !== null || (r.doublewrite?.pages.length ?? 0) > 0);
 }
 
 /** Whether what the log did leaves the rows possibly stale: not applied, or some page's records failed. */

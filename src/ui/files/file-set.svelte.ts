@@ -12,7 +12,7 @@ import { isServerConfig } from '../../core/definitions/server-time-zone.ts';
 import { TimeZoneChoice } from '../tables/time-zone.svelte.ts';
 import { KeyRing } from './key-ring.svelte.ts';
 import { withDataFilesJoined } from './data-files.ts';
-import { datadirLogsOf, filesWithoutTheirLog, isRedoLogFile } from './redo-files.ts';
+import { datadirLogsOf, filesWithoutTheirLog, isDoublewriteFile, isRedoLogFile } from './redo-files.ts';
 import { detectImages, detectKeyFiles, folderOf, kindOf, pairFiles, systemPairer, type InputFile, type PairedTable } from './pairing.ts';
 
 function sameFile(a: InputFile, b: InputFile): boolean {
@@ -70,8 +70,9 @@ export class FileSet {
   pair(): PairedTable[] {
     const pairing = pairFiles(this.#joinedFiles(), this.#systems);
     this.sqlFiles = pairing.sqls;
-    // (a redo log is read with its datadir's files: datadirLogs)
-    this.ignored = pairing.ignored.filter((f) => !isRedoLogFile(f));
+    // (a redo log, and MySQL's doublewrite files beside one, are read with its datadir's files: datadirLogs)
+    const logged = pairing.ignored.some(isRedoLogFile);
+    this.ignored = pairing.ignored.filter((f) => !isRedoLogFile(f) && !(logged && isDoublewriteFile(f)));
     this.orphans = pairing.orphans;
     return pairing.tables;
   }

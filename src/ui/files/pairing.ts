@@ -18,6 +18,7 @@
  * with its `.frm` from the datadir's database folder beside ibdata1 (`db/table.frm`) where there is one.
  */
 import type { SystemTable } from '../../../workers/decoder-api.ts';
+import { dblwrFilePageSize } from '../../core/log/doublewrite.ts';
 
 export type FileKind = 'ibd' | 'frm' | 'sql' | 'cfg' | 'par' | 'system' | 'other';
 
@@ -85,10 +86,14 @@ export function holdsIndexPage(bytes: Uint8Array): boolean {
   return false;
 }
 
-/** Marks the files among `files` that no name or key tells, whose first MiB holds InnoDB index pages. */
+/**
+ * Marks the files among `files` that no name or key tells, whose first MiB holds InnoDB index pages.
+ * MySQL's doublewrite files (`#ib_16384_0.dblwr`) hold page copies of many tables: read with their
+ * datadir's log (redo-files.ts), never as an image.
+ */
 export async function detectImages(files: readonly InputFile[]): Promise<InputFile[]> {
   return Promise.all(files.map(async (f) => {
-    if (f.key || kindOf(f.file.name) !== 'other' || f.file.size < PAGE_ALIGN) return f;
+    if (f.key || kindOf(f.file.name) !== 'other' || f.file.size < PAGE_ALIGN || dblwrFilePageSize(f.file.name) !== null) return f;
     const head = new Uint8Array(await f.file.slice(0, IMAGE_SNIFF_BYTES).arrayBuffer());
     return holdsIndexPage(head) ? { ...f, image: true } : f;
   }));

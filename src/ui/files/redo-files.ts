@@ -5,6 +5,7 @@
  * folder, and only they are read through the log (redo-sources.ts in the workers). No DOM besides
  * the `File` type: unit-tested in Node.
  */
+import { dblwrFilePageSize } from '../../core/log/doublewrite.ts';
 import type { EncryptionKeys } from '../../core/tablespace/encryption.ts';
 import { fileKey, type DatadirLog } from '../../../workers/redo-api.ts';
 import { folderOf, kindOf, type InputFile } from './pairing.ts';
@@ -24,6 +25,11 @@ export function isRedoLogFile(f: InputFile): boolean {
   return logNumber(f) !== null;
 }
 
+/** Whether `f` is one of MySQL 8.0.20+'s doublewrite files (`#ib_16384_0.dblwr`): read with its datadir's log, not as a table. */
+export function isDoublewriteFile(f: InputFile): boolean {
+  return !f.key && dblwrFilePageSize(f.path.slice(f.path.lastIndexOf('/') + 1)) !== null;
+}
+
 /** The datadir folder of a log file: its own folder, or the one above `#innodb_redo`. */
 function datadirOf(f: InputFile): string {
   const folder = folderOf(f.path);
@@ -37,8 +43,8 @@ function inFolder(path: string, folder: string): boolean {
 
 /**
  * The redo log of each datadir among `files` (each system tablespace's data files joined already),
- * for the workers: its files in order, the datadir's ibdata1, undo tablespaces (for the
- * transactions to roll back) and table files; none when no log was dropped. A file belongs to the
+ * for the workers: its files in order, the datadir's ibdata1, MySQL's doublewrite files, undo
+ * tablespaces (for the transactions to roll back) and table files; none when no log was dropped. A file belongs to the
  * innermost datadir folder holding it, so several datadirs dropped together each read their own
  * files through their own log.
  */
@@ -58,6 +64,7 @@ export function datadirLogsOf(files: readonly InputFile[], asOnDisk: boolean, ke
       more: own.slice(1).map(named),
       system: system && named(system),
       undo: files.filter((f) => folderOf(f.path) === folder && UNDO_NAME.test(f.file.name)).map(named),
+      doublewrite: files.filter((f) => folderOf(f.path) === folder && isDoublewriteFile(f)).sort((a, b) => (a.path < b.path ? -1 : 1)).map(named),
       members: tables.map((f) => fileKey(f.file, f.file.name)),
       asOnDisk,
       keys,
