@@ -1,0 +1,126 @@
+/**
+ * Issue 37 with PAGE_COMPRESSED tables: the crash-recovery workload (crash-recovery-setup.ts) on
+ * page-compressed tables of a MariaDB 10.11 server killed mid-work, a transaction left open on
+ * another (t_open, lz4). t_zlib and t_lz4 are full_crc32 files (the algorithm in their space flags), t_old an
+ * original-format one (innodb_checksum_algorithm=crc32 when created: each page names its algorithm,
+ * lzma here). The log applies to the pages decompressed, as fil_page_decompress gives them to the
+ * server's recovery; a second server recovers copy B by itself, and its SELECT is the truth for our
+ * rows from copy A. As on disk (--as-on-disk), the rows differ: the log mattered.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCreateTables } from '../../src/core/definitions/ddl/create-table.ts';
+import { isFullCrc32Compressed, isMariadbCompressed } from '../../src/core/pages/page-compression.ts';
+import { openTable, type Row } from '../../src/core/readers/table-reader.ts';
+import { Tablespace } from '../../src/core/tablespace/tablespace.ts';
+import { openInnodb } from '../../src/lib/node.ts';
+import { fileSource } from '../../src/node/file-source.ts';
+import { startMariadb, type MariadbServer, type Session } from '../harness/mariadb.ts';
+import { CHANGE, flushAll, LOAD, SERVER_ARGS } from './crash-recovery-setup.ts';
+import { expectSameRows } from './decode.ts';
+import { ndjsonRows } from './undo-setup.ts';
+
+const ROOT = join(import.meta.dirname, '../..');
+const CLI = join(ROOT, 'dist-cli/ibd-reader.mjs');
+const cli = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
+const ARGS = [...SERVER_ARGS, '--plugin-load-add=provider_lz4', '--plugin-load-add=provider_lzma'];
+const PCOMP = 'DYNAMIC PAGE_COMPRESSED=1';
+const TABLES = ['t_zlib', 't_lz4', 't_old'] as const;
+
+let server: MariadbServer;
+let session: Session;
+let copyA: string;
+let recovered: MariadbServer;
+
+beforeAll(async () => {
+  execFileSync(process.execPath, [join(ROOT, 'scripts/build-cli.mjs')], { cwd: ROOT });
+  server = await startMariadb({ extraArgs: ARGS });
+  await server.exec(`SET GLOBAL innodb_compression_algorithm = zlib; ${LOAD('t_zlib', PCOMP)}
+    SET GLOBAL innodb_compression_algorithm = lz4; ${LOAD('t_lz4', PCOMP)} ${LOAD('t_open', PCOMP, 1000)}
+    SET GLOBAL innodb_checksum_algorithm = crc32; SET GLOBAL innodb_compression_algorithm = lzma; ${LOAD('t_old', PCOMP)}
+    SET GLOBAL innodb_checksum_algorithm = full_crc32;`);
+  await flushAll(server);
+  await server.exec(TABLES.map(CHANGE).join(''));
+  session = await server.openSession();
+  await session.exec("BEGIN; DELETE FROM t_open WHERE id < 300; UPDATE t_open SET s = 'uncommitted', k = -k WHERE id > 700");
+  // Another connection's commit writes the log buffer out with the open transaction's changes.
+  await server.exec('CREATE TABLE t_sync (id INT PRIMARY KEY); INSERT INTO t_sync VALUES (1)');
+  await server.crash();
+  copyA = server.copyDatadir();
+  recovered = await startMariadb({ datadir: server.copyDatadir(), extraArgs: ARGS });
+}, 600_000);
+
+afterAll(async () => {
+  await recovered?.stop();
+  await server?.stop();
+});
+
+/** Every row of `table` in copy A, through its log, decoded with the recovered server's definition. */
+async function ourRows(table: string): Promise<{ rows: Row[]; applied: number; failed: unknown[] }> {
+  const ddl = (await recovered.query(`SHOW CREATE TABLE \`${table}\``)).rows[0][1] as string;
+  const file = await openInnodb(join(copyA, 'test', `${table}.ibd`), { schema: { name: `${table}.sql`, data: ddl } });
+  try {
+    const reader = await openTable(file.source, parseCreateTables(ddl)[0]);
+    const rows: Row[] = [];
+    for await (const batch of reader.rows({ batchSize: 500 })) rows.push(...batch);
+    expect(reader.stats.problems).toEqual([]);
+    return { rows, applied: file.recovery?.applied?.recordsApplied ?? 0, failed: file.recovery?.applied?.failed ?? [] };
+  } finally {
+    await file.close();
+  }
+}
+
+describe('page-compressed tables of a datadir killed mid-work, rolled forward', () => {
+  it('has page-compressed files in both formats, with compressed pages', async () => {
+    const formats: [string, boolean, number, number][] = [];
+    for (const table of TABLES) {
+      const raw = await fileSource(join(copyA, 'test', `${table}.ibd`));
+      try {
+        const ts = await Tablespace.open(raw);
+        let compressed = 0;
+        for (let no = 1; no < ts.pageCount; no++) {
+          const page = await raw.read(no * ts.physicalSize, ts.physicalSize);
+          if (ts.fullCrc32 ? isFullCrc32Compressed(page) : isMariadbCompressed(page)) compressed++;
+        }
+        formats.push([table, ts.fullCrc32, ts.fsp.flags.pageCompression, Math.sign(compressed)]);
+      } finally {
+        await raw.close();
+      }
+    }
+    // full_crc32: the algorithm in the flags (1 zlib, 2 lz4); the original format: a flag, the algorithm in each page.
+    expect(formats).toEqual([['t_zlib', true, 1, 1], ['t_lz4', true, 2, 1], ['t_old', false, 1, 1]]);
+    expect(recovered.errorLog()).toMatch(/crash recovery/i);
+  }, 120_000);
+
+  for (const table of TABLES) {
+    it(`reads ${table} as the server's own recovery leaves it, every row`, async () => {
+      const expected = await recovered.query(`SELECT * FROM \`${table}\` ORDER BY id`);
+      const ours = await ourRows(table);
+      expect(ours.failed, `${table}: pages whose log failed`).toEqual([]);
+      expect(ours.applied, `${table}: log records applied`).toBeGreaterThan(0);
+      expectSameRows(ours.rows, expected.rows, table, expected.columns);
+    }, 180_000);
+  }
+
+  it('CLI: rolls forward (exit 0, the count the server gives); as on disk the count differs (exit 2)', async () => {
+    for (const table of TABLES) {
+      const ibd = join(copyA, 'test', `${table}.ibd`);
+      const count = (await recovered.query(`SELECT COUNT(*) FROM ${table}`)).rows[0][0];
+      const rolled = cli(ibd, '--count');
+      expect(rolled.status, rolled.stderr).toBe(0);
+      expect(rolled.stdout.trim(), table).toBe(count);
+      expect(rolled.stderr).toMatch(/rolled forward from the checkpoint: \d+ log records applied/);
+      const onDisk = cli(ibd, '--count', '--as-on-disk');
+      expect(onDisk.status, onDisk.stderr).toBe(2);
+      expect(onDisk.stdout.trim(), table).not.toBe(count);
+    }
+  }, 300_000);
+
+  it('CLI: the open transaction on t_open (lz4) is rolled back over its rolled-forward pages', async () => {
+    const open = cli(join(copyA, 'test', 't_open.ibd'), '--format', 'ndjson', '--json-strings');
+    expect(open.status, open.stderr).toBe(0);
+    expect(open.stderr).toMatch(/was active at the crash: rolled back, \d+ rows changed/);
+    expect(ndjsonRows(open.stdout, ['id', 'k', 's'])).toEqual((await recovered.query('SELECT id, k, s FROM t_open ORDER BY id')).rows);
+  }, 300_000);
+});
