@@ -3,20 +3,25 @@
  * page-compressed tables of a MariaDB 10.11 server killed mid-work, a transaction left open on
  * another (t_open, lz4). t_zlib and t_lz4 are full_crc32 files (the algorithm in their space flags), t_old an
  * original-format one (innodb_checksum_algorithm=crc32 when created: each page names its algorithm,
- * lzma here). The log applies to the pages decompressed, as fil_page_decompress gives them to the
+ * lzma here); t_enc and t_old_enc the same two formats encrypted too (ENCRYPTED=YES, key 2 of the
+ * file_key_management plugin: compressed, then encrypted). The log applies to the pages decompressed, as fil_page_decompress gives them to the
  * server's recovery; a second server recovers copy B by itself, and its SELECT is the truth for our
  * rows from copy A. As on disk (--as-on-disk), the rows differ: the log mattered.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCreateTables } from '../../src/core/definitions/ddl/create-table.ts';
 import { isFullCrc32Compressed, isMariadbCompressed } from '../../src/core/pages/page-compression.ts';
 import { openTable, type Row } from '../../src/core/readers/table-reader.ts';
+import { parseKeyFile } from '../../src/core/tablespace/encryption.ts';
 import { Tablespace } from '../../src/core/tablespace/tablespace.ts';
 import { openInnodb } from '../../src/lib/node.ts';
 import { fileSource } from '../../src/node/file-source.ts';
 import { startMariadb, type MariadbServer, type Session } from '../harness/mariadb.ts';
+import { KEY1, KEY2, writeKeyFile } from './crash-encrypted-setup.ts';
 import { CHANGE, flushAll, LOAD, SERVER_ARGS } from './crash-recovery-setup.ts';
 import { expectSameRows } from './decode.ts';
 import { ndjsonRows } from './undo-setup.ts';
@@ -24,9 +29,13 @@ import { ndjsonRows } from './undo-setup.ts';
 const ROOT = join(import.meta.dirname, '../..');
 const CLI = join(ROOT, 'dist-cli/ibd-reader.mjs');
 const cli = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
-const ARGS = [...SERVER_ARGS, '--plugin-load-add=provider_lz4', '--plugin-load-add=provider_lzma'];
+const dir = mkdtempSync(join(tmpdir(), 'ibd-redo-pcomp-'));
+const KEY_FILE = writeKeyFile(dir, 'keys.txt', KEY1 + KEY2);
+const keys = { mariadb: parseKeyFile(KEY1 + KEY2) };
+const ARGS = [...SERVER_ARGS, '--plugin-load-add=provider_lz4', '--plugin-load-add=provider_lzma', '--plugin-load-add=file_key_management', `--file-key-management-filename=${KEY_FILE}`];
 const PCOMP = 'DYNAMIC PAGE_COMPRESSED=1';
-const TABLES = ['t_zlib', 't_lz4', 't_old'] as const;
+const ENCRYPTED = `${PCOMP} ENCRYPTED=YES ENCRYPTION_KEY_ID=2`;
+const TABLES = ['t_zlib', 't_lz4', 't_old', 't_enc', 't_old_enc'] as const;
 
 let server: MariadbServer;
 let session: Session;
@@ -37,8 +46,9 @@ beforeAll(async () => {
   execFileSync(process.execPath, [join(ROOT, 'scripts/build-cli.mjs')], { cwd: ROOT });
   server = await startMariadb({ extraArgs: ARGS });
   await server.exec(`SET GLOBAL innodb_compression_algorithm = zlib; ${LOAD('t_zlib', PCOMP)}
+    ${LOAD('t_enc', ENCRYPTED)}
     SET GLOBAL innodb_compression_algorithm = lz4; ${LOAD('t_lz4', PCOMP)} ${LOAD('t_open', PCOMP, 1000)}
-    SET GLOBAL innodb_checksum_algorithm = crc32; SET GLOBAL innodb_compression_algorithm = lzma; ${LOAD('t_old', PCOMP)}
+    SET GLOBAL innodb_checksum_algorithm = crc32; SET GLOBAL innodb_compression_algorithm = lzma; ${LOAD('t_old', PCOMP)} ${LOAD('t_old_enc', ENCRYPTED)}
     SET GLOBAL innodb_checksum_algorithm = full_crc32;`);
   await flushAll(server);
   await server.exec(TABLES.map(CHANGE).join(''));
@@ -54,14 +64,15 @@ beforeAll(async () => {
 afterAll(async () => {
   await recovered?.stop();
   await server?.stop();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 /** Every row of `table` in copy A, through its log, decoded with the recovered server's definition. */
 async function ourRows(table: string): Promise<{ rows: Row[]; applied: number; failed: unknown[] }> {
   const ddl = (await recovered.query(`SHOW CREATE TABLE \`${table}\``)).rows[0][1] as string;
-  const file = await openInnodb(join(copyA, 'test', `${table}.ibd`), { schema: { name: `${table}.sql`, data: ddl } });
+  const file = await openInnodb(join(copyA, 'test', `${table}.ibd`), { schema: { name: `${table}.sql`, data: ddl }, keys });
   try {
-    const reader = await openTable(file.source, parseCreateTables(ddl)[0]);
+    const reader = await openTable(file.source, parseCreateTables(ddl)[0], { keys });
     const rows: Row[] = [];
     for await (const batch of reader.rows({ batchSize: 500 })) rows.push(...batch);
     expect(reader.stats.problems).toEqual([]);
@@ -73,23 +84,24 @@ async function ourRows(table: string): Promise<{ rows: Row[]; applied: number; f
 
 describe('page-compressed tables of a datadir killed mid-work, rolled forward', () => {
   it('has page-compressed files in both formats, with compressed pages', async () => {
-    const formats: [string, boolean, number, number][] = [];
+    const formats: [string, boolean, number, number, string | null][] = [];
     for (const table of TABLES) {
       const raw = await fileSource(join(copyA, 'test', `${table}.ibd`));
       try {
-        const ts = await Tablespace.open(raw);
+        const ts = await Tablespace.open(raw, { keys });
         let compressed = 0;
         for (let no = 1; no < ts.pageCount; no++) {
           const page = await raw.read(no * ts.physicalSize, ts.physicalSize);
           if (ts.fullCrc32 ? isFullCrc32Compressed(page) : isMariadbCompressed(page)) compressed++;
         }
-        formats.push([table, ts.fullCrc32, ts.fsp.flags.pageCompression, Math.sign(compressed)]);
+        formats.push([table, ts.fullCrc32, ts.fsp.flags.pageCompression, Math.sign(compressed), ts.encryption]);
       } finally {
         await raw.close();
       }
     }
     // full_crc32: the algorithm in the flags (1 zlib, 2 lz4); the original format: a flag, the algorithm in each page.
-    expect(formats).toEqual([['t_zlib', true, 1, 1], ['t_lz4', true, 2, 1], ['t_old', false, 1, 1]]);
+    const key2 = 'MariaDB encryption, key id 2';
+    expect(formats).toEqual([['t_zlib', true, 1, 1, null], ['t_lz4', true, 2, 1, null], ['t_old', false, 1, 1, null], ['t_enc', true, 1, 1, key2], ['t_old_enc', false, 1, 1, key2]]);
     expect(recovered.errorLog()).toMatch(/crash recovery/i);
   }, 120_000);
 
@@ -107,11 +119,11 @@ describe('page-compressed tables of a datadir killed mid-work, rolled forward', 
     for (const table of TABLES) {
       const ibd = join(copyA, 'test', `${table}.ibd`);
       const count = (await recovered.query(`SELECT COUNT(*) FROM ${table}`)).rows[0][0];
-      const rolled = cli(ibd, '--count');
+      const rolled = cli(ibd, '--count', '--key-file', KEY_FILE);
       expect(rolled.status, rolled.stderr).toBe(0);
       expect(rolled.stdout.trim(), table).toBe(count);
       expect(rolled.stderr).toMatch(/rolled forward from the checkpoint: \d+ log records applied/);
-      const onDisk = cli(ibd, '--count', '--as-on-disk');
+      const onDisk = cli(ibd, '--count', '--as-on-disk', '--key-file', KEY_FILE);
       expect(onDisk.status, onDisk.stderr).toBe(2);
       expect(onDisk.stdout.trim(), table).not.toBe(count);
     }
