@@ -8,7 +8,9 @@
  * log creates beyond the file's end are built from it. Recovered pages are kept in a bounded cache
  * and made again when asked for after they left it. A page torn by the crash (its checksum fails, or
  * it is all zeros) whose intact copy the doublewrite buffer holds is replaced by the copy first, as
- * buf_dblwr_t::recover does, and the log applied to the copy.
+ * buf_dblwr_t::recover does, and the log applied to the copy. A PAGE_COMPRESSED page (either format)
+ * is decompressed, after decryption, before the log is applied to it (fil_page_decompress), and the
+ * recovered page is written back uncompressed.
  */
 import { pageChecksums, crc32c, verifyPage } from '../pages/checksum.ts';
 import { isAllZero, u32 } from '../pages/fil-header.ts';
