@@ -8,7 +8,7 @@
  * file, whatever page is read first (a BLOB page, a page the log rebuilt plain). A second server
  * recovers copy B by itself; our rows from copy A, through the library and the CLI, equal its SELECT.
  * Then the recovered server, intact, AES-CTR too: BLOB-heavy tables of each row format, exported,
- * read through the CLI.
+ * read through the CLI, in both tablespace formats (full_crc32 and the original one).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,6 +19,7 @@ import { parseCreateTables } from '../../src/core/definitions/ddl/create-table.t
 import { scanRedoLog } from '../../src/core/log/redo-scan.ts';
 import { openTable, type Row } from '../../src/core/readers/table-reader.ts';
 import { parseKeyFile } from '../../src/core/tablespace/encryption.ts';
+import { Tablespace } from '../../src/core/tablespace/tablespace.ts';
 import { openInnodb } from '../../src/lib/node.ts';
 import { fileSource } from '../../src/node/file-source.ts';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
@@ -99,14 +100,26 @@ describe('an AES-CTR encrypted datadir killed mid-work, its encrypted log applie
 
 describe('an intact AES-CTR encrypted datadir, BLOB-heavy tables', () => {
   // A page-compressed table's pages tell the cipher once decompressed (each may be compressed).
-  for (const [name, options] of [['dynamic', 'ROW_FORMAT=DYNAMIC'], ['compact', 'ROW_FORMAT=COMPACT'], ['redundant', 'ROW_FORMAT=REDUNDANT'], ['compressed', 'PAGE_COMPRESSED=1']]) {
-    it(`CLI: ${options}, BLOBs of one page and of many, every row`, async () => {
+  // The original tablespace format too (innodb_checksum_algorithm=crc32 when the table is created):
+  // the key version and checksum in bytes 26-33, the page's own checksum that of its plaintext.
+  const CASES = [['dynamic', 'ROW_FORMAT=DYNAMIC'], ['compact', 'ROW_FORMAT=COMPACT'], ['redundant', 'ROW_FORMAT=REDUNDANT'], ['compressed', 'PAGE_COMPRESSED=1']].flatMap(([name, options]) => [
+    [name, options, 'full_crc32'], [`${name}_crc32`, options, 'crc32'],
+  ]).concat([['zip_crc32', 'ROW_FORMAT=COMPRESSED', 'crc32']]);
+  for (const [name, options, checksum] of CASES) {
+    it(`CLI: ${options} (${checksum}), BLOBs of one page and of many, every row`, async () => {
       const table = `blobs_${name}`;
-      await recovered.exec(`CREATE TABLE ${table} (id INT PRIMARY KEY, t MEDIUMTEXT, u TEXT NULL) ${options};
+      await recovered.exec(`SET GLOBAL innodb_checksum_algorithm = ${checksum}; CREATE TABLE ${table} (id INT PRIMARY KEY, t MEDIUMTEXT, u TEXT NULL) ${options}; SET GLOBAL innodb_checksum_algorithm = full_crc32;
         INSERT INTO ${table} SELECT seq, REPEAT(SHA2(seq, 256), 1 + (seq * 37) % 2000), IF(seq % 3 = 0, NULL, REPEAT(CHAR(97 + seq % 26), 700 + seq)) FROM seq_1_to_400;
         UPDATE ${table} SET t = REPEAT('ctr', 9000) WHERE id % 17 = 0; DELETE FROM ${table} WHERE id % 23 = 0`);
       await flushAll(recovered);
       const ibd = await recovered.exportTable(table);
+      const raw = await fileSource(ibd);
+      try {
+        const ts = await Tablespace.open(raw, { keys });
+        expect([ts.fullCrc32, ts.encryption]).toEqual([checksum === 'full_crc32', 'MariaDB encryption, key id 2']);
+      } finally {
+        await raw.close();
+      }
       const out = cli(ibd, '--format', 'ndjson', '--json-strings', '--key-file', KEY_FILE);
       expect(out.status, out.stderr).toBe(0);
       const expected = (await recovered.query(`SELECT id, t, u FROM ${table} ORDER BY id`)).rows;

@@ -22,7 +22,7 @@ export const SERVER_ARGS = [
 /** The tables compared with the server after its recovery, and their ORDER BY. */
 export const TABLES = ['t_compact', 't_dynamic', 't_redundant', 't_new'] as const;
 
-const LOAD = (name: string, format: string, rows = 3000) => `
+export const LOAD = (name: string, format: string, rows = 3000) => `
   CREATE TABLE ${name} (id INT NOT NULL PRIMARY KEY, k INT NOT NULL, s VARCHAR(300) NOT NULL, b MEDIUMBLOB NULL, KEY kk (k)) ENGINE=InnoDB ROW_FORMAT=${format};
   INSERT INTO ${name} SELECT seq, seq % 97, REPEAT(CHAR(97 + seq % 26), 20 + seq % 200), IF(seq % 50 = 0, REPEAT('x', 20000), NULL) FROM seq_1_to_${rows};`;
 
@@ -31,7 +31,7 @@ const LOAD_PART = `
   CREATE TABLE t_part (id INT NOT NULL PRIMARY KEY, k INT NOT NULL, s VARCHAR(300) NOT NULL, b MEDIUMBLOB NULL, KEY kk (k)) ENGINE=InnoDB PARTITION BY HASH (id) PARTITIONS 3;
   INSERT INTO t_part SELECT seq, seq % 97, REPEAT(CHAR(97 + seq % 26), 20 + seq % 200), IF(seq % 50 = 0, REPEAT('x', 20000), NULL) FROM seq_1_to_900;`;
 
-const CHANGE = (name: string) => `
+export const CHANGE = (name: string) => `
   INSERT INTO ${name} SELECT seq, seq % 89, REPEAT(CHAR(65 + seq % 26), 10 + seq % 250), IF(seq % 40 = 0, REPEAT('y', 30000), NULL) FROM seq_3001_to_5000;
   DELETE FROM ${name} WHERE id BETWEEN 1000 AND 2000;
   UPDATE ${name} SET s = REPEAT('z', 290), k = k + 1 WHERE id % 7 = 0;

@@ -60,7 +60,7 @@ export async function doublewriteRestored(raw: ByteSource, buffer: DoublewriteBu
   // An encrypted page's checksum is of its plaintext: without its key, whether it is torn is not known.
   const decryptor = ts.encryption === null ? null : await openDecryptor(file, ts.fsp, ts.physicalSize, keys);
   if (decryptor?.problem) return page0 === null ? none : { source: file, restored: [0] };
-  const layout = { physical: ts.physicalSize, fullCrc32: ts.fullCrc32, zip: ts.fsp.flags.zipSize !== 0, decryptor };
+  const layout = { physical: ts.physicalSize, fullCrc32: ts.fullCrc32, zip: ts.fsp.flags.zipSize !== 0, decryptor, compression: ts.fullCrc32 ? ts.fsp.flags.pageCompression : 0 };
   const pages = await tornPagesRestored(raw, buffer, ts.fsp.spaceId, layout);
   if (page0 !== null) pages.set(0, page0);
   if (pages.size === 0) return none;

@@ -8,11 +8,14 @@
  * log creates beyond the file's end are built from it. Recovered pages are kept in a bounded cache
  * and made again when asked for after they left it. A page torn by the crash (its checksum fails, or
  * it is all zeros) whose intact copy the doublewrite buffer holds is replaced by the copy first, as
- * buf_dblwr_t::recover does, and the log applied to the copy.
+ * buf_dblwr_t::recover does, and the log applied to the copy. A PAGE_COMPRESSED page (either format)
+ * is decompressed, after decryption, before the log is applied to it (fil_page_decompress), and the
+ * recovered page is written back uncompressed.
  */
 import { pageChecksums, crc32c, verifyPage } from '../pages/checksum.ts';
-import { FIL_PAGE_LSN, u32 } from '../pages/fil-header.ts';
+import { FIL_PAGE_LSN, isAllZero, u32 } from '../pages/fil-header.ts';
 import { isValidPageSize, parseSpaceFlags } from '../pages/fsp-header.ts';
+import { decompressFullCrc32, decompressMariadb, fullCrc32StoredSize, isFullCrc32Compressed, isMariadbCompressed, PageCompressionError } from '../pages/page-compression.ts';
 import { verifyZipPage, zipPageCrc32 } from '../pages/zip-page.ts';
 import type { ByteSource } from '../tablespace/source.ts';
 import { EncryptionError, openDecryptor, type PageDecryptor } from '../tablespace/encryption.ts';
@@ -57,6 +60,12 @@ interface Layout {
   zip: boolean;
   /** An encrypted file's: the log applies to its pages decrypted, which are then written back plain. */
   decryptor: PageDecryptor | null;
+  /**
+   * A full_crc32 PAGE_COMPRESSED file's algorithm (space flags), else 0. The log applies to a
+   * page-compressed page decompressed (fil_page_decompress), in either format; the recovered page
+   * is written back uncompressed, as the server writes a page whose compression saves no space.
+   */
+  compression: number;
 }
 
 /**
@@ -67,21 +76,21 @@ interface Layout {
 async function layoutOf(raw: ByteSource, scan: RedoScan, spaceId: number): Promise<Layout | string> {
   const ts = await Tablespace.open(raw).catch(() => null);
   if (ts !== null && ts.page0Damaged === null) {
-    if (ts.fsp.flags.pageCompression && ts.fsp.flags.fullCrc32) return 'the file is page-compressed: the log applies to its decompressed pages, which is not done';
     const decryptor = ts.encryption === null ? null : await openDecryptor(raw, ts.fsp, ts.physicalSize, scan.keys);
     if (decryptor?.problem) return `the file is encrypted and the log applies to its decrypted pages: ${decryptor.problem}`;
-    return { physical: ts.physicalSize, fullCrc32: ts.fullCrc32, zip: ts.fsp.flags.zipSize !== 0, decryptor };
+    const compression = ts.fullCrc32 ? ts.fsp.flags.pageCompression : 0;
+    return { physical: ts.physicalSize, fullCrc32: ts.fullCrc32, zip: ts.fsp.flags.zipSize !== 0, decryptor, compression };
   }
   const log = scan.pages.get(spaceId)?.get(0);
   if (!log || log.initAt < 0) return 'page 0 of the file cannot be read and the log does not build it, so its page size and format are not known';
   const stats: RecoveryStats = { pagesInLog: 0, recordsInLog: 0, pagesRecovered: 0, recordsApplied: 0, pagesBeyondEnd: 0, failed: [], restored: [] };
-  const page0 = await new PageRecovery(scan, spaceId, { physical: MAX_PAGE, fullCrc32: true, zip: false, decryptor: null }, stats).page(0, log, null);
+  const page0 = await new PageRecovery(scan, spaceId, { physical: MAX_PAGE, fullCrc32: true, zip: false, decryptor: null, compression: 0 }, stats).page(0, log, null);
   const flags = page0 === null ? null : parseSpaceFlags(u32(page0, FSP_FLAGS));
   if (flags === null || !isValidPageSize(flags.pageSize)) return 'page 0 as the log builds it has no valid tablespace flags';
-  return { physical: flags.zipSize || flags.pageSize, fullCrc32: flags.fullCrc32, zip: flags.zipSize !== 0, decryptor: null };
+  return { physical: flags.zipSize || flags.pageSize, fullCrc32: flags.fullCrc32, zip: flags.zipSize !== 0, decryptor: null, compression: flags.fullCrc32 ? flags.pageCompression : 0 };
 }
 
-/** Why the log is not applied to this file (another datadir's, an encrypted or page-compressed file), or null. */
+/** Why the log is not applied to this file (another datadir's, an encrypted file without its key), or null. */
 export async function unappliableTo(raw: ByteSource, scan: RedoScan, spaceId: number): Promise<string | null> {
   if (scan.unappliable) return scan.unappliable;
   const layout = await layoutOf(raw, scan, spaceId);
@@ -107,16 +116,32 @@ export function spaceIdInLog(scan: RedoScan, fileName: string): number | null {
 }
 
 /**
- * Whether a page of the file is torn: all zeros, or failing the checksum of the file's format. An
- * encrypted page's full_crc32 checksum is of its encrypted bytes; in the original format, of the
- * plaintext (so it is decrypted first, and torn when it does not decrypt).
+ * Whether a page of the file is torn: all zeros, or failing the checksum of the file's format. A
+ * full_crc32 page's checksum is of its stored bytes (encrypted, compressed: up to the size its type
+ * records). In the original format, of the plaintext page before compression (so it is decrypted and
+ * decompressed first, and torn when it does not decrypt or decompress).
  */
 async function torn(page: Uint8Array, no: number, layout: Layout): Promise<boolean> {
+  if (layout.fullCrc32 && !layout.zip) {
+    const stored = fullCrc32StoredSize(page);
+    return stored === null || u32(page, stored - 4) !== crc32c(page, 0, stored - 4) || isAllZero(page);
+  }
   const decrypt = !layout.fullCrc32 && layout.decryptor?.isEncrypted(page) === true;
-  const plain = decrypt ? await layout.decryptor!.decrypt(page, no).catch(() => null) : page;
-  if (plain === null) return true;
+  let plain: Uint8Array | string | null = decrypt ? await layout.decryptor!.decrypt(page, no).catch(() => null) : page;
+  if (plain !== null && isMariadbCompressed(plain)) plain = uncompressed(plain, 0);
+  if (plain === null || typeof plain === 'string') return true;
   const result = layout.zip ? verifyZipPage(plain) : verifyPage(plain, layout.fullCrc32);
   return result === 'bad' || result === 'empty';
+}
+
+/** The page image of a MariaDB page-compressed page (`algo`: a full_crc32 file's, 0 in the original format), or why it does not decompress. */
+function uncompressed(page: Uint8Array, algo: number): Uint8Array | string {
+  try {
+    return algo === 0 ? decompressMariadb(page) : decompressFullCrc32(page, algo);
+  } catch (e) {
+    if (e instanceof PageCompressionError) return e.message;
+    throw e;
+  }
 }
 
 /**
@@ -259,6 +284,12 @@ class PageRecovery {
       if (typeof plain === 'string') return this.fail(no, `the page does not decrypt: ${plain}`);
       frame = plain;
     } else frame = disk.slice();
+    const compressed = fromInit || disk === null ? false : this.layout.compression !== 0 ? isFullCrc32Compressed(frame) : isMariadbCompressed(frame);
+    if (compressed) {
+      const image = uncompressed(frame, this.layout.compression);
+      if (typeof image === 'string') return this.fail(no, image);
+      frame = image;
+    }
     const pageLsn = fromInit ? 0 : u32(frame, 16) * 0x1_0000_0000 + u32(frame, 20);
     const state: ApplyState = { lastOffset: 1 };
     const { bytes, at } = await this.batches.runsOf(no);
