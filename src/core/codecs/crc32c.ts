@@ -36,17 +36,27 @@ function wordsIn(buffer: ArrayBufferLike, endByte: number): Int32Array {
   return wordView;
 }
 
-/** CRC-32C of b[start, end): slicing-by-16 over whole words, byte by byte at the ends. */
+/** From this many bytes on, whole words are read from the buffer: below, the byte loop is as quick. */
+const WORDS_FROM = 16;
+
+/**
+ * CRC-32C of b[start, end): slicing-by-16 over blocks of four whole words, slicing-by-4 over the
+ * words left (its tables are the last four of slicing-by-16's), byte by byte at the ends. The redo
+ * scan sums millions of mini-transactions of ~135 bytes: up to 15 bytes a byte at a time after the
+ * blocks were a large share of each.
+ */
 export function crc32c(b: Uint8Array, start: number, end: number): number {
   let crc = -1;
   let i = start;
-  if (LITTLE_ENDIAN && end - start >= 64) {
+  if (LITTLE_ENDIAN && end - start >= WORDS_FROM) {
     // Byte by byte up to a 4-byte boundary, then whole words straight from the buffer.
     for (; ((b.byteOffset + i) & 3) !== 0; i++) crc = (crc >>> 8) ^ T[(crc ^ b[i]) & 0xff];
-    const n = ((end - i) >> 4) << 2;
+    const words = (end - i) >> 2;
     const first = (b.byteOffset + i) >> 2;
-    const w = wordsIn(b.buffer, (first + n) * 4);
-    for (let k = first, last = first + n; k < last; k += 4) {
+    const w = wordsIn(b.buffer, (first + words) * 4);
+    const blocks = first + ((words >> 2) << 2);
+    let k = first;
+    for (; k < blocks; k += 4) {
       const a = crc ^ w[k];
       const x = w[k + 1];
       const y = w[k + 2];
@@ -57,7 +67,11 @@ export function crc32c(b: Uint8Array, start: number, end: number): number {
         T[1792 + (y & 0xff)] ^ T[1536 + ((y >>> 8) & 0xff)] ^ T[1280 + ((y >>> 16) & 0xff)] ^ T[1024 + (y >>> 24)] ^
         T[768 + (z & 0xff)] ^ T[512 + ((z >>> 8) & 0xff)] ^ T[256 + ((z >>> 16) & 0xff)] ^ T[z >>> 24];
     }
-    i += n * 4;
+    for (const last = first + words; k < last; k++) {
+      const a = crc ^ w[k];
+      crc = T[768 + (a & 0xff)] ^ T[512 + ((a >>> 8) & 0xff)] ^ T[256 + ((a >>> 16) & 0xff)] ^ T[a >>> 24];
+    }
+    i += words * 4;
   }
   for (; i < end; i++) crc = (crc >>> 8) ^ T[(crc ^ b[i]) & 0xff];
   return (crc ^ -1) >>> 0;
