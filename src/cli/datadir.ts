@@ -11,7 +11,7 @@
  * The dictionary is read once and every dropped tree located by one scan of ibdata1 (InnodbFile keeps
  * it); files are paired by name through maps (datadir-walk.ts), so the cost grows with the tables.
  */
-import { createWriteStream, existsSync, mkdirSync, type WriteStream } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pagesReplaced, recoveryAmiss, recoveryLines } from '../core/log/redo-recovery.ts';
 import { fileSource } from '../node/file-source.ts';
@@ -33,6 +33,7 @@ import { TableQueue } from './datadir-queue.ts';
 import { PARALLEL_MIN_PAGES } from '../node/pool.ts';
 import { serveRecoveredFile } from '../node/recovered-pages.ts';
 import { problemLine } from './problem-lines.ts';
+import { TableFiles } from './table-file.ts';
 import { writePartitions } from './partitions.ts';
 import { sqlIdent } from '../core/writers/output.ts';
 
@@ -55,6 +56,9 @@ export interface DatadirRun {
   /** A line on stderr. */
   say(line: string): void;
 }
+
+/** A run with the output files it writes (their folders made once). */
+type Run = DatadirRun & { files: TableFiles };
 
 /** A line of tables.tsv. */
 interface TableLine {
@@ -87,7 +91,7 @@ const PROGRESS_MS = 2000;
 class Progress {
   private said = Date.now();
   done = 0;
-  constructor(private readonly run: DatadirRun, private total: number) {}
+  constructor(private readonly run: Run, private total: number) {}
   /** More tables to do, found on the way. */
   add(n: number): void {
     this.total += n;
@@ -106,12 +110,12 @@ const TABLES_PER_THREAD = 4;
 type Queue = TableQueue<TableLine>;
 
 /** The rows of one opened table written to OUTDIR (or counted), its line's figures filled in; a table of many leaf pages alone on the worker threads. */
-async function readOne(run: DatadirRun, queue: Queue, table: InnodbTable, paths: readonly string[], line: TableLine, path: string): Promise<void> {
+async function readOne(run: Run, queue: Queue, table: InnodbTable, paths: readonly string[], line: TableLine, path: string): Promise<void> {
   const wide = run.threads > 1 && (await table.reader.leafPages().catch(() => [])).length >= PARALLEL_MIN_PAGES;
   return wide ? queue.wide(() => readRows(run, table, paths, line, path)) : readRows(run, table, paths, line, path);
 }
 
-async function readRows(run: DatadirRun, table: InnodbTable, paths: readonly string[], line: TableLine, path: string): Promise<void> {
+async function readRows(run: Run, table: InnodbTable, paths: readonly string[], line: TableLine, path: string): Promise<void> {
   try {
     await table.checkDefinition();
   } catch (e) {
@@ -128,7 +132,7 @@ async function readRows(run: DatadirRun, table: InnodbTable, paths: readonly str
     line.rows = counted.count.rows;
     stats = counted.stats;
   } else {
-    const written = await withStream(path, (write) => tableRows(table, paths, { format: run.format, db: line.db.startsWith('#') ? null : line.db, threads: run.threads, jsonStrings: run.jsonStrings, file: path, write, warn: (m) => line.problems.push(m) }));
+    const written = await run.files.with(path, (write) => tableRows(table, paths, { format: run.format, db: line.db.startsWith('#') ? null : line.db, threads: run.threads, jsonStrings: run.jsonStrings, file: path, write, warn: (m) => line.problems.push(m) }));
     line.rows = written.rows;
     stats = written.stats;
     if (written.amiss) line.status = Math.max(line.status, 2);
@@ -136,19 +140,6 @@ async function readRows(run: DatadirRun, table: InnodbTable, paths: readonly str
   line.withheld = stats.damagedWithheld;
   line.problems.push(...stats.problems.map((p) => problemLine(table.info.file, p)));
   if (space.damaged || anythingAmiss(stats) || table.info.leafSource === 'scan') line.status = Math.max(line.status, 2);
-}
-
-/** Runs `body` with a write into a new file at `path` (its folder made), closed after. */
-async function withStream<T>(path: string, body: (write: (chunk: string | Uint8Array, done?: () => void) => Promise<void> | undefined) => Promise<T>): Promise<T> {
-  mkdirSync(join(path, '..'), { recursive: true });
-  const stream: WriteStream = createWriteStream(path);
-  // `done`: told once the chunk is written, so its buffer may serve again (RowsOut.write).
-  const write = (chunk: string | Uint8Array, done?: () => void) => (stream.write(chunk, done && (() => done())) ? undefined : new Promise<void>((resolve) => stream.once('drain', resolve)));
-  try {
-    return await body(write);
-  } finally {
-    await new Promise<void>((resolve) => stream.end(resolve));
-  }
 }
 
 function newLine(db: string, table: string, state: TableLine['state'], file: string, indexId: string, definition: string): TableLine {
@@ -161,7 +152,7 @@ const splitName = (name: string): [string, string] => {
 };
 
 /** Where a table's rows go: `db/table.ext`, `db/table.dropped.ext`, `#dropped/index-N.ext`. */
-function outPath(run: DatadirRun, db: string, name: string): string {
+function outPath(run: Run, db: string, name: string): string {
   return join(run.out ?? '', fileName(db === '' ? '#nodb' : db), `${fileName(name)}.${EXTENSIONS[run.format]}`);
 }
 
@@ -169,7 +160,7 @@ function outPath(run: DatadirRun, db: string, name: string): string {
  * Every table of the system tablespace's dictionary whose rows are in it, the dropped tables its
  * freed dictionary pages name, then its dropped trees no table names (all found by one read of the file).
  */
-async function systemTables(run: DatadirRun, file: InnodbFile, queue: Queue, progress: Progress): Promise<void> {
+async function systemTables(run: Run, file: InnodbFile, queue: Queue, progress: Progress): Promise<void> {
   // Its path, not its name: the worker threads open it (a table of many leaf pages).
   const paths = [join(run.dir, file.name)];
   const named = new Set<string>();
@@ -208,7 +199,7 @@ async function systemTables(run: DatadirRun, file: InnodbFile, queue: Queue, pro
 }
 
 /** A dropped tree no dictionary record names, read with the columns its records suggest. */
-async function unnamedTree(run: DatadirRun, queue: Queue, file: InnodbFile, paths: readonly string[], d: DroppedIndex): Promise<TableLine> {
+async function unnamedTree(run: Run, queue: Queue, file: InnodbFile, paths: readonly string[], d: DroppedIndex): Promise<TableLine> {
   const line = newLine('#dropped', `index-${d.indexId}`, 'dropped', file.name, String(d.indexId), 'guess');
   const path = outPath(run, '#dropped', `index-${d.indexId}`);
   try {
@@ -229,7 +220,7 @@ async function unnamedTree(run: DatadirRun, queue: Queue, file: InnodbFile, path
 }
 
 /** The first given table whose definition the tree's records fit, opened on it; why each did not fit goes to its line. */
-async function fittingTable(run: DatadirRun, file: InnodbFile, d: DroppedIndex, line: TableLine): Promise<InnodbTable | null> {
+async function fittingTable(run: Run, file: InnodbFile, d: DroppedIndex, line: TableLine): Promise<InnodbTable | null> {
   const misfits: string[] = [];
   for (const entry of run.given) {
     const table = await file.table(entry, { indexId: d.indexId, timeZone: run.timeZone, systemColumns: run.systemColumns });
@@ -248,7 +239,7 @@ async function fittingTable(run: DatadirRun, file: InnodbFile, d: DroppedIndex, 
   return null;
 }
 
-async function readEntry(run: DatadirRun, queue: Queue, file: InnodbFile, paths: readonly string[], entry: TableEntry, line: TableLine, path: string): Promise<TableLine> {
+async function readEntry(run: Run, queue: Queue, file: InnodbFile, paths: readonly string[], entry: TableEntry, line: TableLine, path: string): Promise<TableLine> {
   try {
     await readOne(run, queue, await file.table(entry, { timeZone: run.timeZone, systemColumns: run.systemColumns }), paths, line, path);
   } catch (e) {
@@ -259,7 +250,7 @@ async function readEntry(run: DatadirRun, queue: Queue, file: InnodbFile, paths:
 }
 
 /** A table of its own file(s): one .ibd with its .frm (else the dictionary's definition of its space), or its partitions. */
-async function fileTable(run: DatadirRun, queue: Queue, t: FileTable, system: string | null): Promise<TableLine> {
+async function fileTable(run: Run, queue: Queue, t: FileTable, system: string | null): Promise<TableLine> {
   const line = newLine(t.db, t.table, 'live', t.ibds.map((p) => p.slice(run.dir.length + 1)).join(' '), '-', t.frm !== null ? 'frm' : 'dictionary');
   const path = outPath(run, t.db, t.table);
   try {
@@ -288,7 +279,7 @@ async function fileTable(run: DatadirRun, queue: Queue, t: FileTable, system: st
 }
 
 /** A partitioned table's partitions as one table (partitions.ts), its rows counted as they are written. */
-async function partitioned(run: DatadirRun, t: FileTable, line: TableLine, path: string, definition: TableDef | undefined): Promise<TableLine> {
+async function partitioned(run: Run, t: FileTable, line: TableLine, path: string, definition: TableDef | undefined): Promise<TableLine> {
   const counter = new RecordCounter(run.format);
   let counted = '';
   const read = (write: (chunk: string | Uint8Array) => Promise<void> | undefined) => writePartitions({
@@ -301,7 +292,7 @@ async function partitioned(run: DatadirRun, t: FileTable, line: TableLine, path:
     line.status = await read((chunk) => void (counted += typeof chunk === 'string' ? chunk : new TextDecoder().decode(chunk)));
     line.rows = Number.parseInt(counted, 10);
   } else {
-    line.status = await withStream(path, async (write) => {
+    line.status = await run.files.with(path, async (write) => {
       if (run.format === 'sql') await write(`CREATE DATABASE IF NOT EXISTS ${sqlIdent(t.db)};\nUSE ${sqlIdent(t.db)};\n`);
       return read((chunk) => (counter.add(chunk), write(chunk)));
     });
@@ -314,7 +305,7 @@ async function partitioned(run: DatadirRun, t: FileTable, line: TableLine, path:
  * A partitioned table without its .frm: the definition ibdata1's dictionary gives its first
  * partition's space (the same columns in every partition; it keeps no PARTITION BY clause).
  */
-async function partitionDictionary(run: DatadirRun, t: FileTable, system: string | null): Promise<TableDef | undefined> {
+async function partitionDictionary(run: Run, t: FileTable, system: string | null): Promise<TableDef | undefined> {
   if (t.frm !== null || system === null) return undefined;
   const file = await openInnodb(t.ibds[0], { files: [], keys: run.keys, dictionary: system });
   try {
@@ -343,7 +334,8 @@ class RecordCounter {
 }
 
 /** Reads every table of `run.dir`; the exit status over all of them. */
-export async function readDatadir(run: DatadirRun): Promise<number> {
+export async function readDatadir(given: DatadirRun): Promise<number> {
+  const run: Run = { ...given, files: new TableFiles() };
   const found = datadirFiles(run.dir);
   if (found.system === null && found.tables.length === 0) throw new Error(`${run.dir}: no ibdata1 and no .ibd file in it or in its folders`);
   if (run.out !== null) mkdirSync(run.out, { recursive: true });
@@ -386,7 +378,7 @@ export async function readDatadir(run: DatadirRun): Promise<number> {
 }
 
 /** The run a file is read with: on this thread alone where the redo log recovered its pages and its worker threads' reads are not served from them. */
-function recoveredRun(run: DatadirRun, file: InnodbFile): DatadirRun {
+function recoveredRun(run: Run, file: InnodbFile): Run {
   return pagesReplaced(file.recovery) ? { ...run, threads: 1 } : run;
 }
 
@@ -398,7 +390,7 @@ function sayRecovery(file: InnodbFile, line: TableLine): void {
 }
 
 /** The transactions active at a crash (XA PREPARED ones the server keeps as they are), as the undo logs beside `system` (read through the datadir's redo log) hold them. */
-async function activeAtCrash(run: DatadirRun, system: string): Promise<number[]> {
+async function activeAtCrash(run: Run, system: string): Promise<number[]> {
   const logPath = join(dirname(system), 'ib_logfile0');
   const log = existsSync(logPath) ? await fileSource(logPath) : undefined;
   try {
@@ -417,7 +409,7 @@ async function activeAtCrash(run: DatadirRun, system: string): Promise<number[]>
 }
 
 /** The totals on stderr; 0 when every table was read whole, 1 when none could be, else 2. */
-function summary(run: DatadirRun, lines: readonly TableLine[]): number {
+function summary(run: Run, lines: readonly TableLine[]): number {
   const failed = lines.filter((l) => l.status === 1).length;
   const amiss = lines.filter((l) => l.status === 2).length;
   const rows = lines.reduce((n, l) => n + (l.rows ?? 0), 0);

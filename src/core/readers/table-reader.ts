@@ -261,7 +261,7 @@ class ClusteredReader implements TableReader {
   async checkDefinition(): Promise<void> {
     // Aside: its own decoder and counts, so that the pages decoded here are not counted twice.
     const check = new LeafDecoder({ ...this.context, stats: emptyStats(), versions: null });
-    const out = new BatchBuilder(this.columns.length);
+    const out = new BatchBuilder(this.columns.length, 64, this.info.pageSize);
     for (const no of (await this.leafPages()).slice(0, DEFINITION_CHECK_PAGES)) {
       const page = await this.ts.page(no).catch(() => null);
       if (page === null || !this.isOurLeaf(page)) continue;
@@ -284,7 +284,7 @@ class ClusteredReader implements TableReader {
     const leaves = await this.leafPages();
     // Room for the rows of a few leaves at first (it grows): a one-page table, of which a listing
     // decodes 10,000 in a row, needs no builder for thousands of rows.
-    const out = new BatchBuilder(this.columns.length, Math.min(batchSize, 128 * Math.max(1, leaves.length)), undefined, options.separated);
+    const out = new BatchBuilder(this.columns.length, Math.min(batchSize, 128 * Math.max(1, leaves.length)), Math.max(1, Math.min(4, leaves.length)) * this.info.pageSize, options.separated);
     let first = true;
     for (let i = 0; i < leaves.length; i++) {
       options.signal?.throwIfAborted();

@@ -118,9 +118,13 @@ export class BatchBuilder {
   #lineStart = 0;
   #line = false;
 
-  /** `expectedBytes`: text to make room for up front, so that a big batch is not grown (copied) step by step. */
+  /**
+   * `expectedBytes`: text to make room for up front, so that a big batch is not grown (copied) step by
+   * step; no more than that, as the room is zeroed (a builder of 64 KB for each of 50,000 one-row
+   * tables: a tenth of `DIR -o`'s time).
+   */
   constructor(readonly cols: number, expectedRows = 64, expectedBytes = 1 << 16, readonly separated = false) {
-    this.text = new Uint8Array(Math.max(1 << 16, expectedBytes));
+    this.text = new Uint8Array(Math.max(1 << 12, expectedBytes));
     this.cells = new Uint32Array(2 * cols * expectedRows);
     this.nulls = new Uint8Array(cols * expectedRows);
     this.lines = new Int32Array(separated ? 2 * expectedRows : 0);
