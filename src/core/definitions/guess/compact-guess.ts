@@ -75,9 +75,13 @@ function completeLayout(structures: readonly Structure[], sys: SystemAt, sample:
   return fallback;
 }
 
-/** Where the fields go: by the records with no NULL fixed column when there are enough of them, else all placed together. */
+/**
+ * Where the fields go: by the records with no NULL fixed column when there are enough of them, else
+ * all placed together (when that search stays within its bound).
+ */
 function placement(recs: readonly CRec[], s: Structure, sys: SystemAt): Placement {
-  if (recs.filter((r) => r.nullBits.size === 0).length < COMPLETE_RECORDS) return placeTogether(recs, s, sys);
+  const together = recs.filter((r) => r.nullBits.size === 0).length < COMPLETE_RECORDS ? placeTogether(recs, s, sys) : null;
+  if (together !== null) return together;
   const bounds = placeVars(recs, s, sys);
   return { sys, bounds, nullAt: placeNullFixed(recs, s, sys, bounds) };
 }

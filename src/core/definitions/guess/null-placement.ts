@@ -15,6 +15,8 @@ import { isUtf8Text } from './type-guess.ts';
 
 /** Records the placement reads: the search visits every reachable state once, reading each of them. */
 const PLACEMENT_RECORDS = 400;
+/** States the placement may take (memory and time): past it, null, and the fields are placed the plain way. */
+const MAX_STATES = 1_000_000;
 
 const enum Move { Byte = 1, Var = 2, NullFixed = 3 }
 
@@ -25,11 +27,12 @@ interface Shifts {
   nulls: Int32Array;
 }
 
-export function placeTogether(recs: readonly CRec[], s: Structure, sys: SystemAt): Placement {
+export function placeTogether(recs: readonly CRec[], s: Structure, sys: SystemAt): Placement | null {
   const V = s.vars.length;
   const F = s.fixedLen;
   const nulls = [...s.fixedBits].filter(([, size]) => size > 0).sort((x, y) => x[0] - y[0]);
   const M = nulls.length;
+  if ((F + 1) * (V + 1) * (M + 1) > MAX_STATES) return null;
   const sample: Shifts[] = recs.slice(0, PLACEMENT_RECORDS).map((r) => {
     const vars = new Int32Array(V + 1);
     for (let k = 0; k < V; k++) vars[k + 1] = vars[k] + r.lens[k];
