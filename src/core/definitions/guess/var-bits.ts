@@ -45,26 +45,26 @@ function lengthCount(r: PinnedRec, nullBytes: number): number | null {
   return used === n ? count : null;
 }
 
-/** Every subset of `bits` (as a mask) with the lengths it adds to each record, in one pass per subset. */
-function subsets(clear: readonly (readonly number[])[], records: number): { mask: number; adds: Uint8Array }[] {
-  const out = [{ mask: 0, adds: new Uint8Array(records) }];
+/**
+ * The lengths every subset of `bits` adds to each record, subset m (a mask) at m × records: one flat
+ * array (2^18 subsets of two dozen records take 6 MB, not a quarter of a million small arrays).
+ */
+function subsets(clear: readonly (readonly number[])[], records: number): Uint8Array {
+  const out = new Uint8Array((1 << clear.length) * records);
   clear.forEach((c, k) => {
-    const n = out.length;
-    for (let j = 0; j < n; j++) {
-      const adds = out[j].adds.slice();
-      for (let i = 0; i < records; i++) adds[i] += c[i];
-      out.push({ mask: out[j].mask | (1 << k), adds });
-    }
+    const n = 1 << k;
+    for (let j = 0; j < n; j++) for (let i = 0; i < records; i++) out[(n + j) * records + i] = out[j * records + i] + c[i];
   });
   return out;
 }
 
 /** The counts relative to the first record's: two halves match when their sums differ from the wanted counts by one NOT NULL count in every record. */
-const keyOf = (v: ArrayLike<number>): string => {
-  let key = '';
-  for (let i = 1; i < v.length; i++) key += String.fromCharCode((v[i] - v[0]) & 0xffff);
-  return key;
-};
+function keyOf(v: ArrayLike<number>, from: number, records: number): string {
+  const codes = new Array<number>(records - 1);
+  for (let i = 1; i < records; i++) codes[i - 1] = (v[from + i] - v[from]) & 0xffff;
+  // one flat string (built by += it would be a rope of as many pieces, ~30 bytes each, for each subset)
+  return String.fromCharCode(...codes);
+}
 
 /**
  * The sets of variable fields' null bits (among those seen set) and NOT NULL counts that give every
@@ -81,24 +81,24 @@ export function varBitSets(pinned: readonly PinnedRec[], nullBytes: number, seen
   // clear[k][i]: bit seen[k] is clear in pinned record i (the field is present there)
   const clear = seen.map((bit) => pinned.map((r) => (isNullBit(r.b, r.o, bit) ? 0 : 1)));
   const half = Math.ceil(seen.length / 2);
-  const first = subsets(clear.slice(0, half), pinned.length);
-  const second = subsets(clear.slice(half), pinned.length);
+  const R = pinned.length;
+  const first = subsets(clear.slice(0, half), R);
+  const second = subsets(clear.slice(half), R);
   const byKey = new Map<string, number[]>();
-  first.forEach((s, j) => {
-    const key = keyOf(s.adds);
+  for (let j = 0; j * R < first.length; j++) {
+    const key = keyOf(first, j * R, R);
     const list = byKey.get(key);
     if (list) list.push(j);
     else byKey.set(key, [j]);
-  });
+  }
   const sets: VarBits[] = [];
-  const need = new Int32Array(pinned.length);
-  for (const s of second) {
-    for (let i = 0; i < need.length; i++) need[i] = want[i] - s.adds[i];
-    for (const j of byKey.get(keyOf(need)) ?? []) {
-      const a = first[j];
-      const notNull = need[0] - a.adds[0];
+  const need = new Int32Array(R);
+  for (let m = 0; m * R < second.length; m++) {
+    for (let i = 0; i < R; i++) need[i] = want[i] - second[m * R + i];
+    for (const j of byKey.get(keyOf(need, 0, R)) ?? []) {
+      const notNull = need[0] - first[j * R];
       if (notNull < 0) continue;
-      const bits = seen.filter((_, k) => (k < half ? a.mask & (1 << k) : s.mask & (1 << (k - half))));
+      const bits = seen.filter((_, k) => (k < half ? j & (1 << k) : m & (1 << (k - half))));
       sets.push({ notNull, bits });
       if (sets.length > MAX_SETS) return null;
     }
