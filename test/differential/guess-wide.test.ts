@@ -85,6 +85,8 @@ describe.each(['COMPACT', 'DYNAMIC'])('Guess the columns: MariaDB tables of mixe
     const { ibd, want } = await table(SIXTY_ONE);
     const guess = await expectRows(ibd, SIXTY_ONE.name, want);
     expect(guess.uncertain).toBeNull();
+    // a rarely NULL CHAR(10) beside the next block's NOT NULL VARCHAR: their lengths barely tell their order, and the guess says so
+    expect(guess.notes.join('\n')).toMatch(/NOT NULL variable-length columns sit among the NULL-able ones is not proven by the records' lengths/);
   });
 
   it('61 columns behind a key of an INT and a BIGINT: the key as its raw bytes (its cut is not certain), every other column equal to the server', async () => {

@@ -32,6 +32,7 @@ export function compactGuess(sample: Sample, tableName: string, rowFormat: RowFo
   if (sys.t < 0) throw new Error(NO_SYSTEM_COLUMNS);
   const { s, layout, notes, keyCut } = completeLayout([first, ...candidates.filter((c) => c !== first && leadingKey(c) === leadingKey(first))], sys, sample);
   if (sys.score < 0.9) notes.unshift(uncertainKeyNote(Math.round(sys.score * 100)));
+  if (s.orderUnproven) notes.push(ORDER_NOTE);
   const records: RecordFields[] = [];
   for (const page of sample.pages) for (const o of page.origins) {
     const spans = compactSpans(page.bytes, o, layout, s.nullBytes);
@@ -49,6 +50,10 @@ interface LaidOut {
   notes: string[];
   keyCut: number;
 }
+
+/** What the guess says when the lengths did not settle where some NOT NULL variable fields go among the NULL-able ones. */
+const ORDER_NOTE = 'where some NOT NULL variable-length columns sit among the NULL-able ones is not proven by the records\' lengths '
+  + '(another order reads them about as well; NULL-able columns were put first): if two such columns\' values look exchanged, swap them';
 
 /** Structures tried for a layout whose null bits all find a column. */
 const LAYOUT_TRIES = 16;

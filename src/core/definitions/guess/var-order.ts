@@ -24,6 +24,8 @@ const ORDER_RECORDS = 1500;
  * few hundred tests per order, chance seldom reaches it, and a field reading another's lengths does.
  */
 const NOISE_T = 4;
+/** How much cheaper than every other order the one taken must be to be called proven by the lengths. */
+const PROVEN = 1;
 
 /** One record's header under a set of bits: which bits are clear (the field present) and its lengths. */
 interface Header {
@@ -88,19 +90,23 @@ function dependence(headers: readonly Header[], bitsClear: readonly Uint8Array[]
  * a shortest path over (NOT NULL fields placed, NULL-able fields placed). Each field takes 2-byte
  * lengths when one of its lengths reads as one. Returns the fields and the price.
  */
-function cheapestOrder(headers: readonly Header[], bitsClear: readonly Uint8Array[], notNull: number, M: number): { vars: VarSpec[]; cost: number } {
+function cheapestOrder(headers: readonly Header[], bitsClear: readonly Uint8Array[], notNull: number, M: number): { vars: VarSpec[]; cost: number; margin: number } {
   const W = M + 1;
   const nnIndex = (i: number, j: number) => (h: Header) => i + h.before[j];
   const bitIndex = (i: number, j: number) => (h: Header, r: number) => (bitsClear[j][r] ? i + h.before[j] : -1);
   const best = new Float64Array((notNull + 1) * W).fill(Infinity);
   const viaNotNull = new Uint8Array(best.length);
+  // each step's price, kept for the runner-up below
+  const stepNotNull = new Float64Array(best.length).fill(Infinity);
+  const stepBit = new Float64Array(best.length).fill(Infinity);
   best[0] = 0;
   for (let i = 0; i <= notNull; i++) {
     for (let j = 0; j <= M; j++) {
       const here = best[i * W + j];
       if (here === Infinity) continue;
       if (i < notNull) {
-        const c = here + dependence(headers, bitsClear, -1, nnIndex(i, j));
+        stepNotNull[i * W + j] = dependence(headers, bitsClear, -1, nnIndex(i, j));
+        const c = here + stepNotNull[i * W + j];
         if (c < best[(i + 1) * W + j]) {
           best[(i + 1) * W + j] = c;
           viaNotNull[(i + 1) * W + j] = 1;
@@ -109,7 +115,8 @@ function cheapestOrder(headers: readonly Header[], bitsClear: readonly Uint8Arra
       if (j < M) {
         const at = bitIndex(i, j);
         let r = -1;
-        const c = here + dependence(headers, bitsClear, j, (h) => at(h, ++r));
+        stepBit[i * W + j] = dependence(headers, bitsClear, j, (h) => at(h, ++r));
+        const c = here + stepBit[i * W + j];
         if (c < best[i * W + j + 1]) {
           best[i * W + j + 1] = c;
           viaNotNull[i * W + j + 1] = 0;
@@ -136,7 +143,40 @@ function cheapestOrder(headers: readonly Header[], bitsClear: readonly Uint8Arra
     if (nn) i++;
     else j++;
   }
-  return { vars, cost: best[notNull * W + M] };
+  return { vars, cost: best[notNull * W + M], margin: runnerUp(best, stepNotNull, stepBit, steps, notNull, M) - best[notNull * W + M] };
+}
+
+/**
+ * The price of the cheapest order other than the chosen one (`steps`): the best path through each step
+ * the chosen order does not take, from its start (`best`, the prices so far) and to the end (priced
+ * backwards). Infinity when there is no other order.
+ */
+function runnerUp(best: Float64Array, stepNotNull: Float64Array, stepBit: Float64Array, steps: readonly boolean[], notNull: number, M: number): number {
+  const W = M + 1;
+  const rest = new Float64Array(best.length).fill(Infinity);
+  rest[notNull * W + M] = 0;
+  for (let i = notNull; i >= 0; i--) {
+    for (let j = M; j >= 0; j--) {
+      if (i < notNull) rest[i * W + j] = Math.min(rest[i * W + j], stepNotNull[i * W + j] + rest[(i + 1) * W + j]);
+      if (j < M) rest[i * W + j] = Math.min(rest[i * W + j], stepBit[i * W + j] + rest[i * W + j + 1]);
+    }
+  }
+  const taken = new Set<number>();
+  let [ci, cj] = [0, 0];
+  for (const nn of steps) {
+    taken.add(2 * (ci * W + cj) + (nn ? 1 : 0));
+    if (nn) ci++;
+    else cj++;
+  }
+  let second = Infinity;
+  for (let i = 0; i <= notNull; i++) {
+    for (let j = 0; j <= M; j++) {
+      const u = i * W + j;
+      if (i < notNull && !taken.has(2 * u + 1)) second = Math.min(second, best[u] + stepNotNull[u] + rest[u + W]);
+      if (j < M && !taken.has(2 * u)) second = Math.min(second, best[u] + stepBit[u] + rest[u + 1]);
+    }
+  }
+  return second;
 }
 
 /** The structure of one set of bits, its fields in the cheapest order; null when the heap refuses the set. */
@@ -157,7 +197,8 @@ function orderedStructure(pages: readonly SamplePage[], nullBytes: number, bits:
   const order = cheapestOrder(headers, bitsClear, notNull, bits.length);
   const vars = order.vars.map((v) => (v.bit < 0 ? v : { ...v, bit: bits[v.bit] }));
   const s = validate(pages, nullBytes, vars);
-  return s && { s, cost: order.cost };
+  // another order priced within a field's noise: the lengths do not prove the one taken (NULL-able fields first on a tie)
+  return s && { s: order.margin < PROVEN ? { ...s, orderUnproven: true } : s, cost: order.cost };
 }
 
 /** Every subset of `xs`, as arrays. */
