@@ -88,7 +88,8 @@ function dependence(headers: readonly Header[], bitsClear: readonly Uint8Array[]
 /**
  * The cheapest order of `notNull` NOT NULL fields among the NULL-able ones of `bits` (in bit order):
  * a shortest path over (NOT NULL fields placed, NULL-able fields placed). Each field takes 2-byte
- * lengths when one of its lengths reads as one. Returns the fields and the price.
+ * lengths when one of its lengths reads as one. Returns the fields, the price, and how much dearer
+ * the next-cheapest order is (0 on a tie, which goes to the NULL-able field first).
  */
 function cheapestOrder(headers: readonly Header[], bitsClear: readonly Uint8Array[], notNull: number, M: number): { vars: VarSpec[]; cost: number; margin: number } {
   const W = M + 1;
