@@ -85,7 +85,9 @@ function completeLayout(structures: readonly Structure[], sys: SystemAt, sample:
  * all placed together (when that search stays within its bound).
  */
 function placement(recs: readonly CRec[], s: Structure, sys: SystemAt): Placement {
-  const together = recs.filter((r) => r.nullBits.size === 0).length < COMPLETE_RECORDS ? placeTogether(recs, s, sys) : null;
+  // fewer records than that in all: the plain way, which then reads them all (a one-row table)
+  const fewComplete = recs.length >= COMPLETE_RECORDS && recs.filter((r) => r.nullBits.size === 0).length < COMPLETE_RECORDS;
+  const together = fewComplete ? placeTogether(recs, s, sys) : null;
   if (together !== null) return together;
   const bounds = placeVars(recs, s, sys);
   return { sys, bounds, nullAt: placeNullFixed(recs, s, sys, bounds) };
