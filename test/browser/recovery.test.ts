@@ -282,9 +282,10 @@ describe('damaged files, raw images and tables with no definition, in the built 
     expect(ndjson.toString('utf8')).toBe(ndjsonRows(want.columns, want.rows));
   }, 180_000);
 
-  it('a table too wide for the guess: the key decoded equal to the server, the other columns marked as not decoded', async () => {
+  it('a table the guess can only partly read: the key decoded equal to the server, the other columns marked as not decoded', async () => {
     await clearAll();
-    const wide = SHAPES[1];
+    // 61 columns whose long latin1 VARCHARs keep the header sizes from telling the null bits (guess-shapes.ts)
+    const wide = SHAPES[3];
     const r = rng(wide.name.length * 7907 + wide.rows);
     await db!.exec(`CREATE TABLE \`${wide.name}\` (${wide.columns.join(', ')}) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ROW_FORMAT=DYNAMIC;
       INSERT INTO \`${wide.name}\` VALUES ${Array.from({ length: wide.rows }, (_, i) => wide.row(r, i)).join(', ')};`);

@@ -38,6 +38,17 @@ const WIDE: Kind[] = [
   { sql: 'INT NOT NULL', value: (r) => String(Math.floor(r() * 4e9) - 2e9) },
 ];
 
+/**
+ * The wide table with long latin1 VARCHARs in front: their 1-byte lengths of 128..250 read like the
+ * first byte of a 2-byte length, so the header sizes do not tell which null bits are the variable
+ * fields' (a table the guess can only partly read).
+ */
+const ASCII = WORDS.filter((w) => /^[a-z]+$/.test(w));
+const LONG_LATIN: Kind[] = [
+  { sql: 'VARCHAR(250) CHARACTER SET latin1 NOT NULL', value: (r) => q(Array.from({ length: 30 }, () => ASCII[Math.floor(r() * ASCII.length)]).join(' ').slice(0, 130 + Math.floor(r() * 120))) },
+  ...WIDE.slice(1),
+];
+
 export interface Shape {
   name: string;
   columns: string[];
@@ -53,5 +64,7 @@ function shape(name: string, kinds: readonly Kind[], n: number, rows: number, pa
   return { name, columns, rows, row: (r, i) => `(${[...keyValues(r, i), ...Array.from({ length: n - 1 }, (_, k) => kinds[k % kinds.length].value(r))].join(', ')})` };
 }
 
-/** The 11 and 61 columns, and the 61 behind a key of two columns (an INT and a BIGINT). */
-export const SHAPES: Shape[] = [shape('eleven', ELEVEN, 11, 400), shape('sixtyone', WIDE, 61, 400), shape('sixtytwo', WIDE, 61, 400, true)];
+/** The 11 and 61 columns, the 61 behind a key of two columns (an INT and a BIGINT), and the 61 with long latin1 VARCHARs. */
+export const SHAPES: Shape[] = [
+  shape('eleven', ELEVEN, 11, 400), shape('sixtyone', WIDE, 61, 400), shape('sixtytwo', WIDE, 61, 400, true), shape('longlatin', LONG_LATIN, 61, 400),
+];

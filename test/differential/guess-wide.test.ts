@@ -6,12 +6,14 @@
  * SELECT with no type corrected: what the records cannot tell comes out with the same storage and the
  * same values (DECIMAL(12,3) as decimal(10,3), TEXT as varchar(500), a NULL-able column never NULL as
  * NOT NULL, a null bit never set given to a neighbour).
- * Not solved: the 61-column table (40 NULL-able columns, 25 of variable length): the structure search
- * (structure-search.ts) cannot sort out which null bits are the variable fields' within its bound. The
- * test holds it to what it can promise there: a partial guess within the bound (partial-guess.ts), the
- * key decoded equal to the server's in every row, every other column named uncertain and not shown,
- * with the reason (the search was cut, not that no arrangement fits); behind a key of two columns, the
- * key as its raw bytes (where its columns end is not certain), equal to the server's stored bytes.
+ * The 61-column table (40 NULL-able columns, 25 of variable length) is guessed whole: the variable
+ * fields' null bits told by the header sizes of the pages' first records, their order by how their
+ * lengths follow the other null bits (var-bits.ts, var-order.ts), the fields placed with every record
+ * read where it is (null-placement.ts); behind a key of two fixed-size columns, the key as its raw bytes
+ * (where its columns end is not certain), equal to the server's stored bytes. Where the header sizes
+ * do not tell (long latin1 VARCHARs, whose 1-byte lengths of 128..250 read like 2-byte ones), a partial
+ * guess: the key decoded equal to the server's in every row, every other column named uncertain and not
+ * shown, with the reason (the search was cut, not that no arrangement fits).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -53,7 +55,7 @@ describe('Guess the columns: the sample (issue 41)', () => {
   });
 });
 
-const [ELEVEN, SIXTY_ONE, PAIR_KEY] = SHAPES;
+const [ELEVEN, SIXTY_ONE, PAIR_KEY, LONG_LATIN] = SHAPES;
 
 describe.each(['COMPACT', 'DYNAMIC'])('Guess the columns: MariaDB tables of mixed types and NULL patterns, %s (issue 41)', (format) => {
   let server: MariadbServer;
@@ -79,11 +81,31 @@ describe.each(['COMPACT', 'DYNAMIC'])('Guess the columns: MariaDB tables of mixe
     await expectRows(ibd, ELEVEN.name, want);
   });
 
-  it('61 columns: a partial guess within the bound: the key decoded equal to the server, the other columns named uncertain and not shown', async () => {
+  it('61 columns: every row equal to the server', async () => {
     const { ibd, want } = await table(SIXTY_ONE);
-    const started = performance.now();
-    const guess = await guessFile(ibd, SIXTY_ONE.name);
-    expect(performance.now() - started).toBeLessThan(60_000);
+    const guess = await expectRows(ibd, SIXTY_ONE.name, want);
+    expect(guess.uncertain).toBeNull();
+    // a rarely NULL CHAR(10) beside the next block's NOT NULL VARCHAR: their lengths barely tell their order, and the guess says so
+    expect(guess.notes.join('\n')).toMatch(/NOT NULL variable-length columns sit among the NULL-able ones is not proven by the records' lengths/);
+  });
+
+  it('61 columns behind a key of an INT and a BIGINT: the key as its raw bytes (its cut is not certain), every other column equal to the server', async () => {
+    const { ibd, want } = await table(PAIR_KEY);
+    const guess = await guessFile(ibd, PAIR_KEY.name);
+    expect(guess.uncertain).toBeNull();
+    expect(guess.columns[0]).toEqual({ name: 'c1', type: 'binary(12)', nullable: false, key: true });
+    expect(guess.columns.length).toBe(61);
+    expect(guess.notes.join('\n')).toMatch(/the key's 12 bytes look like \d+ columns, but where they end is not certain .* shown as its raw bytes/);
+    const { rows, problems } = await decodeRows(ibd, guessedTable(guess));
+    expect(problems).toEqual([]);
+    // InnoDB stores a signed integer big-endian with its sign bit flipped: the server's (id, k) as those 12 bytes
+    const stored = (v: string, bytes: number) => (BigInt(v) + (1n << BigInt(8 * bytes - 1))).toString(16).toUpperCase().padStart(2 * bytes, '0');
+    expect(rows).toEqual(want.map((w) => [`0x${stored(w[0] as string, 4)}${stored(w[1] as string, 8)}`, ...w.slice(2)]));
+  });
+
+  it('61 columns whose header sizes do not tell the null bits: a partial guess, the key decoded equal to the server, the other columns named uncertain and not shown', async () => {
+    const { ibd, want } = await table(LONG_LATIN);
+    const guess = await guessFile(ibd, LONG_LATIN.name);
     // the search says it was cut, not that no arrangement fits; what is left out is named
     expect(guess.uncertain?.why).toMatch(/not found within the search's bound .*only the key \(the first 4 bytes of every record\)/i);
     expect(guess.uncertain?.columns).toMatch(/every column after DB_ROLL_PTR/);
@@ -110,19 +132,4 @@ describe.each(['COMPACT', 'DYNAMIC'])('Guess the columns: MariaDB tables of mixe
       rmSync(dir, { recursive: true, force: true });
     }
   });
-
-  it('61 columns behind a key of an INT and a BIGINT: a partial guess, the key shown as its raw bytes (its cut is not certain), equal to the server\'s', async () => {
-    const { ibd, want } = await table(PAIR_KEY);
-    const guess = await guessFile(ibd, PAIR_KEY.name);
-    expect(guess.uncertain?.why).toMatch(/only the key \(the first 12 bytes of every record\)/i);
-    expect(guess.columns).toEqual([{ name: 'c1', type: 'binary(12)', nullable: false, key: true }]);
-    expect(guess.notes.join('\n')).toMatch(/the key's 12 bytes look like \d+ columns, but where they end is not certain .* shown as its raw bytes/);
-    const { rows, problems } = await decodeRows(ibd, guessedTable(guess));
-    expect(problems).toEqual([]);
-    // InnoDB stores a signed integer big-endian with its sign bit flipped: the server's (id, k) as those 12 bytes
-    const stored = (v: string, bytes: number) => (BigInt(v) + (1n << BigInt(8 * bytes - 1))).toString(16).toUpperCase().padStart(2 * bytes, '0');
-    expect(rows).toEqual(want.map((w) => [`0x${stored(w[0] as string, 4)}${stored(w[1] as string, 8)}`]));
-  });
-
-  it.todo('61 columns: every row equal to the server (the structure search needs a prune that grows with the columns no faster than they do)');
 });

@@ -6,12 +6,14 @@
 import type { Tablespace } from '../../tablespace/tablespace.ts';
 import { assignFillerBits, compactLayout } from './compact-layout.ts';
 import type { RowFormat } from './create-table-sql.ts';
-import { placeNullFixed, placeVars } from './fixed-placement.ts';
+import { COMPLETE_RECORDS, placeNullFixed, placeVars, type Placement } from './fixed-placement.ts';
+import { placeTogether } from './null-placement.ts';
 import { partialGuess } from './partial-guess.ts';
+import { joinFixedKey, rawKey } from './raw-key.ts';
 import { compactSpans, type LayoutField, type RecordFields } from './record-fields.ts';
 import { buildResult, type GuessResult } from './result.ts';
 import type { Sample } from './sample.ts';
-import { compactRecords, type Structure } from './structure.ts';
+import { compactRecords, type CRec, type Structure } from './structure.ts';
 import { findStructures } from './structure-search.ts';
 import { findSystem, leadingNotNull, markRowId, NO_SYSTEM_COLUMNS, uncertainKeyNote, type SystemAt } from './system-columns.ts';
 
@@ -28,15 +30,30 @@ export function compactGuess(sample: Sample, tableName: string, rowFormat: RowFo
   const { s: first, sys } = withSystemColumns(candidates, sample);
   // every clustered record has them: without them the layout cannot be what openTable() reads
   if (sys.t < 0) throw new Error(NO_SYSTEM_COLUMNS);
-  const { s, layout, notes } = completeLayout([first, ...candidates.filter((c) => c !== first && leadingKey(c) === leadingKey(first))], sys, sample);
+  const { s, layout, notes, keyCut } = completeLayout([first, ...candidates.filter((c) => c !== first && leadingKey(c) === leadingKey(first))], sys, sample);
   if (sys.score < 0.9) notes.unshift(uncertainKeyNote(Math.round(sys.score * 100)));
+  if (s.orderUnproven) notes.push(ORDER_NOTE);
   const records: RecordFields[] = [];
   for (const page of sample.pages) for (const o of page.origins) {
     const spans = compactSpans(page.bytes, o, layout, s.nullBytes);
     if (spans !== null) records.push({ bytes: page.bytes, spans });
   }
-  return buildResult(tableName, offPageFormat(records) ?? rowFormat, sample.pages.length, layout, records, notes);
+  const result = buildResult(tableName, offPageFormat(records) ?? rowFormat, sample.pages.length, layout, records, notes);
+  if (keyCut > 0) rawKey(result, sys.t, keyCut);
+  return result;
 }
+
+/** A structure's field layout, what it leaves unsettled, and how many columns its key was joined from (0: not joined). */
+interface LaidOut {
+  s: Structure;
+  layout: LayoutField[];
+  notes: string[];
+  keyCut: number;
+}
+
+/** What the guess says when the lengths did not settle where some NOT NULL variable fields go among the NULL-able ones. */
+const ORDER_NOTE = 'where some NOT NULL variable-length columns sit among the NULL-able ones is not proven by the records\' lengths '
+  + '(another order reads them about as well; NULL-able columns were put first): if two such columns\' values look exchanged, swap them';
 
 /** Structures tried for a layout whose null bits all find a column. */
 const LAYOUT_TRIES = 16;
@@ -46,21 +63,34 @@ const LAYOUT_TRIES = 16;
  * several field orders fit the heap, and only some leave room for the bits never seen set), else of
  * the likeliest one.
  */
-function completeLayout(structures: readonly Structure[], sys: SystemAt, sample: Sample): { s: Structure; layout: LayoutField[]; notes: string[] } {
-  let fallback: { s: Structure; layout: LayoutField[]; notes: string[] } | null = null;
+function completeLayout(structures: readonly Structure[], sys: SystemAt, sample: Sample): LaidOut {
+  let fallback: LaidOut | null = null;
   for (const s of structures.slice(0, LAYOUT_TRIES)) {
     const recs = compactRecords(sample.pages, s);
-    const bounds = placeVars(recs, s, sys);
-    const nullAt = placeNullFixed(recs, s, sys, bounds);
-    const layout = compactLayout(recs, s, { sys, bounds, nullAt });
+    const layout = compactLayout(recs, s, placement(recs, s, sys));
+    // a key of fixed-size columns only: its bytes are certain, where its columns end is not
+    const keyCut = sys.kv === 0 ? joinFixedKey(layout, sys.t) : 0;
     markRowId(layout, recs);
     const notes: string[] = [];
     const complete = assignFillerBits(layout, s.nullBytes, notes);
-    if (complete) return { s, layout, notes };
-    fallback ??= { s, layout, notes };
+    if (complete) return { s, layout, notes, keyCut };
+    fallback ??= { s, layout, notes, keyCut };
   }
   if (fallback === null) throw new Error('no record structure was found');
   return fallback;
+}
+
+/**
+ * Where the fields go: by the records with no NULL fixed column when there are enough of them, else
+ * all placed together (when that search stays within its bound).
+ */
+function placement(recs: readonly CRec[], s: Structure, sys: SystemAt): Placement {
+  // fewer records than that in all: the plain way, which then reads them all (a one-row table)
+  const fewComplete = recs.length >= COMPLETE_RECORDS && recs.filter((r) => r.nullBits.size === 0).length < COMPLETE_RECORDS;
+  const together = fewComplete ? placeTogether(recs, s, sys) : null;
+  if (together !== null) return together;
+  const bounds = placeVars(recs, s, sys);
+  return { sys, bounds, nullAt: placeNullFixed(recs, s, sys, bounds) };
 }
 
 /** Structures with the same NOT NULL variable fields in front find the system columns in the same place. */

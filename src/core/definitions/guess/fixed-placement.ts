@@ -30,6 +30,9 @@ export function fixedOffset(r: CRec, j: number, bounds: readonly number[], nullA
   return q;
 }
 
+/** Records with no NULL fixed column enough to place the fields by (else null-placement.ts places them). */
+export const COMPLETE_RECORDS = 20;
+
 /**
  * Variable fields go where the fixed bytes line up best: misplacing one shifts the bytes after it by a
  * different amount in each record, mixing unrelated bytes in one position. Dynamic programming over the
@@ -40,7 +43,7 @@ export function placeVars(recs: readonly CRec[], s: Structure, sys: SystemAt): n
   const F = s.fixedLen;
   const complete = recs.filter((r) => r.nullBits.size === 0);
   // records with a NULL fixed column read some bytes off; use them only when there is little else
-  const sample = (complete.length >= 20 ? complete : recs).slice(0, 1500);
+  const sample = (complete.length >= COMPLETE_RECORDS ? complete : recs).slice(0, 1500);
   // cost[k][j]: entropy of fixed byte j when k variable fields precede it
   const cost: number[][] = [];
   const counts = new Uint32Array(256);
@@ -120,7 +123,7 @@ function cheapestPlacement(s: Structure, sys: SystemAt, cost: number[][], varCos
 }
 
 /** Weight of a variable field's content that is not text, against the entropy of the fixed bytes. */
-const NOT_TEXT_BITS = 16;
+export const NOT_TEXT_BITS = 16;
 
 /**
  * What it costs to put variable field k before fixed byte j: the share of records whose value then

@@ -18,13 +18,15 @@
  * best across records (least entropy, text fields holding text, NULL-able fields in null-bit order),
  * and each fixed run is cut into columns where the values' numeric ranges are smallest. Types are
  * then guessed from each field's bytes. Full-range random values on both sides of a boundary between
- * two fixed columns carry no sign of it: such a boundary can come out a byte off.
+ * two fixed columns carry no sign of it: such a boundary can come out a byte off. On a wide table the
+search is cut; then which null bits are the variable fields' is told by the first records' header
+sizes and their order by how their lengths follow the other null bits (one structure per set of bits).
  *
  * This module is the entry: guessColumns() and what the callers use of the result. The steps live
  * beside it: sample.ts (the leaf pages read), record-fields.ts (a record's field boundaries),
  * redundant-guess.ts, and for COMPACT structure.ts / structure-search.ts (the structure the heap
- * accounts for), system-columns.ts, fixed-placement.ts, fixed-columns.ts, compact-layout.ts and
- * compact-guess.ts; type-guess.ts (the types), result.ts and create-table-sql.ts (what is handed back).
+ * accounts for; var-bits.ts and var-order.ts when it is cut), system-columns.ts, fixed-placement.ts and
+ * null-placement.ts, fixed-columns.ts, compact-layout.ts, raw-key.ts and compact-guess.ts; type-guess.ts (the types), result.ts and create-table-sql.ts (what is handed back).
  */
 import { IbdError } from '../../errors.ts';
 import type { Tablespace } from '../../tablespace/tablespace.ts';

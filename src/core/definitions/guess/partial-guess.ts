@@ -11,7 +11,8 @@
  * there is no partial guess either.
  */
 import { compactLayout } from './compact-layout.ts';
-import { createTableSql, type RowFormat } from './create-table-sql.ts';
+import type { RowFormat } from './create-table-sql.ts';
+import { joinFixedKey, rawKey } from './raw-key.ts';
 import { compactSpans, type RecordFields } from './record-fields.ts';
 import { buildResult, type GuessResult } from './result.ts';
 import type { Sample } from './sample.ts';
@@ -39,14 +40,6 @@ function fixedSystem(recs: readonly CRec[], pageSize: number): SystemAt {
   return best;
 }
 
-/** The key of `bytes` bytes as one binary column: its bytes as stored, not cut into columns. */
-function rawKey(result: GuessResult, bytes: number): void {
-  const type = `binary(${bytes})`;
-  Object.assign(result.fields[0], { type, confidence: 'low', note: 'the key\'s bytes, raw (shown as hex)' });
-  result.columns[0].type = type;
-  result.createSql = createTableSql(result.tableName, result.columns, result.rowFormat);
-}
-
 /**
  * The key and system columns of every sampled record, with the rest of the record said to be uncertain
  * because `why` (the structure search's answer); null when the key is not of fixed-size columns.
@@ -58,10 +51,7 @@ export function partialGuess(sample: Sample, tableName: string, rowFormat: RowFo
   if (sys.score < MIN_SCORE) return null;
   const s: Structure = { nullBytes: 0, vars: [], fixedLen: sys.t + 13, fixedBits: new Map() };
   const layout = compactLayout(recs, s, { sys, bounds: [], nullAt: new Map() });
-  // Where a key's columns end is not in their values (two full-range numbers side by side look like
-  // one): a key cut into several columns is shown as its raw bytes, which are certain, rather than cut.
-  const cut = layout.filter((f) => f.role === 'key').length;
-  if (cut > 1) layout.splice(0, cut, { fixedLen: sys.t, big: false, bit: -1, role: 'key' });
+  const cut = joinFixedKey(layout, sys.t);
   markRowId(layout, recs);
   const records: RecordFields[] = [];
   for (const r of recs) {
@@ -69,9 +59,8 @@ export function partialGuess(sample: Sample, tableName: string, rowFormat: RowFo
     if (spans !== null) records.push({ bytes: r.b, spans });
   }
   const notes = sys.score < 1 ? [uncertainKeyNote(Math.round(sys.score * 100))] : [];
-  if (cut > 1) notes.push(`the key's ${sys.t} bytes look like ${cut} columns, but where they end is not certain from their values: the key is shown as its raw bytes (binary(${sys.t}), as hex); give its columns' types to read them`);
   const result = buildResult(tableName, rowFormat, sample.pages.length, layout, records, notes);
-  if (cut > 1) rawKey(result, sys.t);
+  if (cut > 0) rawKey(result, sys.t, cut);
   const keyBytes = `the key (the first ${sys.t} bytes of every record) and DB_TRX_ID/DB_ROLL_PTR after it`;
   result.uncertain = {
     columns: 'every column after DB_ROLL_PTR (how many there are, their types and which may be NULL)',

@@ -35,6 +35,16 @@ export interface VarSpec {
 
 export const isNullBit = (b: Uint8Array, o: number, bit: number): boolean => (b[o - 6 - (bit >> 3)] & (1 << (bit & 7))) !== 0;
 
+/**
+ * A 2-byte length as InnoDB writes it: only for 128 bytes or more (shorter ones take 1 byte), at most
+ * what fits in a page, and for an off-page value (0x40) the 20-byte pointer, after a 768-byte prefix in COMPACT.
+ */
+export function validLongLength(first: number, second: number, pageSize: number): boolean {
+  const len = ((first & 0x3f) << 8) | second;
+  if (first & 0x40) return len === 20 || len === 788;
+  return len >= 128 && len <= pageSize / 2;
+}
+
 /** COMPACT: decodeCompact()'s walk over an inferred layout. Null when the record runs off the page. */
 export function compactSpans(b: Uint8Array, o: number, fields: readonly LayoutField[], nullBytes: number): Span[] | null {
   let lenPtr = o - 6 - nullBytes;

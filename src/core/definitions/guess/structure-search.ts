@@ -5,9 +5,10 @@
  * read the same length bytes are ranked by how little one field's lengths follow another's null bit.
  */
 import { PAGE_NEW_SUPREMUM_END } from '../../pages/index-page.ts';
-import { isNullBit, parseVars, type Parsed, type VarSpec } from './record-fields.ts';
+import { isNullBit, parseVars, validLongLength, type Parsed, type VarSpec } from './record-fields.ts';
 import type { Sample, SamplePage } from './sample.ts';
 import { validate, type Structure } from './structure.ts';
+import { orderedStructures } from './var-order.ts';
 
 /**
  * How many search nodes the whole search may cost, shared by the null-bitmap sizes tried (each an
@@ -88,16 +89,6 @@ function advance(recs: readonly SearchRec[], ptrs: Int32Array, bit: number, big:
   return { ptrs: next, sawLong };
 }
 
-/**
- * A 2-byte length as InnoDB writes it: only for 128 bytes or more (shorter ones take 1 byte), at most
- * what fits in a page, and for an off-page value (0x40) the 20-byte pointer, after a 768-byte prefix in COMPACT.
- */
-function validLongLength(first: number, second: number, pageSize: number): boolean {
-  const len = ((first & 0x3f) << 8) | second;
-  if (first & 0x40) return len === 20 || len === 788;
-  return len >= 128 && len <= pageSize / 2;
-}
-
 /** Null bits set in any sampled record, below `nullBytes` × 8. */
 function seenNullBits(pages: readonly SamplePage[], nullBytes: number): { seen: number[]; always: Set<number> } {
   const seen: number[] = [];
@@ -169,7 +160,15 @@ export function findStructures(sample: Sample): Structure[] {
       else if (order === 0) best.push({ s, key });
     }
   }
-  if (best.length === 0 && cut) throw new Error(SEARCH_CUT);
+  if (best.length === 0 && cut) {
+    // too many orders to search: the bits the pinned records tell, each set in its cheapest order
+    for (let nullBytes = 0; nullBytes <= maxNull; nullBytes++) {
+      const { seen, always } = seenNullBits(tiled, nullBytes);
+      const ordered = orderedStructures(tiled, nullBytes, seen, always);
+      if (ordered.length > 0) return ordered;
+    }
+    throw new Error(SEARCH_CUT);
+  }
   if (best.length === 0) throw new Error('no arrangement of null bitmap and variable-length fields accounts for the records on the sampled pages');
   const sampleRecs = recs.filter((r) => r.extra < 0).slice(0, 1000);
   const all = best.flatMap((b) => variants(b.s.vars).map((vars) => ({ s: { ...b.s, vars }, key: b.key })));

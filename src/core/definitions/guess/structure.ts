@@ -15,6 +15,8 @@ export interface Structure {
   fixedLen: number;
   /** Null bits of fixed-size columns, with each column's size. */
   fixedBits: Map<number, number>;
+  /** Set when the variable fields' order was taken among others the records price the same (var-order.ts). */
+  orderUnproven?: boolean;
 }
 
 /**
