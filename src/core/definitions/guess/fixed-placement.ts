@@ -57,18 +57,29 @@ export function placeVars(recs: readonly CRec[], s: Structure, sys: SystemAt): n
     cost.push(row);
   }
   const varCost = s.vars.map((_, k) => Array.from({ length: F + 1 }, (_, j) => contentCost(sample, k, j)));
-  return cheapestPlacement(s, sys, cost, varCost);
+  return cheapestPlacement(s, sys, { byte: (j, k) => cost[k][j], field: (j, k) => varCost[k][j] }).bounds;
 }
 
 /** A move of the placement search: a fixed byte, a variable field, or a whole NULL-able fixed column. */
 const enum Move { Byte = 1, Var = 2, NullFixed = 3 }
 
 /**
- * Dynamic programming over the fixed bytes: state (fixed bytes laid out, variable fields placed,
- * NULL-able fixed columns placed). NULL-able fields, variable or fixed, must come in the order of
- * their null bits, and the key's variable fields before the system columns, the others after.
+ * What the placement search prices, in state (k variable fields, m NULL-able fixed columns placed):
+ * fixed byte j (`bit`: the NULL-able fixed column it belongs to, -1 none), and variable field k put
+ * before fixed byte j.
  */
-function cheapestPlacement(s: Structure, sys: SystemAt, cost: number[][], varCost: number[][]): number[] {
+export interface PlacementCosts {
+  byte(j: number, k: number, m: number, bit: number): number;
+  field(j: number, k: number, m: number): number;
+}
+
+/**
+ * Dynamic programming over the fixed bytes: state (fixed bytes laid out, variable fields placed,
+ * NULL-able fixed columns placed), the cheapest path by `costs`. NULL-able fields, variable or fixed,
+ * must come in the order of their null bits, and the key's variable fields before the system
+ * columns, the others after. Returns where each variable field and NULL-able fixed column lies.
+ */
+export function cheapestPlacement(s: Structure, sys: SystemAt, costs: PlacementCosts): Omit<Placement, 'sys'> {
   const V = s.vars.length;
   const F = s.fixedLen;
   const nulls = [...s.fixedBits].filter(([, size]) => size > 0).sort((x, y) => x[0] - y[0]);
@@ -98,28 +109,28 @@ function cheapestPlacement(s: Structure, sys: SystemAt, cost: number[][], varCos
       for (let m = 0; m <= M; m++) {
         const here = best[at(j, k, m)];
         if (here === Infinity) continue;
-        if (k < V && varOk(k, m, j)) relax(at(j, k + 1, m), here + varCost[k][j], Move.Var);
+        if (k < V && varOk(k, m, j)) relax(at(j, k + 1, m), here + costs.field(j, k, m), Move.Var);
         if (m < M && nullOk(m, k, j)) {
           let c = here;
-          for (let i = j; i < j + nulls[m][1]; i++) c += cost[k][i];
+          for (let i = j; i < j + nulls[m][1]; i++) c += costs.byte(i, k, m, nulls[m][0]);
           relax(at(j + nulls[m][1], k, m + 1), c, Move.NullFixed);
         }
-        if (j < F) relax(at(j + 1, k, m), here + cost[k][j], Move.Byte);
+        if (j < F) relax(at(j + 1, k, m), here + costs.byte(j, k, m, -1), Move.Byte);
       }
     }
   }
   const bounds = new Array<number>(V).fill(F);
-  let j = F;
-  let k = V;
-  let m = M;
-  while (j > 0 || k > 0 || m > 0) {
+  const nullAt = new Map<number, number>();
+  for (let j = F, k = V, m = M; j > 0 || k > 0 || m > 0;) {
     const how = move[at(j, k, m)];
     if (how === Move.Var) bounds[--k] = j;
-    else if (how === Move.NullFixed) j -= nulls[--m][1];
-    else if (how === Move.Byte) j--;
+    else if (how === Move.NullFixed) {
+      j -= nulls[--m][1];
+      nullAt.set(nulls[m][0], j);
+    } else if (how === Move.Byte) j--;
     else break; // unreachable state: keep the defaults
   }
-  return bounds;
+  return { bounds, nullAt };
 }
 
 /** Weight of a variable field's content that is not text, against the entropy of the fixed bytes. */

@@ -8,17 +8,15 @@
  * that are NULL in it. NULL-able fields, variable or fixed, come in the order of their null bits.
  */
 import { entropy } from './fixed-columns.ts';
-import { NOT_TEXT_BITS, type Placement } from './fixed-placement.ts';
+import { cheapestPlacement, NOT_TEXT_BITS, type Placement } from './fixed-placement.ts';
 import type { CRec, Structure } from './structure.ts';
-import { afterSystem, type SystemAt } from './system-columns.ts';
+import type { SystemAt } from './system-columns.ts';
 import { isUtf8Text } from './type-guess.ts';
 
 /** Records the placement reads: the search visits every reachable state once, reading each of them. */
 const PLACEMENT_RECORDS = 400;
 /** States the placement may take (memory and time): past it, null, and the fields are placed the plain way. */
 const MAX_STATES = 1_000_000;
-
-const enum Move { Byte = 1, Var = 2, NullFixed = 3 }
 
 /** Per record: the lengths of the first k variable fields, and the sizes of the first m NULL-able fixed columns NULL in it. */
 interface Shifts {
@@ -42,7 +40,7 @@ export function placeTogether(recs: readonly CRec[], s: Structure, sys: SystemAt
   });
   const R = sample.length;
   const counts = new Uint32Array(256);
-  /** Entropy of fixed byte j (+ i) in state (k, m), over the records where column `skip` (if any) is present, weighted by their share. */
+  /** Entropy of fixed byte j in state (k, m), over the records where its NULL-able column `skip` (if any) is present, weighted by their share. */
   const byteCost = (j: number, k: number, m: number, skip: number): number => {
     counts.fill(0);
     let n = 0;
@@ -62,51 +60,5 @@ export function placeTogether(recs: readonly CRec[], s: Structure, sys: SystemAt
     }
     return R === 0 ? 0 : bad / R;
   };
-  const nonKeyStart = afterSystem(sys);
-  const varOk = (k: number, m: number, j: number): boolean => {
-    if (sys.t >= 0 && (k < sys.kv ? j > sys.t : j < nonKeyStart)) return false;
-    const bit = s.vars[k].bit;
-    return bit < 0 || nulls.filter(([b]) => b < bit).length === m;
-  };
-  const nullOk = (m: number, k: number, j: number): boolean => {
-    const bit = nulls[m][0];
-    return j >= nonKeyStart && j + nulls[m][1] <= F && s.vars.every((v, i) => v.bit < 0 || (v.bit < bit ? i < k : i >= k));
-  };
-  const at = (j: number, k: number, m: number) => (j * (V + 1) + k) * (M + 1) + m;
-  const best = new Float64Array((F + 1) * (V + 1) * (M + 1)).fill(Infinity);
-  const move = new Uint8Array(best.length);
-  const relax = (to: number, c: number, how: Move) => {
-    if (c < best[to]) {
-      best[to] = c;
-      move[to] = how;
-    }
-  };
-  best[at(0, 0, 0)] = 0;
-  for (let j = 0; j <= F; j++) {
-    for (let k = 0; k <= V; k++) {
-      for (let m = 0; m <= M; m++) {
-        const here = best[at(j, k, m)];
-        if (here === Infinity) continue;
-        if (k < V && varOk(k, m, j)) relax(at(j, k + 1, m), here + varCost(j, k, m), Move.Var);
-        if (m < M && nullOk(m, k, j)) {
-          let c = here;
-          for (let i = 0; i < nulls[m][1]; i++) c += byteCost(j + i, k, m, nulls[m][0]);
-          relax(at(j + nulls[m][1], k, m + 1), c, Move.NullFixed);
-        }
-        if (j < F) relax(at(j + 1, k, m), here + byteCost(j, k, m, -1), Move.Byte);
-      }
-    }
-  }
-  const bounds = new Array<number>(V).fill(F);
-  const nullAt = new Map<number, number>();
-  for (let j = F, k = V, m = M; j > 0 || k > 0 || m > 0;) {
-    const how = move[at(j, k, m)];
-    if (how === Move.Var) bounds[--k] = j;
-    else if (how === Move.NullFixed) {
-      j -= nulls[--m][1];
-      nullAt.set(nulls[m][0], j);
-    } else if (how === Move.Byte) j--;
-    else break; // unreachable state: keep the defaults
-  }
-  return { sys, bounds, nullAt };
+  return { sys, ...cheapestPlacement(s, sys, { byte: byteCost, field: varCost }) };
 }
