@@ -3,7 +3,7 @@
  * groups (the same text as types' renderers), a few digits per store. These are the put* functions
  * that record.ts's line writer and the number, date and time writers call.
  */
-import { textView } from './byte-views.ts';
+import { dataView, textView } from './byte-views.ts';
 import { decimalLayout } from './decimal.ts';
 
 /** '00' … '99': two digits per lookup. */
@@ -81,20 +81,16 @@ function put8(t: Uint8Array, p: number, v: number): number {
 /**
  * Decimal digits of a non-negative safe integer at p; returns the position after them. The caller
  * has reserved room (16 digits and SCRATCH at most): reserving here could move `out.text` under a
- * caller that holds it. Short and without recursion below 10^8 (every INT but the largest, most
- * DECIMAL values), so V8 inlines it where it is called per value.
+ * caller that holds it.
  */
 function putUint(t: Uint8Array, p: number, v: number): number {
   if (v < 10000) return put4(t, p, v);
-  if (v >= 100000000) return putLongUint(t, p, v);
-  const hi = Math.floor(v / 10000);
-  p = put4(t, p, hi);
-  textView(t).setInt32(p, DIGITS4[v - hi * 10000], true);
-  return p + 4;
-}
-
-/** putUint() from 10^8 up: the digits above the last 8, then those 8. */
-function putLongUint(t: Uint8Array, p: number, v: number): number {
+  if (v < 100000000) {
+    const hi = Math.floor(v / 10000);
+    p = put4(t, p, hi);
+    textView(t).setInt32(p, DIGITS4[v - hi * 10000], true);
+    return p + 4;
+  }
   let hi = Math.floor(v / 100000000);
   let lo = v - hi * 100000000;
   // Near 2^53 the rounded quotient can be one too many: the remainder then comes out negative.
@@ -151,8 +147,9 @@ const POW10 = [1, 10, 100, 1000, 10000];
 
 /** One digit group of n (1-4) bytes at p, every byte xor `mask` (0 or 0xff: negative values are inverted). */
 function group(b: Uint8Array, p: number, n: number, mask: number): number {
-  let v = b[p] ^ mask;
-  for (let i = 1; i < n; i++) v = (v << 8) | (b[p + i] ^ mask);
+  if (n === 4) return (dataView(b).getInt32(p) ^ (mask === 0 ? 0 : -1)) >>> 0;
+  let v = (b[p] ^ mask) & 0xff;
+  for (let i = 1; i < n; i++) v = (v << 8) | ((b[p + i] ^ mask) & 0xff);
   return v >>> 0;
 }
 
@@ -168,8 +165,6 @@ export interface DecimalPlan {
   firstBit: number;
   /** The most bytes a value's text can take. */
   room: number;
-  /** At most one leading and one full group before the point, none full after it (see smallDecimal). */
-  small: boolean;
 }
 
 export function decimalPlan(precision: number, scale: number): DecimalPlan {
@@ -179,37 +174,7 @@ export function decimalPlan(precision: number, scale: number): DecimalPlan {
   const firstBit = firstN === 0 ? 0 : 2 ** (8 * firstN - 1);
   // A damaged value can hold groups above 999,999,999: one more digit per group at most.
   const room = precision + 3 + intFull + fracFull + 20 + SCRATCH;
-  return { intFull, intLead, fracFull, fracDigits, fracTail, scale, firstBit, room, small: intFull <= 1 && fracFull === 0 };
-}
-
-/**
- * The digits of a DECIMAL whose plan is `small` (at most 17 digits before the point and 8 after:
- * DECIMAL(15,2) and the like) at q, after putDecimal's sign: the integer part as one number, then
- * the fraction's group; the same text as the group-by-group way (a leading group's digits and the
- * next group's nine are the number's), with fewer calls and branches per value. Returns -1 for a
- * full group above 999,999,999 (a damaged value) or an integer part past 2^53: the group-by-group
- * way writes those as the renderer does.
- */
-function smallDecimal(d: DecimalPlan, t: Uint8Array, q: number, b: Uint8Array, o: number, mask: number): number {
-  let p = o;
-  let flip = d.firstBit;
-  let int = 0;
-  if (d.intLead > 0) {
-    int = (group(b, p, d.intLead, mask) ^ flip) >>> 0;
-    flip = 0;
-    p += d.intLead;
-  }
-  if (d.intFull === 1) {
-    const v = (group(b, p, 4, mask) ^ flip) >>> 0;
-    flip = 0;
-    p += 4;
-    if (v > 999999999 || int > 9007198) return -1;
-    int = int * 1000000000 + v;
-  }
-  q = putUint(t, q, int);
-  if (d.scale === 0) return q;
-  t[q++] = 46; // '.'
-  return putPadded(t, q, (group(b, p, d.fracTail, mask) ^ flip) >>> 0, d.fracDigits);
+  return { intFull, intLead, fracFull, fracDigits, fracTail, scale, firstBit, room };
 }
 
 /**
@@ -219,10 +184,6 @@ function smallDecimal(d: DecimalPlan, t: Uint8Array, q: number, b: Uint8Array, o
 export function putDecimal(d: DecimalPlan, t: Uint8Array, q: number, b: Uint8Array, o: number): number {
   const mask = (b[o] & 0x80) === 0 ? 0xff : 0;
   if (mask) t[q++] = 45; // '-'
-  if (d.small) {
-    const end = smallDecimal(d, t, q, b, o, mask);
-    if (end >= 0) return end;
-  }
   let p = o;
   let flip = d.firstBit;
   let started = false;
