@@ -26,6 +26,7 @@ import type { TableEntry } from '../tables/table-entry.svelte.ts';
 import type { Workspace } from '../workspace.svelte.ts';
 import { saveBlob } from './export.ts';
 import { ZipWriter } from './zip.ts';
+import { BlobParts } from './blob-parts.ts';
 import { ExportPaths, filePath } from './export-names.ts';
 import { parseTableFileName } from '../files/pairing.ts';
 
@@ -101,19 +102,19 @@ function folderTarget(root: FileSystemDirectoryHandle): AllTarget {
 
 /**
  * One `tables.sql` of every table, in the order they come (each creates and uses its database):
- * downloaded, or written into the folder picked. Its parts are kept as Blobs (outside the page's heap).
+ * downloaded, or written into the folder picked. Its parts are folded into Blobs (outside the page's heap).
  */
 function sqlTarget(root: FileSystemDirectoryHandle | null): AllTarget {
-  const parts: Blob[] = [];
+  const parts = new BlobParts();
   return {
     kind: root ? 'folder' : 'zip',
     where: root ? `tables.sql in the folder ${root.name}` : 'tables.sql (downloaded)',
     add(_path, bytes) {
-      parts.push(new Blob([bytes as Uint8Array<ArrayBuffer>]));
+      parts.push(bytes);
       return Promise.resolve();
     },
     async finish() {
-      const all = new Blob(parts, { type: 'application/sql' });
+      const all = parts.take('application/sql');
       if (root) await writeFile(root, 'tables.sql', all);
       else saveBlob(all, 'tables.sql');
     },
