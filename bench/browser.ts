@@ -170,6 +170,14 @@ export class MemorySampler {
     this.#busy = false;
   }
 
+  /** Peaks from now on (the CPU seconds keep counting). */
+  resetPeaks(): void {
+    this.jsHeapPeakMb = 0;
+    this.rendererPeakMb = 0;
+    this.rendererOwnPeakMb = 0;
+    this.chromiumPeakMb = 0;
+  }
+
   stop(): void {
     if (this.#timer) clearInterval(this.#timer);
   }

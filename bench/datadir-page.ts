@@ -3,20 +3,45 @@
  * in a fresh headless Chromium each: the time to the first table listed, to every table listed (the
  * listing's progress line gone), with the renderer's peak memory and the main thread's JS heap
  * (MemorySampler, bench/browser.ts); the live one's (50,000 .frm beside) also to every live table named
- * (the dictionary's, before their .frm are read); the dropped one's "Export all tables" (tables.zip)
- * until the download. Not in npm test:
+ * (the dictionary's, before their .frm are read); then, on each, "Export all tables" as tables.zip and
+ * as tables.sql until the download: its time, the renderer's CPU seconds and peak memory during it, the
+ * files or tables the download holds and those not written (with the first reasons). Not in npm test:
  * `npm run bench -- --only datadir`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { findBrowserPid, FLAGS, MemorySampler, serveStatic } from './browser.ts';
 import { cliRuns, datadirs } from './datadir-scale.ts';
 
 const LISTING_TIMEOUT_MS = 30 * 60_000;
 
-/** The page's listing of `dir` (a datadir folder, `which` of the bench's two) and, of the dropped one, its export; a line each. */
+/** What a download of "Export all tables" holds: a .zip's entries (its end of central directory), a .sql's tables. */
+function written(file: string, kind: 'zip' | 'sql'): string {
+  const bytes = readFileSync(file);
+  if (kind === 'sql') return `${bytes.length >> 20} MiB, ${bytes.toString('latin1').match(/^CREATE TABLE /gm)?.length ?? 0} CREATE TABLE`;
+  const end = bytes.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  return `${bytes.length >> 20} MiB, ${end < 0 ? '?' : bytes.readUInt16LE(end + 10)} files`;
+}
+
+/** "Export all tables" as tables.zip or tables.sql, clicked on a listed page, until the download: its time, renderer CPU and peaks, what it holds and what was not written. */
+async function exportAll(page: Page, sampler: MemorySampler, kind: 'zip' | 'sql'): Promise<string> {
+  await sampler.sample();
+  sampler.resetPeaks();
+  const cpu = sampler.rendererCpuS;
+  const started = performance.now();
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: LISTING_TIMEOUT_MS }), page.getByTestId(`export-all-${kind}`).click()]);
+  const file = await download.path();
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  await sampler.sample();
+  const failed = await page.getByTestId('export-all').getAttribute('data-failed');
+  const problems = failed === '0' ? [] : await page.getByTestId('export-all-problems').locator('li').allTextContents();
+  const why = problems.length > 0 ? ` (${problems.slice(0, 2).join('; ')}${problems.length > 2 ? ' …' : ''})` : '';
+  return `page: Export all tables (tables.${kind})\t${seconds} s (renderer ${(sampler.rendererCpuS - cpu).toFixed(1)} CPU-s), ${written(file, kind)}, ${failed ?? '?'} not written${why}\trenderer peak ${sampler.rendererPeakMb.toFixed(0)} MB (own ${sampler.rendererOwnPeakMb.toFixed(0)} MB), main-thread heap peak ${sampler.jsHeapPeakMb.toFixed(0)} MB, all Chromium ${sampler.chromiumPeakMb.toFixed(0)} MB`;
+}
+
+/** The page's listing of `dir` (a datadir folder, `which` of the bench's two), then its "Export all tables" as tables.zip and as tables.sql; a line each. */
 export async function pageRuns(site: string, chromiumPath: string, dir: string, n: number, which: 'live' | 'dropped'): Promise<string[]> {
   const what = which === 'live' ? `${n} tables (live, their .frm beside)` : `${n} tables (all dropped)`;
   const http = await serveStatic(site);
@@ -46,14 +71,10 @@ export async function pageRuns(site: string, chromiumPath: string, dir: string, 
     await sampler.sample();
     lines.push(`${what}\tpage: listing\tfirst after ${first} s${named}, ${listed} listed after ${since()} s (renderer ${sampler.rendererCpuS.toFixed(1)} CPU-s)\trenderer peak ${sampler.rendererPeakMb.toFixed(0)} MB, main-thread heap peak ${sampler.jsHeapPeakMb.toFixed(0)} MB`);
     process.stdout.write(`${lines[lines.length - 1]}\n`);
-    if (which === 'live') return lines;
-    const exportStarted = performance.now();
-    const [download] = await Promise.all([page.waitForEvent('download', { timeout: LISTING_TIMEOUT_MS }), page.getByTestId('export-all-zip').click()]);
-    await download.path();
-    const failed = await page.getByTestId('export-all').getAttribute('data-failed');
-    await sampler.sample();
-    lines.push(`${what}\tpage: Export all tables (tables.zip)\t${((performance.now() - exportStarted) / 1000).toFixed(1)} s, ${failed ?? '?'} not written\trenderer peak ${sampler.rendererPeakMb.toFixed(0)} MB`);
-    process.stdout.write(`${lines[lines.length - 1]}\n`);
+    for (const kind of ['zip', 'sql'] as const) {
+      lines.push(`${what}\t${await exportAll(page, sampler, kind)}`);
+      process.stdout.write(`${lines[lines.length - 1]}\n`);
+    }
   } catch (err) {
     lines.push(`${what}\tpage: FAILED: ${(err as Error).message.split('\n')[0]}`);
   } finally {

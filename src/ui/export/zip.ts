@@ -2,19 +2,17 @@
  * The .zip of "Export all tables" where the browser cannot write into a folder, built with fflate's
  * streaming Zip: every entry STORED (ZipPassThrough: compressing would cost the page's main thread
  * time for a download that stays on the same disk), UTF-8 names. fflate hands the archive over in
- * chunks as entries are added; they are folded into Blobs, which the browser keeps outside the page's
- * heap. fflate writes no ZIP64, hence the limits `add` checks with a plain-language error.
+ * chunks as entries are added; they are folded into Blobs (BlobParts), which the browser keeps
+ * outside the page's heap. fflate writes no ZIP64, hence the limits `add` checks with a plain-language error.
  */
 import { Zip, ZipPassThrough } from 'fflate';
+import { BlobParts } from './blob-parts.ts';
 
 const MAX_ENTRIES = 0xffff;
 const MAX_BYTES = 0xffffffff;
-/** Chunks gathered before they are folded into one Blob (fewer small objects on the heap). */
-const FOLD_PARTS = 512;
 
 export class ZipWriter {
-  #parts: BlobPart[] = [];
-  #folded: Blob[] = [];
+  readonly #parts = new BlobParts();
   #entries = 0;
   #size = 0;
   #error: Error | null = null;
@@ -23,11 +21,7 @@ export class ZipWriter {
       this.#error = err;
       return;
     }
-    this.#parts.push(chunk as Uint8Array<ArrayBuffer>);
-    if (this.#parts.length >= FOLD_PARTS) {
-      this.#folded.push(new Blob(this.#parts));
-      this.#parts = [];
-    }
+    this.#parts.push(chunk);
   });
 
   get entries(): number {
@@ -58,10 +52,7 @@ export class ZipWriter {
   finish(type = 'application/zip'): Blob {
     this.#zip.end();
     this.#check();
-    const blob = new Blob([...this.#folded, ...this.#parts], { type });
-    this.#parts = [];
-    this.#folded = [];
-    return blob;
+    return this.#parts.take(type);
   }
 
   #check(): void {
