@@ -230,25 +230,24 @@ export abstract class ChunkColumn {
     this.#clear(n);
     this.#indexes = grown(this.#indexes, n);
     let values = 0;
+    for (let i = 0; i < n; i++) values += this.levels[i];
+    const total = this.allDictionaryBytes(values) + values * prefix;
     let distinct = 0;
     let prev = -1;
     for (let i = 0; i < n; i++) {
       if (this.levels[i] === 0) continue;
-      values++;
       // A value equal to the one before (runs of a key's rows) takes its entry without a lookup.
       const x = prev >= 0 && this.same(prev, i) ? this.#indexes[prev] : this.#find(i);
       if (x === this.#size) {
         this.#entries[this.#size++] = i;
-        distinct += this.dictionaryBytes(i);
+        distinct += this.dictionaryBytes(i) + prefix;
+        // PLAIN once the entries so far and their indexes' bytes no longer halve the PLAIN bytes: they only grow.
+        if (2 * (distinct + Math.ceil(values * Math.ceil(Math.log2(this.#size)) / 8)) > total) return -1;
       }
       this.#indexes[i] = x;
       prev = i;
     }
-    const total = this.allDictionaryBytes(values);
-    const entries = this.#size;
-    const indexBytes = Math.ceil(values * Math.ceil(Math.log2(entries)) / 8);
-    if (2 * (distinct + entries * prefix + indexBytes) > total + values * prefix) return -1;
-    return entries;
+    return this.#size;
   }
 
   #size = 0;
