@@ -17,7 +17,8 @@ const tables: (Int32Array | undefined)[] = [];
 
 const hash = (w: number, shift: number): number => Math.imul(w, 0x1e35a7bd) >>> shift;
 
-const load32 = (b: Uint8Array, p: number): number => b[p] | (b[p + 1] << 8) | (b[p + 2] << 16) | (b[p + 3] << 24);
+/** The 4 bytes at p, little-endian; bytes past the end read as 0 (the search's last lookups may look there). */
+const loadTail = (b: Uint8Array, p: number): number => b[p] | (b[p + 1] << 8) | (b[p + 2] << 16) | (b[p + 3] << 24);
 
 /** The output buffer of `shared` calls, kept from call to call. */
 let sharedOut = new Uint8Array(0);
@@ -47,6 +48,9 @@ export function snappyEncode(input: Uint8Array, shared = false): Uint8Array {
 
 function compress(input: Uint8Array, out: Uint8Array, op: number): number {
   const n = input.length;
+  // Words read whole (one load each, not four bytes put together), the tail byte by byte.
+  const words = new DataView(input.buffer, input.byteOffset, n);
+  const load32 = (p: number): number => (p + 4 <= n ? words.getInt32(p, true) : loadTail(input, p));
   let bits = 1;
   while (1 << bits <= n && bits <= MAX_HASH_BITS) bits++;
   bits--;
@@ -57,40 +61,44 @@ function compress(input: Uint8Array, out: Uint8Array, op: number): number {
   if (n >= INPUT_MARGIN) {
     const limit = n - INPUT_MARGIN;
     let ip = 1;
-    let nextHash = hash(load32(input, ip), shift);
+    let nextWord = load32(ip);
     for (;;) {
-      // Look for a match, each lookup further on the longer none is found (skip >>> 5 bytes).
+      // Look for a match, each lookup further on the longer none is found (skip >>> 5 bytes); the
+      // word hashed for the next lookup is kept to compare with its candidate.
       let skip = 32;
       let nextIp = ip;
       let candidate = 0;
+      let word = 0;
       do {
         ip = nextIp;
-        const h = nextHash;
+        word = nextWord;
         nextIp = ip + (skip++ >>> 5);
         if (ip > limit) return literal(input, nextEmit, n, out, op);
-        nextHash = hash(load32(input, nextIp), shift);
+        nextWord = load32(nextIp);
+        const h = hash(word, shift);
         candidate = table[h];
         table[h] = ip;
-      } while (ip - candidate > MAX_OFFSET || load32(input, ip) !== load32(input, candidate));
+      } while (ip - candidate > MAX_OFFSET || word !== load32(candidate));
       op = literal(input, nextEmit, ip, out, op);
       // Copies for as long as the bytes right after one match again.
       do {
         const base = ip;
         let matched = 4;
         // Four bytes a step while they all match, then byte by byte.
-        while (ip + matched + 4 <= n && load32(input, ip + matched) === load32(input, candidate + matched)) matched += 4;
+        while (ip + matched + 4 <= n && load32(ip + matched) === load32(candidate + matched)) matched += 4;
         while (ip + matched < n && input[ip + matched] === input[candidate + matched]) matched++;
         ip += matched;
         op = copy(out, op, base - candidate, matched);
         nextEmit = ip;
         if (ip >= limit) return literal(input, nextEmit, n, out, op);
-        table[hash(load32(input, ip - 1), shift)] = ip - 1;
-        const h = hash(load32(input, ip), shift);
+        table[hash(load32(ip - 1), shift)] = ip - 1;
+        word = load32(ip);
+        const h = hash(word, shift);
         candidate = table[h];
         table[h] = ip;
-      } while (ip - candidate <= MAX_OFFSET && load32(input, ip) === load32(input, candidate));
+      } while (ip - candidate <= MAX_OFFSET && word === load32(candidate));
       ip++;
-      nextHash = hash(load32(input, ip), shift);
+      nextWord = load32(ip);
     }
   }
   return literal(input, nextEmit, n, out, op);

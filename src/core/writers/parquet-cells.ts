@@ -29,6 +29,8 @@ const OPEN_BRACKET = 91;
 const EXACT_DIGITS = 15;
 /** 10^n as bigints, n up to EXACT_DIGITS. */
 const POW10 = Array.from({ length: EXACT_DIGITS + 1 }, (_, n) => 10n ** BigInt(n));
+/** The same as doubles (each exact), looked up rather than raised to a power per cell. */
+const TENS = Float64Array.from({ length: EXACT_DIGITS + 1 }, (_, n) => 10 ** n);
 
 /** The reader of a column's cells; `scale`: a DECIMAL's digits after the point. */
 export function cellReader(kind: CellKind, scale: number): CellReader {
@@ -68,7 +70,7 @@ export function unscaled(t: Uint8Array, start: number, end: number, scale: numbe
   if (digits > EXACT_DIGITS) return big ? longUnscaled(t, first, end, point, scale - fraction, neg) : undefined;
   let v = 0;
   for (let i = first; i < end; i++) if (i !== point) v = v * 10 + t[i] - ZERO;
-  v *= 10 ** (scale - fraction);
+  if (fraction < scale) v *= TENS[scale - fraction];
   if (neg && v !== 0) v = -v;
   return big ? BigInt(v) : v;
 }

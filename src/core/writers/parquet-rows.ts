@@ -25,7 +25,8 @@ import { batchText, type BatchText } from '../values/batch-strings.ts';
 import type { TableDef } from '../schema.ts';
 import { cellReader, type CellReader, type CellValue } from './parquet-cells.ts';
 import { parquetColumns, parquetSchema, type ParquetColumn } from './parquet-columns.ts';
-import { chunkColumn, noteNotHeld, type ChunkColumn } from './parquet-chunk.ts';
+import { noteNotHeld, type ChunkColumn } from './parquet-chunk.ts';
+import { chunkColumn } from './parquet-chunk-kinds.ts';
 import { PARQUET_MAGIC, type ChunkIndexes, type NotHeld, type ParquetGroups, type ParquetPart } from './parquet-row-groups.ts';
 
 /** Rows per row group (the last one of a file has fewer). */
