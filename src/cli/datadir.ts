@@ -12,7 +12,7 @@
  * it); files are paired by name through maps (datadir-walk.ts), so the cost grows with the tables.
  */
 import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { pagesReplaced, recoveryAmiss, recoveryLines } from '../core/log/redo-recovery.ts';
 import { fileSource } from '../node/file-source.ts';
 import { openDatadirUndoAt } from '../node/undo-spaces.ts';
@@ -25,7 +25,7 @@ import type { InnodbTable } from '../lib/innodb-table.ts';
 import type { TableEntry } from '../lib/table-entry.ts';
 import type { TableDef } from '../core/schema.ts';
 import type { DroppedIndex } from '../core/readers/dropped-indexes.ts';
-import { openInnodb } from '../lib/node.ts';
+import { openInnodb, openSharedRedoLog, type SharedRedoLog } from '../lib/node.ts';
 import { datadirFiles, type FileTable } from './datadir-walk.ts';
 import { tableRows, type OutFormat } from './datadir-rows.ts';
 import { pooledCount } from './pooled-read.ts';
@@ -57,8 +57,8 @@ export interface DatadirRun {
   say(line: string): void;
 }
 
-/** A run with the output files it writes (their folders made once). */
-type Run = DatadirRun & { files: TableFiles };
+/** A run with the output files it writes (their folders made once), and the datadir's redo log read once for all of its tables. */
+type Run = DatadirRun & { files: TableFiles; sharedLog: SharedRedoLog | undefined };
 
 /** A line of tables.tsv. */
 interface TableLine {
@@ -255,7 +255,7 @@ async function fileTable(run: Run, queue: Queue, t: FileTable, system: string | 
   const path = outPath(run, t.db, t.table);
   try {
     if (t.ibds.length > 1 || /#p#/i.test(t.ibds[0])) return await queue.wide(async () => partitioned(run, t, line, path, await partitionDictionary(run, t, system)));
-    const file = await openInnodb(t.ibds[0], { files: t.frm === null ? [] : [t.frm], keys: run.keys, dictionary: system ?? undefined });
+    const file = await openInnodb(t.ibds[0], { files: t.frm === null ? [] : [t.frm], keys: run.keys, dictionary: system ?? undefined, sharedLog: run.sharedLog });
     try {
       const entry = file.definition(null);
       line.definition = entry.source;
@@ -283,7 +283,7 @@ async function partitioned(run: Run, t: FileTable, line: TableLine, path: string
   const counter = new RecordCounter(run.format);
   let counted = '';
   const read = (write: (chunk: string | Uint8Array) => Promise<void> | undefined) => writePartitions({
-    paths: t.ibds, schema: null, definition, table: null, keys: run.keys, rows: 'live', index: null, partitionColumn: false, timeZone: run.timeZone, threads: run.threads, range: null, jsonStrings: run.jsonStrings, systemColumns: run.systemColumns,
+    paths: t.ibds, sharedLog: run.sharedLog, schema: null, definition, table: null, keys: run.keys, rows: 'live', index: null, partitionColumn: false, timeZone: run.timeZone, threads: run.threads, range: null, jsonStrings: run.jsonStrings, systemColumns: run.systemColumns,
     format: run.format, output: path, count: run.out === null, write,
     say: (l) => (l.startsWith('warning: ') ? line.problems.push(l.slice(9)) : undefined),
   });
@@ -307,7 +307,7 @@ async function partitioned(run: Run, t: FileTable, line: TableLine, path: string
  */
 async function partitionDictionary(run: Run, t: FileTable, system: string | null): Promise<TableDef | undefined> {
   if (t.frm !== null || system === null) return undefined;
-  const file = await openInnodb(t.ibds[0], { files: [], keys: run.keys, dictionary: system });
+  const file = await openInnodb(t.ibds[0], { files: [], keys: run.keys, dictionary: system, sharedLog: run.sharedLog });
   try {
     return { ...file.definition(null).definition, name: t.table };
   } finally {
@@ -335,9 +335,18 @@ class RecordCounter {
 
 /** Reads every table of `run.dir`; the exit status over all of them. */
 export async function readDatadir(given: DatadirRun): Promise<number> {
-  const run: Run = { ...given, files: new TableFiles() };
-  const found = datadirFiles(run.dir);
-  if (found.system === null && found.tables.length === 0) throw new Error(`${run.dir}: no ibdata1 and no .ibd file in it or in its folders`);
+  const found = datadirFiles(given.dir);
+  if (found.system === null && found.tables.length === 0) throw new Error(`${given.dir}: no ibdata1 and no .ibd file in it or in its folders`);
+  // Its census taken once, not a scan of the whole log for each table (and the doublewrite buffer read once).
+  const sharedLog = (await openSharedRedoLog(given.dir)) ?? undefined;
+  try {
+    return await readTables({ ...given, files: new TableFiles(), sharedLog }, found);
+  } finally {
+    await sharedLog?.close();
+  }
+}
+
+async function readTables(run: Run, found: ReturnType<typeof datadirFiles>): Promise<number> {
   if (run.out !== null) mkdirSync(run.out, { recursive: true });
   const tsv = run.out === null ? null : createWriteStream(join(run.out, 'tables.tsv'));
   const lines: TableLine[] = [];
@@ -353,7 +362,7 @@ export async function readDatadir(given: DatadirRun): Promise<number> {
     if (tsv === null) await run.write(TSV_HEADER);
     else tsv.write(TSV_HEADER);
     if (found.system !== null) {
-      const file = await openInnodb(found.system, { keys: run.keys });
+      const file = await openInnodb(found.system, { keys: run.keys, sharedLog: run.sharedLog });
       try {
         progress.add(file.tables().length);
         for (const w of file.warnings) run.say(`warning: ${w}`);
@@ -392,9 +401,11 @@ function sayRecovery(file: InnodbFile, line: TableLine): void {
 /** The transactions active at a crash (XA PREPARED ones the server keeps as they are), as the undo logs beside `system` (read through the datadir's redo log) hold them. */
 async function activeAtCrash(run: Run, system: string): Promise<number[]> {
   const logPath = join(dirname(system), 'ib_logfile0');
-  const log = existsSync(logPath) ? await fileSource(logPath) : undefined;
+  // The run's log, its census taken already, where it is this one.
+  const shared = run.sharedLog?.path === resolve(logPath) ? run.sharedLog : null;
+  const log = shared === null && existsSync(logPath) ? await fileSource(logPath) : undefined;
   try {
-    const undo = await openDatadirUndoAt(system, log, run.keys);
+    const undo = await openDatadirUndoAt(system, shared?.log ?? log, run.keys, shared?.census);
     try {
       return undo.logs.logs.filter((l) => l.state === 'active').map((l) => l.header.trxId);
     } finally {

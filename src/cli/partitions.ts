@@ -31,7 +31,7 @@ import { partitionNamesOfClause } from '../core/definitions/partitions.ts';
 import { DefinitionMismatch } from '../core/readers/leaf-decoder.ts';
 import { formatGuess } from '../core/definitions/guess/index.ts';
 import type { TableDef } from '../core/schema.ts';
-import { openInnodb, openInnodbPartitions } from '../lib/node.ts';
+import { openInnodb, openInnodbPartitions, type SharedRedoLog } from '../lib/node.ts';
 import type { InnodbTable } from '../lib/innodb-table.ts';
 import { partitionedTableName, type Partition, type PartitionedTable } from '../lib/partitioned-table.ts';
 import { pooledBatches, pooledCount, pooledParquet, type PooledRead } from './pooled-read.ts';
@@ -59,6 +59,8 @@ export interface PartitionRun {
   /** --as-on-disk: the datadir's redo log is not applied; --datadir: the datadir whose log is (else the files' folder's parent). */
   asOnDisk?: boolean;
   datadir?: string;
+  /** The datadir's redo log read once for all of a folder's tables (datadir.ts). */
+  sharedLog?: SharedRedoLog;
   /** The transactions taken back (those active at a crash, or --before-trx's): their versions of the rows, read in this thread. */
   taken?: TakenBack | null;
   /** The zone TIMESTAMP values are shown in. */
@@ -93,7 +95,7 @@ function sayRecoveries(table: PartitionedTable, run: PartitionRun): boolean {
 export async function writePartitions(given: PartitionRun): Promise<number> {
   let run = given;
   const opened = await openInnodbPartitions(run.paths, {
-    definition: run.definition, schema: run.schema ?? undefined, keys: run.keys, rows: run.rows, asOnDisk: run.asOnDisk, datadir: run.datadir, versions: run.taken?.versions, index: run.index ?? undefined, partitionColumn: run.partitionColumn, table: run.table ?? undefined, timeZone: run.timeZone, systemColumns: run.systemColumns,
+    definition: run.definition, schema: run.schema ?? undefined, keys: run.keys, rows: run.rows, asOnDisk: run.asOnDisk, datadir: run.datadir, sharedLog: run.sharedLog, versions: run.taken?.versions, index: run.index ?? undefined, partitionColumn: run.partitionColumn, table: run.table ?? undefined, timeZone: run.timeZone, systemColumns: run.systemColumns,
   });
   try {
     const { table } = opened;

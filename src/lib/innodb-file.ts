@@ -12,7 +12,9 @@ import { partitionOfFile } from '../core/definitions/partitions.ts';
 import type { Dictionary } from '../core/definitions/dictionary/dict-tables.ts';
 import { IbdError, NotInnodbError } from '../core/errors.ts';
 import { droppedIndexes, SystemTargets, type DroppedIndex, type IndexTarget } from '../core/readers/dropped-indexes.ts';
-import { logFilesReader, withRedoLog, type RedoRecovery } from '../core/log/redo-recovery.ts';
+import type { SharedDoublewrite } from '../core/log/doublewrite.ts';
+import { logFilesReader, withRedoLog, type BoundsReader, type RedoRecovery } from '../core/log/redo-recovery.ts';
+import type { LogCensus } from '../core/log/redo-scan.ts';
 import { scanOrphans, type OrphanScan, type RawLayout } from '../core/tablespace/orphan-scan.ts';
 import { isDictionaryTree, recoveredTables } from '../core/definitions/dictionary/dict-freed.ts';
 import { recoveredEntries } from './system-definitions.ts';
@@ -46,6 +48,12 @@ export interface SourceOptions {
   doublewriteFiles?: readonly ByteSource[];
   /** The redo log is not applied, only read for what it says. */
   asOnDisk?: boolean;
+  /** The log's census, taken once for every file of the datadir (logCensus): only the stretches of the log holding this file's records are read. */
+  redoCensus?: LogCensus | null;
+  /** The datadir's doublewrite buffer, read once for all of its files. */
+  sharedDoublewrite?: SharedDoublewrite;
+  /** The reader of the bounds of a log of another format (MySQL's), in place of one of redoLogFiles (the datadir's, reading them once for all of its files). */
+  boundsReader?: BoundsReader;
 }
 
 /** A definition guessed from the records, with the guess: each field's lengths, NULLs, samples and type. */
@@ -212,7 +220,7 @@ export class InnodbFile {
  * definitions (a file whose page 0 is damaged opens too, to be read with a scan of its pages).
  */
 export async function openSource(raw: ByteSource, options: SourceOptions = {}, release: () => Promise<void> = async () => {}): Promise<InnodbFile> {
-  const redo = options.redoLog ? await withRedoLog(raw, options.redoLog, { apply: !options.asOnDisk, boundsReaders: [logFilesReader(options.redoLogFiles ?? [])], systemTablespace: options.systemTablespace, doublewriteFiles: options.doublewriteFiles, keys: options.keys }) : null;
+  const redo = options.redoLog ? await withRedoLog(raw, options.redoLog, { apply: !options.asOnDisk, boundsReaders: [options.boundsReader ?? logFilesReader(options.redoLogFiles ?? [])], systemTablespace: options.systemTablespace, doublewriteFiles: options.doublewriteFiles, keys: options.keys, census: options.redoCensus, sharedDoublewrite: options.sharedDoublewrite }) : null;
   const source = redo?.source ?? raw;
   const opened = await Tablespace.open(source).then(() => null, (e: unknown) => e);
   if (opened instanceof NotInnodbError) throw opened;

@@ -15,8 +15,11 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-import { dblwrFilePageSize } from '../core/log/doublewrite.ts';
+import { basename, dirname, join, resolve } from 'node:path';
+import { dblwrFilePageSize, SharedDoublewrite } from '../core/log/doublewrite.ts';
+import { logFilesReader, type BoundsReader } from '../core/log/redo-recovery.ts';
+import { readLogHeader } from '../core/log/log-file.ts';
+import { logCensus, type LogCensus } from '../core/log/redo-scan.ts';
 import type { TableDef } from '../core/schema.ts';
 import type { ByteSource } from '../core/tablespace/source.ts';
 import { Tablespace } from '../core/tablespace/tablespace.ts';
@@ -34,6 +37,52 @@ export * from './exports.ts';
 export interface NodeOptions {
   /** The datadir whose redo log (ib_logfile0 …, #innodb_redo) rolls the file forward, when it is not the .ibd's (its folder's parent). */
   datadir?: string;
+  /** The datadir's redo log read once for all of its files (openSharedRedoLog): used where the file's log is that one, instead of the file reading it again. */
+  sharedLog?: SharedRedoLog;
+}
+
+/**
+ * A datadir's redo log opened and read once for every file of it a command opens (ibd-reader DIR -o):
+ * its files kept open, its census (which tablespaces it changes, and where in the log: MariaDB
+ * 10.8+'s; null for another format), its doublewrite buffer read by the first file that needs it.
+ */
+export interface SharedRedoLog {
+  /** The path of the log's first file (resolved): a file whose datadir's log this is reads through it. */
+  path: string;
+  log: ByteSource;
+  /** Its other files (ib_logfile1 …, MySQL 8.0.30+'s other #ib_redoN). */
+  logFiles: readonly ByteSource[];
+  census: LogCensus | null;
+  /** Its bounds where it is of another format (MySQL's), read by the first file that asks. */
+  bounds: BoundsReader;
+  doublewrite: SharedDoublewrite;
+  close(): Promise<void>;
+}
+
+/** Opens the redo log of datadir `dir` and takes its census, for every file of it to read through it; null when it has no log. */
+export async function openSharedRedoLog(dir: string): Promise<SharedRedoLog | null> {
+  const found = redoLogFilesOf(dir);
+  if (found.length === 0) return null;
+  const files: FileSource[] = [];
+  const close = async () => void (await Promise.all(files.map((f) => f.close())));
+  try {
+    for (const path of found) files.push(await fileSource(path));
+    // A log of another format, or one that cannot be scanned: each file reads it itself, and says why.
+    // An encrypted one too: a census taken without its keys cannot tell which tablespaces its records change.
+    const encrypted = (await readLogHeader(files[0]).catch(() => null))?.encryption === 'stream';
+    const census = encrypted ? null : await logCensus(files[0]).catch(() => null);
+    const read = logFilesReader(files.slice(1));
+    let bounds: ReturnType<BoundsReader> | null = null;
+    return { path: resolve(found[0]), log: files[0], logFiles: files.slice(1), census, bounds: (log) => (bounds ??= read(log)), doublewrite: new SharedDoublewrite(), close };
+  } catch (e) {
+    await close();
+    throw e;
+  }
+}
+
+/** `shared`, where `found` (a file's datadir's log files) is its log. */
+function sharedWith(shared: SharedRedoLog | undefined, found: readonly string[]): SharedRedoLog | null {
+  return shared !== undefined && found.length > 0 && resolve(found[0]) === shared.path ? shared : null;
 }
 
 /** An .ibd or a companion file in Node: a path besides what index.ts takes. */
@@ -156,13 +205,15 @@ export async function openInnodb(input: NodeIbdInput, options: OpenInnodbOptions
     const ibdata1 = dir === null || found.length === 0 ? null : join(dir, 'ibdata1');
     const systemTablespace = system ? source : ibdata1 !== null && existsSync(ibdata1) ? await sourceOf(ibdata1) : undefined;
     const doublewriteFiles = dir === null || found.length === 0 ? [] : await Promise.all(doublewriteFilesOf(dir).map(sourceOf));
+    const shared = sharedWith(options.sharedLog, found);
     const redoPath = options.redoLog !== undefined ? options.redoLog : (found[0] ?? null);
-    // The log is read as pages are: kept open with the file, not closed with the companions.
-    if (typeof redoPath === 'string') redoFiles.push(await fileSource(redoPath));
-    const redoLog = redoPath === null ? undefined : (redoFiles[0] ?? companionSource(redoPath as FileInput));
-    for (const other of found.slice(1)) redoFiles.push(await fileSource(other));
+    // The log is read as pages are: kept open with the file, not closed with the companions (a shared one by its owner).
+    if (typeof redoPath === 'string' && shared === null) redoFiles.push(await fileSource(redoPath));
+    const redoLog = redoPath === null ? undefined : (shared?.log ?? redoFiles[0] ?? companionSource(redoPath as FileInput));
+    if (shared === null) for (const other of found.slice(1)) redoFiles.push(await fileSource(other));
+    const redoLogFiles = shared?.logFiles ?? redoFiles.slice(1);
     const close = async () => void (await Promise.all([ibd?.close(), ...redoFiles.map((f) => f.close())]));
-    return await openSource(source, { schema, files, keys: options.keys, dictionary, redoLog, redoLogFiles: redoFiles.slice(1), systemTablespace, doublewriteFiles, asOnDisk: options.asOnDisk }, close);
+    return await openSource(source, { schema, files, keys: options.keys, dictionary, redoLog, redoLogFiles, systemTablespace, doublewriteFiles, asOnDisk: options.asOnDisk, redoCensus: shared?.census, sharedDoublewrite: shared?.doublewrite, boundsReader: shared?.bounds }, close);
   } catch (e) {
     await Promise.all([ibd?.close(), ...redoFiles.map((f) => f.close())]);
     throw e;
@@ -172,12 +223,14 @@ export async function openInnodb(input: NodeIbdInput, options: OpenInnodbOptions
 }
 
 /** The redo log files of datadir `dir` and its ibdata1 (whose doublewrite buffer restores torn pages), opened by `open`; none without a log. */
-async function datadirRedo(dir: string, open: (path: string) => Promise<ByteSource>, asOnDisk: boolean | undefined) {
+async function datadirRedo(dir: string, open: (path: string) => Promise<ByteSource>, asOnDisk: boolean | undefined, sharedLog: SharedRedoLog | undefined) {
   const found = redoLogFilesOf(dir);
   if (found.length === 0) return undefined;
   const ibdata1 = join(dir, 'ibdata1');
-  const [log, ...logFiles] = await Promise.all(found.map(open));
-  return { log, logFiles, systemTablespace: existsSync(ibdata1) ? await open(ibdata1) : undefined, doublewriteFiles: await Promise.all(doublewriteFilesOf(dir).map(open)), asOnDisk };
+  const shared = sharedWith(sharedLog, found);
+  const [log, ...logFiles] = shared === null ? await Promise.all(found.map(open)) : [shared.log, ...shared.logFiles];
+  const redoShared = { redoCensus: shared?.census, sharedDoublewrite: shared?.doublewrite, boundsReader: shared?.bounds };
+  return { log, logFiles, systemTablespace: existsSync(ibdata1) ? await open(ibdata1) : undefined, doublewriteFiles: await Promise.all(doublewriteFilesOf(dir).map(open)), asOnDisk, ...redoShared };
 }
 
 /** A partitioned table opened from paths, and the close of its files. */
@@ -209,7 +262,7 @@ export async function openInnodbPartitions(
     const found = options.files === undefined && options.schema === undefined && typeof first === 'string' ? [beside(first, `${table}.par`), beside(first, `${table}.frm`)] : [];
     const companions = await Promise.all([...(options.files ?? []), ...found.filter((f): f is string => f !== null)].map(open));
     const schema = options.schema === undefined ? undefined : await open(options.schema);
-    const redo = typeof first === 'string' ? await datadirRedo(datadirOf(first, false, options.datadir), open, options.asOnDisk) : undefined;
+    const redo = typeof first === 'string' ? await datadirRedo(datadirOf(first, false, options.datadir), open, options.asOnDisk, options.sharedLog) : undefined;
     return { table: await openPartitionSources(ibds, companions, { ...options, schema, redo }), close };
   } catch (e) {
     await close();

@@ -22,7 +22,7 @@ import { Tablespace } from '../core/tablespace/tablespace.ts';
 import { appendColumn } from '../core/values/batch-edit.ts';
 import { cellText, type RowBatch } from '../core/values/row-batch.ts';
 import type { EncryptionKeys } from '../core/tablespace/encryption.ts';
-import { openSource, type InnodbFile } from './innodb-file.ts';
+import { openSource, type InnodbFile, type SourceOptions } from './innodb-file.ts';
 import { openDefinedTable, type InnodbTable, type RowObject, type TableOptions } from './innodb-table.ts';
 
 /** The column `partitionColumn` adds. */
@@ -176,7 +176,7 @@ export interface PartitionSourceOptions extends PartitionedOptions {
   definition?: TableDef;
   keys?: EncryptionKeys;
   /** The datadir's redo log, as openSource takes it: each partition's pages read as its crash recovery leaves them. */
-  redo?: { log: ByteSource; logFiles?: readonly ByteSource[]; systemTablespace?: ByteSource; doublewriteFiles?: readonly ByteSource[]; asOnDisk?: boolean };
+  redo?: { log: ByteSource; logFiles?: readonly ByteSource[]; systemTablespace?: ByteSource; doublewriteFiles?: readonly ByteSource[]; asOnDisk?: boolean } & Pick<SourceOptions, 'redoCensus' | 'sharedDoublewrite' | 'boundsReader'>;
 }
 
 /**
@@ -191,6 +191,7 @@ export async function openPartitionSources(ibds: readonly ByteSource[], companio
   const tried = await Promise.all(ibds.map((source) => openSource(source, {
     schema: options.schema, files: companions, keys: options.keys,
     redoLog: options.redo?.log, redoLogFiles: options.redo?.logFiles, systemTablespace: options.redo?.systemTablespace, doublewriteFiles: options.redo?.doublewriteFiles, asOnDisk: options.redo?.asOnDisk,
+    redoCensus: options.redo?.redoCensus, sharedDoublewrite: options.redo?.sharedDoublewrite, boundsReader: options.redo?.boundsReader,
   }).then(
     (file) => ({ source, file, error: null }),
     (e: unknown) => ({ source, file: null, error: e instanceof Error ? e : new Error(String(e)) }),

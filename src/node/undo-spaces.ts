@@ -6,6 +6,7 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { LogCensus } from '../core/log/redo-scan.ts';
 import type { EncryptionKeys } from '../core/tablespace/encryption.ts';
 import type { ByteSource } from '../core/tablespace/source.ts';
 import { openUndoSources, type DatadirUndo } from '../lib/datadir-undo.ts';
@@ -27,9 +28,10 @@ export function systemSpaceOf(file: string, isSystem: boolean): string | null {
 
 /**
  * Opens the system tablespace at `path` and the undo tablespaces beside it (MySQL 8's undo_001 …
- * too, to be named as not read), and reads their undo logs; through the redo log `redoLog` when given.
+ * too, to be named as not read), and reads their undo logs; through the redo log `redoLog` when given
+ * (its census `redoCensus`, when taken already: only the stretches of the log holding their records are read).
  */
-export async function openDatadirUndoAt(path: string, redoLog?: ByteSource, keys?: EncryptionKeys): Promise<DatadirUndoAt> {
+export async function openDatadirUndoAt(path: string, redoLog?: ByteSource, keys?: EncryptionKeys, redoCensus?: LogCensus | null): Promise<DatadirUndoAt> {
   const opened: FileSource[] = [];
   const close = async () => void (await Promise.all(opened.map((s) => s.close())));
   try {
@@ -39,7 +41,7 @@ export async function openDatadirUndoAt(path: string, redoLog?: ByteSource, keys
     const undoSpaces: FileSource[] = [];
     for (const name of readdirSync(dir).filter((n) => /^undo_?\d{3}$/i.test(n)).sort()) undoSpaces.push(await fileSource(join(dir, name)));
     opened.push(...undoSpaces);
-    return { ...(await openUndoSources({ system, undoSpaces, redoLog, keys })), path, close };
+    return { ...(await openUndoSources({ system, undoSpaces, redoLog, keys, redoCensus })), path, close };
   } catch (e) {
     await close();
     throw e;

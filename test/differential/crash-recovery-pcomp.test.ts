@@ -16,17 +16,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCreateTables } from '../../src/core/definitions/ddl/create-table.ts';
 import { isFullCrc32Compressed, isMariadbCompressed } from '../../src/core/pages/page-compression.ts';
-import { openTable, type Row } from '../../src/core/readers/table-reader.ts';
 import { parseKeyFile } from '../../src/core/tablespace/encryption.ts';
 import { Tablespace } from '../../src/core/tablespace/tablespace.ts';
-import { openInnodb } from '../../src/lib/node.ts';
 import { fileSource } from '../../src/node/file-source.ts';
 import { startMariadb, type MariadbServer, type Session } from '../harness/mariadb.ts';
 import { KEY1, KEY2, writeKeyFile } from './crash-encrypted-setup.ts';
-import { CHANGE, flushAll, LOAD, SERVER_ARGS } from './crash-recovery-setup.ts';
-import { expectSameRows } from './decode.ts';
+import { CHANGE, expectAsServer, flushAll, LOAD, SERVER_ARGS } from './crash-recovery-setup.ts';
 import { ndjsonRows } from './undo-setup.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -91,21 +87,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Every row of `table` in copy A, through its log, decoded with the recovered server's definition. */
-async function ourRows(table: string): Promise<{ rows: Row[]; applied: number; failed: unknown[] }> {
-  const ddl = (await recovered.query(`SHOW CREATE TABLE \`${table}\``)).rows[0][1] as string;
-  const file = await openInnodb(join(copyA, 'test', `${table}.ibd`), { schema: { name: `${table}.sql`, data: ddl }, keys });
-  try {
-    const reader = await openTable(file.source, parseCreateTables(ddl)[0], { keys });
-    const rows: Row[] = [];
-    for await (const batch of reader.rows({ batchSize: 500 })) rows.push(...batch);
-    expect(reader.stats.problems).toEqual([]);
-    return { rows, applied: file.recovery?.applied?.recordsApplied ?? 0, failed: file.recovery?.applied?.failed ?? [] };
-  } finally {
-    await file.close();
-  }
-}
-
 describe('page-compressed tables of a datadir killed mid-work, rolled forward', () => {
   it('has page-compressed files in both formats, with compressed pages', async () => {
     const formats: [string, boolean, number, number, string | null][] = [];
@@ -132,13 +113,7 @@ describe('page-compressed tables of a datadir killed mid-work, rolled forward', 
   }, 120_000);
 
   for (const table of TABLES) {
-    it(`reads ${table} as the server's own recovery leaves it, every row`, async () => {
-      const expected = await recovered.query(`SELECT * FROM \`${table}\` ORDER BY id`);
-      const ours = await ourRows(table);
-      expect(ours.failed, `${table}: pages whose log failed`).toEqual([]);
-      expect(ours.applied, `${table}: log records applied`).toBeGreaterThan(0);
-      expectSameRows(ours.rows, expected.rows, table, expected.columns);
-    }, 180_000);
+    it(`reads ${table} as the server's own recovery leaves it, every row`, () => expectAsServer(recovered, copyA, table, keys), 180_000);
   }
 
   it('CLI: rolls forward (exit 0, the rows the server gives); as on disk the rows differ (exit 2)', async () => {

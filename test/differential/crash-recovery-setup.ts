@@ -7,7 +7,14 @@
  * checkpoint. `open` leaves one transaction open across the crash (its tables are `t_open` and the
  * partitioned `t_part`).
  */
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { parseCreateTables } from '../../src/core/definitions/ddl/create-table.ts';
+import { openTable, type Row } from '../../src/core/readers/table-reader.ts';
+import type { EncryptionKeys } from '../../src/core/tablespace/encryption.ts';
+import { openInnodb } from '../../src/lib/node.ts';
 import { startMariadb, type MariadbServer, type Session } from '../harness/mariadb.ts';
+import { expectSameRows } from './decode.ts';
 
 export const SERVER_ARGS = [
   '--innodb-buffer-pool-size=256M',
@@ -81,4 +88,28 @@ export async function crashMidWork(open: boolean, synced = false, extraArgs: rea
   }
   await server.crash();
   return { server, session };
+}
+
+/** Every row of `table` in `datadir` (test/`table`.ibd), rolled forward by its log, decoded with the definition the recovered server gives. */
+export async function ourRows(recovered: MariadbServer, datadir: string, table: string, keys?: EncryptionKeys): Promise<{ rows: Row[]; applied: number; failed: unknown[] }> {
+  const ddl = (await recovered.query(`SHOW CREATE TABLE \`${table}\``)).rows[0][1] as string;
+  const file = await openInnodb(join(datadir, 'test', `${table}.ibd`), { schema: { name: `${table}.sql`, data: ddl }, keys });
+  try {
+    const reader = await openTable(file.source, parseCreateTables(ddl)[0], { keys });
+    const rows: Row[] = [];
+    for await (const batch of reader.rows({ batchSize: 500 })) rows.push(...batch);
+    expect(reader.stats.problems).toEqual([]);
+    return { rows, applied: file.recovery?.applied?.recordsApplied ?? 0, failed: file.recovery?.applied?.failed ?? [] };
+  } finally {
+    await file.close();
+  }
+}
+
+/** `table` of `datadir` read by ourRows: its log applied with no page failing, every row the recovering server's SELECT gives. */
+export async function expectAsServer(recovered: MariadbServer, datadir: string, table: string, keys?: EncryptionKeys): Promise<void> {
+  const expected = await recovered.query(`SELECT * FROM \`${table}\` ORDER BY id`);
+  const ours = await ourRows(recovered, datadir, table, keys);
+  expect(ours.failed, `${table}: pages whose log failed`).toEqual([]);
+  expect(ours.applied, `${table}: log records applied`).toBeGreaterThan(0);
+  expectSameRows(ours.rows, expected.rows, table, expected.columns);
 }

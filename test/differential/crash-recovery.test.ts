@@ -12,7 +12,6 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCreateTables } from '../../src/core/definitions/ddl/create-table.ts';
 import { LogArea, START_OFFSET } from '../../src/core/log/log-file.ts';
 import { readMtr, varint, varintLength } from '../../src/core/log/mtr-records.ts';
 import { recoveredSource, spaceIdInLog } from '../../src/core/log/recovered-source.ts';
@@ -20,12 +19,9 @@ import { logCensus, scanRedoLog } from '../../src/core/log/redo-scan.ts';
 import { Tablespace } from '../../src/core/tablespace/tablespace.ts';
 import { crc32c } from '../../src/core/pages/checksum.ts';
 import { bytesSource } from '../../src/core/tablespace/source.ts';
-import { openTable, type Row } from '../../src/core/readers/table-reader.ts';
-import { openInnodb } from '../../src/lib/node.ts';
 import { fileSource } from '../../src/node/file-source.ts';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
-import { crashMidWork, SERVER_ARGS, TABLES, type Crashed } from './crash-recovery-setup.ts';
-import { expectSameRows } from './decode.ts';
+import { crashMidWork, expectAsServer, SERVER_ARGS, TABLES, type Crashed } from './crash-recovery-setup.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const CLI = join(ROOT, 'dist-cli/ibd-reader.mjs');
@@ -43,29 +39,6 @@ async function setUp(open: boolean): Promise<Setup> {
   const copyA = crashed.server.copyDatadir();
   const recovered = await startMariadb({ datadir: crashed.server.copyDatadir(), extraArgs: SERVER_ARGS });
   return { crashed, copyA, recovered };
-}
-
-/** Every row of `table` in copy A, rolled forward by its log, decoded with the recovered server's definition. */
-async function ourRows(setup: Setup, table: string): Promise<{ rows: Row[]; applied: number; failed: number }> {
-  const ddl = (await setup.recovered.query(`SHOW CREATE TABLE \`${table}\``)).rows[0][1] as string;
-  const file = await openInnodb(join(setup.copyA, 'test', `${table}.ibd`), { schema: { name: `${table}.sql`, data: ddl } });
-  try {
-    const reader = await openTable(file.source, parseCreateTables(ddl)[0]);
-    const rows: Row[] = [];
-    for await (const batch of reader.rows({ batchSize: 500 })) rows.push(...batch);
-    expect(reader.stats.problems).toEqual([]);
-    return { rows, applied: file.recovery?.applied?.recordsApplied ?? 0, failed: file.recovery?.applied?.failed.length ?? -1 };
-  } finally {
-    await file.close();
-  }
-}
-
-async function expectAsServer(setup: Setup, table: string): Promise<void> {
-  const expected = await setup.recovered.query(`SELECT * FROM \`${table}\` ORDER BY id`);
-  const ours = await ourRows(setup, table);
-  expect(ours.failed, `${table}: pages whose log failed`).toBe(0);
-  expect(ours.applied, `${table}: log records applied`).toBeGreaterThan(0);
-  expectSameRows(ours.rows, expected.rows, table, expected.columns);
 }
 
 let setup: Setup;
@@ -103,7 +76,7 @@ describe('a datadir killed mid-work, rolled forward by its redo log', () => {
   });
 
   for (const table of TABLES) {
-    it(`reads ${table} as the server's own recovery leaves it, every row`, () => expectAsServer(setup, table), 60_000);
+    it(`reads ${table} as the server's own recovery leaves it, every row`, () => expectAsServer(setup.recovered, setup.copyA, table), 60_000);
   }
 
   it('CLI: says what the log did, exit 0; --as-on-disk reads other rows, says they may be stale, exit 2', async () => {
@@ -279,6 +252,6 @@ describe('the log parser on the real ib_logfile0', () => {
 describe('a crash with a transaction left open', () => {
   // t_open's rows need the open transaction rolled back (the undo branch): the others must match.
   for (const table of TABLES) {
-    it(`reads ${table} as the server does, the open transaction's table aside`, () => expectAsServer(withOpen, table), 60_000);
+    it(`reads ${table} as the server does, the open transaction's table aside`, () => expectAsServer(withOpen.recovered, withOpen.copyA, table), 60_000);
   }
 });

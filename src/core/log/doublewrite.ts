@@ -181,6 +181,22 @@ export class Doublewrite implements DoublewriteCopies {
   }
 }
 
+/**
+ * A datadir's doublewrite buffer read once for all of its files (ibd-reader DIR -o reads hundreds
+ * through one log, and each would read and check every slot of it again): the first read serves
+ * every file after it, read for every tablespace (a file's own copies are found by its space id).
+ */
+export class SharedDoublewrite {
+  #read: { range: string; buffer: Promise<Doublewrite | null> } | null = null;
+
+  /** The buffer `read` gives within `options`' LSN range (its spaceIds dropped), read the first time it is asked for, or again for another range. */
+  read(options: DoublewriteOptions, read: (options: DoublewriteOptions) => Promise<Doublewrite | null>): Promise<Doublewrite | null> {
+    const range = `${options.lsnRange?.from}-${options.lsnRange?.to}`;
+    if (this.#read?.range !== range) this.#read = { range, buffer: read({ lsnRange: options.lsnRange }) };
+    return this.#read.buffer;
+  }
+}
+
 /** Blocks 1 and 2 of the doublewrite header of a TRX_SYS page, from the header or its repeat; null when neither has the magic. */
 function readHeader(page: Uint8Array, pageSize: number): [number, number] | null {
   const at = pageSize - HEADER_FROM_END;

@@ -8,7 +8,7 @@ import type { EncryptionKeys } from '../tablespace/encryption.ts';
 import type { ByteSource } from '../tablespace/source.ts';
 import { Tablespace } from '../tablespace/tablespace.ts';
 import { redoLogBounds } from './log-bounds-detect.ts';
-import { Doublewrite } from './doublewrite.ts';
+import { Doublewrite, type DoublewriteOptions, type SharedDoublewrite } from './doublewrite.ts';
 import { doublewriteRestored, withPagesReplaced } from './doublewrite-restore.ts';
 import { LogFormatError } from './log-file.ts';
 import type { RedoLogBounds } from './log-types.ts';
@@ -39,6 +39,8 @@ export interface RedoOptions {
   keys?: EncryptionKeys;
   /** The log's census, taken once for every file of the datadir (logCensus): only the stretches of the log holding the file's records are read. */
   census?: LogCensus | null;
+  /** The datadir's doublewrite buffer, read once for all of its files: where given, the buffer of systemTablespace or doublewriteFiles is read through it. */
+  sharedDoublewrite?: SharedDoublewrite;
   signal?: AbortSignal;
 }
 
@@ -98,7 +100,7 @@ export async function withRedoLogAll(files: readonly ByteSource[], log: ByteSour
     }
   }
   const clean = scan.recordCount === 0;
-  const buffer = clean || options.apply === false ? null : await doublewriteOf(options.systemTablespace ?? null, scan.bounds);
+  const buffer = clean || options.apply === false ? null : await doublewriteOf(options.systemTablespace ?? null, scan.bounds, options.sharedDoublewrite);
   const out = [];
   for (let k = 0; k < files.length; k++) {
     const recovery = fresh();
@@ -144,9 +146,15 @@ async function recoverFile(file: ByteSource, scan: RedoScan, spaceId: number | n
  * checkpoint and its end (older ones the file had whole already; newer ones the log cannot match);
  * none when there is no buffer, or it cannot be read (its pages are then read as the file has them).
  */
-async function doublewriteOf(system: ByteSource | null, bounds: RedoLogBounds): Promise<Doublewrite | null> {
+async function doublewriteOf(system: ByteSource | null, bounds: RedoLogBounds, shared: SharedDoublewrite | undefined): Promise<Doublewrite | null> {
   if (system === null) return null;
-  return Doublewrite.fromSystemTablespace(system, { lsnRange: { from: bounds.checkpointLsn, to: bounds.endLsn } }).catch(() => null);
+  return bufferOf({ lsnRange: { from: bounds.checkpointLsn, to: bounds.endLsn } }, (within) => Doublewrite.fromSystemTablespace(system, within), shared);
+}
+
+/** The buffer `read` gives `within` (through `shared` when given, read once for the datadir), or null when it cannot be read. */
+function bufferOf(within: DoublewriteOptions, read: (within: DoublewriteOptions) => Promise<Doublewrite | null>, shared: SharedDoublewrite | undefined): Promise<Doublewrite | null> {
+  const caught = (o: DoublewriteOptions) => read(o).catch(() => null);
+  return shared ? shared.read(within, caught) : caught(within);
 }
 
 /**
@@ -162,7 +170,7 @@ async function tornPagesOnly(files: readonly ByteSource[], ids: readonly (number
   // A MySQL buffer holds the pages of every table: only the files' own are checked (their ids in the clear).
   const known = ids.filter((id): id is number => id !== null);
   const within = { lsnRange: { from: b.checkpointLsn, to: b.endLsn }, spaceIds: b.format.startsWith('MySQL') ? new Set(known) : undefined };
-  const buffer = await (dblwr.length > 0 ? Doublewrite.fromFiles(dblwr, within) : Doublewrite.fromSystemTablespace(options.systemTablespace!, within)).catch(() => null);
+  const buffer = await bufferOf(within, (o) => (dblwr.length > 0 ? Doublewrite.fromFiles(dblwr, o) : Doublewrite.fromSystemTablespace(options.systemTablespace!, o)), options.sharedDoublewrite);
   const from = dblwr.length > 0 ? dblwr.map((f) => baseName(f.name)).join(', ') : baseName(options.systemTablespace!.name);
   const out = [];
   for (const file of files) {
