@@ -13,6 +13,7 @@ import type { Dictionary } from '../core/definitions/dictionary/dict-tables.ts';
 import { IbdError, NotInnodbError } from '../core/errors.ts';
 import { droppedIndexes, SystemTargets, type DroppedIndex, type IndexTarget } from '../core/readers/dropped-indexes.ts';
 import { logFilesReader, withRedoLog, type RedoRecovery } from '../core/log/redo-recovery.ts';
+import type { LogStretchScanner } from '../core/log/redo-scan-split.ts';
 import { scanOrphans, type OrphanScan, type RawLayout } from '../core/tablespace/orphan-scan.ts';
 import { isDictionaryTree, recoveredTables } from '../core/definitions/dictionary/dict-freed.ts';
 import { recoveredEntries } from './system-definitions.ts';
@@ -46,6 +47,8 @@ export interface SourceOptions {
   doublewriteFiles?: readonly ByteSource[];
   /** The redo log is not applied, only read for what it says. */
   asOnDisk?: boolean;
+  /** A worker thread that scans the second half of the redo log while this thread scans the first (core/log/redo-scan-split.ts). */
+  logScanner?: LogStretchScanner;
 }
 
 /** A definition guessed from the records, with the guess: each field's lengths, NULLs, samples and type. */
@@ -212,7 +215,7 @@ export class InnodbFile {
  * definitions (a file whose page 0 is damaged opens too, to be read with a scan of its pages).
  */
 export async function openSource(raw: ByteSource, options: SourceOptions = {}, release: () => Promise<void> = async () => {}): Promise<InnodbFile> {
-  const redo = options.redoLog ? await withRedoLog(raw, options.redoLog, { apply: !options.asOnDisk, boundsReaders: [logFilesReader(options.redoLogFiles ?? [])], systemTablespace: options.systemTablespace, doublewriteFiles: options.doublewriteFiles, keys: options.keys }) : null;
+  const redo = options.redoLog ? await withRedoLog(raw, options.redoLog, { apply: !options.asOnDisk, boundsReaders: [logFilesReader(options.redoLogFiles ?? [])], systemTablespace: options.systemTablespace, doublewriteFiles: options.doublewriteFiles, keys: options.keys, logScanner: options.logScanner }) : null;
   const source = redo?.source ?? raw;
   const opened = await Tablespace.open(source).then(() => null, (e: unknown) => e);
   if (opened instanceof NotInnodbError) throw opened;

@@ -22,6 +22,7 @@ import type { ByteSource } from '../core/tablespace/source.ts';
 import { Tablespace } from '../core/tablespace/tablespace.ts';
 import { fileSource, type FileSource } from '../node/file-source.ts';
 import { dataFilePaths, dataFilesOf } from '../node/data-files.ts';
+import { logStretchScanner } from '../node/redo-scan-thread.ts';
 import { dataFilesSource } from '../core/tablespace/data-files.ts';
 import { companionSource, ibdSource, type FileInput, type IbdInput, type OpenInnodbOptions } from './inputs.ts';
 import { openSource, type InnodbFile } from './innodb-file.ts';
@@ -34,6 +35,8 @@ export * from './exports.ts';
 export interface NodeOptions {
   /** The datadir whose redo log (ib_logfile0 …, #innodb_redo) rolls the file forward, when it is not the .ibd's (its folder's parent). */
   datadir?: string;
+  /** The bundled redo-scan-worker.mjs (src/node/redo-scan-worker.ts): the redo log is then scanned on two threads. */
+  logScanWorker?: URL;
 }
 
 /** An .ibd or a companion file in Node: a path besides what index.ts takes. */
@@ -161,8 +164,9 @@ export async function openInnodb(input: NodeIbdInput, options: OpenInnodbOptions
     if (typeof redoPath === 'string') redoFiles.push(await fileSource(redoPath));
     const redoLog = redoPath === null ? undefined : (redoFiles[0] ?? companionSource(redoPath as FileInput));
     for (const other of found.slice(1)) redoFiles.push(await fileSource(other));
+    const logScanner = typeof redoPath === 'string' && options.logScanWorker ? logStretchScanner(redoPath, options.logScanWorker) : undefined;
     const close = async () => void (await Promise.all([ibd?.close(), ...redoFiles.map((f) => f.close())]));
-    return await openSource(source, { schema, files, keys: options.keys, dictionary, redoLog, redoLogFiles: redoFiles.slice(1), systemTablespace, doublewriteFiles, asOnDisk: options.asOnDisk }, close);
+    return await openSource(source, { schema, files, keys: options.keys, dictionary, redoLog, redoLogFiles: redoFiles.slice(1), systemTablespace, doublewriteFiles, asOnDisk: options.asOnDisk, logScanner }, close);
   } catch (e) {
     await Promise.all([ibd?.close(), ...redoFiles.map((f) => f.close())]);
     throw e;
