@@ -184,8 +184,10 @@ describe('a datadir killed mid-work, rolled forward by its redo log', () => {
       // Pages with runs on both sides of the cut: the merge kept the first half's before the second's.
       const across = [...whole.pages.values()].flatMap((logs) => [...logs.values()]).filter((p) => p.start(0) < cuts[0] && p.start(p.count - 1) > cuts[0]);
       expect(across.length).toBeGreaterThan(10);
-      // A log shorter than the least worth cutting is scanned here alone.
-      const alone = await scanRedoLogSplit(log, null, scanner, undefined, undefined, endLsn - checkpointLsn + 1);
+      // A log shorter than the least worth cutting is scanned here alone (a probe right after the end
+      // may find stale mini-transactions of the last block written, whose cut the scan then drops:
+      // past the whole area, none is of the current pass).
+      const alone = await scanRedoLogSplit(log, null, scanner, undefined, undefined, log.size);
       expect(cuts).toHaveLength(1);
       expect(pages(alone)).toEqual(pages(whole));
     } finally {

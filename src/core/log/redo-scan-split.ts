@@ -13,8 +13,8 @@ import { boundsOf, LogArea, type LogHeader } from './log-file.ts';
 import { Mtr, MtrRecords, peekMtr, readMtr } from './mtr-records.ts';
 import { openScan, pageLogOf, scanMtrs, type FileOperation, type RedoScan } from './redo-scan.ts';
 
-/** Below this much log after the checkpoint a thread's start costs more than the half scan saves. */
-const SPLIT_MIN_BYTES = 16 << 20;
+/** Below this much log after the checkpoint a thread's start (and the search for the cut) costs more than the half scan saves. */
+const SPLIT_MIN_BYTES = 64 << 20;
 /** A probe looks for a mini-transaction beginning within this many bytes of where it is made. */
 const PROBE_BYTES = 1 << 16;
 /** The search for the log's end stops within this many bytes of it: the cut need not be the exact middle. */
@@ -127,7 +127,9 @@ async function cutLsn(source: ByteSource, header: LogHeader, minBytes: number): 
   // an area of its own: the probes' windows are not kept for the scan
   const area = new LogArea(source, header.firstLsn);
   const from = header.checkpointLsn;
-  let lo = from;
+  // A shorter log costs one probe.
+  let lo = minBytes > 0 ? await mtrNear(area, from + minBytes, header.encrypted) : from;
+  if (lo < 0) return null;
   let hi = from + area.capacity;
   while (hi - lo > END_PRECISION) {
     const mid = lo + Math.floor((hi - lo) / 2);
