@@ -3,16 +3,20 @@
  * file opened with the datadir's log (the scan of ib_logfile0 from its checkpoint, as the CLI does
  * for a table), then every page of it read through the recovered source (so every page the log
  * changes is rolled forward). Used by `npm run bench -- --only redo` (bench/redo.ts); also runs
- * alone, on any crashed datadir, with --server for the server's own recovery of a copy beside:
+ * alone, on any crashed datadir, with --server for the server's own recovery of a copy beside. The
+ * scan's second half runs on a worker thread (redo-scan-split.ts) when its bundle is beside this
+ * one (as the CLI's is), unless --serial:
  *
- *   npx esbuild bench/redo-apply.ts --bundle --platform=node --format=esm --packages=external --outfile=.cache/redo-apply.mjs
- *   node .cache/redo-apply.mjs DATADIR db/table.ibd [--server]
+ *   npx esbuild redo-apply=bench/redo-apply.ts redo-scan-worker=src/node/redo-scan-worker.ts --bundle --platform=node --format=esm --packages=external --outdir=.cache/redo-apply --out-extension:.js=.mjs
+ *   node .cache/redo-apply/redo-apply.mjs DATADIR db/table.ibd [--server] [--serial]
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { withRedoLog } from '../src/core/log/redo-recovery.ts';
 import { fileSource } from '../src/node/file-source.ts';
+import { logStretchScanner } from '../src/node/redo-scan-thread.ts';
 import { startMariadb } from '../test/harness/mariadb.ts';
 
 export interface ApplyTimes {
@@ -22,6 +26,8 @@ export interface ApplyTimes {
   scanCpuS: number;
   applyWallS: number;
   applyCpuS: number;
+  /** The scan's second half ran on a worker thread. */
+  split: boolean;
   records: number;
   pages: number;
   peakRssMb: number;
@@ -29,15 +35,23 @@ export interface ApplyTimes {
 
 const cpuSeconds = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
 
-/** Our scan and apply of `table` (a path under `datadir`, e.g. test/t.ibd). */
-export async function applyTable(datadir: string, table: string): Promise<ApplyTimes> {
-  const log = await fileSource(join(datadir, 'ib_logfile0'));
+/** The scan worker's bundle, where it is beside this one (bench/run.mjs and the build above put it there). */
+function scanWorker(): URL | null {
+  const url = new URL('./redo-scan-worker.mjs', import.meta.url);
+  return existsSync(fileURLToPath(url)) ? url : null;
+}
+
+/** Our scan and apply of `table` (a path under `datadir`, e.g. test/t.ibd); `serial`: the scan on this thread alone. */
+export async function applyTable(datadir: string, table: string, serial = false): Promise<ApplyTimes> {
+  const worker = serial ? null : scanWorker();
+  const logPath = join(datadir, 'ib_logfile0');
+  const log = await fileSource(logPath);
   const raw = await fileSource(join(datadir, table));
   let peak = process.memoryUsage().rss;
   try {
     let t = performance.now();
     let cpu = process.cpuUsage();
-    const { source, recovery } = await withRedoLog(raw, log);
+    const { source, recovery } = await withRedoLog(raw, log, { logScanner: worker === null ? undefined : logStretchScanner(logPath, worker) });
     const scanWallS = (performance.now() - t) / 1000;
     const scanCpuS = cpuSeconds(process.cpuUsage(cpu));
     if (recovery.applied === null) throw new Error(`${table}: the log was not applied: ${recovery.notApplied ?? 'the datadir was shut down cleanly'}`);
@@ -53,7 +67,7 @@ export async function applyTable(datadir: string, table: string): Promise<ApplyT
     const b = recovery.bounds!;
     return {
       logBytes: b.endLsn - b.checkpointLsn, fileBytes: raw.size, scanWallS, scanCpuS,
-      applyWallS: (performance.now() - t) / 1000, applyCpuS: cpuSeconds(process.cpuUsage(cpu)), records: a.recordsApplied, pages: a.pagesRecovered, peakRssMb: peak / 1e6,
+      applyWallS: (performance.now() - t) / 1000, applyCpuS: cpuSeconds(process.cpuUsage(cpu)), split: worker !== null, records: a.recordsApplied, pages: a.pagesRecovered, peakRssMb: peak / 1e6,
     };
   } finally {
     await raw.close();
@@ -105,9 +119,9 @@ export async function serverRecovery(datadir: string, args: string[]): Promise<S
 if (process.argv[1]?.endsWith('redo-apply.mjs')) {
   const [datadir, table, ...rest] = process.argv.slice(2);
   if (!datadir || !table) {
-    console.error('usage: node redo-apply.mjs DATADIR db/table.ibd [--server]');
+    console.error('usage: node redo-apply.mjs DATADIR db/table.ibd [--server] [--serial]');
     process.exit(64);
   }
-  console.log(await applyTable(datadir, table));
+  console.log(await applyTable(datadir, table, rest.includes('--serial')));
   if (rest.includes('--server')) console.log(await serverRecovery(datadir, ['--innodb-buffer-pool-size=1G', '--innodb-log-file-size=1G']));
 }

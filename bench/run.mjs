@@ -11,7 +11,7 @@ const out = join(root, '.cache', 'bench', 'build');
 
 await build({
   absWorkingDir: root,
-  entryPoints: { main: 'bench/main.ts', 'many-decode': 'bench/many-decode.ts' },
+  entryPoints: { main: 'bench/main.ts', 'many-decode': 'bench/many-decode.ts', 'redo-scan-worker': 'src/node/redo-scan-worker.ts' },
   outdir: out,
   outExtension: { '.js': '.mjs' },
   bundle: true,

@@ -253,7 +253,7 @@ async function run(args: Args): Promise<number> {
   if (args.more.length > 0 || args.partitionColumn) return readPartitions(args);
   const file = await openInnodb(args.ibd, {
     schema: args.schema ?? undefined, keys: await keysOf(args), dictionary: args.dictionary ?? undefined, dataFiles: args.files.slice(1),
-    asOnDisk: args.asOnDisk, datadir: args.datadir ?? undefined,
+    asOnDisk: args.asOnDisk, datadir: args.datadir ?? undefined, logScanWorker: args.threads > 1 ? new URL('./redo-scan-worker.mjs', import.meta.url) : undefined,
   });
   // Recovered pages are made in this thread: the worker threads' reads of the file are served from them.
   const served = await serveRecoveredFile(file, args.files);

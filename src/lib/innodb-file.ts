@@ -15,6 +15,7 @@ import { droppedIndexes, SystemTargets, type DroppedIndex, type IndexTarget } fr
 import type { SharedDoublewrite } from '../core/log/doublewrite.ts';
 import { logFilesReader, withRedoLog, type BoundsReader, type RedoRecovery } from '../core/log/redo-recovery.ts';
 import type { LogCensus } from '../core/log/redo-scan.ts';
+import type { LogStretchScanner } from '../core/log/redo-scan-split.ts';
 import { scanOrphans, type OrphanScan, type RawLayout } from '../core/tablespace/orphan-scan.ts';
 import { isDictionaryTree, recoveredTables } from '../core/definitions/dictionary/dict-freed.ts';
 import { recoveredEntries } from './system-definitions.ts';
@@ -54,6 +55,8 @@ export interface SourceOptions {
   sharedDoublewrite?: SharedDoublewrite;
   /** The reader of the bounds of a log of another format (MySQL's), in place of one of redoLogFiles (the datadir's, reading them once for all of its files). */
   boundsReader?: BoundsReader;
+  /** A worker thread that scans the second half of the redo log while this thread scans the first (core/log/redo-scan-split.ts). */
+  logScanner?: LogStretchScanner;
 }
 
 /** A definition guessed from the records, with the guess: each field's lengths, NULLs, samples and type. */
@@ -220,7 +223,7 @@ export class InnodbFile {
  * definitions (a file whose page 0 is damaged opens too, to be read with a scan of its pages).
  */
 export async function openSource(raw: ByteSource, options: SourceOptions = {}, release: () => Promise<void> = async () => {}): Promise<InnodbFile> {
-  const redo = options.redoLog ? await withRedoLog(raw, options.redoLog, { apply: !options.asOnDisk, boundsReaders: [options.boundsReader ?? logFilesReader(options.redoLogFiles ?? [])], systemTablespace: options.systemTablespace, doublewriteFiles: options.doublewriteFiles, keys: options.keys, census: options.redoCensus, sharedDoublewrite: options.sharedDoublewrite }) : null;
+  const redo = options.redoLog ? await withRedoLog(raw, options.redoLog, { apply: !options.asOnDisk, boundsReaders: [options.boundsReader ?? logFilesReader(options.redoLogFiles ?? [])], systemTablespace: options.systemTablespace, doublewriteFiles: options.doublewriteFiles, keys: options.keys, census: options.redoCensus, sharedDoublewrite: options.sharedDoublewrite, logScanner: options.logScanner }) : null;
   const source = redo?.source ?? raw;
   const opened = await Tablespace.open(source).then(() => null, (e: unknown) => e);
   if (opened instanceof NotInnodbError) throw opened;

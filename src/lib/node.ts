@@ -25,6 +25,7 @@ import type { ByteSource } from '../core/tablespace/source.ts';
 import { Tablespace } from '../core/tablespace/tablespace.ts';
 import { fileSource, type FileSource } from '../node/file-source.ts';
 import { dataFilePaths, dataFilesOf } from '../node/data-files.ts';
+import { logStretchScanner } from '../node/redo-scan-thread.ts';
 import { dataFilesSource } from '../core/tablespace/data-files.ts';
 import { companionSource, ibdSource, type FileInput, type IbdInput, type OpenInnodbOptions } from './inputs.ts';
 import { openSource, type InnodbFile } from './innodb-file.ts';
@@ -39,6 +40,8 @@ export interface NodeOptions {
   datadir?: string;
   /** The datadir's redo log read once for all of its files (openSharedRedoLog): used where the file's log is that one, instead of the file reading it again. */
   sharedLog?: SharedRedoLog;
+  /** The bundled redo-scan-worker.mjs (src/node/redo-scan-worker.ts): the redo log is then scanned on two threads. */
+  logScanWorker?: URL;
 }
 
 /**
@@ -212,8 +215,9 @@ export async function openInnodb(input: NodeIbdInput, options: OpenInnodbOptions
     const redoLog = redoPath === null ? undefined : (shared?.log ?? redoFiles[0] ?? companionSource(redoPath as FileInput));
     if (shared === null) for (const other of found.slice(1)) redoFiles.push(await fileSource(other));
     const redoLogFiles = shared?.logFiles ?? redoFiles.slice(1);
+    const logScanner = typeof redoPath === 'string' && shared === null && options.logScanWorker ? logStretchScanner(redoPath, options.logScanWorker) : undefined;
     const close = async () => void (await Promise.all([ibd?.close(), ...redoFiles.map((f) => f.close())]));
-    return await openSource(source, { schema, files, keys: options.keys, dictionary, redoLog, redoLogFiles, systemTablespace, doublewriteFiles, asOnDisk: options.asOnDisk, redoCensus: shared?.census, sharedDoublewrite: shared?.doublewrite, boundsReader: shared?.bounds }, close);
+    return await openSource(source, { schema, files, keys: options.keys, dictionary, redoLog, redoLogFiles, systemTablespace, doublewriteFiles, asOnDisk: options.asOnDisk, redoCensus: shared?.census, sharedDoublewrite: shared?.doublewrite, boundsReader: shared?.bounds, logScanner }, close);
   } catch (e) {
     await Promise.all([ibd?.close(), ...redoFiles.map((f) => f.close())]);
     throw e;

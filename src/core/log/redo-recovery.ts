@@ -14,6 +14,7 @@ import { LogFormatError } from './log-file.ts';
 import type { RedoLogBounds } from './log-types.ts';
 import { recoveredSource, spaceIdInLog, unappliableTo, type RecoveryStats } from './recovered-source.ts';
 import { scanRedoLog, type FileOperation, type LogCensus, type RedoScan } from './redo-scan.ts';
+import { scanRedoLogSplit, type LogStretchScanner } from './redo-scan-split.ts';
 
 /** Reads the bounds of a redo log of another format (MariaDB 10.5-10.7, MySQL): null when it is not its format. */
 export type BoundsReader = (log: ByteSource) => Promise<RedoLogBounds | null>;
@@ -41,6 +42,8 @@ export interface RedoOptions {
   census?: LogCensus | null;
   /** The datadir's doublewrite buffer, read once for all of its files: where given, the buffer of systemTablespace or doublewriteFiles is read through it. */
   sharedDoublewrite?: SharedDoublewrite;
+  /** A worker that scans the second half of a plain log while this thread scans the first (redo-scan-split.ts); not used with a census. */
+  logScanner?: LogStretchScanner;
   signal?: AbortSignal;
 }
 
@@ -82,9 +85,11 @@ export async function withRedoLogAll(files: readonly ByteSource[], log: ByteSour
   const opened = await Promise.all(files.map((f) => Tablespace.open(f).catch(() => null)));
   const ids: (number | null)[] = opened.map((ts) => (ts !== null && ts.page0Damaged === null ? ts.fsp.spaceId : null));
   const indexed = () => new Set(ids.filter((id): id is number => id !== null));
+  const { logScanner, census } = options;
+  const scanIndexed = () => (logScanner && !census ? scanRedoLogSplit(log, indexed(), logScanner, signal, options.keys) : scanRedoLog(log, indexed(), signal, options.keys, census));
   let scan: RedoScan;
   try {
-    scan = await scanRedoLog(log, indexed(), signal, options.keys, options.census);
+    scan = await scanIndexed();
   } catch (e) {
     if (!(e instanceof LogFormatError)) throw e;
     const recovery = await boundsOnly(fresh(), log, e, boundsReaders);
@@ -96,7 +101,7 @@ export async function withRedoLogAll(files: readonly ByteSource[], log: ByteSour
     const named = ids.map((id, k) => id ?? spaceIdInLog(scan, files[k].name));
     if (named.some((id, k) => id !== ids[k])) {
       ids.splice(0, ids.length, ...named);
-      scan = await scanRedoLog(log, indexed(), signal, options.keys, options.census);
+      scan = await scanIndexed();
     }
   }
   const clean = scan.recordCount === 0;

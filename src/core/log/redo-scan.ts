@@ -80,6 +80,27 @@ export class PageLog {
     this.store[this.used++] = length * RUN_SHIFT + (mtrEnd - start);
   }
 
+  /**
+   * The runs of this page that a scan of a later stretch of the log found (LogStretch: `runs` as
+   * `runs` gives them, `initAt` among them or -1), after its own: the page's runs stay in LSN order.
+   */
+  appendRuns(runs: Float64Array, initAt: number, freed: boolean, records: number): void {
+    let size = this.store.length;
+    while (this.used + runs.length > size) size *= 2;
+    if (size > this.store.length) {
+      const grown = new Float64Array(size);
+      grown.set(this.store.subarray(0, this.used));
+      this.store = grown;
+    }
+    if (initAt >= 0) {
+      this.initAt = this.count + initAt;
+      this.freed = freed;
+    }
+    this.store.set(runs, this.used);
+    this.used += runs.length;
+    this.records += records;
+  }
+
   /** The last run now ends at LSN `end`. */
   extendRun(end: number): void {
     const k = this.used - 1;
@@ -167,7 +188,7 @@ export async function logCensus(source: ByteSource, signal?: AbortSignal): Promi
 }
 
 /** What a census-taking scan is told of each mini-transaction: its stretch, start LSN, and each tablespace it changes (-1: none). */
-type CensusTaker = (stretch: number, lsn: number, space: number) => void;
+export type CensusTaker = (stretch: number, lsn: number, space: number) => void;
 
 /**
  * Scans `source` (an ib_logfile0 of MariaDB 10.8+) from its checkpoint to its end, indexing the pages
@@ -178,28 +199,46 @@ type CensusTaker = (stretch: number, lsn: number, space: number) => void;
 export async function scanRedoLog(
   source: ByteSource, spaces: ReadonlySet<number> | null, signal?: AbortSignal, keys?: EncryptionKeys, census?: LogCensus | null, taker?: CensusTaker,
 ): Promise<RedoScan> {
+  const scan = await openScan(source, keys);
+  const walk = new MtrRecords(new Uint8Array(0));
+  // an encrypted log's apply needs the marks of a whole scan (and its stretches decrypted): no census
+  if (census && scan.header.encryption !== 'stream') return scanStretches(scan, census, spaces, walk, signal);
+  scan.bounds = boundsOf(scan.header, await scanMtrs(scan, scan.header.checkpointLsn, Infinity, spaces, walk, signal, taker));
+  return scan;
+}
+
+/** The scan of `source` (a 10.8+ log) begun: its header read, nothing found yet. Throws LogFormatError for another format. */
+export async function openScan(source: ByteSource, keys?: EncryptionKeys): Promise<RedoScan> {
   const header = await readLogHeader(source);
   const area = new LogArea(source, header.firstLsn);
   const opened = header.encryption === 'stream' ? await LogCrypt.open(header.block, keys) : null;
   const crypt = opened instanceof LogCrypt ? opened : null;
-  const scan: RedoScan = {
+  return {
     header, bounds: boundsOf(header, header.checkpointLsn), mtrCount: 0, recordCount: 0, recordsPerSpace: new Map(), files: [], pages: new Map(), area,
     unappliable: unappliableWhy(header, opened), crypt, marks: [], keys,
   };
-  const walk = new MtrRecords(new Uint8Array(0));
-  // an encrypted log's apply needs the marks of a whole scan (and its stretches decrypted): no census
-  if (census && header.encryption !== 'stream') return scanStretches(scan, census, spaces, walk, signal);
-  let lsn = header.checkpointLsn;
-  let mark = lsn;
+}
+
+/**
+ * Indexes into `scan` the mini-transactions from the one at `from` on, up to the log's end or the
+ * first that begins at or after `until`: returns the LSN the scan stopped at (the log's end, or
+ * where the mini-transaction after the last indexed begins).
+ */
+export async function scanMtrs(
+  scan: RedoScan, from: number, until: number, spaces: ReadonlySet<number> | null, walk: MtrRecords, signal?: AbortSignal, taker?: CensusTaker,
+): Promise<number> {
+  const { header, area } = scan;
+  let lsn = from;
+  let mark = scan.marks.length * MARK_BYTES + header.checkpointLsn;
   const found = new Mtr();
-  for (;;) {
+  while (lsn < until) {
     signal?.throwIfAborted();
     const mtr = peekMtr(area, lsn, header.encrypted, found) ?? (await readMtr(area, lsn, header.encrypted));
     if (mtr === null) break;
     scan.mtrCount++;
     const seen = taker && ((space: number) => taker(Math.floor((mtr.startLsn - header.checkpointLsn) / STRETCH), mtr.startLsn, space));
     seen?.(-1);
-    for (; mark < mtr.endLsn; mark += MARK_BYTES) scan.marks.push(lsn);
+    if (header.encryption === 'stream') for (; mark < mtr.endLsn; mark += MARK_BYTES) scan.marks.push(lsn);
     if (scan.crypt !== null && mtr.nonce !== null) {
       const plain = mtr.records.slice();
       if (!scan.crypt.decryptMtr(plain, mtr.nonce)) {
@@ -213,8 +252,7 @@ export async function scanRedoLog(
     else indexMtr(scan, walk.reset(mtr.bytes, mtr.from, mtr.to), lsn, mtr.endLsn, spaces, seen, lsn - mtr.from);
     lsn = mtr.endLsn;
   }
-  scan.bounds = boundsOf(header, lsn);
-  return scan;
+  return lsn;
 }
 
 /** Why the records of a log with this header cannot be applied (`opened`: its decryption, or why none), or null. */
@@ -309,7 +347,7 @@ function indexMtr(
   if (space >= 0) scan.recordsPerSpace.set(space, (scan.recordsPerSpace.get(space) ?? 0) + spaceRecords);
 }
 
-function pageLogOf(scan: RedoScan, spaceId: number, pageNo: number): PageLog {
+export function pageLogOf(scan: RedoScan, spaceId: number, pageNo: number): PageLog {
   let space = scan.pages.get(spaceId);
   if (!space) scan.pages.set(spaceId, (space = new Map()));
   let page = space.get(pageNo);
