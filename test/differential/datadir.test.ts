@@ -8,18 +8,13 @@
  *    taken before the drop; a tree whose name is lost comes back as #dropped/index-N with the same row.
  * The sizes the quadratic steps showed at (5,000 to 50,000 tables) are measured by bench/datadir-scale.ts.
  */
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { datadirCli as cli, makeManyTables, ndjsonRows, outDir, removeOutDirs, sorted, type ManyTables } from './many-tables-setup.ts';
+import { datadirCli as cli, makeManyTables, namedDroppedTable, ndjsonRows, outDir, removeOutDirs, sorted, zeroIndexPages, type ManyTables } from './many-tables-setup.ts';
 
 const N = 800;
-/** The harness's page size, and where an INDEX page says its type and its index id (FIL header, PAGE_INDEX_ID). */
-const PAGE = 16384;
-const FIL_PAGE_TYPE = 24;
-const FIL_PAGE_INDEX = 17855;
-const PAGE_INDEX_ID = 38 + 28;
 
 let made: ManyTables;
 
@@ -103,25 +98,14 @@ describe('the same datadir after every table was dropped (slow shutdown)', () =>
   });
 
   it('a named dropped table none of whose clustered index pages is left: not read, said "its rows are gone" in tables.tsv', () => {
-    const listed = tsv(cli([made.dropped as string, '--list-tables']).stdout);
-    const victim = listed.find((l) => l.state === 'dropped' && l.db === 'seeda' && l.rows === '1' && /^\d+$/.test(l.index_id));
+    const victim = namedDroppedTable(made.dropped as string);
     expect(victim, 'a named dropped one-row table').toBeDefined();
-    const { db, table, index_id: indexId } = victim as TsvLine;
+    const { db, table, indexId } = victim!;
     const copy = mkdtempSync(join(tmpdir(), 'ibd-gone-'));
     try {
       cpSync(made.dropped as string, copy, { recursive: true });
       // every INDEX page of its clustered index zeroed (as a page the server reused would no longer hold it)
-      const path = join(copy, 'ibdata1');
-      const bytes = readFileSync(path);
-      const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
-      let zeroed = 0;
-      for (let at = 0; at + PAGE <= bytes.length; at += PAGE) {
-        if (view.getUint16(at + FIL_PAGE_TYPE) !== FIL_PAGE_INDEX || view.getBigUint64(at + PAGE_INDEX_ID) !== BigInt(indexId)) continue;
-        bytes.fill(0, at, at + PAGE);
-        zeroed++;
-      }
-      expect(zeroed, `pages of index ${indexId}`).toBeGreaterThan(0);
-      writeFileSync(path, bytes);
+      expect(zeroIndexPages(join(copy, 'ibdata1'), indexId), `pages of index ${indexId}`).toBeGreaterThan(0);
       const out = outDir();
       const run = cli([copy, '-o', out, '--format', 'ndjson', '--json-strings']);
       expect(run.status, run.stderr).toBe(2);
@@ -129,7 +113,7 @@ describe('the same datadir after every table was dropped (slow shutdown)', () =>
       expect(line?.problems, `${db}/${table}`).toContain(`no page of its clustered index ${indexId} is left in ibdata1: its rows are gone`);
       expect(existsSync(join(out, db, `${table}.dropped.ndjson`))).toBe(false);
       // the others are still read: another dropped one-row table by its name
-      const other = listed.find((l) => l.state === 'dropped' && l.db === 'seeda' && l.rows === '1' && l.table !== table) as TsvLine;
+      const other = namedDroppedTable(made.dropped as string, table)!;
       expect(existsSync(join(out, other.db, `${other.table}.dropped.ndjson`)), other.table).toBe(true);
     } finally {
       rmSync(copy, { recursive: true, force: true });

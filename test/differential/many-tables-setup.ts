@@ -7,7 +7,7 @@
  * datadir reader is not checked on one shape alone. Every table's rows are taken with SELECT first.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
@@ -138,3 +138,32 @@ export function ndjsonRows(path: string, columns: readonly string[]): (string | 
 
 /** Rows in a fixed order, to compare sets of rows. */
 export const sorted = (rows: (string | null)[][]) => rows.map((r) => JSON.stringify(r)).sort().map((r) => JSON.parse(r) as (string | null)[]);
+
+/** The harness's page size, and where an INDEX page says its type and its index id (FIL header, PAGE_INDEX_ID). */
+const PAGE = 16384;
+const FIL_PAGE_TYPE = 24;
+const FIL_PAGE_INDEX = 17855;
+const PAGE_INDEX_ID = 38 + 28;
+
+/** A dropped one-row table of `seeda` that `--list-tables DIR` names (from its dictionary records), with its clustered index's id. */
+export function namedDroppedTable(datadir: string, except?: string): { db: string; table: string; indexId: string } | undefined {
+  const [head, ...lines] = datadirCli([datadir, '--list-tables']).stdout.split('\n').filter((l) => l !== '');
+  const names = head.split('\t');
+  const rows = lines.map((l) => Object.fromEntries(l.split('\t').map((v, i) => [names[i], v])));
+  const found = rows.find((r) => r.state === 'dropped' && r.db === 'seeda' && r.rows === '1' && /^\d+$/.test(r.index_id) && r.table !== except);
+  return found && { db: found.db, table: found.table, indexId: found.index_id };
+}
+
+/** Zeroes every INDEX page of index `indexId` in the file at `path` (as if the server had reused them), giving how many. */
+export function zeroIndexPages(path: string, indexId: string): number {
+  const bytes = readFileSync(path);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+  let zeroed = 0;
+  for (let at = 0; at + PAGE <= bytes.length; at += PAGE) {
+    if (view.getUint16(at + FIL_PAGE_TYPE) !== FIL_PAGE_INDEX || view.getBigUint64(at + PAGE_INDEX_ID) !== BigInt(indexId)) continue;
+    bytes.fill(0, at, at + PAGE);
+    zeroed++;
+  }
+  writeFileSync(path, bytes);
+  return zeroed;
+}
