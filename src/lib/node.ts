@@ -18,10 +18,10 @@ import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { dblwrFilePageSize, SharedDoublewrite } from '../core/log/doublewrite.ts';
 import { logFilesReader, type BoundsReader } from '../core/log/redo-recovery.ts';
-import { readLogHeader } from '../core/log/log-file.ts';
 import { logCensus, type LogCensus } from '../core/log/redo-scan.ts';
 import type { TableDef } from '../core/schema.ts';
 import type { ByteSource } from '../core/tablespace/source.ts';
+import type { EncryptionKeys } from '../core/tablespace/key-files.ts';
 import { Tablespace } from '../core/tablespace/tablespace.ts';
 import { fileSource, type FileSource } from '../node/file-source.ts';
 import { dataFilePaths, dataFilesOf } from '../node/data-files.ts';
@@ -62,18 +62,17 @@ export interface SharedRedoLog {
   close(): Promise<void>;
 }
 
-/** Opens the redo log of datadir `dir` and takes its census, for every file of it to read through it; null when it has no log. */
-export async function openSharedRedoLog(dir: string): Promise<SharedRedoLog | null> {
+/** Opens the redo log of datadir `dir` and takes its census (an encrypted log's with `keys`), for every file of it to read through it; null when it has no log. */
+export async function openSharedRedoLog(dir: string, keys?: EncryptionKeys): Promise<SharedRedoLog | null> {
   const found = redoLogFilesOf(dir);
   if (found.length === 0) return null;
   const files: FileSource[] = [];
   const close = async () => void (await Promise.all(files.map((f) => f.close())));
   try {
     for (const path of found) files.push(await fileSource(path));
-    // A log of another format, or one that cannot be scanned: each file reads it itself, and says why.
-    // An encrypted one too: a census taken without its keys cannot tell which tablespaces its records change.
-    const encrypted = (await readLogHeader(files[0]).catch(() => null))?.encryption === 'stream';
-    const census = encrypted ? null : await logCensus(files[0]).catch(() => null);
+    // A log of another format, one that cannot be scanned, or an encrypted one its keys do not
+    // decrypt (its records' tablespaces unknown): each file reads it itself, and says why.
+    const census = await logCensus(files[0], undefined, keys).catch(() => null);
     const read = logFilesReader(files.slice(1));
     let bounds: ReturnType<BoundsReader> | null = null;
     return { path: resolve(found[0]), log: files[0], logFiles: files.slice(1), census, bounds: (log) => (bounds ??= read(log)), doublewrite: new SharedDoublewrite(), close };

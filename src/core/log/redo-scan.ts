@@ -167,13 +167,20 @@ export interface LogCensus {
   starts: Float64Array;
   /** The stretches, ascending, whose mini-transactions change pages of each tablespace. */
   stretches: Map<number, Int32Array>;
+  /** An encrypted log's marks (RedoScan.marks) of the whole scan, its census taken with its key; empty for a plain log. */
+  marks: Float64Array;
 }
 
-/** Takes the census of `source` (an ib_logfile0 of MariaDB 10.8+): one scan, no page indexed. Throws LogFormatError for another format. */
-export async function logCensus(source: ByteSource, signal?: AbortSignal): Promise<LogCensus> {
+/**
+ * Takes the census of `source` (an ib_logfile0 of MariaDB 10.8+): one scan, no page indexed; an
+ * encrypted log's with `keys`' key 1. Throws LogFormatError for another format, and an Error for an
+ * encrypted log its keys do not decrypt (whose records cannot be placed: each file then reads the log
+ * itself, and says why).
+ */
+export async function logCensus(source: ByteSource, signal?: AbortSignal, keys?: EncryptionKeys): Promise<LogCensus> {
   const starts: number[] = [];
   const stretches = new Map<number, number[]>();
-  const scan = await scanRedoLog(source, new Set(), signal, undefined, null, (stretch, lsn, space) => {
+  const scan = await scanRedoLog(source, new Set(), signal, keys, null, (stretch, lsn, space) => {
     while (starts.length <= stretch) starts.push(-1);
     if (starts[stretch] < 0) starts[stretch] = lsn;
     if (space < 0) return;
@@ -181,9 +188,10 @@ export async function logCensus(source: ByteSource, signal?: AbortSignal): Promi
     if (list.at(-1) !== stretch) list.push(stretch);
     stretches.set(space, list);
   });
+  if (scan.unappliable !== null) throw new Error(scan.unappliable);
   return {
     bounds: scan.bounds, mtrCount: scan.mtrCount, recordCount: scan.recordCount, recordsPerSpace: scan.recordsPerSpace, files: scan.files,
-    starts: Float64Array.from(starts), stretches: new Map([...stretches].map(([space, list]) => [space, Int32Array.from(list)])),
+    starts: Float64Array.from(starts), stretches: new Map([...stretches].map(([space, list]) => [space, Int32Array.from(list)])), marks: Float64Array.from(scan.marks),
   };
 }
 
@@ -193,16 +201,17 @@ export type CensusTaker = (stretch: number, lsn: number, space: number) => void;
 /**
  * Scans `source` (an ib_logfile0 of MariaDB 10.8+) from its checkpoint to its end, indexing the pages
  * of the tablespaces `spaces` (every tablespace's when null); an encrypted log with `keys`' key 1.
- * With the log's `census` (a plain log), only the stretches holding those tablespaces' records are
- * read; what is said of the whole log is the census's. Throws LogFormatError for another format.
+ * With the log's `census`, only the stretches holding those tablespaces' records are read (an
+ * encrypted log's decrypted from the census's marks); what is said of the whole log is the census's.
+ * Throws LogFormatError for another format.
  */
 export async function scanRedoLog(
   source: ByteSource, spaces: ReadonlySet<number> | null, signal?: AbortSignal, keys?: EncryptionKeys, census?: LogCensus | null, taker?: CensusTaker,
 ): Promise<RedoScan> {
   const scan = await openScan(source, keys);
   const walk = new MtrRecords(new Uint8Array(0));
-  // an encrypted log's apply needs the marks of a whole scan (and its stretches decrypted): no census
-  if (census && scan.header.encryption !== 'stream') return scanStretches(scan, census, spaces, walk, signal);
+  // (an encrypted log's apply needs the marks of a whole scan: the census's, taken with the key, serve)
+  if (census && (scan.header.encryption !== 'stream' || (scan.crypt !== null && census.marks.length > 0))) return scanStretches(scan, census, spaces, walk, signal);
   scan.bounds = boundsOf(scan.header, await scanMtrs(scan, scan.header.checkpointLsn, Infinity, spaces, walk, signal, taker));
   return scan;
 }
@@ -240,19 +249,30 @@ export async function scanMtrs(
     seen?.(-1);
     if (header.encryption === 'stream') for (; mark < mtr.endLsn; mark += MARK_BYTES) scan.marks.push(lsn);
     if (scan.crypt !== null && mtr.nonce !== null) {
-      const plain = mtr.records.slice();
-      if (!scan.crypt.decryptMtr(plain, mtr.nonce)) {
-        scan.unappliable = `the redo log does not decrypt with key 1 of the key file given (the mini-transaction at LSN ${lsn}): it is the wrong key, or the log is damaged`;
-        scan.crypt = null;
-        scan.pages.clear();
-      }
-      if (scan.crypt !== null) indexMtr(scan, walk.reset(plain), lsn, mtr.endLsn, spaces, seen);
-      else countRecords(scan, mtr.records);
+      if (!indexDecrypted(scan, mtr.records, mtr.nonce, walk, lsn, mtr.endLsn, spaces, seen)) countRecords(scan, mtr.records);
     } else if (header.encryption === 'stream') countRecords(scan, mtr.records);
     else indexMtr(scan, walk.reset(mtr.bytes, mtr.from, mtr.to), lsn, mtr.endLsn, spaces, seen, lsn - mtr.from);
     lsn = mtr.endLsn;
   }
   return lsn;
+}
+
+/**
+ * Indexes the records of an encrypted mini-transaction (`records`, its `nonce`) decrypted; false, the
+ * scan's pages dropped and why said, when they do not decrypt (the wrong key, or a damaged log).
+ */
+function indexDecrypted(
+  scan: RedoScan, records: Uint8Array, nonce: Uint8Array, walk: MtrRecords, lsn: number, end: number, spaces: ReadonlySet<number> | null, seen?: (space: number) => void,
+): boolean {
+  const plain = records.slice();
+  if (scan.crypt?.decryptMtr(plain, nonce) === true) {
+    indexMtr(scan, walk.reset(plain), lsn, end, spaces, seen);
+    return true;
+  }
+  scan.unappliable = `the redo log does not decrypt with key 1 of the key file given (the mini-transaction at LSN ${lsn}): it is the wrong key, or the log is damaged`;
+  scan.crypt = null;
+  scan.pages.clear();
+  return false;
 }
 
 /** Why the records of a log with this header cannot be applied (`opened`: its decryption, or why none), or null. */
@@ -294,15 +314,18 @@ async function scanStretches(scan: RedoScan, census: LogCensus, spaces: Readonly
   for (const [space, list] of census.stretches) if (spaces === null || spaces.has(space)) for (const k of list) wanted.add(k);
   const { checkpointLsn } = scan.header;
   const found = new Mtr();
+  if (scan.crypt !== null) scan.marks = Array.from(census.marks);
   for (const k of [...wanted].sort((a, b) => a - b)) {
     const until = checkpointLsn + (k + 1) * STRETCH;
     for (let lsn = census.starts[k]; lsn >= 0 && lsn < until && lsn < census.bounds.endLsn; ) {
       signal?.throwIfAborted();
       const mtr = peekMtr(scan.area, lsn, scan.header.encrypted, found) ?? (await readMtr(scan.area, lsn, scan.header.encrypted));
       if (mtr === null) break;
-      indexMtr(scan, walk.reset(mtr.bytes, mtr.from, mtr.to), lsn, mtr.endLsn, spaces, undefined, lsn - mtr.from);
+      if (scan.crypt === null || mtr.nonce === null) indexMtr(scan, walk.reset(mtr.bytes, mtr.from, mtr.to), lsn, mtr.endLsn, spaces, undefined, lsn - mtr.from);
+      else if (!indexDecrypted(scan, mtr.records, mtr.nonce, walk, lsn, mtr.endLsn, spaces)) break;
       lsn = mtr.endLsn;
     }
+    if (scan.unappliable !== null) break;
   }
   Object.assign(scan, { bounds: census.bounds, mtrCount: census.mtrCount, recordCount: census.recordCount, recordsPerSpace: census.recordsPerSpace, files: census.files });
   return scan;
