@@ -16,6 +16,7 @@
  * `createSql(tableName)` gives the CREATE TABLE text (rebuilt from the data dictionary or the .frm).
  */
 import type { DecodeStats, TableInfo } from '../src/core/readers/table-reader.ts';
+import type { EncryptionKeys } from '../src/core/tablespace/encryption.ts';
 import type { FirstLeaf, LeafPlan, OpenedView, TableDef, ViewerApi, ViewSpec } from './viewer-api.ts';
 import type { RecoveryMethods } from './recovery-methods.ts';
 import type { GuessMethods } from './guess-methods.ts';
@@ -71,9 +72,9 @@ export interface DecoderApi extends ViewerApi, PartialMethods, SortMethods, KeyS
   createSql(tableName: string): Promise<string>;
   /** The files of each dropped datadir are read from now on through its own redo log (redo-sources.ts); none: as they are. */
   useDatadirLogs(logs: DatadirLog[]): void;
-  /** The census of a redo log (one scan, no page indexed), taken in one worker for all (null: not MariaDB 10.8+'s). */
-  redoCensus(log: NamedBlob): Promise<LogCensus | null>;
-  /** The census of the log whose fileKey is `key`, for the files read through it from now on (null: each worker reads the log itself). */
+  /** The census of a redo log (one scan, no page indexed; an encrypted one's with `keys`' key 1), taken in one worker for all (null: not MariaDB 10.8+'s). */
+  redoCensus(log: NamedBlob, keys?: EncryptionKeys): Promise<LogCensus | null>;
+  /** The census of the log whose censusKey is `key`, for the files read through it from now on (null: each worker reads the log itself). */
   useRedoCensus(key: string, census: LogCensus | null): void;
 }
 

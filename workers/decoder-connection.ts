@@ -4,9 +4,9 @@
  * worker, which implements that contract, does not import what starts it.
  */
 import * as Comlink from 'comlink';
-import type { DatadirLog, DecoderApi, NamedBlob } from './decoder-api.ts';
+import type { DatadirLog, DecoderApi } from './decoder-api.ts';
 import type { LogCensus } from '../src/core/log/redo-scan.ts';
-import { fileKey } from './redo-api.ts';
+import { censusKey } from './redo-api.ts';
 import decoderUrl from './decoder.worker.ts?worker&url';
 
 export interface DecoderConnection {
@@ -32,7 +32,7 @@ function workerScript(): string {
 /** The redo logs every decoder worker reads the dropped datadirs' files through (setDatadirLogs), and the workers running. */
 let datadirLogs: DatadirLog[] = [];
 const running = new Set<Comlink.Remote<DecoderApi>>();
-/** Each log's census once taken (by the log's fileKey), handed to every worker started later too. */
+/** Each log's census once taken (by its censusKey), handed to every worker started later too. */
 const censuses = new Map<string, LogCensus | null>();
 const censusing = new Set<string>();
 
@@ -44,7 +44,7 @@ const censusing = new Set<string>();
 export function setDatadirLogs(logs: DatadirLog[]): void {
   datadirLogs = logs;
   for (const api of running) void api.useDatadirLogs(logs);
-  for (const { log } of logs) takeCensus(log);
+  for (const log of logs) takeCensus(log);
 }
 
 /**
@@ -53,14 +53,14 @@ export function setDatadirLogs(logs: DatadirLog[]): void {
  * then handed to every decoder worker: each scanned the whole log itself before, and again for each
  * file. A census that cannot be taken is handed as null: each worker then reads the log itself.
  */
-function takeCensus(log: NamedBlob): void {
-  const key = fileKey(log.blob, log.name);
+function takeCensus(log: DatadirLog): void {
+  const key = censusKey(log);
   if (censuses.has(key) || censusing.has(key)) return;
   censusing.add(key);
   const worker = new Worker(workerScript(), { type: 'module', name: 'ibd-redo-census' });
   const api = Comlink.wrap<DecoderApi>(worker);
   const failed = new Promise<null>((resolve) => worker.addEventListener('error', () => resolve(null)));
-  void Promise.race([api.redoCensus(log).catch(() => null), failed]).then((census) => {
+  void Promise.race([api.redoCensus(log.log, log.keys).catch(() => null), failed]).then((census) => {
     censusing.delete(key);
     censuses.set(key, census);
     for (const each of running) void each.useRedoCensus(key, census);

@@ -97,8 +97,8 @@ const api: DecoderApi = {
     return table.createSql;
   },
 
-  redoCensus(log) {
-    return takeCensus(log);
+  redoCensus(log, keys) {
+    return takeCensus(log, keys);
   },
 
   useRedoCensus(key, census) {

@@ -34,6 +34,15 @@ export function fileKey(blob: Blob, name: string): string {
   return `${name}\0${blob.size}\0${blob instanceof File ? blob.lastModified : ''}`;
 }
 
+/**
+ * What tells a datadir's log census from others: the log's fileKey and, for an encrypted log, key 1
+ * given (a census is taken with it; one taken before the key file came is taken again after).
+ */
+export function censusKey({ log, keys }: DatadirLog): string {
+  const key1 = keys.mariadb?.get(1);
+  return `${fileKey(log.blob, log.name)}\0${key1 === undefined ? '' : Array.from(key1, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
 /** What the log did to the table a worker opened, for the page to say (from recoveryLines). */
 export interface RedoNotice {
   /** The table's file, as the lines name it. */

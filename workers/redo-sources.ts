@@ -16,7 +16,8 @@ import { logCensus, type LogCensus } from '../src/core/log/redo-scan.ts';
 import { LogFormatError } from '../src/core/log/log-file.ts';
 import { Tablespace } from '../src/core/tablespace/tablespace.ts';
 import { blobSource, sharedBlobSource, type ByteSource } from '../src/core/tablespace/source.ts';
-import { fileKey, type DatadirLog, type RedoNotice } from './redo-api.ts';
+import { censusKey, fileKey, type DatadirLog, type RedoNotice } from './redo-api.ts';
+import type { EncryptionKeys } from '../src/core/tablespace/encryption.ts';
 import type { NamedBlob } from './schema-api.ts';
 
 /** Files kept read through the log (a partitioned table's partitions, its ibdata1, the listing's last few): each keeps up to 4 MiB of recovered pages. */
@@ -47,14 +48,14 @@ function censusEntry(key: string) {
   return entry;
 }
 
-/** The census of `log` (its fileKey), taken once in the page's census worker, for every file read through it from now on. */
+/** The census of `log` (its censusKey), taken once in the page's census worker, for every file read through it from now on. */
 export function useRedoCensus(key: string, census: LogCensus | null): void {
   censusEntry(key).settle(census);
 }
 
-/** The census of `log`, taken by this worker (the page's census worker): null for a log that is not 10.8+'s. */
-export async function takeCensus(log: NamedBlob): Promise<LogCensus | null> {
-  return logCensus(blobSource(log.blob, log.name)).catch((e: unknown) => {
+/** The census of `log` (an encrypted one's with `keys`' key 1), taken by this worker (the page's census worker): null for a log that is not 10.8+'s. */
+export async function takeCensus(log: NamedBlob, keys?: EncryptionKeys): Promise<LogCensus | null> {
+  return logCensus(blobSource(log.blob, log.name), undefined, keys).catch((e: unknown) => {
     if (e instanceof LogFormatError) return null;
     throw e;
   });
@@ -62,7 +63,7 @@ export async function takeCensus(log: NamedBlob): Promise<LogCensus | null> {
 
 /** The census of the datadir's log, once the page has handed it over. */
 function censusOf(log: DatadirLog): Promise<LogCensus | null> {
-  return censusEntry(fileKey(log.log.blob, log.log.name)).census;
+  return censusEntry(censusKey(log)).census;
 }
 
 /** Each dropped datadir's, by the fileKey of each of its files: a file is read through its own datadir's log. */
@@ -150,7 +151,6 @@ async function rolledForward(raw: ByteSource, dir: Datadir): Promise<Recovered> 
  * log of another format, a clean one, a file whose page 0 cannot be read: withRedoLog says it).
  */
 async function untouched(raw: ByteSource, at: DatadirLog, scan: LogCensus | null): Promise<Recovered | null> {
-  // An encrypted log's census (taken without keys) counts its records but cannot tell their tablespaces.
   if (scan === null || scan.recordCount === 0 || scan.recordsPerSpace.size === 0) return null;
   const ts = await Tablespace.open(raw).catch(() => null);
   if (ts === null || ts.page0Damaged !== null) return null;
