@@ -11,11 +11,9 @@
  * The dictionary is read once and every dropped tree located by one scan of ibdata1 (InnodbFile keeps
  * it); files are paired by name through maps (datadir-walk.ts), so the cost grows with the tables.
  */
-import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { pagesReplaced, recoveryAmiss, recoveryLines } from '../core/log/redo-recovery.ts';
-import { fileSource } from '../node/file-source.ts';
-import { openDatadirUndoAt } from '../node/undo-spaces.ts';
 import { anythingAmiss } from '../core/readers/decode-stats.ts';
 import { DefinitionMismatch } from '../core/readers/leaf-decoder.ts';
 import type { DecodeStats } from '../core/readers/table-reader.ts';
@@ -36,6 +34,9 @@ import { problemLine } from './problem-lines.ts';
 import { TableFiles } from './table-file.ts';
 import { writePartitions } from './partitions.ts';
 import { sqlIdent } from '../core/writers/output.ts';
+import type { TakenBack } from '../lib/datadir-undo.ts';
+import type { RowVersions } from '../core/trx/row-vers.ts';
+import { crashRollback, sayRolledBack } from './datadir-rollback.ts';
 
 export interface DatadirRun {
   dir: string;
@@ -57,8 +58,11 @@ export interface DatadirRun {
   say(line: string): void;
 }
 
-/** A run with the output files it writes (their folders made once), and the datadir's redo log read once for all of its tables. */
-type Run = DatadirRun & { files: TableFiles; sharedLog: SharedRedoLog | undefined };
+/**
+ * A run with the output files it writes (their folders made once), the datadir's redo log read once
+ * for all of its tables, and the transactions active at its crash, taken back in every table.
+ */
+type Run = DatadirRun & { files: TableFiles; sharedLog: SharedRedoLog | undefined; taken: TakenBack | null };
 
 /** A line of tables.tsv. */
 interface TableLine {
@@ -241,7 +245,9 @@ async function fittingTable(run: Run, file: InnodbFile, d: DroppedIndex, line: T
 
 async function readEntry(run: Run, queue: Queue, file: InnodbFile, paths: readonly string[], entry: TableEntry, line: TableLine, path: string): Promise<TableLine> {
   try {
-    await readOne(run, queue, await file.table(entry, { timeZone: run.timeZone, systemColumns: run.systemColumns }), paths, line, path);
+    const versions = run.taken?.versions.fork() ?? null;
+    await readOne(run, queue, await file.table(entry, { timeZone: run.timeZone, systemColumns: run.systemColumns, versions }), paths, line, path);
+    rolledBack(run, line, versions);
   } catch (e) {
     line.problems.push(`not read: ${(e as Error).message}`);
     line.status = 1;
@@ -263,7 +269,9 @@ async function fileTable(run: Run, queue: Queue, t: FileTable, system: string | 
       // Recovered pages are made in this thread; the worker threads' reads of the file are served from them.
       const served = await serveRecoveredFile(file, [t.ibds[0]]);
       try {
-        await readOne(served === null ? recoveredRun(run, file) : run, queue, await file.table(entry, { timeZone: run.timeZone, systemColumns: run.systemColumns }), [t.ibds[0]], line, path);
+        const versions = run.taken?.versions.fork() ?? null;
+        await readOne(served === null ? recoveredRun(run, file) : run, queue, await file.table(entry, { timeZone: run.timeZone, systemColumns: run.systemColumns, versions }), [t.ibds[0]], line, path);
+        rolledBack(run, line, versions);
       } finally {
         served?.();
       }
@@ -284,8 +292,8 @@ async function partitioned(run: Run, t: FileTable, line: TableLine, path: string
   let counted = '';
   const read = (write: (chunk: string | Uint8Array) => Promise<void> | undefined) => writePartitions({
     paths: t.ibds, sharedLog: run.sharedLog, schema: null, definition, table: null, keys: run.keys, rows: 'live', index: null, partitionColumn: false, timeZone: run.timeZone, threads: run.threads, range: null, jsonStrings: run.jsonStrings, systemColumns: run.systemColumns,
-    format: run.format, output: path, count: run.out === null, write,
-    say: (l) => (l.startsWith('warning: ') ? line.problems.push(l.slice(9)) : undefined),
+    format: run.format, output: path, count: run.out === null, write, taken: run.taken && { versions: run.taken.versions.fork(), verb: run.taken.verb },
+    say: (l) => (l.startsWith('warning: ') ? line.problems.push(l.slice(9)) : / transaction \d+ /.test(l) ? run.say(l) : undefined),
   });
   // --list-tables: the count is what is written; else the rows, counted on their way out.
   if (run.out === null) {
@@ -338,9 +346,12 @@ export async function readDatadir(given: DatadirRun): Promise<number> {
   const found = datadirFiles(given.dir);
   if (found.system === null && found.tables.length === 0) throw new Error(`${given.dir}: no ibdata1 and no .ibd file in it or in its folders`);
   // Its census taken once, not a scan of the whole log for each table (and the doublewrite buffer read once).
-  const sharedLog = (await openSharedRedoLog(given.dir)) ?? undefined;
+  const sharedLog = (await openSharedRedoLog(given.dir, given.keys)) ?? undefined;
   try {
-    return await readTables({ ...given, files: new TableFiles(), sharedLog }, found);
+    const run: Run = { ...given, files: new TableFiles(), sharedLog, taken: null };
+    // Read first: every table is read with the rows of the transactions active at the crash taken back, on this thread.
+    if (found.system !== null) run.taken = await crashRollback(found.system, sharedLog, given.keys, given.say);
+    return await readTables(run.taken === null ? run : { ...run, threads: 1 }, found);
   } finally {
     await sharedLog?.close();
   }
@@ -379,11 +390,7 @@ async function readTables(run: Run, found: ReturnType<typeof datadirFiles>): Pro
   } finally {
     if (tsv !== null) await new Promise<void>((resolve) => tsv.end(resolve));
   }
-  const active = found.system === null ? [] : await activeAtCrash(run, found.system);
-  if (active.length > 0) {
-    run.say(`warning: transaction${active.length === 1 ? '' : 's'} ${active.join(', ')} ${active.length === 1 ? 'was' : 'were'} active at the crash: a folder's read does not roll ${active.length === 1 ? 'it' : 'them'} back, so the rows ${active.length === 1 ? 'it' : 'they'} changed are written as on disk; read a table alone (ibd-reader DB/T.ibd) for its rows as the server's recovery leaves them`);
-  }
-  return Math.max(summary(run, lines), active.length > 0 ? 2 : 0);
+  return summary(run, lines);
 }
 
 /** The run a file is read with: on this thread alone where the redo log recovered its pages and its worker threads' reads are not served from them. */
@@ -398,25 +405,10 @@ function sayRecovery(file: InnodbFile, line: TableLine): void {
   line.status = Math.max(line.status, 2);
 }
 
-/** The transactions active at a crash (XA PREPARED ones the server keeps as they are), as the undo logs beside `system` (read through the datadir's redo log) hold them. */
-async function activeAtCrash(run: Run, system: string): Promise<number[]> {
-  const logPath = join(dirname(system), 'ib_logfile0');
-  // The run's log, its census taken already, where it is this one.
-  const shared = run.sharedLog?.path === resolve(logPath) ? run.sharedLog : null;
-  const log = shared === null && existsSync(logPath) ? await fileSource(logPath) : undefined;
-  try {
-    const undo = await openDatadirUndoAt(system, shared?.log ?? log, run.keys, shared?.census);
-    try {
-      return undo.logs.logs.filter((l) => l.state === 'active').map((l) => l.header.trxId);
-    } finally {
-      await undo.close();
-    }
-  } catch (e) {
-    run.say(`warning: the undo logs of ${system} cannot be read (${(e as Error).message}): transactions active at a crash, if any, are not known`);
-    return [];
-  } finally {
-    await log?.close();
-  }
+/** What the table of `line` took back of the transactions active at the crash, said; XA PREPARED rows kept as on disk make its status 2. */
+function rolledBack(run: Run, line: TableLine, versions: RowVersions | null): void {
+  if (run.taken === null || versions === null) return;
+  if (sayRolledBack(line.db === '' ? line.table : `${line.db}/${line.table}`, run.taken, versions, run.say, line.problems)) line.status = Math.max(line.status, 2);
 }
 
 /** The totals on stderr; 0 when every table was read whole, 1 when none could be, else 2. */

@@ -5,17 +5,21 @@
  * killed with a transaction left open. A second server recovers copy B by itself; our rows from copy
  * A, its log decrypted and applied to the decrypted pages, equal its SELECT. Without key 1 the log
  * cannot be applied, and the user is told so plainly (exit status 2, rows may be stale); with a wrong
- * key 1, told that it does not decrypt.
+ * key 1, told that it does not decrypt. Read whole (`DIR -o`), the log's census is taken once with key
+ * 1 and each table's file reads only the stretches holding its records, decrypted from the census's
+ * marks: the same recovered pages as a scan of the whole log.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recoveredSource } from '../../src/core/log/recovered-source.ts';
 import { scanRedoLog } from '../../src/core/log/redo-scan.ts';
+import type { ByteSource } from '../../src/core/tablespace/source.ts';
 import { parseKeyFile } from '../../src/core/tablespace/encryption.ts';
 import { Tablespace } from '../../src/core/tablespace/tablespace.ts';
+import { openSharedRedoLog } from '../../src/lib/node.ts';
 import { fileSource } from '../../src/node/file-source.ts';
 import type { MariadbServer } from '../harness/mariadb.ts';
 import { crashEncrypted, KEY1, KEY2, WRONG1, writeKeyFile } from './crash-encrypted-setup.ts';
@@ -124,4 +128,56 @@ describe('an encrypted datadir killed mid-work, its encrypted log applied', () =
     expect(wrong.status, wrong.stderr).toBe(2);
     expect(wrong.stderr).toMatch(/the log is not applied: the redo log does not decrypt with key 1 of the key file given .*wrong key.*rows may be stale/);
   }, 180_000);
+});
+
+describe('the encrypted crashed datadir read whole (DIR -o), its log\'s census taken with key 1', () => {
+  it('writes each table as the recovering server has it, the open transaction rolled back', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'crash-dir-keys-'));
+    try {
+      const run = cli(copyA, '-o', out, '--format', 'ndjson', '--json-strings', '--key-file', ALL);
+      expect(run.status, run.stderr).toBe(0);
+      // (the transaction left open, its undo log read through the decrypted log, rolled back in t_open and t_part)
+      expect(run.stderr).toMatch(/test\/t_open: transaction \d+ was active at the crash: rolled back, \d+ rows changed/);
+      for (const table of [...TABLES, 't_open', 't_part']) {
+        const expected = await recovered.query(`SELECT id, k, s, CONCAT('0x', LOWER(HEX(b))) FROM ${table} ORDER BY id`);
+        const ours = ndjsonRows(readFileSync(join(out, 'test', `${table}.ndjson`), 'utf8'), ['id', 'k', 's', 'b']).sort((a, b) => Number(a[0]) - Number(b[0]));
+        expect(ours.map((r) => [r[0], r[1], r[2], r[3]?.toLowerCase() ?? null]), table).toEqual(expected.rows);
+      }
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }, 300_000);
+
+  it('indexes from the census the pages a whole scan does, reading only the stretches of the table', async () => {
+    const shared = await openSharedRedoLog(copyA, keys);
+    const raw = await fileSource(join(copyA, 'test', 't_dynamic.ibd'));
+    try {
+      const census = shared?.census;
+      if (!shared || !census) throw new Error('no census of the encrypted log taken with key 1');
+      expect(census.marks.length).toBeGreaterThan(0);
+      let read = 0;
+      const log: ByteSource = { name: shared.log.name, size: shared.log.size, read: (offset, length) => ((read += length), shared.log.read(offset, length)) };
+      const spaceId = (await Tablespace.open(raw, { keys })).fsp.spaceId;
+      const fromCensus = await scanRedoLog(log, new Set([spaceId]), undefined, keys, census);
+      const whole = await scanRedoLog(shared.log, new Set([spaceId]), undefined, keys);
+      expect(fromCensus.unappliable).toBeNull();
+      expect(read).toBeLessThan(census.bounds.endLsn - census.bounds.checkpointLsn);
+      const a = await recoveredSource(raw, fromCensus, spaceId);
+      const b = await recoveredSource(raw, whole, spaceId);
+      const differ: number[] = [];
+      for (let at = 0; at < raw.size; at += 16384) {
+        if (Buffer.compare(await a.source.read(at, 16384), await b.source.read(at, 16384)) !== 0) differ.push(at / 16384);
+      }
+      expect(differ).toEqual([]);
+      expect(a.stats.pagesRecovered).toBeGreaterThan(10);
+      expect([a.stats.recordsApplied, a.stats.failed]).toEqual([b.stats.recordsApplied, []]);
+      // A key 1 that is not the log's takes no census (each file then reads the log itself, and says why).
+      const wrong = await openSharedRedoLog(copyA, { mariadb: parseKeyFile(WRONG1 + KEY2) });
+      expect(wrong?.census).toBeNull();
+      await wrong?.close();
+    } finally {
+      await raw.close();
+      await shared?.close();
+    }
+  }, 300_000);
 });

@@ -6,7 +6,7 @@
  * transaction back by itself; our rows from copy A equal its SELECT, and read --as-on-disk they hold
  * the uncommitted values (so the rollback is what made them equal).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -173,12 +173,20 @@ describe('a partitioned table the transaction active at the crash changed (its p
 });
 
 describe('the crashed datadir as a folder (DIR -o)', () => {
-  it('says that the transaction active at the crash is not rolled back there, exit status 2', () => {
+  it('rolls the transaction active at the crash back in every table, as the recovering server does; the XA PREPARED rows marked (exit 2)', async () => {
     const out = mkdtempSync(join(tmpdir(), 'undo-dir-'));
     try {
-      const run = cli([copyA, '-o', out]);
+      const run = cli([copyA, '-o', out, '--format', 'ndjson', '--json-strings']);
       expect(run.status, run.stderr).toBe(2);
-      expect(run.stderr).toMatch(/transactions? [\d, ]+ (was|were) active at the crash: a folder's read does not roll/);
+      const byId = (rows: (string | null)[][]) => rows.sort((a, b) => Number(a[0]) - Number(b[0]));
+      for (const f of [...FORMATS, 'part']) {
+        expect(byId(ndjsonRows(readFileSync(join(out, 'test', `t_${f}.ndjson`), 'utf8'), COLUMNS)), f).toEqual(expected.get(f));
+        expect(run.stderr).toMatch(new RegExp(`t_${f}: transaction \\d+ was active at the crash: rolled back, \\d+ rows changed`));
+      }
+      // The XA PREPARED transaction's rows, kept as on disk (as the server keeps them), said on t_xa's line.
+      const xa = readFileSync(join(out, 'tables.tsv'), 'utf8').split('\n').find((l) => l.startsWith('test\tt_xa\t'));
+      expect(xa).toMatch(/XA PREPARED .*10 rows it changed are shown as on disk/);
+      expect(run.stderr).toMatch(/1 with rows withheld or damaged/);
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
