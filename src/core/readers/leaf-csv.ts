@@ -54,8 +54,15 @@ const INSTANT_BITS = 0xc0;
 
 export class LeafCsv {
   private readonly origins: number[] = [];
-  /** Each field's offset and length in the record being written. */
+  /**
+   * Each field's offset from the record's origin and its length in the record being written. The
+   * leading fields of fixed length that cannot be NULL (LINEITEM's key, system columns, INTs and
+   * DECIMALs) lie at the same offsets in every record: theirs are set once, and the walk starts after them.
+   */
   private readonly spans: Int32Array;
+  /** How many leading fields those are, and the bytes they take. */
+  private readonly prefix: number;
+  private readonly prefixBytes: number;
 
   private constructor(
     private readonly ctx: PlanContext,
@@ -71,6 +78,15 @@ export class LeafCsv {
     private readonly nullBytes: number,
   ) {
     this.spans = new Int32Array(2 * fixed.length);
+    let at = 0;
+    let i = 0;
+    for (; i < fixed.length && fixed[i] > 0 && (flags[i] & NULLABLE) === 0; i++) {
+      this.spans[2 * i] = at;
+      this.spans[2 * i + 1] = fixed[i];
+      at += fixed[i];
+    }
+    this.prefix = i;
+    this.prefixBytes = at;
   }
 
   /** The plan of a read that qualifies (see the module comment), or null. */
@@ -120,7 +136,7 @@ export class LeafCsv {
         deleted++;
         continue;
       }
-      const end = this.line(bytes, out.text, p, out.cols === 1);
+      const end = this.line(bytes, origin, out.text, p, out.cols === 1);
       if (end < 0) return false;
       lines[2 * rows] = p;
       lines[2 * rows + 1] = end;
@@ -139,18 +155,20 @@ export class LeafCsv {
   }
 
   /**
-   * Locates the fields of the COMPACT record at `origin` in `spans` (NULL_AT for a NULL); returns
-   * the record's size with its header, or -1 where the general path must read it (a field stored
-   * off-page, or lengths that run out of the page).
+   * Locates the fields of the COMPACT record at `origin` in `spans` (offsets from the origin, NULL_AT
+   * for a NULL); returns the record's size with its header, or -1 where the general path must read
+   * it (a field stored off-page, or lengths that run out of the page).
    */
   private walk(bytes: Uint8Array, origin: number): number {
     const { fixed, flags, spans } = this;
     let nullPtr = origin - 6;
     let lenPtr = nullPtr - this.nullBytes;
     let nullBit = 1;
-    let p = origin;
-    const end = bytes.length - 8;
-    for (let i = 0; i < fixed.length; i++) {
+    let p = this.prefixBytes;
+    // In offsets from the origin: where the page's records end (its directory and trailer follow).
+    const end = bytes.length - 8 - origin;
+    if (p > end || lenPtr < PAGE_DATA) return -1;
+    for (let i = this.prefix; i < fixed.length; i++) {
       const f = flags[i];
       if (f & NULLABLE) {
         const isNull = (bytes[nullPtr] & nullBit) !== 0;
@@ -177,21 +195,22 @@ export class LeafCsv {
       spans[2 * i + 1] = len;
       p += len;
     }
-    return p - lenPtr - 1;
+    return origin + p - lenPtr - 1;
   }
 
   /** The record walked last as a CSV line at p of t; returns its end, or -1 for a value the general path must write. */
-  private line(bytes: Uint8Array, t: Uint8Array, p: number, single: boolean): number {
+  private line(bytes: Uint8Array, origin: number, t: Uint8Array, p: number, single: boolean): number {
     const { order, kinds, spans } = this;
     for (let k = 0; k < order.length; k++) {
       const i = order[k];
-      const o = spans[2 * i];
-      if (o === NULL_AT) {
+      const at = spans[2 * i];
+      if (at === NULL_AT) {
         t[p++] = 92; // \N
         t[p++] = 78;
         t[p++] = COMMA;
         continue;
       }
+      const o = origin + at;
       let end: number;
       switch (kinds[k]) {
         case FAST_INT: end = putInt(t, p, bytes, o, this.intBytes[k], this.unsigned[k] === 1); break;
