@@ -123,8 +123,15 @@ export function civilDays(t: Uint8Array, at: number): number | undefined {
   const y = digitsAt(t, at, 4);
   const m = digitsAt(t, at + 5, 2);
   const d = digitsAt(t, at + 8, 2);
-  if (t[at + 4] !== MINUS || t[at + 7] !== MINUS || y < 1 || m < 1 || m > 12 || d < 1) return undefined;
-  if (d > (m === 2 && leap(y) ? 29 : MONTH_DAYS[m - 1])) return undefined;
+  if (t[at + 4] !== MINUS || t[at + 7] !== MINUS) return undefined;
+  const days = dayNumber(y, m, d);
+  return Number.isNaN(days) ? undefined : days;
+}
+
+/** Year, month and day (as digits give them: -1 for none) as days since 1970-01-01 (proleptic Gregorian), or NaN for no such day. */
+export function dayNumber(y: number, m: number, d: number): number {
+  if (y < 1 || m < 1 || m > 12 || d < 1) return NaN;
+  if (d > (m === 2 && leap(y) ? 29 : MONTH_DAYS[m - 1])) return NaN;
   // Howard Hinnant's days_from_civil.
   const yy = m <= 2 ? y - 1 : y;
   const era = Math.floor(yy / 400);
