@@ -41,30 +41,32 @@ describe('Parquet straight from trusted leaf pages, against MariaDB', () => {
     await server?.stop();
   });
 
-  /** The file's Parquet both ways, row groups of `groupRows` rows: the general path's and the plan's bytes, with how many rows the plan took. */
-  async function bothWays(path: string, groupRows: number): Promise<{ general: Uint8Array; direct: Uint8Array; notHeld: [string, string]; taken: number; rows: number; bad: number }> {
+  /** The file's Parquet both ways, row groups of `groupRows` rows (or `groupBytes` of cell text): the general path's and the plan's bytes, with how many rows the plan took. */
+  async function bothWays(path: string, groupRows: number, groupBytes?: number): Promise<{ general: Uint8Array; direct: Uint8Array; notHeld: [string, string]; taken: number; rows: number; bad: number; groups: number }> {
     const lib = await openInnodb(path);
     try {
       const { reader, definition } = await lib.table(null);
       const pages = await reader.leafPages();
       const columns = reader.columns;
-      const one = new ParquetRows(definition, columns, { rowGroupRows: groupRows });
+      const one = new ParquetRows(definition, columns, { rowGroupRows: groupRows, rowGroupBytes: groupBytes });
       const batch = await reader.decodePages(pages, { first: true });
       const general = joined([one.add(batch), one.flush()]);
-      const hook = new ParquetLeaf(new ParquetRows(definition, columns, { rowGroupRows: groupRows }));
+      const hook = new ParquetLeaf(new ParquetRows(definition, columns, { rowGroupRows: groupRows, rowGroupBytes: groupBytes }));
       const rest = await reader.decodePages(pages, { first: true, hook });
       const direct = joined([...hook.parts, hook.rows.add(rest), hook.rows.flush()]);
       expect(hook.rows.groups().rows).toBe(batch.rows);
       expect(JSON.stringify(hook.rows.groups().rowGroups, (_, v: unknown) => (typeof v === 'bigint' ? String(v) : v))).toBe(JSON.stringify(one.groups().rowGroups, (_, v: unknown) => (typeof v === 'bigint' ? String(v) : v)));
-      return { general, direct, notHeld: [JSON.stringify(one.notHeld()), JSON.stringify(hook.rows.notHeld())], taken: batch.rows - rest.rows, rows: batch.rows, bad: reader.stats.badChecksums };
+      return { general, direct, notHeld: [JSON.stringify(one.notHeld()), JSON.stringify(hook.rows.notHeld())], taken: batch.rows - rest.rows, rows: batch.rows, bad: reader.stats.badChecksums, groups: one.groups().rowGroups.length };
     } finally {
       await lib.close();
     }
   }
 
-  it('the same bytes as the general path, row groups cut mid-page, the zero date not held and named', async () => {
-    for (const groupRows of [333, 100_000]) {
-      const { general, direct, notHeld, taken, rows } = await bothWays(ibd, groupRows);
+  it('the same bytes as the general path, row groups cut mid-page by rows or bytes, the zero date not held and named', async () => {
+    // Cut by rows, by none, and by the bytes of the cells' text (which the plan counts without writing it).
+    for (const [groupRows, groupBytes] of [[333], [100_000], [1 << 30, 54_321]]) {
+      const { general, direct, notHeld, taken, rows, groups } = await bothWays(ibd, groupRows, groupBytes);
+      if (groupBytes !== undefined) expect(groups).toBeGreaterThan(20);
       expect(rows).toBe(20_000);
       // The plan took most pages (not the first, nor the zero date's, nor those after it in the last batch).
       expect(taken).toBeGreaterThan(rows / 2);

@@ -18,7 +18,7 @@
 import { u16 } from '../pages/fil-header.ts';
 import { PAGE_HEADER, PAGE_N_RECS, recordOrigins, REC_INFO_DELETED } from '../pages/index-page.ts';
 import type { Page } from '../tablespace/tablespace.ts';
-import { putUtf8 } from '../values/charset-writers.ts';
+import { copyUtf8 } from '../values/charset-writers.ts';
 import { decimalUnscaled, digitCount, storedInt, type DecimalPlan } from '../values/digit-text.ts';
 import { batchView, type BatchBuilder } from '../values/row-batch.ts';
 import { FAST_CHAR, FAST_DATE, FAST_DECIMAL, FAST_INT, FAST_VARCHAR } from '../values/writer-traits.ts';
@@ -138,7 +138,7 @@ export class ParquetLeaf implements LeafPageHook {
             break;
           }
           default: {
-            const end = putUtf8(texts[k], used[k], bytes, o, spans[2 * i + 1], kind === FAST_CHAR);
+            const end = copyUtf8(texts[k], used[k], bytes, o, spans[2 * i + 1], kind === FAST_CHAR);
             if (end < 0) return false;
             text += end - used[k];
             used[k] = end;
