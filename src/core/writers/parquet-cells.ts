@@ -132,12 +132,12 @@ export function civilDays(t: Uint8Array, at: number): number | undefined {
 export function dayNumber(y: number, m: number, d: number): number {
   if (y < 1 || m < 1 || m > 12 || d < 1) return NaN;
   if (d > (m === 2 && leap(y) ? 29 : MONTH_DAYS[m - 1])) return NaN;
-  // Howard Hinnant's days_from_civil.
+  // Howard Hinnant's days_from_civil; every quotient is of non-negative numbers (y >= 1), so `| 0` floors it.
   const yy = m <= 2 ? y - 1 : y;
-  const era = Math.floor(yy / 400);
+  const era = (yy / 400) | 0;
   const yoe = yy - era * 400;
-  const doy = Math.floor((153 * (m > 2 ? m - 3 : m + 9) + 2) / 5) + d - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  const doy = (((153 * (m > 2 ? m - 3 : m + 9) + 2) / 5) | 0) + d - 1;
+  const doe = yoe * 365 + ((yoe / 4) | 0) - ((yoe / 100) | 0) + doy;
   return era * 146097 + doe - 719468;
 }
 
