@@ -36,6 +36,7 @@ import { LeafVersions } from './leaf-versions.ts';
 import type { SecondaryUndo } from '../trx/row-undo-sec.ts';
 import { LeafHistory } from './leaf-history.ts';
 import { LeafCsv } from './leaf-csv.ts';
+import type { LeafPageHook } from './leaf-fields.ts';
 import { SYSTEM_COLUMNS, SystemCells } from './system-columns.ts';
 import type { BatchBuilder } from '../values/row-batch.ts';
 import { hasStateColumn, modeIncludes, type RowMode, type RowState } from './row-state.ts';
@@ -125,11 +126,11 @@ export class LeafDecoder {
    * stored off-page are still being read (so that pages without them need no await). `first`: the
    * table's first leaf page, where a misfit is the definition's (see DefinitionMismatch).
    * `disowned`: why the page, though intact, is not part of the index now (leaf-chain.ts); it is
-   * then read as a damaged page is.
+   * then read as a damaged page is. `hook`: takes the page's rows itself where the checksum vouches for it.
    */
-  decode(page: Page, out: BatchBuilder, first: boolean, disowned: string | null = null): Promise<void> | null {
-    // Straight to CSV lines where the checksum vouches for the page (not the first: it checks the definition).
-    if (out.linesOnly && this.csv !== null && !first && disowned === null && VOUCHED.has(page.checksum) && this.csv.write(page, out)) {
+  decode(page: Page, out: BatchBuilder, first: boolean, disowned: string | null = null, hook: LeafPageHook | null = null): Promise<void> | null {
+    // Straight to CSV lines or a hook's output where the checksum vouches for the page (not the first: it checks the definition).
+    if (!first && disowned === null && VOUCHED.has(page.checksum) && ((out.linesOnly && this.csv !== null && this.csv.write(page, out)) || (hook !== null && hook.take(page, this.ctx, out)))) {
       this.lastTrusted = true;
       return null;
     }

@@ -13,6 +13,7 @@ import type { EncryptionKeys } from '../tablespace/encryption.ts';
 import { countLeafRows, markDisowned, DECODE_TO_COUNT } from './leaf-counts.ts';
 import { addProblem, emptyStats, type DecodeStats } from './decode-stats.ts';
 import { LeafDecoder, type LeafContext } from './leaf-decoder.ts';
+import type { LeafPageHook } from './leaf-fields.ts';
 import type { RowVersions } from '../trx/row-vers.ts';
 import { RecordError } from '../records/record.ts';
 import { compactChildPage, redundantChildPage } from '../records/key-fields.ts';
@@ -113,6 +114,8 @@ export interface DecodePagesOptions {
    * until its next use: a caller that formats each run at once (an export) allocates nothing per run.
    */
   into?: BatchBuilder;
+  /** Takes trusted pages' rows straight to its output (leaf-fields.ts); the batch then holds only the rows of the pages after the last it took. */
+  hook?: LeafPageHook;
   /**
    * The pages as read at once by readRun() (the caller releases it); without this option, the
    * pages are read at once here when they lie close together.
@@ -288,7 +291,7 @@ class ClusteredReader implements TableReader {
     let first = true;
     for (let i = 0; i < leaves.length; i++) {
       options.signal?.throwIfAborted();
-      first = await this.decodePage(leaves[i], out, first, null);
+      first = await this.decodePage(leaves[i], out, first, null, null);
       if (out.rows >= batchSize) yield out.take();
     }
     if (out.rows > 0) yield out.take();
@@ -394,7 +397,7 @@ class ClusteredReader implements TableReader {
     const run = options.run ?? own;
     try {
       let first = options.first === true;
-      for (let i = 0; i < pageNos.length; i++) first = await this.decodePage(pageNos[i], out, first, run);
+      for (let i = 0; i < pageNos.length; i++) first = await this.decodePage(pageNos[i], out, first, run, options.hook ?? null);
     } finally {
       this.ts.release(own);
     }
@@ -406,12 +409,12 @@ class ClusteredReader implements TableReader {
    * the definition's; returns whether the next page is to be taken as the first (this one was
    * unreadable or damaged, so the definition is still unchecked).
    */
-  private async decodePage(pageNo: number, out: BatchBuilder, first: boolean, run: PageRun | null): Promise<boolean> {
+  private async decodePage(pageNo: number, out: BatchBuilder, first: boolean, run: PageRun | null, hook: LeafPageHook | null): Promise<boolean> {
     const page = await this.readLeaf(pageNo, run);
     if (page === null) return first;
     // Only pages with off-page columns have anything to wait for.
     // Only a scan's leaves are questioned (and awaited): a B-tree's page costs no extra turn.
-    const pending = this.leaf.decode(page, out, first, this.root.page < 0 ? await this.disowned(page) : null);
+    const pending = this.leaf.decode(page, out, first, this.root.page < 0 ? await this.disowned(page) : null, hook);
     if (pending !== null) await pending;
     return first && !this.leaf.lastTrusted;
   }

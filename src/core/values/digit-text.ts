@@ -13,8 +13,8 @@ for (let i = 0; i < 100; i++) {
   PAIRS[2 * i + 1] = 48 + (i % 10);
 }
 
-/** How many decimal digits a non-negative safe integer has. */
-function digitCount(v: number): number {
+/** How many decimal digits a non-negative safe integer has (1 for 0: the length of its text). */
+export function digitCount(v: number): number {
   if (v < 100000) return v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : 5;
   if (v < 10000000000) return v < 1000000 ? 6 : v < 10000000 ? 7 : v < 100000000 ? 8 : v < 1000000000 ? 9 : 10;
   let n = 11;
@@ -106,21 +106,24 @@ function putUint(t: Uint8Array, p: number, v: number): number {
  * at p; returns the position after them. Room for 11 bytes and SCRATCH must have been reserved.
  */
 export function putInt(t: Uint8Array, p: number, b: Uint8Array, o: number, bytes: number, unsigned: boolean): number {
-  let v: number;
-  if (bytes === 4) {
-    v = unsigned
-      ? ((b[o] << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3]) >>> 0
-      : ((b[o] ^ 0x80) << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3];
-  } else {
-    v = 0;
-    for (let i = 0; i < bytes; i++) v = (v << 8) | b[o + i];
-    if (!unsigned) v -= 2 ** (bytes * 8 - 1);
-  }
+  let v = storedInt(b, o, bytes, unsigned);
   if (v < 0) {
     t[p++] = 45; // '-'
     v = -v;
   }
   return putUint(t, p, v);
+}
+
+/** An integer of 1-4 bytes at o (big-endian; signed ones with the sign bit flipped), as putInt writes it. */
+export function storedInt(b: Uint8Array, o: number, bytes: number, unsigned: boolean): number {
+  if (bytes === 4) {
+    return unsigned
+      ? ((b[o] << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3]) >>> 0
+      : ((b[o] ^ 0x80) << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3];
+  }
+  let v = 0;
+  for (let i = 0; i < bytes; i++) v = (v << 8) | b[o + i];
+  return unsigned ? v : v - 2 ** (bytes * 8 - 1);
 }
 
 /**
@@ -153,6 +156,38 @@ function group(b: Uint8Array, p: number, n: number, mask: number): number {
   return v >>> 0;
 }
 
+/**
+ * DECIMAL at o of up to 15 digits as its unscaled value (the digits of the text putDecimal writes,
+ * without the point: exact in a double), or NaN where a group holds more digits than it may (a
+ * damaged value, whose text putDecimal writes with them all).
+ */
+export function decimalUnscaled(d: DecimalPlan, b: Uint8Array, o: number): number {
+  const mask = (b[o] & 0x80) === 0 ? 0xff : 0;
+  let p = o;
+  let flip = d.firstBit;
+  let v = 0;
+  if (d.intLead > 0) {
+    v = (group(b, p, d.intLead, mask) ^ flip) >>> 0;
+    if (v >= TENS[d.leadDigits]) return NaN;
+    flip = 0;
+    p += d.intLead;
+  }
+  for (let i = 0; i < d.intFull + d.fracFull; i++, p += 4) {
+    const g = (group(b, p, 4, mask) ^ flip) >>> 0;
+    if (g >= 1e9) return NaN;
+    flip = 0;
+    v = v * 1e9 + g;
+  }
+  if (d.fracTail > 0) {
+    const g = (group(b, p, d.fracTail, mask) ^ flip) >>> 0;
+    if (g >= TENS[d.fracDigits]) return NaN;
+    v = v * TENS[d.fracDigits] + g;
+  }
+  return mask && v !== 0 ? -v : v;
+}
+
+const TENS = [1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000];
+
 /** How a DECIMAL(precision, scale) field splits into digit groups (see decimalLayout), for putDecimal(). */
 export interface DecimalPlan {
   intFull: number;
@@ -161,6 +196,8 @@ export interface DecimalPlan {
   fracDigits: number;
   fracTail: number;
   scale: number;
+  /** Digits of the integer part's leading group (intLead bytes). */
+  leadDigits: number;
   /** The value of the first group's flipped top bit. */
   firstBit: number;
   /** The most bytes a value's text can take. */
@@ -174,7 +211,7 @@ export function decimalPlan(precision: number, scale: number): DecimalPlan {
   const firstBit = firstN === 0 ? 0 : 2 ** (8 * firstN - 1);
   // A damaged value can hold groups above 999,999,999: one more digit per group at most.
   const room = precision + 3 + intFull + fracFull + 20 + SCRATCH;
-  return { intFull, intLead, fracFull, fracDigits, fracTail, scale, firstBit, room };
+  return { intFull, intLead, fracFull, fracDigits, fracTail, scale, leadDigits: (precision - scale) % 9, firstBit, room };
 }
 
 /**

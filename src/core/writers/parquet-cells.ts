@@ -123,14 +123,21 @@ export function civilDays(t: Uint8Array, at: number): number | undefined {
   const y = digitsAt(t, at, 4);
   const m = digitsAt(t, at + 5, 2);
   const d = digitsAt(t, at + 8, 2);
-  if (t[at + 4] !== MINUS || t[at + 7] !== MINUS || y < 1 || m < 1 || m > 12 || d < 1) return undefined;
-  if (d > (m === 2 && leap(y) ? 29 : MONTH_DAYS[m - 1])) return undefined;
-  // Howard Hinnant's days_from_civil.
+  if (t[at + 4] !== MINUS || t[at + 7] !== MINUS) return undefined;
+  const days = dayNumber(y, m, d);
+  return Number.isNaN(days) ? undefined : days;
+}
+
+/** Year, month and day (as digits give them: -1 for none) as days since 1970-01-01 (proleptic Gregorian), or NaN for no such day. */
+export function dayNumber(y: number, m: number, d: number): number {
+  if (y < 1 || m < 1 || m > 12 || d < 1) return NaN;
+  if (d > (m === 2 && leap(y) ? 29 : MONTH_DAYS[m - 1])) return NaN;
+  // Howard Hinnant's days_from_civil; every quotient is of non-negative numbers (y >= 1), so `| 0` floors it.
   const yy = m <= 2 ? y - 1 : y;
-  const era = Math.floor(yy / 400);
+  const era = (yy / 400) | 0;
   const yoe = yy - era * 400;
-  const doy = Math.floor((153 * (m > 2 ? m - 3 : m + 9) + 2) / 5) + d - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  const doy = (((153 * (m > 2 ? m - 3 : m + 9) + 2) / 5) | 0) + d - 1;
+  const doe = yoe * 365 + ((yoe / 4) | 0) - ((yoe / 100) | 0) + doy;
   return era * 146097 + doe - 719468;
 }
 

@@ -15,7 +15,7 @@ import type { RowBatch } from '../values/row-batch.ts';
 const EXACT_DIGITS = 15;
 
 /** INT32 whole numbers, DATE days, DECIMALs of up to 15 digits (INT32 or INT64), held as doubles. */
-class NumberColumn extends ChunkColumn {
+export class NumberColumn extends ChunkColumn {
   #values = new Float64Array(1024);
   readonly #kind: 'int32' | 'date' | 'decimal';
 
@@ -24,17 +24,26 @@ class NumberColumn extends ChunkColumn {
     this.#kind = column.kind as 'int32' | 'date' | 'decimal';
   }
 
-  take(batch: RowBatch, c: number, r0: number, r1: number, firstRow: number, note: NotHeld): void {
-    const { cols, text, cells, nulls } = batch;
-    const n = this.n + r1 - r0;
+  /** Room for `n` cells: the values' array, written past those held by parquet-leaf.ts. */
+  valuesFor(n: number): Float64Array {
     this.hold(n);
     if (this.#values.length < n) {
       const values = new Float64Array(Math.max(n, this.#values.length * 2));
       values.set(this.#values);
       this.#values = values;
     }
+    return this.#values;
+  }
+
+  protected carryValues(from: number, count: number): void {
+    this.#values.copyWithin(0, from, from + count);
+  }
+
+  take(batch: RowBatch, c: number, r0: number, r1: number, firstRow: number, note: NotHeld): void {
+    const { cols, text, cells, nulls } = batch;
+    const n = this.n + r1 - r0;
+    const values = this.valuesFor(n);
     const levels = this.levels;
-    const values = this.#values;
     const kind = this.#kind;
     const scale = this.column.scale;
     let at = this.n;
@@ -109,7 +118,7 @@ class NumberColumn extends ChunkColumn {
 }
 
 /** UTF-8 text, held as its bytes. */
-class TextColumn extends ChunkColumn {
+export class TextColumn extends ChunkColumn {
   #bytes = new Uint8Array(1 << 16);
   /** Where each cell's bytes end (a cell begins where the one before ends). */
   #ends = new Int32Array(1024);
@@ -118,17 +127,17 @@ class TextColumn extends ChunkColumn {
     super(column, 0);
   }
 
-  take(batch: RowBatch, c: number, r0: number, r1: number): void {
-    const { cols, text, cells, nulls } = batch;
-    const n = this.n + r1 - r0;
+  /** Room for `n` cells: where each one's bytes end, written past those held by parquet-leaf.ts. */
+  endsFor(n: number): Int32Array {
     this.hold(n);
     this.#ends = grown(this.#ends, n);
-    let used = this.n === 0 ? 0 : this.#ends[this.n - 1];
-    let need = used;
-    for (let r = r0; r < r1; r++) {
-      const cell = r * cols + c;
-      if (!nulls[cell]) need += cells[2 * cell + 1] - cells[2 * cell];
-    }
+    return this.#ends;
+  }
+
+  /** The bytes of the cells held, with room for `more` after them (in a new array when it grows). */
+  bytesFor(more: number): Uint8Array {
+    const used = this.#used();
+    const need = used + more;
     if (need > this.#bytes.length) {
       let size = this.#bytes.length * 2;
       while (size < need) size *= 2;
@@ -136,7 +145,31 @@ class TextColumn extends ChunkColumn {
       bytes.set(this.#bytes.subarray(0, used));
       this.#bytes = bytes;
     }
-    const bytes = this.#bytes;
+    return this.#bytes;
+  }
+
+  #used(): number {
+    return this.n === 0 ? 0 : this.#ends[this.n - 1];
+  }
+
+  protected carryValues(from: number, count: number): void {
+    const base = this.#start(from);
+    this.#bytes.copyWithin(0, base, this.#ends[from + count - 1]);
+    for (let i = 0; i < count; i++) this.#ends[i] = this.#ends[from + i] - base;
+  }
+
+  take(batch: RowBatch, c: number, r0: number, r1: number): void {
+    const { cols, cells, nulls } = batch;
+    const n = this.n + r1 - r0;
+    this.endsFor(n);
+    let used = this.#used();
+    let need = 0;
+    for (let r = r0; r < r1; r++) {
+      const cell = r * cols + c;
+      if (!nulls[cell]) need += cells[2 * cell + 1] - cells[2 * cell];
+    }
+    const bytes = this.bytesFor(need);
+    const text = batch.text;
     let at = this.n;
     for (let r = r0; r < r1; r++, at++) {
       const cell = r * cols + c;

@@ -72,6 +72,17 @@ export abstract class ChunkColumn {
     this.levels = grown(this.levels, n);
   }
 
+  /**
+   * Moves cells [from, from + count), written past those held (parquet-leaf.ts) and left over when
+   * the row group was written (none held now), to the front: still past those held, now none.
+   */
+  carry(from: number, count: number): void {
+    this.levels.copyWithin(0, from, from + count);
+    this.carryValues(from, count);
+  }
+
+  protected abstract carryValues(from: number, count: number): void;
+
   /** Takes rows [r0, r1) of the batch's column `c`; cells it cannot hold are nulls noted in `note` (rows numbered from `firstRow`). */
   abstract take(batch: RowBatch, c: number, r0: number, r1: number, firstRow: number, note: NotHeld): void;
   protected abstract hash(i: number): number;

@@ -129,6 +129,35 @@ export class ParquetRows {
     return joined(parts);
   }
 
+  /** Each column's chunk writer (null: the column is left to hyparquet-writer). */
+  get chunks(): readonly (ChunkColumn | null)[] {
+    return this.#chunks;
+  }
+
+  /**
+   * Takes `k` rows written into every column's chunk past the cells it holds (parquet-leaf.ts; every
+   * column has one), row r with `rowBytes[r]` bytes of cell text, as add() takes a batch's rows: row
+   * groups cut at the same rows. The bytes of the row groups they filled are pushed to `parts`.
+   */
+  addWritten(k: number, rowBytes: Int32Array, parts: Uint8Array<ArrayBuffer>[]): void {
+    const chunks = this.#chunks as ChunkColumn[];
+    for (let r0 = 0; r0 < k;) {
+      let r1 = r0;
+      while (r1 < k) {
+        this.#bytes += rowBytes[r1++];
+        if (this.#rows + r1 - r0 >= this.#groupRows || this.#bytes >= this.#groupBytes) break;
+      }
+      for (const chunk of chunks) chunk.n += r1 - r0;
+      this.#rows += r1 - r0;
+      if (this.#rows >= this.#groupRows || this.#bytes >= this.#groupBytes) {
+        const cut = chunks[0].n;
+        parts.push(this.#writeGroup());
+        if (r1 < k) for (const chunk of chunks) chunk.carry(cut, k - r1);
+      }
+      r0 = r1;
+    }
+  }
+
   /** The rows held as a last row group (none without rows), with any bytes not yet handed out. */
   flush(): Uint8Array<ArrayBuffer> {
     return this.#rows > 0 ? this.#writeGroup() : this.#out.take();
@@ -210,6 +239,12 @@ const partWriters = new WeakMap<TableDef, { key: string; rows: ParquetRows }>();
 
 /** A run's rows as row groups of their own, for a file laid out elsewhere (parquet-row-groups.ts): their bytes (no head, no footer) and metadata. */
 export function parquetPart(table: TableDef, outputColumns: readonly string[], batch: RowBatch, options: ParquetRowsOptions = {}): { bytes: Uint8Array<ArrayBuffer>; part: ParquetPart } {
+  const rows = partWriter(table, outputColumns, options);
+  return partEnded(rows, [rows.add(batch)]);
+}
+
+/** The writer of a table's next part, restarted (kept from the part before where it has the same columns and options). */
+function partWriter(table: TableDef, outputColumns: readonly string[], options: ParquetRowsOptions = {}): ParquetRows {
   const key = JSON.stringify([outputColumns, options]);
   let kept = partWriters.get(table);
   if (kept?.key !== key) {
@@ -218,8 +253,12 @@ export function parquetPart(table: TableDef, outputColumns: readonly string[], b
   } else {
     kept.rows.restart();
   }
-  const rows = kept.rows;
-  const bytes = joined([rows.add(batch), rows.flush()]).subarray(PARQUET_MAGIC.length);
+  return kept.rows;
+}
+
+/** A part's bytes and metadata: `parts` (the bytes its rows filled, in order) and its last row group. */
+export function partEnded(rows: ParquetRows, parts: Uint8Array<ArrayBuffer>[]): { bytes: Uint8Array<ArrayBuffer>; part: ParquetPart } {
+  const bytes = joined([...parts, rows.flush()]).subarray(PARQUET_MAGIC.length);
   return { bytes, part: { ...rows.groups(), size: bytes.length } };
 }
 
