@@ -160,6 +160,8 @@ export async function* systemCandidatesOf(ibdName: string, dictionary: Dictionar
  * their files neither handed over nor looked at.
  */
 export function frmsOf<F extends { readonly name: string }>(dictionary: Dictionary, frms: readonly F[], tables: readonly DictTable[]): (F | null)[] {
+  // (none given: the dictionary's names are not gone over, 50,000 of them for each call)
+  if (frms.length === 0) return tables.map(() => null);
   const byShortName = new Map<string, number>();
   for (const t of dictionary.tables) byShortName.set(shortName(t).toLowerCase(), (byShortName.get(shortName(t).toLowerCase()) ?? 0) + 1);
   const index = frmIndex(frms);
