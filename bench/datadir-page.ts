@@ -6,9 +6,11 @@
  * (the dictionary's, before their .frm are read); then, on each, "Export all tables" as tables.zip and
  * as tables.sql until the download: its time, the renderer's CPU seconds and peak memory during it, the
  * files or tables the download holds and those not written (with the first reasons). Not in npm test:
- * `npm run bench -- --only datadir`.
+ * `npm run bench -- --only datadir`. With IBD_BENCH_PROFILE=DIR, a CPU profile of the page's main
+ * thread (its workers not in it) from the files set until every table is listed, written into DIR
+ * (`datadir-N-live.cpuprofile`: Chromium's DevTools open it).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
@@ -58,6 +60,8 @@ export async function pageRuns(site: string, chromiumPath: string, dir: string, 
     await cdp.send('Performance.enable');
     sampler = new MemorySampler(cdp, findBrowserPid(profile));
     sampler.start();
+    const profileDir = process.env.IBD_BENCH_PROFILE;
+    if (profileDir) await cdp.send('Profiler.enable').then(() => cdp.send('Profiler.start'));
     const started = performance.now();
     const since = () => ((performance.now() - started) / 1000).toFixed(1);
     await page.locator('[data-testid="folder-input"]').setInputFiles(dir, { timeout: LISTING_TIMEOUT_MS });
@@ -68,6 +72,7 @@ export async function pageRuns(site: string, chromiumPath: string, dir: string, 
     const named = which === 'live' ? ` (renderer ${firstCpu.toFixed(1)} CPU-s), ${await page.getByTestId('table-list').getAttribute('data-tables')} on the list then (${await page.getByTestId('table-list').getAttribute('data-pending')} named, their .frm to come)` : '';
     await page.getByTestId('listing-progress').waitFor({ state: 'detached', timeout: LISTING_TIMEOUT_MS });
     const listed = await page.getByTestId('table-list').getAttribute('data-tables');
+    if (profileDir) writeFileSync(join(profileDir, `datadir-${n}-${which}.cpuprofile`), JSON.stringify((await cdp.send('Profiler.stop')).profile));
     await sampler.sample();
     lines.push(`${what}\tpage: listing\tfirst after ${first} s${named}, ${listed} listed after ${since()} s (renderer ${sampler.rendererCpuS.toFixed(1)} CPU-s)\trenderer peak ${sampler.rendererPeakMb.toFixed(0)} MB, main-thread heap peak ${sampler.jsHeapPeakMb.toFixed(0)} MB`);
     process.stdout.write(`${lines[lines.length - 1]}\n`);

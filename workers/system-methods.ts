@@ -16,7 +16,7 @@ import { truncationOf } from '../src/core/btree/truncation.ts';
 import { shortName } from '../src/core/definitions/dictionary/dict-table-def.ts';
 import { tableNameOfFile } from '../src/core/definitions/frm/index.ts';
 import { INDEX_TYPE, type DictTable } from '../src/core/definitions/dictionary/dict-tables.ts';
-import { clusteredIndexOf, systemCandidatesOf } from '../src/core/definitions/dictionary/system-schema.ts';
+import { clusteredIndexOf, frmsOf, systemCandidatesOf } from '../src/core/definitions/dictionary/system-schema.ts';
 import { fileKind, resolveSchema, type DefinitionSourceKind, type ResolvedSchema } from '../src/core/definitions/schema-source.ts';
 import { rootlessTarget, type DroppedIndex } from '../src/core/readers/dropped-indexes.ts';
 import type { RawTarget } from '../src/core/tablespace/orphan-scan.ts';
@@ -54,6 +54,13 @@ export interface SystemTable {
   source: 'frm' | 'dictionary' | null;
   /** The .frm, or the system tablespace the dictionary is in. */
   file: string | null;
+  /**
+   * A live table listed by its dictionary's columns (its rows counted with them), its .frm (`file`) not
+   * read: the listing leaves the .frm of a datadir's 50,000 tables untouched. It is read when the
+   * table is opened or exported, and what it says of the table (how it and the dictionary differ) is
+   * said then; `notes` has none of it.
+   */
+  frmUnread: boolean;
   columnCount: number;
   index: SystemIndex | null;
   /** A dropped index's pages, leaf pages and records, as a scan of every page finds them. */
@@ -98,15 +105,18 @@ export interface SystemListing {
 
 export interface SystemMethods {
   /**
-   * The tables of system tablespace `ibd` (`frms`: the .frm files of its datadir, named `db/table.frm`,
-   * asked for once its live tables are named: the page readies them meanwhile). With `onTables`, they
-   * are handed over in chunks as they are counted (the listing's `tables` is then empty).
+   * The tables of system tablespace `ibd` (`frmNames`: the .frm files of its datadir, `db/table.frm`;
+   * `frms`: those of the names asked for, the files). A live table the dictionary gives columns is
+   * counted with them and its .frm left unread (`frmUnread`); the .frm of the others (a live table
+   * only its .frm gives columns, a dropped one whose .frm is left) are asked for once the live tables
+   * are counted. With `onTables`, they are handed over in chunks as they are counted (the listing's
+   * `tables` is then empty).
    */
-  listSystemTables(ibd: Blob, name: string, frms: FrmFiles, onTables?: TablesSink): Promise<SystemListing>;
+  listSystemTables(ibd: Blob, name: string, frmNames: readonly string[], frms: FrmFiles, onTables?: TablesSink): Promise<SystemListing>;
 }
 
-/** The .frm files of a datadir, asked for when the listing needs them (through comlink, a call on a port of its own). */
-export type FrmFiles = () => NamedBlob[] | Promise<NamedBlob[]>;
+/** The .frm files of a datadir of the names given, asked for when the listing needs them (through comlink, a call on a port of its own). */
+export type FrmFiles = (names: string[]) => NamedBlob[] | Promise<NamedBlob[]>;
 
 /**
  * Where listed tables go: through comlink, a call on a port of its own, which returns a promise of
@@ -124,7 +134,7 @@ function indexesOf(t: DictTable): SystemTable['indexes'] {
 }
 
 /** The table of `entry`, counted; a dropped one through the root the scan found (`dropped`, by index id). */
-async function listedTable(file: InnodbFile, ts: Tablespace, entry: TableEntry, dropped: ReadonlyMap<bigint, DroppedIndex>): Promise<SystemTable> {
+async function listedTable(file: InnodbFile, ts: Tablespace, entry: TableEntry, dropped: ReadonlyMap<bigint, DroppedIndex>, frmUnread: string | null = null): Promise<SystemTable> {
   const t = entry.dictionary?.table as DictTable;
   const live = t.state === 'live';
   const clustered = entry.clusteredIndex;
@@ -132,10 +142,11 @@ async function listedTable(file: InnodbFile, ts: Tablespace, entry: TableEntry, 
   const index = clustered === null ? null : { indexId: clustered.indexId, rootPage: live ? clustered.rootPage : scanned?.rootPage ?? null };
   const row: SystemTable = {
     name: entry.name, storedName: t.storedName, state: live ? 'live' : 'dropped', rowFormat: t.rowFormat, indexes: indexesOf(t), rows: null, countNote: null,
-    source: entry.source === 'frm' ? 'frm' : 'dictionary', file: entry.file, columnCount: entry.definition.columns.length, index,
-    found: scanned ? { pages: scanned.pages, leafPages: scanned.leafPages, records: scanned.records } : null,
+    source: entry.source === 'frm' || frmUnread !== null ? 'frm' : 'dictionary', file: frmUnread ?? entry.file, frmUnread: frmUnread !== null,
+    columnCount: entry.definition.columns.length, index, found: scanned ? { pages: scanned.pages, leafPages: scanned.leafPages, records: scanned.records } : null,
     raw: index !== null && index.rootPage === null ? rootlessTarget(ts, index.indexId).raw ?? null : null,
-    notes: [...(entry.dictionary?.notes ?? []), ...entry.disagreements], definition: null, pending: false,
+    // (of the dictionary's definition, which the .frm not read yet replaces: nothing to say)
+    notes: frmUnread !== null ? [] : [...(entry.dictionary?.notes ?? []), ...entry.disagreements], definition: null, pending: false,
   };
   if (index === null) return { ...row, notes: [...row.notes, 'the data dictionary names no index holding its rows'] };
   // (a leaf scan of the whole file per such table found none either: minutes for thousands of them)
@@ -156,7 +167,7 @@ async function listedTable(file: InnodbFile, ts: Tablespace, entry: TableEntry, 
 function namedTable(t: DictTable): SystemTable {
   const clustered = clusteredIndexOf(t);
   return {
-    name: t.name, storedName: t.storedName, state: 'live', rowFormat: t.rowFormat, indexes: indexesOf(t), rows: null, countNote: null, source: null, file: null,
+    name: t.name, storedName: t.storedName, state: 'live', rowFormat: t.rowFormat, indexes: indexesOf(t), rows: null, countNote: null, source: null, file: null, frmUnread: false,
     columnCount: t.columns.length, index: clustered, found: null, raw: null, notes: [], definition: null, pending: true,
   };
 }
@@ -165,7 +176,7 @@ function namedTable(t: DictTable): SystemTable {
 function unknownTable(ts: Tablespace, d: DroppedIndex): SystemTable {
   return {
     name: `dropped index ${d.indexId}`, storedName: null, state: 'dropped', rowFormat: d.compact ? 'COMPACT or newer' : 'REDUNDANT',
-    indexes: [], rows: null, countNote: null, source: null, file: null, columnCount: 0, index: { indexId: d.indexId, rootPage: d.rootPage },
+    indexes: [], rows: null, countNote: null, source: null, file: null, frmUnread: false, columnCount: 0, index: { indexId: d.indexId, rootPage: d.rootPage },
     found: { pages: d.pages, leafPages: d.leafPages, records: d.records }, raw: d.rootPage === null ? rootlessTarget(ts, d.indexId).raw ?? null : null, notes: [], definition: null, pending: false,
   };
 }
@@ -213,17 +224,17 @@ class Chunker {
   }
 }
 
-async function listSystem(ibd: Blob, name: string, frms: FrmFiles, onTables?: TablesSink): Promise<SystemListing> {
+async function listSystem(ibd: Blob, name: string, frmNames: readonly string[], frms: FrmFiles, onTables?: TablesSink): Promise<SystemListing> {
   const out = new Chunker(onTables);
   try {
-    return await listInto(out, ibd, name, frms);
+    return await listInto(out, ibd, name, frmNames, frms);
   } finally {
     // (a listing that fails midway also answers after its chunks)
     await out.delivered();
   }
 }
 
-async function listInto(out: Chunker, ibd: Blob, name: string, frms: FrmFiles): Promise<SystemListing> {
+async function listInto(out: Chunker, ibd: Blob, name: string, frmNames: readonly string[], frms: FrmFiles): Promise<SystemListing> {
   // The dictionary first: its tables are named at once, each definition built (with its .frm) as its
   // table comes. (openSource built every table's from the dictionary first, 50,000 entries kept unused.)
   const source = await fileSource(ibd, name);
@@ -242,9 +253,23 @@ async function listInto(out: Chunker, ibd: Blob, name: string, frms: FrmFiles): 
   const rootOf = (t: DictTable) => clusteredIndexOf(t)?.rootPage ?? 0;
   const live = own.filter((t) => t.state === 'live').sort((a, b) => rootOf(a) - rootOf(b));
   // (those whose columns only a .frm may give are listed once it is read)
-  out.name(live.filter((t) => t.columns.length > 0).map(namedTable));
-  const frmSources = sources(await frms());
-  for await (const c of systemCandidatesOf(name, dictionary, frmSources, live)) {
+  const counted = live.filter((t) => t.columns.length > 0);
+  out.name(counted.map(namedTable));
+  // Each table's .frm by its name alone: a live table is counted with the dictionary's columns (the
+  // same records), its .frm read when it is opened or exported. (Read here, 50,000 .frm were each
+  // handed over, a synchronous look at the disk on the page's main thread, then read: minutes.)
+  const paired = frmsOf(dictionary, frmNames.map((n) => ({ name: n })), own);
+  const frmOf = new Map(own.map((t, i) => [t, paired[i]?.name ?? null]));
+  for await (const c of systemCandidatesOf(name, dictionary, [], counted)) {
+    const entry = systemEntry(c) as TableEntry;
+    out.add(await listedTable(file, ts, entry, new Map(), frmOf.get(c.dictionary) ?? null));
+  }
+  const toRead = own.flatMap((t) => {
+    const frm = frmOf.get(t) ?? null;
+    return frm !== null && (t.state !== 'live' || t.columns.length === 0) ? [frm] : [];
+  });
+  const frmSources = sources(toRead.length === 0 ? [] : await frms(toRead));
+  for await (const c of systemCandidatesOf(name, dictionary, frmSources, live.filter((t) => t.columns.length === 0))) {
     const entry = systemEntry(c);
     if (entry === null) out.progress.total--;
     else out.add(await listedTable(file, ts, entry, new Map()));

@@ -177,11 +177,11 @@ export class Workspace {
     };
     // In a worker of its own: the tables listed so far are opened and counted in the pool meanwhile
     // (whose workers are recycled after a large count), and Close all ends it.
-    const list = async (ibdata: InputFile, frms: () => Promise<NamedBlob[]>, onTables: (tables: SystemTable[], progress: SystemProgress) => void) => {
+    const list = async (ibdata: InputFile, frmNames: string[], frms: (names: string[]) => Promise<NamedBlob[]>, onTables: (tables: SystemTable[], progress: SystemProgress) => void) => {
       const conn = connectDecoder();
       this.#systemLists.add(conn);
       try {
-        return await conn.api.listSystemTables(ibdata.file, ibdata.file.name, Comlink.proxy(frms), Comlink.proxy(onTables));
+        return await conn.api.listSystemTables(ibdata.file, ibdata.file.name, frmNames, Comlink.proxy(frms), Comlink.proxy(onTables));
       } finally {
         this.#systemLists.delete(conn);
         conn.terminate();

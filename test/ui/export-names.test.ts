@@ -8,7 +8,7 @@ const input = (path: string): InputFile => ({ file: new File([], path.slice(path
 
 function system(name: string, state: 'live' | 'dropped', source: 'dictionary' | null): SystemTable {
   return {
-    name, storedName: source === null ? null : name, state, rowFormat: 'DYNAMIC', indexes: [], rows: 1, countNote: null, source, file: 'ibdata1', columnCount: 1,
+    name, storedName: source === null ? null : name, state, rowFormat: 'DYNAMIC', indexes: [], rows: 1, countNote: null, source, file: 'ibdata1', frmUnread: false, columnCount: 1,
     index: { indexId: 28n, rootPage: 3 }, found: null, raw: null, notes: [], definition: null, pending: false,
   };
 }

@@ -68,7 +68,7 @@ describe('partitioned tables', () => {
 describe('the tables of a system tablespace', () => {
   const table = (name: string, storedName: string | null): SystemTable => ({
     name, storedName, state: storedName === null ? 'dropped' : 'live', rowFormat: 'DYNAMIC', indexes: [], rows: 1, countNote: null, source: storedName === null ? null : 'dictionary',
-    file: 'ibdata1', columnCount: 1, index: { indexId: 30n, rootPage: 3 }, found: null, raw: null, notes: [], definition: null, pending: false,
+    file: 'ibdata1', frmUnread: false, columnCount: 1, index: { indexId: 30n, rootPage: 3 }, found: null, raw: null, notes: [], definition: null, pending: false,
   });
 
   it('pairs each with the .frm of its database folder beside ibdata1 (a partition with its table\'s)', () => {

@@ -122,14 +122,14 @@ export class FileSet {
 
   /**
    * Reads the data dictionary of each system tablespace among `fresh` with `list` (a worker's
-   * listSystemTables, given the .frm files of its datadir), its tables handed to `found` as they
-   * come, chunk after chunk (the live ones first named, pending, then again as listed), each paired
-   * with its .frm (pair() pairs them all again once the listing is over); what it cannot list is said. Returns the system
-   * tablespaces read.
+   * listSystemTables, given the names of the .frm files of its datadir, and those it asks for by
+   * name), its tables handed to `found` as they come, chunk after chunk (the live ones first named,
+   * pending, then again as listed), each paired with its .frm (pair() pairs them all again once the
+   * listing is over); what it cannot list is said. Returns the system tablespaces read.
    */
   async readSystems(
     fresh: readonly InputFile[],
-    list: (ibdata: InputFile, frms: () => Promise<NamedBlob[]>, onTables: (tables: SystemTable[], progress: SystemProgress) => void) => Promise<SystemListing>,
+    list: (ibdata: InputFile, frmNames: string[], frms: (names: string[]) => Promise<NamedBlob[]>, onTables: (tables: SystemTable[], progress: SystemProgress) => void) => Promise<SystemListing>,
     found: (ibdata: InputFile, tables: PairedTable[]) => void,
   ): Promise<InputFile[]> {
     const read: InputFile[] = [];
@@ -141,15 +141,23 @@ export class FileSet {
     for (const ibdata of systems) {
       this.listing = `Reading the data dictionary of ${ibdata.path}…`;
       const folder = folderOf(ibdata.path);
-      const frms = this.#files
-        .filter((f) => kindOf(f.file.name) === 'frm' && folderOf(folderOf(f.path)) === folder)
-        .map((f) => ({ name: datadirName(f), blob: f.file }));
+      // (by name: a File looked at or handed over is a synchronous look at the disk, 50,000 of them ~50 s)
+      // eslint-disable-next-line svelte/prefer-svelte-reactivity -- local
+      const frms = new Map<string, File>();
+      for (const f of this.#files) if (kindOf(f.file.name) === 'frm' && folderOf(folderOf(f.path)) === folder) frms.set(datadirName(f), f.file);
       const tables: SystemTable[] = [];
       this.#systems.set(ibdata.path, tables);
       try {
-        // (their sizes read while the worker reads the dictionary and names its tables: it asks for them then)
-        const sized = readSizes(frms, (n) => (this.listing = `Reading the data dictionary of ${ibdata.path}: ${n.toLocaleString('en-US')} of ${frms.length.toLocaleString('en-US')} .frm files looked at…`));
-        const listing = await list(ibdata, () => sized.then(() => frms), (chunk, progress) => {
+        // The .frm the listing reads (a table only its .frm gives columns, a dropped one's left): few.
+        const asked = async (names: string[]) => {
+          const blobs = names.flatMap((name) => {
+            const blob = frms.get(name);
+            return blob ? [{ name, blob }] : [];
+          });
+          await readSizes(blobs, (n) => (this.listing = `Listing the tables of ${ibdata.path}: ${n.toLocaleString('en-US')} of ${blobs.length.toLocaleString('en-US')} .frm files looked at…`));
+          return blobs;
+        };
+        const listing = await list(ibdata, [...frms.keys()], asked, (chunk, progress) => {
           // (a listing of files closed since, or read again, is not this one's)
           if (this.#systems.get(ibdata.path) !== tables) return;
           // (a table named before it is listed comes again, listed)

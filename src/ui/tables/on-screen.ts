@@ -60,6 +60,15 @@ function sameLeaves(a: Int32Array, b: Int32Array): boolean {
   return true;
 }
 
+/**
+ * `resolved` with the table chosen by its name (a system tablespace's `db/table`) as the one picked,
+ * from the file that defines it: resolveSchema picks by the definition's own name (`table`).
+ */
+function asChosen(resolved: ResolvedSchemaResult, chosen: string | null): ResolvedSchemaResult {
+  const choice = resolved.tables.find((t) => t.name === chosen);
+  return choice?.source ? { ...resolved, picked: choice.name, source: choice.source, file: choice.file ?? null } : resolved;
+}
+
 export class OnScreen {
   readonly #pool: WorkerPool;
   readonly #files: FileSet;
@@ -172,8 +181,11 @@ export class OnScreen {
       return r;
     }, 'high', null);
     if (run !== this.#run) return null;
-    // A table of a system tablespace keeps what its dictionary listing said (its definition, what it lacks).
-    if (!entry.paired.system?.source) entry.setResolved(found.resolved);
+    // A table of a system tablespace keeps what its dictionary listing said (its definition, what it
+    // lacks), unless its .frm was left unread by it: what the .frm says is known now.
+    const system = entry.paired.system;
+    if (!system?.source) entry.setResolved(found.resolved);
+    else if (system.frmUnread) entry.setResolved(asChosen(found.resolved, entry.chosen));
     if (!found.table) {
       entry.state = found.resolved.tables.length > 0 ? 'choose' : 'needs-schema';
       return null;

@@ -82,13 +82,13 @@ function frmTableName(fileName: string): { db: string | null; table: string } {
 const databaseOf = (t: DictTable) => (t.name.includes('/') ? t.name.slice(0, t.name.indexOf('/')) : '');
 
 /** The .frm files by `db/table` and by table name alone (lower case), so that each table finds its own in one look-up. */
-interface FrmIndex {
-  byFullName: Map<string, ByteSource>;
-  byName: Map<string, ByteSource>;
+interface FrmIndex<F> {
+  byFullName: Map<string, F>;
+  byName: Map<string, F>;
 }
 
-function frmIndex(frms: readonly ByteSource[]): FrmIndex {
-  const index: FrmIndex = { byFullName: new Map(), byName: new Map() };
+function frmIndex<F extends { readonly name: string }>(frms: readonly F[]): FrmIndex<F> {
+  const index: FrmIndex<F> = { byFullName: new Map(), byName: new Map() };
   for (const f of frms) {
     const n = frmTableName(f.name);
     const table = n.table.toLowerCase();
@@ -99,7 +99,7 @@ function frmIndex(frms: readonly ByteSource[]): FrmIndex {
 }
 
 /** The .frm that belongs to `table`: by database and name, or by name alone where only one table has it. */
-function frmFor(table: DictTable, frms: FrmIndex, sameName: number): ByteSource | null {
+function frmFor<F>(table: DictTable, frms: FrmIndex<F>, sameName: number): F | null {
   const want = shortName(table).toLowerCase();
   return frms.byFullName.get(`${databaseOf(table).toLowerCase()}/${want}`) ?? (sameName === 1 ? frms.byName.get(want) ?? null : null);
 }
@@ -136,10 +136,7 @@ export async function systemCandidates(ibdName: string, dictionary: Dictionary, 
  */
 export async function* systemCandidatesOf(ibdName: string, dictionary: Dictionary, frms: readonly ByteSource[], tables: readonly DictTable[]): AsyncGenerator<SystemCandidate> {
   const cache: FrmCache = new Map();
-  const byShortName = new Map<string, number>();
-  for (const t of dictionary.tables) byShortName.set(shortName(t).toLowerCase(), (byShortName.get(shortName(t).toLowerCase()) ?? 0) + 1);
-  const index = frmIndex(frms);
-  const frmOf = tables.map((t) => frmFor(t, index, byShortName.get(shortName(t).toLowerCase()) ?? 0));
+  const frmOf = frmsOf(dictionary, frms, tables);
   let ahead = 0;
   for (let i = 0; i < tables.length; i++) {
     // A .frm read is mostly a wait on its file (a Blob read in a browser worker costs milliseconds):
@@ -155,6 +152,20 @@ export async function* systemCandidatesOf(ibdName: string, dictionary: Dictionar
     // (read once: a table's partitions share it, and are next to each other in the dictionary's order)
     if (frm !== null && i + 1 < tables.length && frmOf[i + 1] !== frm) cache.delete(frm);
   }
+}
+
+/**
+ * The .frm of each of `tables` (of `dictionary`) among `frms`, by their names alone (none is read):
+ * the pairs systemCandidatesOf reads. A datadir's listing names the .frm of 50,000 tables this way,
+ * their files neither handed over nor looked at.
+ */
+export function frmsOf<F extends { readonly name: string }>(dictionary: Dictionary, frms: readonly F[], tables: readonly DictTable[]): (F | null)[] {
+  // (none given: the dictionary's names are not gone over, 50,000 of them for each call)
+  if (frms.length === 0) return tables.map(() => null);
+  const byShortName = new Map<string, number>();
+  for (const t of dictionary.tables) byShortName.set(shortName(t).toLowerCase(), (byShortName.get(shortName(t).toLowerCase()) ?? 0) + 1);
+  const index = frmIndex(frms);
+  return tables.map((t) => frmFor(t, index, byShortName.get(shortName(t).toLowerCase()) ?? 0));
 }
 
 /** .frm files read at once by systemCandidates. */
