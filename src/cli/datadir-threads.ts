@@ -51,12 +51,20 @@ export interface SmallTable {
  */
 export type SmallResult = { line: TableLine; bytes: Uint8Array | null } | 'wide';
 
+/** A table's line and the size of its output in its group's bytes (null: none), or `wide`. */
+export type SmallRead = { line: TableLine; size: number | null } | 'wide';
+
 export interface GroupRequest {
   id: number;
   tables: SmallTable[];
 }
 
-export type GroupReply = { id: number; results: SmallResult[]; error?: undefined } | { id: number; error: string };
+/**
+ * The group's tables read: their outputs one after another in one buffer, transferred (a buffer per
+ * table, or a view of Node's 8 KiB pool cloned whole, would each be memory outside the heap for the
+ * main thread's collector to count: such buffers set off its full collections before, session 27).
+ */
+export type GroupReply = { id: number; results: SmallRead[]; bytes: Uint8Array; error?: undefined } | { id: number; error: string };
 
 interface Waiter {
   resolve(r: SmallResult): void;
@@ -87,7 +95,15 @@ export class SmallTables {
       const waiters = thread.groups.get(reply.id) ?? [];
       thread.groups.delete(reply.id);
       if (reply.error !== undefined) for (const w of waiters) w.reject(new Error(reply.error));
-      else waiters.forEach((w, i) => w.resolve(reply.results[i]));
+      else {
+        let at = 0;
+        waiters.forEach((w, i) => {
+          const read = reply.results[i];
+          if (read === 'wide') return w.resolve(read);
+          const bytes = read.size === null ? null : reply.bytes.subarray(at, (at += read.size));
+          w.resolve({ line: read.line, bytes });
+        });
+      }
       this.kick();
     });
     const fail = (e: Error) => {
