@@ -9,18 +9,7 @@ export class TableQueue<T> {
   private readonly pending: Promise<T>[] = [];
   private wideTurn: Promise<void> = Promise.resolve();
 
-  /** `waits`: told when the queue starts waiting for a table's result (true) and when it has it (false). */
-  constructor(private readonly size: number, private readonly done: (result: T) => Promise<void>, private readonly waits?: (on: boolean) => void) {}
-
-  /** The oldest table's result, when it comes. */
-  private async oldest(next: Promise<T>): Promise<T> {
-    this.waits?.(true);
-    try {
-      return await next;
-    } finally {
-      this.waits?.(false);
-    }
-  }
+  constructor(private readonly size: number, private readonly done: (result: T) => Promise<void>) {}
 
   /** Starts `task`; waits while `size` tables are in flight, handing on the oldest's result. */
   async add(task: () => Promise<T>): Promise<void> {
@@ -28,12 +17,12 @@ export class TableQueue<T> {
     // Handled here so a failure waits for its turn in order instead of ending the process.
     started.catch(() => undefined);
     this.pending.push(started);
-    if (this.pending.length >= this.size) await this.done(await this.oldest(this.pending.shift() as Promise<T>));
+    if (this.pending.length >= this.size) await this.done(await (this.pending.shift() as Promise<T>));
   }
 
   /** Every table still in flight, handed on in order. */
   async drain(): Promise<void> {
-    for (let next = this.pending.shift(); next !== undefined; next = this.pending.shift()) await this.done(await this.oldest(next));
+    for (let next = this.pending.shift(); next !== undefined; next = this.pending.shift()) await this.done(await next);
   }
 
   /** Runs `body` when no other wide table is being read (their worker threads would share the cores). */

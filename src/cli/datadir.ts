@@ -16,8 +16,10 @@ import { dirname, join, resolve } from 'node:path';
 import { pagesReplaced, recoveryAmiss, recoveryLines } from '../core/log/redo-recovery.ts';
 import { fileSource } from '../node/file-source.ts';
 import { openDatadirUndoAt } from '../node/undo-spaces.ts';
-import type { EncryptionKeys } from '../core/tablespace/encryption.ts';
+import { anythingAmiss } from '../core/readers/decode-stats.ts';
 import { DefinitionMismatch } from '../core/readers/leaf-decoder.ts';
+import type { DecodeStats } from '../core/readers/table-reader.ts';
+import type { EncryptionKeys } from '../core/tablespace/encryption.ts';
 import type { InnodbFile } from '../lib/innodb-file.ts';
 import type { InnodbTable } from '../lib/innodb-table.ts';
 import type { TableEntry } from '../lib/table-entry.ts';
@@ -25,12 +27,12 @@ import type { TableDef } from '../core/schema.ts';
 import type { DroppedIndex } from '../core/readers/dropped-indexes.ts';
 import { openInnodb, openSharedRedoLog, type SharedRedoLog } from '../lib/node.ts';
 import { datadirFiles, type FileTable } from './datadir-walk.ts';
-import type { OutFormat } from './datadir-rows.ts';
-import { newLine, readRows, type TableLine } from './datadir-table.ts';
-import { GROUP_TABLES, GROUPS_AHEAD, SmallTables } from './datadir-threads.ts';
+import { tableRows, type OutFormat } from './datadir-rows.ts';
+import { pooledCount } from './pooled-read.ts';
 import { TableQueue } from './datadir-queue.ts';
 import { PARALLEL_MIN_PAGES } from '../node/pool.ts';
 import { serveRecoveredFile } from '../node/recovered-pages.ts';
+import { problemLine } from './problem-lines.ts';
 import { TableFiles } from './table-file.ts';
 import { writePartitions } from './partitions.ts';
 import { sqlIdent } from '../core/writers/output.ts';
@@ -55,11 +57,24 @@ export interface DatadirRun {
   say(line: string): void;
 }
 
-/**
- * A run with the output files it writes (their folders made once), and the datadir's redo log read
- * once for all of its tables; `small`: the worker threads that read ibdata1's small tables (datadir-threads.ts).
- */
-type Run = DatadirRun & { files: TableFiles; sharedLog: SharedRedoLog | undefined; small?: SmallTables };
+/** A run with the output files it writes (their folders made once), and the datadir's redo log read once for all of its tables. */
+type Run = DatadirRun & { files: TableFiles; sharedLog: SharedRedoLog | undefined };
+
+/** A line of tables.tsv. */
+interface TableLine {
+  db: string;
+  table: string;
+  state: 'live' | 'dropped';
+  /** The file its rows were read from, and the index when it is one of ibdata1's. */
+  file: string;
+  indexId: string;
+  rows: number | null;
+  withheld: number | null;
+  definition: string;
+  problems: string[];
+  /** 0 all read, 2 some withheld or damaged, 1 nothing read. */
+  status: number;
+}
 
 const TSV_HEADER = 'db\ttable\tstate\tfile\tindex_id\trows\trows_withheld\tdefinition\tproblems\n';
 const cell = (v: string) => v.replace(/[\t\n\r\\]/g, (c) => ({ '\t': '\\t', '\n': '\\n', '\r': '\\r', '\\': '\\\\' })[c] ?? c);
@@ -98,6 +113,37 @@ type Queue = TableQueue<TableLine>;
 async function readOne(run: Run, queue: Queue, table: InnodbTable, paths: readonly string[], line: TableLine, path: string): Promise<void> {
   const wide = run.threads > 1 && (await table.reader.leafPages().catch(() => [])).length >= PARALLEL_MIN_PAGES;
   return wide ? queue.wide(() => readRows(run, table, paths, line, path)) : readRows(run, table, paths, line, path);
+}
+
+async function readRows(run: Run, table: InnodbTable, paths: readonly string[], line: TableLine, path: string): Promise<void> {
+  try {
+    await table.checkDefinition();
+  } catch (e) {
+    if (!(e instanceof DefinitionMismatch)) throw e;
+    line.problems.push(`${e.message}; no row is decoded with it`);
+    line.status = 1;
+    return;
+  }
+  const space = await table.spaceDamage();
+  line.problems.push(...space.warnings);
+  let stats: DecodeStats;
+  if (run.out === null) {
+    const counted = await pooledCount(table, paths, run.threads);
+    line.rows = counted.count.rows;
+    stats = counted.stats;
+  } else {
+    const written = await run.files.with(path, (write) => tableRows(table, paths, { format: run.format, db: line.db.startsWith('#') ? null : line.db, threads: run.threads, jsonStrings: run.jsonStrings, file: path, write, warn: (m) => line.problems.push(m) }));
+    line.rows = written.rows;
+    stats = written.stats;
+    if (written.amiss) line.status = Math.max(line.status, 2);
+  }
+  line.withheld = stats.damagedWithheld;
+  line.problems.push(...stats.problems.map((p) => problemLine(table.info.file, p)));
+  if (space.damaged || anythingAmiss(stats) || table.info.leafSource === 'scan') line.status = Math.max(line.status, 2);
+}
+
+function newLine(db: string, table: string, state: TableLine['state'], file: string, indexId: string, definition: string): TableLine {
+  return { db, table, state, file, indexId, rows: null, withheld: null, definition, problems: [], status: 0 };
 }
 
 const splitName = (name: string): [string, string] => {
@@ -165,8 +211,6 @@ async function unnamedTree(run: Run, queue: Queue, file: InnodbFile, paths: read
       line.problems.push(`the columns were only partly guessed: ${guessed.guess.uncertain.columns} left out of every row`);
       line.status = 2;
     }
-    const read = await onWorker(run, file, guessed, line, path, d.indexId);
-    if (read !== null) return read;
     await readOne(run, queue, await file.table(guessed, { indexId: d.indexId, timeZone: run.timeZone, systemColumns: run.systemColumns }), paths, line, path);
   } catch (e) {
     line.problems.push(`not read: ${(e as Error).message}`);
@@ -195,25 +239,8 @@ async function fittingTable(run: Run, file: InnodbFile, d: DroppedIndex, line: T
   return null;
 }
 
-/**
- * A table of the system tablespace read by a worker thread where the run has them: its line, or null
- * for this thread to read it (a table of many leaves, or one whose leaves only this thread's scan of
- * the whole file finds: a dropped tree with no root left).
- */
-async function onWorker(run: Run, file: InnodbFile, entry: TableEntry, line: TableLine, path: string, indexId?: bigint): Promise<TableLine | null> {
-  if (run.small === undefined) return null;
-  const target = await file.tableTarget(entry, indexId);
-  if (target === null || target.raw !== undefined) return null;
-  const read = await run.small.read({ definition: entry.definition, target, line, path });
-  if (read === 'wide') return null;
-  if (read.bytes !== null) run.files.put(path, read.bytes);
-  return read.line;
-}
-
 async function readEntry(run: Run, queue: Queue, file: InnodbFile, paths: readonly string[], entry: TableEntry, line: TableLine, path: string): Promise<TableLine> {
   try {
-    const read = await onWorker(run, file, entry, line, path);
-    if (read !== null) return read;
     await readOne(run, queue, await file.table(entry, { timeZone: run.timeZone, systemColumns: run.systemColumns }), paths, line, path);
   } catch (e) {
     line.problems.push(`not read: ${(e as Error).message}`);
@@ -324,14 +351,13 @@ async function readTables(run: Run, found: ReturnType<typeof datadirFiles>): Pro
   const tsv = run.out === null ? null : createWriteStream(join(run.out, 'tables.tsv'));
   const lines: TableLine[] = [];
   const progress = new Progress(run, found.tables.length);
-  const done = async (line: TableLine) => {
+  const queue = new TableQueue<TableLine>(Math.max(1, run.threads) * TABLES_PER_THREAD, async (line) => {
     lines.push({ ...line, problems: [] });
     const text = tsvLine(line);
     if (tsv === null) await run.write(text);
     else if (!tsv.write(text)) await new Promise<void>((resolve) => tsv.once('drain', resolve));
     progress.step(line.db === '' ? line.table : `${line.db}/${line.table}`);
-  };
-  const queue = new TableQueue<TableLine>(Math.max(1, run.threads) * TABLES_PER_THREAD, done);
+  });
   try {
     if (tsv === null) await run.write(TSV_HEADER);
     else tsv.write(TSV_HEADER);
@@ -340,17 +366,9 @@ async function readTables(run: Run, found: ReturnType<typeof datadirFiles>): Pro
       try {
         progress.add(file.tables().length);
         for (const w of file.warnings) run.say(`warning: ${w}`);
-        const system = recoveredRun(run, file);
-        // Its small tables in groups on the worker threads, a window of groups in flight; on this thread alone where the redo log replaced pages of it.
-        const small = system.threads > 1 ? new SmallTables(new URL('./datadir-worker.mjs', import.meta.url), { paths: [found.system], keys: run.keys, timeZone: run.timeZone, systemColumns: run.systemColumns, out: run.out, format: run.format, jsonStrings: run.jsonStrings }, system.threads) : undefined;
-        const systemQueue = small === undefined ? queue : new TableQueue<TableLine>(system.threads * GROUPS_AHEAD * GROUP_TABLES, done, (on) => small.wait(on));
-        try {
-          await systemTables({ ...system, small }, file, systemQueue, progress);
-          // Every table of the file read before it is closed.
-          await systemQueue.drain();
-        } finally {
-          await small?.close();
-        }
+        await systemTables(recoveredRun(run, file), file, queue, progress);
+        // Every table of the file read before it is closed.
+        await queue.drain();
         if (file.recovery !== null && recoveryAmiss(file.recovery)) for (const l of recoveryLines(file.name, file.recovery)) run.say(`warning: ${l}`);
       } finally {
         await file.close();

@@ -155,14 +155,6 @@ export class InnodbFile {
     return openDefinedTable(this.source, entry.definition, { ...options, target: options.target ?? located ?? undefined, keys: this.keys });
   }
 
-  /**
-   * Where table `entry`'s rows lie in a system tablespace (or index `indexId`'s), as table() finds them,
-   * for a reader that opens the table elsewhere (the CLI's worker threads); null for another file.
-   */
-  async tableTarget(entry: TableEntry, indexId?: bigint): Promise<IndexTarget | null> {
-    return this.defs.dictionary ? this.systemTarget(entry, indexId) : null;
-  }
-
   /** Where the rows of a table of a system tablespace are: its clustered index, or the index asked for. */
   private systemTarget(entry: TableEntry, indexId: bigint | undefined): Promise<IndexTarget> | IndexTarget {
     this.targets ??= new SystemTargets(this.source, this.scanOnce);
