@@ -1,7 +1,8 @@
 /**
  * Issue 38's scale: datadirs of N one-row tables (test/differential/many-tables-setup.ts), kept in
  * .cache/bench/datadir-N/{live,dropped}, and the CLI timed on them: `--list-tables`, one `--table`,
- * `DIR -o OUT`, on the live datadir (.frm beside) and on the dropped one. Not part of npm test.
+ * `DIR -o OUT` (its small tables on the worker threads, and with `--threads 1` on the main thread
+ * alone), on the live datadir (.frm beside) and on the dropped one. Not part of npm test.
  *
  *   node bench/datadir-scale.mjs N [N2 …]      (bundled by bench/datadir-scale.mjs)
  */
@@ -54,8 +55,10 @@ export async function cliRuns(root: string, cli: string, n: number): Promise<str
     ['--list-tables (live, .frm beside)', [join(live, 'ibdata1'), '--list-tables', '-o', '/dev/null']],
     ['--table seeda/t5 (live, .frm beside)', [join(live, 'ibdata1'), '--table', 'seeda/t5', '-o', '/dev/null']],
     ['DIR -o OUT (live)', [live, '-o', join(out, 'live')]],
+    ['DIR -o OUT (live, --threads 1)', [live, '-o', join(out, 'live'), '--threads', '1']],
     ['--list-tables (dropped)', [join(dropped, 'ibdata1'), '--list-tables', '-o', '/dev/null']],
     ['DIR -o OUT (dropped)', [dropped, '-o', join(out, 'dropped')]],
+    ['DIR -o OUT (dropped, --threads 1)', [dropped, '-o', join(out, 'dropped'), '--threads', '1']],
   ];
   const lines: string[] = [];
   for (const [what, args] of runs) {
