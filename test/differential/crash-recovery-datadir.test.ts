@@ -6,7 +6,7 @@
  * here show (a scan of the whole log for each table reads all of it each time).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,8 +14,7 @@ import type { LogCensus } from '../../src/core/log/redo-scan.ts';
 import type { ByteSource } from '../../src/core/tablespace/source.ts';
 import { openInnodb, openSharedRedoLog } from '../../src/lib/node.ts';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
-import { crashMidWork, SERVER_ARGS, TABLES, type Crashed } from './crash-recovery-setup.ts';
-import { ndjsonRows } from './undo-setup.ts';
+import { crashMidWork, expectDirAsServer, SERVER_ARGS, TABLES, type Crashed } from './crash-recovery-setup.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const CLI = join(ROOT, 'dist-cli/ibd-reader.mjs');
@@ -44,11 +43,7 @@ describe('a crashed datadir read whole (DIR -o)', () => {
     try {
       const run = spawnSync(process.execPath, [CLI, copyA, '-o', out, '--format', 'ndjson', '--json-strings'], { encoding: 'utf8' });
       expect(run.status, run.stderr).toBe(0);
-      for (const table of ALL) {
-        const expected = await recovered.query(`SELECT id, k, s, CONCAT('0x', LOWER(HEX(b))) FROM ${table} ORDER BY id`);
-        const ours = ndjsonRows(readFileSync(join(out, 'test', `${table}.ndjson`), 'utf8'), ['id', 'k', 's', 'b']).sort((a, b) => Number(a[0]) - Number(b[0]));
-        expect(ours.map((r) => [r[0], r[1], r[2], r[3]?.toLowerCase() ?? null]), table).toEqual(expected.rows);
-      }
+      await expectDirAsServer(recovered, out, ALL);
     } finally {
       rmSync(out, { recursive: true, force: true });
     }

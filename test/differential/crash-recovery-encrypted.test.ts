@@ -10,7 +10,7 @@
  * marks: the same recovered pages as a scan of the whole log.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,7 +23,7 @@ import { openSharedRedoLog } from '../../src/lib/node.ts';
 import { fileSource } from '../../src/node/file-source.ts';
 import type { MariadbServer } from '../harness/mariadb.ts';
 import { crashEncrypted, KEY1, KEY2, WRONG1, writeKeyFile } from './crash-encrypted-setup.ts';
-import { expectAsServer, TABLES, type Crashed } from './crash-recovery-setup.ts';
+import { expectAsServer, expectDirAsServer, TABLES, type Crashed } from './crash-recovery-setup.ts';
 import { ndjsonRows } from './undo-setup.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -40,6 +40,13 @@ const keys = { mariadb: parseKeyFile(KEY1 + KEY2) };
 let crashed: Crashed;
 let copyA: string;
 let recovered: MariadbServer;
+/** The 16 KiB pages in which two sources of one file differ. */
+async function differingPages(a: ByteSource, b: ByteSource): Promise<number[]> {
+  const differ: number[] = [];
+  for (let at = 0; at < a.size; at += 16384) if (Buffer.compare(await a.read(at, 16384), await b.read(at, 16384)) !== 0) differ.push(at / 16384);
+  return differ;
+}
+
 const countOf = async (table: string) => (await recovered.query(`SELECT COUNT(*) FROM ${table}`)).rows[0][0];
 
 beforeAll(async () => {
@@ -90,11 +97,7 @@ describe('an encrypted datadir killed mid-work, its encrypted log applied', () =
       expect(scan.marks.length).toBe(Math.ceil((scan.bounds.endLsn - scan.bounds.checkpointLsn) / (1 << 20)));
       const one = await recoveredSource(raw, scan, spaceId);
       const each = await recoveredSource(raw, scan, spaceId, null, 1);
-      const differ: number[] = [];
-      for (let at = 0; at < one.source.size; at += 16384) {
-        if (Buffer.compare(await each.source.read(at, 16384), await one.source.read(at, 16384)) !== 0) differ.push(at / 16384);
-      }
-      expect(differ).toEqual([]);
+      expect(await differingPages(each.source, one.source)).toEqual([]);
       expect(one.stats.pagesRecovered).toBeGreaterThan(10);
       expect([each.stats.recordsApplied, each.stats.failed]).toEqual([one.stats.recordsApplied, []]);
     } finally {
@@ -138,11 +141,7 @@ describe('the encrypted crashed datadir read whole (DIR -o), its log\'s census t
       expect(run.status, run.stderr).toBe(0);
       // (the transaction left open, its undo log read through the decrypted log, rolled back in t_open and t_part)
       expect(run.stderr).toMatch(/test\/t_open: transaction \d+ was active at the crash: rolled back, \d+ rows changed/);
-      for (const table of [...TABLES, 't_open', 't_part']) {
-        const expected = await recovered.query(`SELECT id, k, s, CONCAT('0x', LOWER(HEX(b))) FROM ${table} ORDER BY id`);
-        const ours = ndjsonRows(readFileSync(join(out, 'test', `${table}.ndjson`), 'utf8'), ['id', 'k', 's', 'b']).sort((a, b) => Number(a[0]) - Number(b[0]));
-        expect(ours.map((r) => [r[0], r[1], r[2], r[3]?.toLowerCase() ?? null]), table).toEqual(expected.rows);
-      }
+      await expectDirAsServer(recovered, out, [...TABLES, 't_open', 't_part']);
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
@@ -164,11 +163,7 @@ describe('the encrypted crashed datadir read whole (DIR -o), its log\'s census t
       expect(read).toBeLessThan(census.bounds.endLsn - census.bounds.checkpointLsn);
       const a = await recoveredSource(raw, fromCensus, spaceId);
       const b = await recoveredSource(raw, whole, spaceId);
-      const differ: number[] = [];
-      for (let at = 0; at < raw.size; at += 16384) {
-        if (Buffer.compare(await a.source.read(at, 16384), await b.source.read(at, 16384)) !== 0) differ.push(at / 16384);
-      }
-      expect(differ).toEqual([]);
+      expect(await differingPages(a.source, b.source)).toEqual([]);
       expect(a.stats.pagesRecovered).toBeGreaterThan(10);
       expect([a.stats.recordsApplied, a.stats.failed]).toEqual([b.stats.recordsApplied, []]);
       // A key 1 that is not the log's takes no census (each file then reads the log itself, and says why).

@@ -7,6 +7,7 @@
  * checkpoint. `open` leaves one transaction open across the crash (its tables are `t_open` and the
  * partitioned `t_part`).
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { parseCreateTables } from '../../src/core/definitions/ddl/create-table.ts';
@@ -15,6 +16,7 @@ import type { EncryptionKeys } from '../../src/core/tablespace/encryption.ts';
 import { openInnodb } from '../../src/lib/node.ts';
 import { startMariadb, type MariadbServer, type Session } from '../harness/mariadb.ts';
 import { expectSameRows } from './decode.ts';
+import { ndjsonRows } from './undo-setup.ts';
 
 export const SERVER_ARGS = [
   '--innodb-buffer-pool-size=256M',
@@ -112,4 +114,13 @@ export async function expectAsServer(recovered: MariadbServer, datadir: string, 
   expect(ours.failed, `${table}: pages whose log failed`).toEqual([]);
   expect(ours.applied, `${table}: log records applied`).toBeGreaterThan(0);
   expectSameRows(ours.rows, expected.rows, table, expected.columns);
+}
+
+/** `tables` as a `DIR -o OUT --format ndjson --json-strings` run wrote them (OUT/test/T.ndjson): each equal to the recovering server's SELECT. */
+export async function expectDirAsServer(recovered: MariadbServer, out: string, tables: readonly string[]): Promise<void> {
+  for (const table of tables) {
+    const expected = await recovered.query(`SELECT id, k, s, CONCAT('0x', LOWER(HEX(b))) FROM ${table} ORDER BY id`);
+    const ours = ndjsonRows(readFileSync(join(out, 'test', `${table}.ndjson`), 'utf8'), ['id', 'k', 's', 'b']).sort((a, b) => Number(a[0]) - Number(b[0]));
+    expect(ours.map((r) => [r[0], r[1], r[2], r[3]?.toLowerCase() ?? null]), table).toEqual(expected.rows);
+  }
 }
