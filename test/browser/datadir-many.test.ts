@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { csvHeader, csvRows } from '../../src/core/writers/output.ts';
 import { startMariadb } from '../harness/mariadb.ts';
-import { makeManyTables, namedDroppedTable, zeroIndexPages, type ManyTables } from '../differential/many-tables-setup.ts';
+import { makeManyTables, namedDroppedTable, oneRowLeafKeys, zeroIndexPages, type ManyTables } from '../differential/many-tables-setup.ts';
 import { expectOwnOriginOnly, pageSteps, type Session } from './harness.ts';
 import { pageTest } from './page-test.ts';
 
@@ -143,7 +143,11 @@ describe('a datadir of many tables inside ibdata1, half dropped, dropped on the 
       expect(zip[path], path).toBeDefined();
       for (const line of new TextDecoder().decode(zip[path]).split('\n').slice(1)) guessedLines.add(line);
     }
-    for (const name of lost.filter((n) => n.startsWith('seeda/'))) expect(guessedLines.has(csvRows(made.expected.get(name)!.rows).trim()), name).toBe(true);
+    // A lost name's row is among them unless the server reused its page (no one-row leaf of the file holds its key).
+    const leaves = oneRowLeafKeys(join(datadir, 'ibdata1'));
+    const gonePages = lost.filter((n) => n.startsWith('seeda/') && !leaves.has(Number(made.expected.get(n)!.rows[0][0])));
+    console.log(`${lost.length} names lost, ${gonePages.length} of them with their page`);
+    for (const name of lost.filter((n) => n.startsWith('seeda/') && !gonePages.includes(n))) expect(guessedLines.has(csvRows(made.expected.get(name)!.rows).trim()), name).toBe(true);
   }, 600_000);
 
   it('"Download tables.sql": one file of every table, which a server loads into the same rows', async () => {

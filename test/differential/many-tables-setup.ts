@@ -167,3 +167,29 @@ export function zeroIndexPages(path: string, indexId: string): number {
   writeFileSync(path, bytes);
   return zeroed;
 }
+
+/** Where a page says its own number and its records' layout (FIL header, PAGE_N_HEAP's compact flag, PAGE_N_RECS, PAGE_LEVEL, the infimum's next pointer). */
+const FIL_PAGE_OFFSET = 4;
+const PAGE_N_HEAP = 38 + 4;
+const PAGE_N_RECS = 38 + 16;
+const PAGE_LEVEL = 38 + 26;
+const INFIMUM = 99;
+
+/**
+ * The INT keys of the one-record COMPACT leaf pages in the file at `path`, each at its own page number (a
+ * doublewrite copy is elsewhere): the trees a dropped one-row table may have left. Read from the bytes by the
+ * page layout alone, not by our reader, so that a row none of these holds is known gone with its page.
+ */
+export function oneRowLeafKeys(path: string): Set<number> {
+  const bytes = readFileSync(path);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+  const keys = new Set<number>();
+  for (let at = 0; at + PAGE <= bytes.length; at += PAGE) {
+    if (view.getUint16(at + FIL_PAGE_TYPE) !== FIL_PAGE_INDEX || view.getUint32(at + FIL_PAGE_OFFSET) !== at / PAGE) continue;
+    if ((view.getUint16(at + PAGE_N_HEAP) & 0x8000) === 0 || view.getUint16(at + PAGE_N_RECS) !== 1 || view.getUint16(at + PAGE_LEVEL) !== 0) continue;
+    const first = INFIMUM + view.getInt16(at + INFIMUM - 2);
+    if (first <= INFIMUM || first + 4 > PAGE) continue;
+    keys.add(view.getUint32(at + first) ^ 0x80000000);
+  }
+  return keys;
+}
