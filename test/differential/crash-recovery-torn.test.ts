@@ -6,7 +6,9 @@
  * does; page 0 among them when the buffer
  * holds it; then a server recovers the same torn copy by itself, and its SELECT is the truth for every
  * row. The restored page is counted, and the server says it restored the same page. Once with a
- * plain table, once with a PAGE_COMPRESSED one (the copy compressed, the log applied to it decompressed).
+ * plain table, once with a PAGE_COMPRESSED one (the copy compressed, the log applied to it decompressed),
+ * once PAGE_COMPRESSED in the original format (innodb_checksum_algorithm=crc32 when created: the copy
+ * has no checksum of its own, the page it decompresses to has).
  */
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,9 +18,9 @@ import { Doublewrite } from '../../src/core/log/doublewrite.ts';
 import { lsnAt } from '../../src/core/log/doublewrite-slot.ts';
 import { recoveryLines } from '../../src/core/log/redo-recovery.ts';
 import { scanRedoLog } from '../../src/core/log/redo-scan.ts';
-import { crc32c } from '../../src/core/pages/checksum.ts';
+import { crc32c, verifyPage } from '../../src/core/pages/checksum.ts';
 import { FIL_PAGE_LSN, u32 } from '../../src/core/pages/fil-header.ts';
-import { fullCrc32StoredSize } from '../../src/core/pages/page-compression.ts';
+import { decompressMariadb, fullCrc32StoredSize } from '../../src/core/pages/page-compression.ts';
 import { openTable, type Row } from '../../src/core/readers/table-reader.ts';
 import { bytesSource } from '../../src/core/tablespace/source.ts';
 import { openInnodb } from '../../src/lib/node.ts';
@@ -43,17 +45,28 @@ async function waitClean(srv: MariadbServer): Promise<void> {
  * page's stored bytes may fit in the first half, so its first sector is torn instead.
  */
 const CASES = [
-  { name: 'plain', options: '', tear: PAGE / 2 },
-  { name: 'PAGE_COMPRESSED', options: ' PAGE_COMPRESSED=1', tear: 512 },
+  { name: 'plain', options: '', tear: PAGE / 2, checksum: 'full_crc32' },
+  { name: 'PAGE_COMPRESSED', options: ' PAGE_COMPRESSED=1', tear: 512, checksum: 'full_crc32' },
+  { name: 'PAGE_COMPRESSED, original format', options: ' PAGE_COMPRESSED=1', tear: 512, checksum: 'crc32' },
 ];
 
-/** Whether a full_crc32 page checks out: its checksum over the bytes stored (a compressed page's, as its type records). */
-function checksOut(page: Uint8Array): boolean {
+/**
+ * Whether a page checks out: in full_crc32, its checksum over the bytes stored (a compressed page's,
+ * as its type records); in the original format, the classic checksum of the page it decompresses to.
+ */
+function checksOut(page: Uint8Array, checksum: string): boolean {
+  if (checksum === 'crc32') {
+    try {
+      return verifyPage(decompressMariadb(page), false) === 'crc32';
+    } catch {
+      return false;
+    }
+  }
   const size = fullCrc32StoredSize(page);
   return size !== null && u32(page, size - 4) === crc32c(page, 0, size - 4);
 }
 
-describe.each(CASES)('a page torn by the crash, restored from the doublewrite buffer ($name)', ({ options, tear }) => {
+describe.each(CASES)('a page torn by the crash, restored from the doublewrite buffer ($name)', ({ options, tear, checksum }) => {
   let server: MariadbServer;
   let recovered: MariadbServer | null = null;
   let copy: string;
@@ -63,7 +76,7 @@ describe.each(CASES)('a page torn by the crash, restored from the doublewrite bu
 
   beforeAll(async () => {
     server = await startMariadb({ extraArgs: ARGS });
-    await server.exec(`CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(300) NOT NULL)${options};
+    await server.exec(`SET GLOBAL innodb_checksum_algorithm = ${checksum}; CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(300) NOT NULL)${options};
       CREATE TABLE u (id INT PRIMARY KEY, n INT); INSERT INTO u VALUES (1, 0);
       INSERT INTO t SELECT seq, CONCAT('row ', seq, REPEAT('a', seq % 200)) FROM seq_1_to_30000;
       SET GLOBAL innodb_max_dirty_pages_pct_lwm = 0; SET GLOBAL innodb_max_dirty_pages_pct = 0;`);
@@ -96,7 +109,7 @@ describe.each(CASES)('a page torn by the crash, restored from the doublewrite bu
     for (const no of torn) writeSync(fd, oldImage.subarray(no * PAGE, no * PAGE + tear), 0, tear, no * PAGE);
     closeSync(fd);
     const onDisk = readFileSync(ibd);
-    for (const no of torn) expect(checksOut(new Uint8Array(onDisk.subarray(no * PAGE, (no + 1) * PAGE)))).toBe(false);
+    for (const no of torn) expect(checksOut(new Uint8Array(onDisk.subarray(no * PAGE, (no + 1) * PAGE)), checksum)).toBe(false);
 
     // Ours first: the server started next rewrites the copy.
     const file = await openInnodb(ibd, { schema: { name: 't.sql', data: ddl } });

@@ -7,7 +7,7 @@
  */
 import { crc32c, verifyPage } from '../pages/checksum.ts';
 import { FIL_PAGE_DATA, FIL_PAGE_FILE_FLUSH_LSN, FIL_PAGE_LSN, FIL_PAGE_OFFSET, FIL_PAGE_SPACE_ID, FIL_PAGE_TYPE, isAllZero, PageType, u16, u32 } from '../pages/fil-header.ts';
-import { decompressFullCrc32, fullCrc32StoredSize, isFullCrc32Compressed, MARIADB_ALGORITHMS } from '../pages/page-compression.ts';
+import { decompressFullCrc32, decompressMariadb, fullCrc32StoredSize, isFullCrc32Compressed, MARIADB_ALGORITHMS, PageCompressionError } from '../pages/page-compression.ts';
 import { verifyZipPage, zipPageCrc32 } from '../pages/zip-page.ts';
 
 /** A page copy that passes its checksum: which page it is, its LSN, and its bytes as stored. */
@@ -28,7 +28,7 @@ export type SlotRejection =
   | 'empty'
   /** No checksum of any format matches: a torn or overwritten copy. */
   | 'bad checksum'
-  /** Its checksum can only be checked after decryption (MySQL keyring), or it has none (MariaDB page_compressed outside full_crc32). */
+  /** Its checksum can only be checked after decryption (MySQL keyring; MariaDB page_compressed and encrypted outside full_crc32). */
   | 'unverifiable'
   /** A full_crc32 copy whose space id is encrypted (or compressed by no known algorithm): whose page it is, is unknown. */
   | 'space unknown';
@@ -81,6 +81,25 @@ function zipCopy(slot: Uint8Array): { size: number; checksum: string } | null {
 }
 
 /**
+ * MariaDB's page-compressed page in the original format has no checksum of its own: the page it
+ * decompresses to keeps the one written before compression (buf_flush_init_for_writing, then
+ * fil_page_compress), and that is what recovery checks of a doublewrite copy (recv_dblwr_t::
+ * validate_page). Encrypted too (type 37401), it is checked after decryption only: not here.
+ */
+function originalCompressedChecksum(slot: Uint8Array): string | null {
+  if (u16(slot, FIL_PAGE_TYPE) !== PageType.PAGE_COMPRESSED) return null;
+  let page: Uint8Array;
+  try {
+    page = decompressMariadb(slot);
+  } catch (e) {
+    if (e instanceof PageCompressionError) return null;
+    throw e;
+  }
+  const result = verifyPage(page, false);
+  return result === 'crc32' || result === 'innodb' || result === 'none' ? `${result} (page-compressed)` : null;
+}
+
+/**
  * The space id of a full_crc32 page, which only the plain page keeps in its header: an encrypted one
  * has its key version in bytes 0-3 and the rest encrypted; a page-compressed one is compressed from
  * byte 26 on, so its id is read from the page it decompresses to (by whichever of MariaDB's
@@ -111,6 +130,8 @@ export function readSlot(slot: Uint8Array): SlotCopy | SlotRejection {
     return spaceId === null ? 'space unknown' : { ...id, spaceId, bytes: slot, checksum: whole };
   }
   if (whole !== null) return { ...id, bytes: slot, checksum: whole };
+  const compressed = originalCompressedChecksum(slot);
+  if (compressed !== null) return { ...id, bytes: slot, checksum: compressed };
   const zip = zipCopy(slot);
   if (zip !== null) return { ...id, bytes: slot.subarray(0, zip.size), checksum: zip.checksum };
   const type = u16(slot, FIL_PAGE_TYPE);
