@@ -147,7 +147,7 @@ describe('a datadir of many tables inside ibdata1, half dropped, dropped on the 
     const leaves = oneRowLeafKeys(join(datadir, 'ibdata1'));
     const gonePages = lost.filter((n) => n.startsWith('seeda/') && !leaves.has(Number(made.expected.get(n)!.rows[0][0])));
     console.log(`${lost.length} names lost, ${gonePages.length} of them with their page`);
-    for (const name of lost.filter((n) => n.startsWith('seeda/') && !gonePages.includes(n))) expect(guessedLines.has(csvRows(made.expected.get(name)!.rows).trim()), name).toBe(true);
+    for (const name of lost.filter((n) => n.startsWith('seeda/') && !gonePages.includes(n))) expect(guessedLines.has(csvRows(made.expected.get(name)!.rows).trim()), `${name}: its page is in ibdata1; not written: ${problems.join(' | ')}`).toBe(true);
   }, 600_000);
 
   it('"Download tables.sql": one file of every table, which a server loads into the same rows', async () => {
