@@ -8,8 +8,9 @@
  * one (as the CLI's is), unless --serial:
  *
  *   npx esbuild redo-apply=bench/redo-apply.ts redo-scan-worker=src/node/redo-scan-worker.ts --bundle --platform=node --format=esm --packages=external --outdir=.cache/redo-apply --out-extension:.js=.mjs
- *   node .cache/redo-apply/redo-apply.mjs DATADIR db/table.ibd [--server] [--serial]
+ *   node .cache/redo-apply/redo-apply.mjs DATADIR db/table.ibd [--server] [--serial] [--hash]
  */
+import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +32,8 @@ export interface ApplyTimes {
   records: number;
   pages: number;
   peakRssMb: number;
+  /** With `hash`: the SHA-256 of the whole recovered file as read (to compare two builds' pages), else null. */
+  sha256: string | null;
 }
 
 const cpuSeconds = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
@@ -41,8 +44,11 @@ function scanWorker(): URL | null {
   return existsSync(fileURLToPath(url)) ? url : null;
 }
 
-/** Our scan and apply of `table` (a path under `datadir`, e.g. test/t.ibd); `serial`: the scan on this thread alone. */
-export async function applyTable(datadir: string, table: string, serial = false): Promise<ApplyTimes> {
+/**
+ * Our scan and apply of `table` (a path under `datadir`, e.g. test/t.ibd); `serial`: the scan on this
+ * thread alone; `hash`: the recovered file's bytes hashed as they are read (inside the apply's time).
+ */
+export async function applyTable(datadir: string, table: string, serial = false, hash = false): Promise<ApplyTimes> {
   const worker = serial ? null : scanWorker();
   const logPath = join(datadir, 'ib_logfile0');
   const log = await fileSource(logPath);
@@ -58,8 +64,10 @@ export async function applyTable(datadir: string, table: string, serial = false)
     t = performance.now();
     cpu = process.cpuUsage();
     // Every page read, 1 MiB at a time, as a full read of the table would.
+    const sha = hash ? createHash('sha256') : null;
     for (let at = 0; at < source.size; at += 1 << 20) {
-      await source.read(at, 1 << 20);
+      const bytes = await source.read(at, 1 << 20);
+      sha?.update(bytes);
       peak = Math.max(peak, process.memoryUsage().rss);
     }
     const a = recovery.applied;
@@ -68,6 +76,7 @@ export async function applyTable(datadir: string, table: string, serial = false)
     return {
       logBytes: b.endLsn - b.checkpointLsn, fileBytes: raw.size, scanWallS, scanCpuS,
       applyWallS: (performance.now() - t) / 1000, applyCpuS: cpuSeconds(process.cpuUsage(cpu)), split: worker !== null, records: a.recordsApplied, pages: a.pagesRecovered, peakRssMb: peak / 1e6,
+      sha256: sha?.digest('hex') ?? null,
     };
   } finally {
     await raw.close();
@@ -119,9 +128,9 @@ export async function serverRecovery(datadir: string, args: string[]): Promise<S
 if (process.argv[1]?.endsWith('redo-apply.mjs')) {
   const [datadir, table, ...rest] = process.argv.slice(2);
   if (!datadir || !table) {
-    console.error('usage: node redo-apply.mjs DATADIR db/table.ibd [--server] [--serial]');
+    console.error('usage: node redo-apply.mjs DATADIR db/table.ibd [--server] [--serial] [--hash]');
     process.exit(64);
   }
-  console.log(await applyTable(datadir, table, rest.includes('--serial')));
+  console.log(await applyTable(datadir, table, rest.includes('--serial'), rest.includes('--hash')));
   if (rest.includes('--server')) console.log(await serverRecovery(datadir, ['--innodb-buffer-pool-size=1G', '--innodb-log-file-size=1G']));
 }

@@ -84,7 +84,9 @@ export async function readMtr(area: LogArea, lsn: number, encrypted: boolean): P
   if (found !== undefined) return found;
   for (let want = FIRST_READ; ; want *= 4) {
     const length = Math.min(want, area.capacity);
-    const got = mtrIn(area, await area.bytes(lsn, length), 0, lsn, encrypted, new Mtr());
+    const out = new Mtr();
+    out.startLsn = lsn;
+    const got = mtrIn(area, await area.bytes(lsn, length), 0, encrypted, out);
     if (got !== undefined) return got;
     if (length >= area.capacity || want > MTR_SIZE_MAX) return null;
   }
@@ -98,14 +100,18 @@ export async function readMtr(area: LogArea, lsn: number, encrypted: boolean): P
  */
 export function peekMtr(area: LogArea, lsn: number, encrypted: boolean, out: Mtr): Mtr | null | undefined {
   const at = area.peek(lsn);
-  return at < 0 ? undefined : mtrIn(area, area.lastWindow, at, lsn, encrypted, out);
+  if (at < 0) return undefined;
+  out.startLsn = lsn;
+  return mtrIn(area, area.lastWindow, at, encrypted, out);
 }
 
 /**
- * The mini-transaction at `lsn` whose bytes from there on `b` holds from `from` on, described in
+ * The mini-transaction at LSN `out.startLsn` (given so, not as an argument: a number object for each
+ * of millions of calls else) whose bytes from there on `b` holds from `from` on, described in
  * `out`: null where the log ends, undefined where `b` cuts it short.
  */
-function mtrIn(area: LogArea, b: Uint8Array, from: number, lsn: number, encrypted: boolean, out: Mtr): Mtr | null | undefined {
+function mtrIn(area: LogArea, b: Uint8Array, from: number, encrypted: boolean, out: Mtr): Mtr | null | undefined {
+  const lsn = out.startLsn;
   const trailer = 1 + (encrypted ? 8 : 0) + 4;
   const length = b.length;
   if (b[from] <= 1) return null;
@@ -118,7 +124,6 @@ function mtrIn(area: LogArea, b: Uint8Array, from: number, lsn: number, encrypte
   // An encrypted log's nonce is covered too: CRC-32C over the records, then on over the nonce.
   const crc = encrypted ? crcWithNonce(b, from, at) : crc32c(b, from, at);
   if (crc !== u32(b, at + 1 + (encrypted ? 8 : 0))) return null;
-  out.startLsn = lsn;
   out.endLsn = lsn + at - from + trailer;
   out.bytes = b;
   out.from = from;

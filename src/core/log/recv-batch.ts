@@ -31,6 +31,11 @@ export class RecvBatches {
   private loaded = -1;
   private held = new Map<number, PageRuns>();
   private pending: Promise<void> | null = null;
+  /**
+   * The buffers of the batch held, reused by the next (each batch's size is about the same): a new
+   * 64 MiB buffer for each batch, zeroed page by page by the system, cost system time and full GCs.
+   */
+  private buffers: { bytes: Uint8Array; src: Float64Array; len: Int32Array; dst: Int32Array; ends: Float64Array } | null = null;
   /** Batches read so far (a reader that jumps between batches makes them read again). */
   reads = 0;
 
@@ -57,7 +62,10 @@ export class RecvBatches {
     this.firsts.push(this.order.length);
   }
 
-  /** The runs of page `no` (one with log records, not freed), its batch read first when another is held. */
+  /**
+   * The runs of page `no` (one with log records, not freed), its batch read first when another is
+   * held: its bytes are valid until the next batch is read (in the buffer it reuses).
+   */
   async runsOf(no: number): Promise<PageRuns> {
     const batch = this.batchOf(no);
     // Pages are asked for concurrently (reads in flight at once): one load at a time, and the runs
@@ -93,6 +101,21 @@ export class RecvBatches {
     return { bytes: await this.area.bytes(lsn, length), owned: false };
   }
 
+  /** Room for a batch of `total` bytes in `runs` runs: the last batch's buffers where they are large enough. */
+  private buffersFor(total: number, runs: number) {
+    const b = this.buffers;
+    if (b !== null && b.bytes.length >= total && b.src.length >= runs) return b;
+    const runsFit = b !== null && b.src.length >= runs;
+    this.buffers = {
+      bytes: b !== null && b.bytes.length >= total ? b.bytes : new Uint8Array(total),
+      src: runsFit ? b.src : new Float64Array(runs),
+      len: runsFit ? b.len : new Int32Array(runs),
+      dst: runsFit ? b.dst : new Int32Array(runs),
+      ends: runsFit ? b.ends : new Float64Array(runs),
+    };
+    return this.buffers;
+  }
+
   /** Reads batch `k`: each run copied from its chunk of the log to its page's place in one buffer. */
   private async load(k: number): Promise<void> {
     this.held = new Map();
@@ -104,7 +127,7 @@ export class RecvBatches {
       total += log.bytesToApply();
       runs += log.count - Math.max(0, log.initAt);
     }
-    const bytes = new Uint8Array(total);
+    const { bytes, src, len, dst, ends } = this.buffersFor(total, runs);
     // Each run's source LSN, length and place in `bytes`, bucketed by chunk of the log (a counting sort: LSN order by chunk).
     const chunkOf = (lsn: number) => Math.floor((lsn - this.fromLsn) / CHUNK_BYTES);
     const counts = new Int32Array(chunkOf(this.toLsn) + 1);
@@ -115,10 +138,6 @@ export class RecvBatches {
       slot[c] = next;
       if (counts[c] > 0) chunks.push(c);
     }
-    const src = new Float64Array(runs);
-    const len = new Int32Array(runs);
-    const dst = new Int32Array(runs);
-    const ends = new Float64Array(runs);
     let at = 0;
     for (const [no, log] of pages) {
       this.held.set(no, { bytes, at });

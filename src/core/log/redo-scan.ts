@@ -71,13 +71,16 @@ export class PageLog {
 
   /** A run that begins at `start` in the mini-transaction ending at `mtrEnd`, `length` bytes so far. */
   addRun(start: number, length: number, mtrEnd: number): void {
-    if (this.used === this.store.length) {
-      const grown = new Float64Array(this.store.length * 2);
-      grown.set(this.store);
-      this.store = grown;
-    }
+    if (this.used === this.store.length) this.grow();
     this.store[this.used++] = start;
     this.store[this.used++] = length * RUN_SHIFT + (mtrEnd - start);
+  }
+
+  /** The store doubled (apart from addRun, kept small enough to be inlined: its LSNs then not boxed as number objects). */
+  private grow(): void {
+    const grown = new Float64Array(this.store.length * 2);
+    grown.set(this.store);
+    this.store = grown;
   }
 
   /**
@@ -237,39 +240,72 @@ export async function scanMtrs(
   scan: RedoScan, from: number, until: number, spaces: ReadonlySet<number> | null, walk: MtrRecords, signal?: AbortSignal, taker?: CensusTaker,
 ): Promise<number> {
   const { header, area } = scan;
-  let lsn = from;
-  let mark = scan.marks.length * MARK_BYTES + header.checkpointLsn;
   const found = new Mtr();
+  let lsn = from;
   while (lsn < until) {
     signal?.throwIfAborted();
-    const mtr = peekMtr(area, lsn, header.encrypted, found) ?? (await readMtr(area, lsn, header.encrypted));
+    lsn = indexWindow(scan, lsn, until, spaces, walk, found, taker);
+    if (lsn >= until) break;
+    const mtr = await readMtr(area, lsn, header.encrypted);
     if (mtr === null) break;
-    scan.mtrCount++;
-    const seen = taker && ((space: number) => taker(Math.floor((mtr.startLsn - header.checkpointLsn) / STRETCH), mtr.startLsn, space));
-    seen?.(-1);
-    if (header.encryption === 'stream') for (; mark < mtr.endLsn; mark += MARK_BYTES) scan.marks.push(lsn);
-    if (scan.crypt !== null && mtr.nonce !== null) {
-      if (!indexDecrypted(scan, mtr.records, mtr.nonce, walk, lsn, mtr.endLsn, spaces, seen)) countRecords(scan, mtr.records);
-    } else if (header.encryption === 'stream') countRecords(scan, mtr.records);
-    else indexMtr(scan, walk.reset(mtr.bytes, mtr.from, mtr.to), lsn, mtr.endLsn, spaces, seen, lsn - mtr.from);
+    indexOne(scan, mtr, spaces, walk, taker);
     lsn = mtr.endLsn;
   }
   return lsn;
 }
 
 /**
- * Indexes the records of an encrypted mini-transaction (`records`, its `nonce`) decrypted; false, the
- * scan's pages dropped and why said, when they do not decrypt (the wrong key, or a damaged log).
+ * Indexes the mini-transactions from `lsn` on that lie whole in the window of the log read last, up
+ * to the first that begins at or after `until`; returns where the next begins (to be read, or the
+ * log's end). Most lie in the window of the one before: taken here, with no promise, and no LSN
+ * boxed as a number object, for each of millions.
  */
-function indexDecrypted(
-  scan: RedoScan, records: Uint8Array, nonce: Uint8Array, walk: MtrRecords, lsn: number, end: number, spaces: ReadonlySet<number> | null, seen?: (space: number) => void,
-): boolean {
-  const plain = records.slice();
-  if (scan.crypt?.decryptMtr(plain, nonce) === true) {
-    indexMtr(scan, walk.reset(plain), lsn, end, spaces, seen);
+function indexWindow(
+  scan: RedoScan, lsn: number, until: number, spaces: ReadonlySet<number> | null, walk: MtrRecords, found: Mtr, taker?: CensusTaker,
+): number {
+  const { area, header } = scan;
+  while (lsn < until) {
+    const mtr = peekMtr(area, lsn, header.encrypted, found);
+    if (!mtr) break;
+    indexOne(scan, mtr, spaces, walk, taker);
+    lsn = mtr.endLsn;
+  }
+  return lsn;
+}
+
+/**
+ * What tells `taker` of each tablespace the mini-transaction at `lsn` changes: made apart from
+ * indexOne, whose every call would else allocate the variables such a closure keeps.
+ */
+function censusOf(taker: CensusTaker, header: LogHeader, lsn: number): (space: number) => void {
+  return (space) => taker(Math.floor((lsn - header.checkpointLsn) / STRETCH), lsn, space);
+}
+
+/** Indexes one mini-transaction, `mtr`, into `scan` (its marks and census too). */
+function indexOne(scan: RedoScan, mtr: Mtr, spaces: ReadonlySet<number> | null, walk: MtrRecords, taker?: CensusTaker): void {
+  const { header } = scan;
+  const lsn = mtr.startLsn;
+  scan.mtrCount++;
+  const seen = taker && censusOf(taker, header, lsn);
+  seen?.(-1);
+  if (header.encryption === 'stream') for (let mark = scan.marks.length * MARK_BYTES + header.checkpointLsn; mark < mtr.endLsn; mark += MARK_BYTES) scan.marks.push(lsn);
+  if (scan.crypt !== null && mtr.nonce !== null) {
+    if (!indexDecrypted(scan, mtr, walk, spaces, seen)) countRecords(scan, mtr.records);
+  } else if (header.encryption === 'stream') countRecords(scan, mtr.records);
+  else indexMtr(scan, walk.reset(mtr.bytes, mtr.from, mtr.to), mtr, spaces, seen, mtr.from);
+}
+
+/**
+ * Indexes the records of an encrypted mini-transaction (`mtr`) decrypted; false, the scan's pages
+ * dropped and why said, when they do not decrypt (the wrong key, or a damaged log).
+ */
+function indexDecrypted(scan: RedoScan, mtr: Mtr, walk: MtrRecords, spaces: ReadonlySet<number> | null, seen?: (space: number) => void): boolean {
+  const plain = mtr.records.slice();
+  if (scan.crypt?.decryptMtr(plain, mtr.nonce!) === true) {
+    indexMtr(scan, walk.reset(plain), mtr, spaces, seen, 0);
     return true;
   }
-  scan.unappliable = `the redo log does not decrypt with key 1 of the key file given (the mini-transaction at LSN ${lsn}): it is the wrong key, or the log is damaged`;
+  scan.unappliable = `the redo log does not decrypt with key 1 of the key file given (the mini-transaction at LSN ${mtr.startLsn}): it is the wrong key, or the log is damaged`;
   scan.crypt = null;
   scan.pages.clear();
   return false;
@@ -321,8 +357,8 @@ async function scanStretches(scan: RedoScan, census: LogCensus, spaces: Readonly
       signal?.throwIfAborted();
       const mtr = peekMtr(scan.area, lsn, scan.header.encrypted, found) ?? (await readMtr(scan.area, lsn, scan.header.encrypted));
       if (mtr === null) break;
-      if (scan.crypt === null || mtr.nonce === null) indexMtr(scan, walk.reset(mtr.bytes, mtr.from, mtr.to), lsn, mtr.endLsn, spaces, undefined, lsn - mtr.from);
-      else if (!indexDecrypted(scan, mtr.records, mtr.nonce, walk, lsn, mtr.endLsn, spaces)) break;
+      if (scan.crypt === null || mtr.nonce === null) indexMtr(scan, walk.reset(mtr.bytes, mtr.from, mtr.to), mtr, spaces, undefined, mtr.from);
+      else if (!indexDecrypted(scan, mtr, walk, spaces)) break;
       lsn = mtr.endLsn;
     }
     if (scan.unappliable !== null) break;
@@ -332,12 +368,13 @@ async function scanStretches(scan: RedoScan, census: LogCensus, spaces: Readonly
 }
 
 /**
- * Indexes the records of one mini-transaction (starting at LSN `start`, ending at `end`), walked by
- * `walk` over bytes whose first is at LSN `base`; `seen` is told each tablespace whose pages it changes.
+ * Indexes the records of one mini-transaction, `mtr`, walked by `walk` over bytes whose byte `from`
+ * is its first (its start LSN); `seen` is told each tablespace whose pages it changes.
  */
-function indexMtr(
-  scan: RedoScan, walk: MtrRecords, start: number, end: number, spaces: ReadonlySet<number> | null, seen?: (space: number) => void, base = start,
-): void {
+function indexMtr(scan: RedoScan, walk: MtrRecords, mtr: Mtr, spaces: ReadonlySet<number> | null, seen: ((space: number) => void) | undefined, from: number): void {
+  const start = mtr.startLsn;
+  const end = mtr.endLsn;
+  const base = start - from;
   /** The page whose run the records extend: null after a record of a tablespace not indexed. */
   let run: PageLog | null = null;
   let space = -1;
