@@ -6,11 +6,11 @@
  * threads would cost more than they save. A --where filters the rows where they are decoded.
  */
 import type { Writable } from 'node:stream';
-import { alignedRuns, decodeInParallel, type ParallelOptions } from '../core/readers/parallel.ts';
+import { alignedRuns, decodeInParallel, mergeStats, type ParallelOptions, type RunDecoder } from '../core/readers/parallel.ts';
 import { parquetPages, type ParquetRun, type ParquetRunSpec } from '../core/writers/parquet-pages.ts';
 import type { DecodeStats } from '../core/readers/table-reader.ts';
 import type { RowBatch } from '../core/values/row-batch.ts';
-import { sumLeafCounts, type InnodbTable, type RowCount } from '../lib/innodb-table.ts';
+import { COUNT_READ_BYTES, sumLeafCounts, type InnodbTable, type RowCount } from '../lib/innodb-table.ts';
 import { PARALLEL_MIN_PAGES, startPool, type NodePool } from '../node/pool.ts';
 import { whereFilter, type BatchFilter, type RowWhere } from '../core/readers/where.ts';
 
@@ -77,20 +77,25 @@ export async function writeCsvPooled(pool: NodePool<Uint8Array>, leaves: readonl
 /**
  * The rows of each leaf page of `table` (whose data files are `paths`) from its record headers
  * (leaf-counts.ts), with `threads` threads (each page's checksum is most of a count's work), and the
- * counters' statistics (their damaged pages, problems).
+ * statistics of the whole read: this thread's reader's (its walk to the leaves, its damaged pages and
+ * problems) and the workers'. This thread counts runs too, beside `threads` - 1 workers: it would
+ * only wait for them, and a worker's start (its bundle compiled, its table opened) costs CPU time.
  */
 export async function pooledCount(table: InnodbTable, paths: readonly string[], threads: number): Promise<{ count: RowCount; stats: DecodeStats }> {
   const leaves = await table.reader.leafPages();
   if (threads === 1 || leaves.length < PARALLEL_MIN_PAGES) return { count: await table.count(), stats: table.stats };
-  const pool = startPool(workerUrl(), paths, table.definition, table.options, 'count', threads);
+  const pool = startPool(workerUrl(), paths, table.definition, table.options, 'count', threads - 1);
+  const here: RunDecoder<Int32Array> = {
+    decode: async (pages) => ({ batch: await table.reader.countLeaves(pages, { exact: true, readBytes: COUNT_READ_BYTES }), stats: table.stats }),
+  };
   const counts = new Int32Array(leaves.length);
   let at = 0;
   try {
-    for await (const run of decodeInParallel(leaves, pool.decoders, { runPages: COUNT_RUN_PAGES })) {
+    for await (const run of decodeInParallel(leaves, [...pool.decoders, here], { runPages: COUNT_RUN_PAGES })) {
       counts.set(run.batch, at);
       at += run.batch.length;
     }
-    return { count: sumLeafCounts(leaves, counts), stats: pool.stats() };
+    return { count: sumLeafCounts(leaves, counts), stats: mergeStats([table.stats, pool.stats()]) };
   } finally {
     await pool.close();
   }

@@ -70,7 +70,7 @@ export function leafRowCount(bytes: Uint8Array, checksumBad: boolean, options: L
 }
 
 /** Pages (sorted) cut into ranges read at once: neighbours closer than `gap` pages, at most `most` pages long. */
-export function readRanges(sorted: readonly number[], gap: number, most: number): [number, number][] {
+export function readRanges(sorted: ArrayLike<number>, gap: number, most: number): [number, number][] {
   const out: [number, number][] = [];
   let i = 0;
   while (i < sorted.length) {
@@ -92,25 +92,38 @@ export async function countLeafRows(ts: Tablespace, pages: ArrayLike<number>, op
     await countThrough(ts, pages, options, counts);
     return counts;
   }
-  // Where each page is in `pages` (a page number appears once in a sane tree; a repeat gets the same count).
-  const at = new Map<number, number[]>();
-  for (let i = 0; i < pages.length; i++) {
-    const list = at.get(pages[i]);
-    if (list) list.push(i);
-    else at.set(pages[i], [i]);
-  }
-  const sorted = [...at.keys()].sort((a, b) => a - b);
+  // `pages` in ascending page order, as indexes into it (a page number appears once in a sane tree; a
+  // repeat gets the same count): leaves are mostly in page order already, and no sort is needed then.
+  const order = Uint32Array.from({ length: pages.length }, (_, i) => i);
+  if (!ascending(pages)) order.sort((a, b) => pages[a] - pages[b] || a - b);
+  const sorted = Uint32Array.from(order, (i) => pages[i]);
   const size = ts.pageSize;
   const most = Math.max(1, Math.floor((options.readBytes ?? 8 << 20) / size));
   const ranges = readRanges(sorted, 64, most);
   const range = (k: number): [number, number] => [ranges[k][0] * size, (ranges[k][1] - ranges[k][0] + 1) * size];
+  const wanted: WantedPages = { sorted, order, next: 0 };
   let k = 0;
   for await (const bytes of readAhead(ts.source, ranges.length, range)) {
     options.signal?.throwIfAborted();
-    await countRange(ts, bytes, ranges[k][0], ranges[k][1], at, options, counts);
+    await countRange(ts, bytes, ranges[k][0], ranges[k][1], wanted, options, counts);
     k++;
   }
   return counts;
+}
+
+/** Whether `pages` are in ascending order. */
+function ascending(pages: ArrayLike<number>): boolean {
+  for (let i = 1; i < pages.length; i++) if (pages[i] < pages[i - 1]) return false;
+  return true;
+}
+
+/** The pages to count, in page order, and the next to be counted (the ranges are counted in page order too). */
+interface WantedPages {
+  /** Their page numbers, ascending. */
+  sorted: Uint32Array;
+  /** Where each is in the caller's `pages` (and its count in `counts`). */
+  order: Uint32Array;
+  next: number;
 }
 
 /** Leaves counted through the Tablespace's chunks rather than read in ranges of their own. */
@@ -153,17 +166,17 @@ function rangeOf(ranges: readonly [number, number][], no: number): number {
 }
 
 /**
- * Counts the pages of [from, to] that are in `at`, from `bytes` read from page `from` on; with
+ * Counts the pages of [from, to] that are `wanted`, from `bytes` read from page `from` on; with
  * `options.mapped`, records every page of the range into a map of its own.
  */
-async function countRange(ts: Tablespace, bytes: Uint8Array, from: number, to: number, at: Map<number, number[]>, options: LeafCountOptions, counts: Int32Array): Promise<void> {
+async function countRange(ts: Tablespace, bytes: Uint8Array, from: number, to: number, wanted: WantedPages, options: LeafCountOptions, counts: Int32Array): Promise<void> {
   const size = ts.pageSize;
+  const { sorted, order } = wanted;
   const map = options.mapped ? rangeMap(Math.min(to - from + 1, Math.floor(bytes.length / size)), size) : null;
   for (let no = from; no <= to; no++) {
-    const where = at.get(no);
     const off = (no - from) * size;
     const raw = bytes.subarray(off, off + size);
-    if (!where) {
+    if (wanted.next >= sorted.length || sorted[wanted.next] !== no) {
       if (map && raw.length === size) await mapStored(map, no - from, ts, no, raw);
       continue;
     }
@@ -182,7 +195,7 @@ async function countRange(ts: Tablespace, bytes: Uint8Array, from: number, to: n
         else map.unreadable(no - from);
       }
     }
-    for (const i of where) counts[i] = n;
+    for (; wanted.next < sorted.length && sorted[wanted.next] === no; wanted.next++) counts[order[wanted.next]] = n;
   }
   if (map && map.pageCount > 0) options.mapped?.push({ first: from, map: map.pack() });
 }
