@@ -17,13 +17,20 @@ export interface RunResult<T = RowBatch> {
 /** One worker: decodes a run of leaf pages of the table it was opened on. */
 export interface RunDecoder<T = RowBatch> {
   decode(pages: number[], first: boolean): Promise<RunResult<T>>;
+  /** Settles once the decoder can take runs (a worker thread started): none is handed to it before. */
+  ready?: Promise<void>;
 }
 
 export interface ParallelOptions {
   /** Leaf pages per run (default 64: 1 MB of 16K pages, one read). */
   runPages?: number;
-  /** Runs each decoder is given at once (default 2: one to decode while the other's result is sent). */
-  inFlight?: number;
+  /** Runs each decoder is given at once (default 2: one to decode while the other's result is sent), or each its own. */
+  inFlight?: number | readonly number[];
+  /**
+   * Runs handed out past the one awaited (default: all decoders' inFlight): more lets a fast decoder
+   * go on while a slower one (a thread that also writes the output) holds the run awaited.
+   */
+  ahead?: number;
   signal?: AbortSignal;
 }
 
@@ -60,16 +67,21 @@ export function alignedBounds(leaves: ArrayLike<number>, runPages: number): [num
 }
 
 /**
- * Yields the batches of all runs in order. At most two runs per worker (`inFlight`) are in flight, so
- * a slow consumer (a disk, a page) holds back decoding instead of letting batches pile up in memory.
+ * Yields the batches of all runs in order. At most `inFlight` runs per decoder are in flight, and
+ * `ahead` past the one awaited, so a slow consumer (a disk, a page) holds back decoding instead of
+ * letting batches pile up in memory. A decoder with `ready` is handed runs once it settles.
  */
 export async function* decodeInParallel<T>(leaves: readonly number[], decoders: RunDecoder<T>[], options: ParallelOptions = {}): AsyncGenerator<RunResult<T>> {
   const runs = alignedRuns(leaves, options.runPages ?? 64);
   const pending = new Map<number, Promise<RunResult<T>>>();
-  const idle = Array.from({ length: options.inFlight ?? 2 }, () => decoders).flat();
-  const ahead = idle.length;
+  const inFlight = options.inFlight ?? 2;
+  const slots = typeof inFlight === 'number' ? decoders.map(() => inFlight) : inFlight;
+  const ahead = options.ahead ?? slots.reduce((a, b) => a + b, 0);
+  const idle: RunDecoder<T>[] = [];
   let next = 0;
   let current = 0;
+  /** The loop below, waiting for its run to be handed out. */
+  let wake: (() => void) | null = null;
   const launch = (): void => {
     while (idle.length > 0 && next < runs.length && next < current + ahead && !options.signal?.aborted) {
       const decoder = idle.pop() as RunDecoder<T>;
@@ -82,11 +94,22 @@ export async function* decodeInParallel<T>(leaves: readonly number[], decoders: 
       done.catch(() => undefined);
       pending.set(index, done);
     }
+    wake?.();
   };
+  for (let round = 0; round < Math.max(...slots); round++) idle.push(...decoders.filter((d, n) => slots[n] > round && d.ready === undefined));
+  decoders.forEach((d, n) => void d.ready?.then(() => {
+    for (let i = 0; i < slots[n]; i++) idle.push(d);
+    launch();
+  }));
+  options.signal?.addEventListener('abort', () => wake?.(), { once: true });
   for (let index = 0; index < runs.length; index++) {
     options.signal?.throwIfAborted();
     current = index;
     launch();
+    while (!pending.has(index)) {
+      await new Promise<void>((resolve) => (wake = resolve));
+      options.signal?.throwIfAborted();
+    }
     const result = await (pending.get(index) as Promise<RunResult<T>>);
     pending.delete(index);
     yield result;
