@@ -37,7 +37,7 @@ import { listTables } from './node/list-tables.ts';
 import { keyRange, writeLookup } from './cli/lookup.ts';
 import { cliTimeZone } from './cli/time-zone.ts';
 import { guessedDefinition, writePartitions, type PartitionRun } from './cli/partitions.ts';
-import { csvPool, inKeyOrder, pooledCount, writeCsvPooled } from './cli/pooled-read.ts';
+import { inKeyOrder, pooledCount, writeCsvPooled } from './cli/pooled-read.ts';
 import { writeCsvHere } from './cli/csv-here.ts';
 import { PARALLEL_MIN_PAGES, startPool, type NodePool } from './node/pool.ts';
 import { parseArgs, sortFiles, textFormat, UsageError, USAGE, type Args } from './cli/args.ts';
@@ -94,7 +94,7 @@ async function decodeChunks(table: InnodbTable, args: Args, format: (batch: RowB
   }
   const worker = new URL('./decode-worker.mjs', import.meta.url);
   if (args.format === 'csv') {
-    const pool = csvPool(table, args.files, args.threads);
+    const pool = startPool(worker, args.files, table.definition, table.options, 'csv', args.threads);
     // eslint-disable-next-line require-yield -- its CSV goes to `out` as it comes, each buffer back to its worker
     async function* pooled(): AsyncGenerator<Chunk> {
       await writeCsvPooled(pool, leaves, out);

@@ -6,10 +6,9 @@
  * threads would cost more than they save. A --where filters the rows where they are decoded.
  */
 import type { Writable } from 'node:stream';
-import { alignedRuns, decodeInParallel, mergeStats, type ParallelOptions, type RunDecoder } from '../core/readers/parallel.ts';
-import { csvBuffers, csvPages, type CsvBuffers } from '../core/writers/csv-pages.ts';
+import { alignedRuns, decodeInParallel, type ParallelOptions } from '../core/readers/parallel.ts';
 import { parquetPages, type ParquetRun, type ParquetRunSpec } from '../core/writers/parquet-pages.ts';
-import type { DecodeStats, TableReader } from '../core/readers/table-reader.ts';
+import type { DecodeStats } from '../core/readers/table-reader.ts';
 import type { RowBatch } from '../core/values/row-batch.ts';
 import { sumLeafCounts, type InnodbTable, type RowCount } from '../lib/innodb-table.ts';
 import { PARALLEL_MIN_PAGES, startPool, type NodePool } from '../node/pool.ts';
@@ -25,9 +24,6 @@ const COUNT_RUN_PAGES = 256;
  * decoding, this one encoding all: ~350 MB); row groups then hold ~25,000 such rows, the file 0.2% larger.
  */
 const PARQUET_RUN_PAGES = 128;
-
-/** Runs of CSV made ahead of the one being written, when this thread makes some (csvPool): ~1 MB each. */
-const CSV_AHEAD = 10;
 
 /** Runs' CSV being written at once by writeCsvPooled (~1 MB each). */
 const WRITES_AHEAD = 4;
@@ -63,56 +59,10 @@ async function* kept(batches: AsyncGenerator<RowBatch>, keep: BatchFilter | unde
 /** What the pool makes of each run of `leaves`, in key order; the pool is closed at the end (or when the caller stops). */
 export async function* inKeyOrder<T>(pool: NodePool<T>, leaves: readonly number[], options?: ParallelOptions): AsyncGenerator<T> {
   try {
-    for await (const run of decodeInParallel(leaves, pool.decoders, options ?? pool.schedule)) yield run.batch;
+    for await (const run of decodeInParallel(leaves, pool.decoders, options)) yield run.batch;
   } finally {
     await pool.close();
   }
-}
-
-/**
- * CSV runs made by `threads - 1` worker threads and by this thread, which would otherwise wait on
- * them (it only hands out runs and writes): one isolate fewer to start, compile the decoder in and
- * collect, and no copy of its runs' CSV between threads. Its runs are decoded as the workers'
- * (csv-pages.ts), each in a set of buffers reused once written (NodePool.give).
- */
-export function csvPool(table: InnodbTable, paths: readonly string[], threads: number): NodePool<Uint8Array> {
-  const pool = startPool(workerUrl(), paths, table.definition, table.options, 'csv', threads - 1);
-  const here = csvHere(table.reader);
-  return {
-    // This one takes runs at once; a worker once it has started (RunDecoder.ready), ~0.3-0.5 s later.
-    decoders: [...pool.decoders, here.decoder],
-    stats: () => mergeStats([table.reader.stats, pool.stats()]),
-    give: (buffer) => {
-      if (!here.give(buffer)) pool.give(buffer);
-    },
-    close: () => pool.close(),
-    // This thread one run at a time, between its writes; the workers two each, and up to
-    // CSV_AHEAD runs past the one awaited, so that they go on while this thread decodes that one.
-    schedule: { inFlight: [...pool.decoders.map(() => 4), 1], ahead: CSV_AHEAD },
-  };
-}
-
-/** A RunDecoder of CSV in this thread; `give` takes back a buffer of its runs once written (false: not one of its). */
-function csvHere(reader: TableReader): { decoder: RunDecoder<Uint8Array>; give(buffer: ArrayBuffer): boolean } {
-  const spare: CsvBuffers[] = [];
-  const lent = new Map<ArrayBuffer, CsvBuffers>();
-  return {
-    decoder: {
-      async decode(pages, first) {
-        const set = spare.pop() ?? csvBuffers(reader.columns.length);
-        const { csv } = await csvPages(reader, pages, first, set);
-        lent.set(csv.buffer, set);
-        return { batch: csv, stats: reader.stats };
-      },
-    },
-    give(buffer) {
-      const set = lent.get(buffer);
-      if (set === undefined) return false;
-      lent.delete(buffer);
-      spare.push(set);
-      return true;
-    },
-  };
 }
 
 /**

@@ -2,7 +2,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { IbdError } from '../core/errors.ts';
-import { mergeStats, type ParallelOptions, type RunDecoder, type RunResult } from '../core/readers/parallel.ts';
+import { mergeStats, type RunDecoder, type RunResult } from '../core/readers/parallel.ts';
 import type { DecodeStats, OpenOptions } from '../core/readers/table-reader.ts';
 import type { TableDef } from '../core/schema.ts';
 import type { GiveBack, RunOutput, RunRequest, WorkerError, WorkerReady, WorkerStart } from './decode-worker.ts';
@@ -30,8 +30,6 @@ export interface NodePool<T> {
    */
   give(buffer: ArrayBuffer): void;
   close(): Promise<void>;
-  /** How runs are best handed to these decoders (decodeInParallel's defaults without it). */
-  schedule?: ParallelOptions;
 }
 
 type Reply<T> = { id: number; error: WorkerError } | ({ id: number; error?: undefined } & RunResult<T>);

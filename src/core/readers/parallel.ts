@@ -24,13 +24,8 @@ export interface RunDecoder<T = RowBatch> {
 export interface ParallelOptions {
   /** Leaf pages per run (default 64: 1 MB of 16K pages, one read). */
   runPages?: number;
-  /** Runs each decoder is given at once (default 2: one to decode while the other's result is sent), or each its own. */
-  inFlight?: number | readonly number[];
-  /**
-   * Runs handed out past the one awaited (default: all decoders' inFlight): more lets a fast decoder
-   * go on while a slower one (a thread that also writes the output) holds the run awaited.
-   */
-  ahead?: number;
+  /** Runs each decoder is given at once (default 2: one to decode while the other's result is sent). */
+  inFlight?: number;
   signal?: AbortSignal;
 }
 
@@ -67,16 +62,15 @@ export function alignedBounds(leaves: ArrayLike<number>, runPages: number): [num
 }
 
 /**
- * Yields the batches of all runs in order. At most `inFlight` runs per decoder are in flight, and
- * `ahead` past the one awaited, so a slow consumer (a disk, a page) holds back decoding instead of
- * letting batches pile up in memory. A decoder with `ready` is handed runs once it settles.
+ * Yields the batches of all runs in order. At most two runs per worker (`inFlight`) are in flight, so
+ * a slow consumer (a disk, a page) holds back decoding instead of letting batches pile up in memory.
+ * A decoder with `ready` is handed runs once it settles.
  */
 export async function* decodeInParallel<T>(leaves: readonly number[], decoders: RunDecoder<T>[], options: ParallelOptions = {}): AsyncGenerator<RunResult<T>> {
   const runs = alignedRuns(leaves, options.runPages ?? 64);
   const pending = new Map<number, Promise<RunResult<T>>>();
   const inFlight = options.inFlight ?? 2;
-  const slots = typeof inFlight === 'number' ? decoders.map(() => inFlight) : inFlight;
-  const ahead = options.ahead ?? slots.reduce((a, b) => a + b, 0);
+  const ahead = inFlight * decoders.length;
   const idle: RunDecoder<T>[] = [];
   let next = 0;
   let current = 0;
@@ -96,11 +90,13 @@ export async function* decodeInParallel<T>(leaves: readonly number[], decoders: 
     }
     wake?.();
   };
-  for (let round = 0; round < Math.max(...slots); round++) idle.push(...decoders.filter((d, n) => slots[n] > round && d.ready === undefined));
-  decoders.forEach((d, n) => void d.ready?.then(() => {
-    for (let i = 0; i < slots[n]; i++) idle.push(d);
-    launch();
-  }));
+  for (let round = 0; round < inFlight; round++) idle.push(...decoders.filter((d) => d.ready === undefined));
+  for (const d of decoders) {
+    void d.ready?.then(() => {
+      for (let i = 0; i < inFlight; i++) idle.push(d);
+      launch();
+    });
+  }
   options.signal?.addEventListener('abort', () => wake?.(), { once: true });
   for (let index = 0; index < runs.length; index++) {
     options.signal?.throwIfAborted();
