@@ -54,25 +54,6 @@ describe('decodeInParallel', () => {
     expect(runs).toBe(2);
   });
 
-  it('hands a decoder no run before it is ready', async () => {
-    const early = { inFlight: 0, max: 0, firsts: [] as number[] };
-    const late = { inFlight: 0, max: 0, firsts: [] as number[] };
-    let started = (): void => undefined;
-    const lateDecoder = { ...fakeDecoder(late), ready: new Promise<void>((resolve) => (started = resolve)) };
-    const seen: number[] = [];
-    for await (const r of decodeInParallel(leaves, [lateDecoder, fakeDecoder(early)], { runPages: 5 })) {
-      seen.push(...r.batch.text);
-      // The late decoder starts after the third run: the first three were the early one's alone.
-      if (seen.length === 15) {
-        expect(late.max).toBe(0);
-        started();
-      }
-    }
-    expect(seen).toEqual(leaves.map((p) => p & 0xff));
-    expect(late.max).toBe(2);
-    expect(early.firsts).toEqual([1000]);
-  });
-
   it('splits runs of consecutive leaves', () => {
     expect(splitRuns([1, 2, 3, 4, 5], 2)).toEqual([[1, 2], [3, 4], [5]]);
   });

@@ -25,9 +25,6 @@ const COUNT_RUN_PAGES = 256;
  */
 const PARQUET_RUN_PAGES = 128;
 
-/** Runs' CSV being written at once by writeCsvPooled (~1 MB each). */
-const WRITES_AHEAD = 4;
-
 /** The decoding threads' script, beside the CLI's bundle (the one cli.ts starts). */
 const workerUrl = (): URL => new URL('./decode-worker.mjs', import.meta.url);
 
@@ -71,20 +68,10 @@ export async function* inKeyOrder<T>(pool: NodePool<T>, leaves: readonly number[
  * buffers reused run after run (the pool is closed at the end).
  */
 export async function writeCsvPooled(pool: NodePool<Uint8Array>, leaves: readonly number[], out: Writable): Promise<void> {
-  // Up to WRITES_AHEAD runs handed to `out` at once: the next run is taken while they are written.
-  const writing: Promise<void>[] = [];
   for await (const bytes of inKeyOrder(pool, leaves)) {
-    const written = new Promise<void>((resolve, reject) => out.write(bytes, (e) => {
-      if (e) return reject(e);
-      pool.give(bytes.buffer as ArrayBuffer);
-      resolve();
-    }));
-    // Awaited in turn below; a failure before then is not "unhandled".
-    written.catch(() => undefined);
-    writing.push(written);
-    if (writing.length >= WRITES_AHEAD) await writing.shift();
+    await new Promise<void>((resolve, reject) => out.write(bytes, (e) => (e ? reject(e) : resolve())));
+    pool.give(bytes.buffer as ArrayBuffer);
   }
-  await Promise.all(writing);
 }
 
 /**

@@ -32,11 +32,6 @@ export interface GiveBack {
   give: ArrayBuffer;
 }
 
-/** Posted once, when the worker has opened its table and takes runs. */
-export interface WorkerReady {
-  ready: true;
-}
-
 export interface WorkerError {
   message: string;
   file?: string;
@@ -69,9 +64,6 @@ const port = parentPort;
 if (port === null) throw new Error('decode-worker must run as a worker thread');
 const recovered = served === undefined ? null : servedFile(served, port);
 const reader = (recovered === null ? dataFilesOf(paths) : Promise.resolve(recovered.source)).then((source) => openTable(source, table, options));
-// Ready for runs once the table is open (or could not be: each run then says why): see RunDecoder.ready.
-void reader.then(() => port.postMessage({ ready: true } satisfies WorkerReady), () => port.postMessage({ ready: true } satisfies WorkerReady));
-
 /** The filter of --where (a collation's weights may be loaded first), made once for every run. */
 const keep: Promise<BatchFilter | undefined> = where === undefined ? Promise.resolve(undefined) : reader.then((r) => whereFilter(where, r.columns, table.columns));
 

@@ -5,7 +5,7 @@ import { IbdError } from '../core/errors.ts';
 import { mergeStats, type RunDecoder, type RunResult } from '../core/readers/parallel.ts';
 import type { DecodeStats, OpenOptions } from '../core/readers/table-reader.ts';
 import type { TableDef } from '../core/schema.ts';
-import type { GiveBack, RunOutput, RunRequest, WorkerError, WorkerReady, WorkerStart } from './decode-worker.ts';
+import type { GiveBack, RunOutput, RunRequest, WorkerError, WorkerStart } from './decode-worker.ts';
 import type { RowBatch } from '../core/values/row-batch.ts';
 import type { ParquetRun, ParquetRunSpec } from '../core/writers/parquet-pages.ts';
 import type { RowWhere } from '../core/readers/where.ts';
@@ -52,13 +52,7 @@ export function startPool<O extends RunOutput>(
   const madeBy = new WeakMap<ArrayBuffer, Worker>();
   const decoders = workers.map((worker, n): RunDecoder<T> => {
     const waiting = new Map<number, { resolve: (r: RunResult<T>) => void; reject: (e: Error) => void }>();
-    let started = (): void => undefined;
-    const ready = new Promise<void>((resolve) => (started = resolve));
-    worker.on('message', (reply: Reply<T> | ServedRead | WorkerReady) => {
-      if ('ready' in reply) {
-        started();
-        return;
-      }
+    worker.on('message', (reply: Reply<T> | ServedRead) => {
       if ('read' in reply) {
         if (recovered) void answerRead(recovered.source, reply, (answer, transfer) => worker.postMessage(answer, transfer));
         return;
@@ -73,18 +67,12 @@ export function startPool<O extends RunOutput>(
       }
       else w.reject(toError(reply.error));
     });
-    /** The worker's own failure (it took its runs with it): said for every run handed to it after. */
-    let failed: Error | null = null;
     worker.on('error', (e) => {
-      failed = e;
-      started();
       for (const w of waiting.values()) w.reject(e);
       waiting.clear();
     });
     return {
-      ready,
       async decode(pages, first) {
-        if (failed !== null) throw failed;
         const id = nextId++;
         // A recovered file's chunks holding the run go with it, read here in the order the runs are handed out.
         const supplied = recovered ? await suppliedChunks(recovered, pages) : undefined;

@@ -17,8 +17,6 @@ export interface RunResult<T = RowBatch> {
 /** One worker: decodes a run of leaf pages of the table it was opened on. */
 export interface RunDecoder<T = RowBatch> {
   decode(pages: number[], first: boolean): Promise<RunResult<T>>;
-  /** Settles once the decoder can take runs (a worker thread started): none is handed to it before. */
-  ready?: Promise<void>;
 }
 
 export interface ParallelOptions {
@@ -64,18 +62,14 @@ export function alignedBounds(leaves: ArrayLike<number>, runPages: number): [num
 /**
  * Yields the batches of all runs in order. At most two runs per worker (`inFlight`) are in flight, so
  * a slow consumer (a disk, a page) holds back decoding instead of letting batches pile up in memory.
- * A decoder with `ready` is handed runs once it settles.
  */
 export async function* decodeInParallel<T>(leaves: readonly number[], decoders: RunDecoder<T>[], options: ParallelOptions = {}): AsyncGenerator<RunResult<T>> {
   const runs = alignedRuns(leaves, options.runPages ?? 64);
   const pending = new Map<number, Promise<RunResult<T>>>();
-  const inFlight = options.inFlight ?? 2;
-  const ahead = inFlight * decoders.length;
-  const idle: RunDecoder<T>[] = [];
+  const idle = Array.from({ length: options.inFlight ?? 2 }, () => decoders).flat();
+  const ahead = idle.length;
   let next = 0;
   let current = 0;
-  /** The loop below, waiting for its run to be handed out. */
-  let wake: (() => void) | null = null;
   const launch = (): void => {
     while (idle.length > 0 && next < runs.length && next < current + ahead && !options.signal?.aborted) {
       const decoder = idle.pop() as RunDecoder<T>;
@@ -88,24 +82,11 @@ export async function* decodeInParallel<T>(leaves: readonly number[], decoders: 
       done.catch(() => undefined);
       pending.set(index, done);
     }
-    wake?.();
   };
-  for (let round = 0; round < inFlight; round++) idle.push(...decoders.filter((d) => d.ready === undefined));
-  for (const d of decoders) {
-    void d.ready?.then(() => {
-      for (let i = 0; i < inFlight; i++) idle.push(d);
-      launch();
-    });
-  }
-  options.signal?.addEventListener('abort', () => wake?.(), { once: true });
   for (let index = 0; index < runs.length; index++) {
     options.signal?.throwIfAborted();
     current = index;
     launch();
-    while (!pending.has(index)) {
-      await new Promise<void>((resolve) => (wake = resolve));
-      options.signal?.throwIfAborted();
-    }
     const result = await (pending.get(index) as Promise<RunResult<T>>);
     pending.delete(index);
     yield result;
