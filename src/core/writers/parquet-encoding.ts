@@ -57,10 +57,15 @@ export class PageBytes {
 
   /** A BYTE_ARRAY value in PLAIN: its length, then src[start, end). */
   byteArray(src: Uint8Array, start: number, end: number): void {
-    this.room(4 + end - start);
-    this.#view.setUint32(this.length, end - start, true);
-    this.bytes.set(src.subarray(start, end), this.length + 4);
-    this.length += 4 + end - start;
+    const length = end - start;
+    this.room(4 + length);
+    this.#view.setUint32(this.length, length, true);
+    const bytes = this.bytes;
+    const at = this.length + 4;
+    // Short values byte by byte: a subarray to copy from would be an object per value.
+    if (length < 64) for (let k = 0; k < length; k++) bytes[at + k] = src[start + k];
+    else bytes.set(src.subarray(start, end), at);
+    this.length = at + length;
   }
 }
 

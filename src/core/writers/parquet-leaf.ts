@@ -112,7 +112,6 @@ export class ParquetLeaf implements LeafPageHook {
           if (kind >= FAST_CHAR) ends[k][at] = used[k];
           continue;
         }
-        levels[k][at] = 1;
         switch (kind) {
           case FAST_INT: {
             const v = storedInt(bytes, o, intBytes[k], unsigned[k] === 1);
@@ -171,7 +170,8 @@ export class ParquetLeaf implements LeafPageHook {
         this.#bytes[k] = chunk.bytesFor(pageBytes);
         this.#used[k] = at === 0 ? 0 : this.#ends[k][at - 1];
       }
-      this.#levels[k] = (chunk as NumberColumn | TextColumn).levels;
+      // Every cell a value (1) unless the walk finds it null: one fill per page, not a store per value.
+      this.#levels[k] = (chunk as NumberColumn | TextColumn).levels.fill(1, at, n);
     }
     return at;
   }
