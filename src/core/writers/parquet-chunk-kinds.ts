@@ -156,6 +156,8 @@ export class NumberColumn extends ChunkColumn {
 /** UTF-8 text, held as its bytes. */
 export class TextColumn extends ChunkColumn {
   #bytes = new Uint8Array(1 << 16);
+  /** A view of #bytes, read and written by words. */
+  words = new DataView(this.#bytes.buffer);
   /** Where each cell's bytes end (a cell begins where the one before ends). */
   #ends = new Int32Array(1024);
 
@@ -180,6 +182,7 @@ export class TextColumn extends ChunkColumn {
       const bytes = new Uint8Array(size);
       bytes.set(this.#bytes.subarray(0, used));
       this.#bytes = bytes;
+      this.words = new DataView(bytes.buffer);
     }
     return this.#bytes;
   }
@@ -301,7 +304,7 @@ export class TextColumn extends ChunkColumn {
   }
 
   protected plain(out: PageBytes, i: number): void {
-    out.byteArray(this.#bytes, this.#start(i), this.#ends[i]);
+    out.byteArray(this.#bytes, this.words, this.#start(i), this.#ends[i]);
   }
 
   protected extremes(cells: Int32Array | null, count: number): [number, number] {
