@@ -286,9 +286,16 @@ export class TextColumn extends ChunkColumn {
 
   /** Over all the bytes held at once (a null has none): one pass, no call per cell. */
   protected allDictionaryBytes(): number {
+    const end = this.#used();
+    // ASCII (looked at four bytes a step) has a unit per byte.
+    let high = 0;
+    let k = 0;
+    for (; k + 4 <= end; k += 4) high |= this.words.getInt32(k, true);
+    for (; k < end; k++) high |= this.#bytes[k];
+    if ((high & 0x80808080) === 0) return end;
     let units = 0;
     const bytes = this.#bytes;
-    for (let k = 0, end = this.n === 0 ? 0 : this.#ends[this.n - 1]; k < end; k++) {
+    for (let k = 0; k < end; k++) {
       const b = bytes[k];
       if ((b & 0xc0) !== 0x80) units += b >= 0xf0 ? 2 : 1;
     }

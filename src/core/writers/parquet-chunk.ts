@@ -187,20 +187,26 @@ export abstract class ChunkColumn {
 
   /** A page's values as dictionary indexes (their bit width, then the hybrid); its nulls. */
   #indexPage(from: number, to: number): number {
-    pageIndexes = grown(pageIndexes, to - from);
-    let k = 0;
+    const { levels, indexes } = this;
+    let nulls = 0;
     let max = 0;
     for (let i = from; i < to; i++) {
-      if (this.levels[i] === 0) continue;
-      const x = this.indexes[i];
-      pageIndexes[k++] = x;
-      if (x > max) max = x;
+      if (levels[i] === 0) nulls++;
+      else if (indexes[i] > max) max = indexes[i];
     }
     const bits = bitWidth(max);
     pageOut.room(1);
     pageOut.bytes[pageOut.length++] = bits;
+    if (nulls === 0) {
+      writeHybrid(pageOut, indexes, from, to, bits);
+      return 0;
+    }
+    // The values' indexes only, nulls left out.
+    pageIndexes = grown(pageIndexes, to - from);
+    let k = 0;
+    for (let i = from; i < to; i++) if (levels[i] !== 0) pageIndexes[k++] = indexes[i];
     writeHybrid(pageOut, pageIndexes, 0, k, bits);
-    return to - from - k;
+    return nulls;
   }
 
   /** A page's values in PLAIN; its nulls. */
