@@ -49,6 +49,13 @@ export class PageBytes {
   /** A whole number of at most 53 bits as a little-endian INT64. */
   int64(v: number): void {
     this.room(8);
+    if (v >= -0x8000_0000 && v < 0x8000_0000) {
+      // Most values: the low word is the value, the high one its sign (no division).
+      this.#view.setInt32(this.length, v, true);
+      this.#view.setInt32(this.length + 4, v < 0 ? -1 : 0, true);
+      this.length += 8;
+      return;
+    }
     const low = v % 0x1_0000_0000;
     this.#view.setInt32(this.length, low, true);
     this.#view.setInt32(this.length + 4, (v - low) / 0x1_0000_0000 - (low < 0 ? 1 : 0), true);
