@@ -4,8 +4,9 @@
  * table MariaDB wrote whose every column is of a kind the plan takes: the same bytes, row groups cut
  * at the same rows (mid-page, with a small row group), the same values not held (a zero date, whose
  * page the plan leaves to the general path), and with a damaged page among the trusted ones (read
- * the general way, its rows in order between theirs). That the general path's file holds the
- * server's values is test/differential/parquet-export.test.ts's and parquet-pool.test.ts's.
+ * the general way, its rows in order between theirs); and the plan's file, footer and all, read by
+ * DuckDB with the server's values. That the general path's file holds the server's values is
+ * test/differential/parquet-export.test.ts's and parquet-pool.test.ts's.
  */
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -13,9 +14,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openInnodb } from '../../src/lib/node.ts';
 import { ParquetLeaf } from '../../src/core/writers/parquet-leaf.ts';
 import { parquetPages } from '../../src/core/writers/parquet-pages.ts';
-import { parquetPart, ParquetRows } from '../../src/core/writers/parquet-rows.ts';
+import { parquetFooter, parquetPart, ParquetRows } from '../../src/core/writers/parquet-rows.ts';
 import { startMariadb, type MariadbServer } from '../harness/mariadb.ts';
 import { joined } from '../text-batches.ts';
+import { expectSameRows } from './decode.ts';
+import { duckdbRead } from './parquet-duckdb.ts';
 
 /** The zero date's row: on a page of its own among trusted ones. */
 const ZERO_ID = 7001;
@@ -75,6 +78,35 @@ describe('Parquet straight from trusted leaf pages, against MariaDB', () => {
       expect(notHeld[1]).toBe(notHeld[0]);
       expect(notHeld[1]).toContain(`"column":"d","count":1,"rows":[${ZERO_ID - 1}]`);
     }
+  });
+
+  it('the plan\'s file read by DuckDB: the server\'s values (the zero date a null), in several row groups', async () => {
+    const lib = await openInnodb(ibd);
+    const file = join(dirname(ibd), 'fast-plan.parquet');
+    try {
+      const { reader, definition } = await lib.table(null);
+      const pages = await reader.leafPages();
+      const hook = new ParquetLeaf(new ParquetRows(definition, reader.columns, { rowGroupRows: 1000 }));
+      const rest = await reader.decodePages(pages, { first: true, hook });
+      // Most rows went the plan's way (all pages but the first and the zero date's, and what follows it in its batch).
+      expect(rest.rows).toBeLessThan(5000);
+      const body = joined([...hook.parts, hook.rows.add(rest), hook.rows.flush()]);
+      const groups = hook.rows.groups();
+      expect(groups.rowGroups.length).toBe(20);
+      writeFileSync(file, joined([body, parquetFooter(definition, reader.columns, groups)]));
+    } finally {
+      await lib.close();
+    }
+    const expected = await server.query('SELECT * FROM fast ORDER BY id');
+    const d = expected.columns.indexOf('d');
+    const zero = expected.rows[ZERO_ID - 1];
+    expect([zero[0], zero[d]]).toEqual([String(ZERO_ID), '0000-00-00']);
+    // A zero date is no date Parquet holds: written as a null, and named (the first test).
+    zero[d] = null;
+    const duck = await duckdbRead(file, expected);
+    expect(duck.thrift).toEqual([]);
+    expect(duck.types).toMatchObject({ id: 'INTEGER', amount: 'DECIMAL(12,2)', d: 'DATE', name: 'VARCHAR', price: 'DECIMAL(15,4)' });
+    expectSameRows(duck.rows, expected.rows, 'the plan\'s file (DuckDB)', expected.columns);
   });
 
   it('a damaged page among trusted ones: read the general way, its rows in order, the same bytes', async () => {

@@ -17,9 +17,6 @@ const tables: (Int32Array | undefined)[] = [];
 
 const hash = (w: number, shift: number): number => Math.imul(w, 0x1e35a7bd) >>> shift;
 
-/** The 4 bytes at p, little-endian; bytes past the end read as 0 (the search's last lookups may look there). */
-const loadTail = (b: Uint8Array, p: number): number => b[p] | (b[p + 1] << 8) | (b[p + 2] << 16) | (b[p + 3] << 24);
-
 /** The output buffer of `shared` calls, kept from call to call. */
 let sharedOut = new Uint8Array(0);
 
@@ -48,9 +45,10 @@ export function snappyEncode(input: Uint8Array, shared = false): Uint8Array {
 
 function compress(input: Uint8Array, out: Uint8Array, op: number): number {
   const n = input.length;
-  // Words read whole (one load each, not four bytes put together), the tail byte by byte.
+  // Words read whole (one load each, not four bytes put together). Every word read lies within the
+  // input: the search stops 15 bytes before its end, and a match is extended by words only while a
+  // whole one is left.
   const words = new DataView(input.buffer, input.byteOffset, n);
-  const load32 = (p: number): number => (p + 4 <= n ? words.getInt32(p, true) : loadTail(input, p));
   let bits = 1;
   while (1 << bits <= n && bits <= MAX_HASH_BITS) bits++;
   bits--;
@@ -61,10 +59,11 @@ function compress(input: Uint8Array, out: Uint8Array, op: number): number {
   if (n >= INPUT_MARGIN) {
     const limit = n - INPUT_MARGIN;
     let ip = 1;
-    let nextWord = load32(ip);
+    let nextWord = words.getInt32(ip, true);
     for (;;) {
       // Look for a match, each lookup further on the longer none is found (skip >>> 5 bytes); the
-      // word hashed for the next lookup is kept to compare with its candidate.
+      // word hashed for the next lookup is kept to compare with its candidate (a lookup past the
+      // limit is not made: the search ends there).
       let skip = 32;
       let nextIp = ip;
       let candidate = 0;
@@ -74,34 +73,48 @@ function compress(input: Uint8Array, out: Uint8Array, op: number): number {
         word = nextWord;
         nextIp = ip + (skip++ >>> 5);
         if (ip > limit) return literal(input, nextEmit, n, out, op);
-        nextWord = load32(nextIp);
+        nextWord = nextIp <= limit ? words.getInt32(nextIp, true) : 0;
         const h = hash(word, shift);
         candidate = table[h];
         table[h] = ip;
-      } while (ip - candidate > MAX_OFFSET || word !== load32(candidate));
+      } while (ip - candidate > MAX_OFFSET || word !== words.getInt32(candidate, true));
       op = literal(input, nextEmit, ip, out, op);
       // Copies for as long as the bytes right after one match again.
       do {
         const base = ip;
-        let matched = 4;
-        // Four bytes a step while they all match, then byte by byte.
-        while (ip + matched + 4 <= n && load32(ip + matched) === load32(candidate + matched)) matched += 4;
-        while (ip + matched < n && input[ip + matched] === input[candidate + matched]) matched++;
+        const matched = matchLength(input, words, ip, candidate);
         ip += matched;
         op = copy(out, op, base - candidate, matched);
         nextEmit = ip;
         if (ip >= limit) return literal(input, nextEmit, n, out, op);
-        table[hash(load32(ip - 1), shift)] = ip - 1;
-        word = load32(ip);
+        table[hash(words.getInt32(ip - 1, true), shift)] = ip - 1;
+        word = words.getInt32(ip, true);
         const h = hash(word, shift);
         candidate = table[h];
         table[h] = ip;
-      } while (ip - candidate <= MAX_OFFSET && word === load32(candidate));
+      } while (ip - candidate <= MAX_OFFSET && word === words.getInt32(candidate, true));
       ip++;
-      nextWord = load32(ip);
+      nextWord = words.getInt32(ip, true);
     }
   }
   return literal(input, nextEmit, n, out, op);
+}
+
+/**
+ * The length of the match at ip of the bytes at candidate, whose first 4 bytes are known to match:
+ * four bytes a step while they all match, then the bytes the first differing word still shares (its
+ * lowest zero bytes of the two words' XOR), byte by byte in the last 3.
+ */
+function matchLength(input: Uint8Array, words: DataView, ip: number, candidate: number): number {
+  const n = input.length;
+  let matched = 4;
+  while (ip + matched + 4 <= n) {
+    const x = words.getInt32(ip + matched, true) ^ words.getInt32(candidate + matched, true);
+    if (x !== 0) return matched + ((31 - Math.clz32(x & -x)) >>> 3);
+    matched += 4;
+  }
+  while (ip + matched < n && input[ip + matched] === input[candidate + matched]) matched++;
+  return matched;
 }
 
 /** A literal of input[from, to) (nothing when empty); returns the position after it. */

@@ -68,8 +68,39 @@ export class NumberColumn extends ChunkColumn {
   }
 
   protected hash(i: number): number {
-    const v = this.#values[i];
-    return Math.imul((v | 0) ^ ((v / 0x1_0000_0000) | 0), 0x9e3779b1) >>> 7;
+    return numberHash(this.#values[i]);
+  }
+
+  protected indexAll(): boolean {
+    const values = this.#values;
+    const { levels, indexes, slots, entries } = this;
+    const mask = slots.length - 1;
+    let prev = NaN;
+    let prevEntry = 0;
+    for (let i = 0; i < this.n; i++) {
+      if (levels[i] === 0) continue;
+      const v = values[i];
+      if (v !== prev) {
+        let h = numberHash(v) & mask;
+        for (;;) {
+          const e = slots[h] - 1;
+          if (e < 0) {
+            slots[h] = this.size + 1;
+            if (!this.admit(i)) return false;
+            prevEntry = this.size - 1;
+            break;
+          }
+          if (values[entries[e]] === v) {
+            prevEntry = e;
+            break;
+          }
+          h = (h + 1) & mask;
+        }
+        prev = v;
+      }
+      indexes[i] = prevEntry;
+    }
+    return true;
   }
 
   protected same(i: number, j: number): boolean {
@@ -88,17 +119,22 @@ export class NumberColumn extends ChunkColumn {
     return this.physicalBytes;
   }
 
+  protected plainBytesFrom(from: number): number {
+    return (this.n - from) * this.physicalBytes;
+  }
+
   protected plain(out: PageBytes, i: number): void {
     if (this.physicalBytes === 8) out.int64(this.#values[i]);
     else out.int32(this.#values[i]);
   }
 
-  protected extremes(): [number, number] {
+  protected extremes(cells: Int32Array | null, count: number): [number, number] {
     const values = this.#values;
     const levels = this.levels;
     let min = -1;
     let max = -1;
-    for (let i = 0; i < this.n; i++) {
+    for (let c = 0; c < count; c++) {
+      const i = cells === null ? c : cells[c];
       if (levels[i] === 0) continue;
       if (min < 0) {
         min = i;
@@ -120,6 +156,8 @@ export class NumberColumn extends ChunkColumn {
 /** UTF-8 text, held as its bytes. */
 export class TextColumn extends ChunkColumn {
   #bytes = new Uint8Array(1 << 16);
+  /** A view of #bytes, read and written by words. */
+  words = new DataView(this.#bytes.buffer);
   /** Where each cell's bytes end (a cell begins where the one before ends). */
   #ends = new Int32Array(1024);
 
@@ -144,6 +182,7 @@ export class TextColumn extends ChunkColumn {
       const bytes = new Uint8Array(size);
       bytes.set(this.#bytes.subarray(0, used));
       this.#bytes = bytes;
+      this.words = new DataView(bytes.buffer);
     }
     return this.#bytes;
   }
@@ -192,17 +231,46 @@ export class TextColumn extends ChunkColumn {
   }
 
   protected hash(i: number): number {
-    let h = 0x811c9dc5;
-    for (let k = this.#start(i), end = this.#ends[i]; k < end; k++) h = Math.imul(h ^ this.#bytes[k], 0x01000193);
-    return h >>> 0;
+    return textHash(this.#bytes, this.#start(i), this.#ends[i]);
   }
 
   protected same(i: number, j: number): boolean {
-    const a = this.#start(i);
-    const b = this.#start(j);
-    const length = this.#ends[i] - a;
-    if (this.#ends[j] - b !== length) return false;
-    for (let k = 0; k < length; k++) if (this.#bytes[a + k] !== this.#bytes[b + k]) return false;
+    return sameBytes(this.#bytes, this.#start(i), this.#ends[i], this.#start(j), this.#ends[j]);
+  }
+
+  protected indexAll(): boolean {
+    const bytes = this.#bytes;
+    const ends = this.#ends;
+    const { levels, indexes, slots, entries } = this;
+    const mask = slots.length - 1;
+    let prevStart = 0;
+    let prevEnd = -1;
+    let prevEntry = 0;
+    for (let i = 0, start = 0; i < this.n; start = ends[i++]) {
+      if (levels[i] === 0) continue;
+      const end = ends[i];
+      if (!sameBytes(bytes, start, end, prevStart, prevEnd)) {
+        let h = textHash(bytes, start, end) & mask;
+        for (;;) {
+          const e = slots[h] - 1;
+          if (e < 0) {
+            slots[h] = this.size + 1;
+            if (!this.admit(i)) return false;
+            prevEntry = this.size - 1;
+            break;
+          }
+          const cell = entries[e];
+          if (sameBytes(bytes, start, end, cell === 0 ? 0 : ends[cell - 1], ends[cell])) {
+            prevEntry = e;
+            break;
+          }
+          h = (h + 1) & mask;
+        }
+        prevStart = start;
+        prevEnd = end;
+      }
+      indexes[i] = prevEntry;
+    }
     return true;
   }
 
@@ -218,9 +286,16 @@ export class TextColumn extends ChunkColumn {
 
   /** Over all the bytes held at once (a null has none): one pass, no call per cell. */
   protected allDictionaryBytes(): number {
+    const end = this.#used();
+    // ASCII (looked at four bytes a step) has a unit per byte.
+    let high = 0;
+    let k = 0;
+    for (; k + 4 <= end; k += 4) high |= this.words.getInt32(k, true);
+    for (; k < end; k++) high |= this.#bytes[k];
+    if ((high & 0x80808080) === 0) return end;
     let units = 0;
     const bytes = this.#bytes;
-    for (let k = 0, end = this.n === 0 ? 0 : this.#ends[this.n - 1]; k < end; k++) {
+    for (let k = 0; k < end; k++) {
       const b = bytes[k];
       if ((b & 0xc0) !== 0x80) units += b >= 0xf0 ? 2 : 1;
     }
@@ -231,14 +306,19 @@ export class TextColumn extends ChunkColumn {
     return this.#ends[i] - this.#start(i);
   }
 
-  protected plain(out: PageBytes, i: number): void {
-    out.byteArray(this.#bytes, this.#start(i), this.#ends[i]);
+  protected plainBytesFrom(from: number): number {
+    return this.#used() - this.#start(from);
   }
 
-  protected extremes(): [number, number] {
+  protected plain(out: PageBytes, i: number): void {
+    out.byteArray(this.#bytes, this.words, this.#start(i), this.#ends[i]);
+  }
+
+  protected extremes(cells: Int32Array | null, count: number): [number, number] {
     let min = -1;
     let max = -1;
-    for (let i = 0; i < this.n; i++) {
+    for (let c = 0; c < count; c++) {
+      const i = cells === null ? c : cells[c];
       if (this.levels[i] === 0) continue;
       if (min < 0 || this.#compare(i, min) < 0) min = i;
       if (max < 0 || this.#compare(i, max) > 0) max = i;
@@ -262,6 +342,26 @@ export class TextColumn extends ChunkColumn {
   protected statistic(i: number): string {
     return utf8.decode(this.#bytes.subarray(this.#start(i), this.#ends[i]));
   }
+}
+
+/** A hash of a whole number held as a double (its low and high 32 bits mixed). */
+function numberHash(v: number): number {
+  return Math.imul((v | 0) ^ ((v / 0x1_0000_0000) | 0), 0x9e3779b1) >>> 7;
+}
+
+/** FNV-1a over bytes[start, end). */
+function textHash(bytes: Uint8Array, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let k = start; k < end; k++) h = Math.imul(h ^ bytes[k], 0x01000193);
+  return h >>> 0;
+}
+
+/** Whether bytes[a, aEnd) and bytes[b, bEnd) are the same bytes. */
+function sameBytes(bytes: Uint8Array, a: number, aEnd: number, b: number, bEnd: number): boolean {
+  const length = aEnd - a;
+  if (bEnd - b !== length) return false;
+  for (let k = 0; k < length; k++) if (bytes[a + k] !== bytes[b + k]) return false;
+  return true;
 }
 
 /** The chunk writer of a column of a kind written here, or null for one left to hyparquet-writer. */

@@ -61,10 +61,13 @@ export abstract class ChunkColumn {
   /** Definition level of each cell: 1 a value, 0 a null. */
   levels = new Int32Array(1024);
   /** Dictionary index of each cell (when a dictionary is used). */
-  #indexes = new Int32Array(1024);
+  protected indexes = new Int32Array(1024);
   /** The cell each dictionary entry was first seen in. */
-  #entries = new Int32Array(1024);
-  #slots = new Int32Array(1024);
+  protected entries = new Int32Array(1024);
+  /** The dictionary's hash set: an entry + 1 per slot, 0 for none (open addressing, linear probing). */
+  protected slots = new Int32Array(1024);
+  /** The dictionary's entries. */
+  protected size = 0;
 
   constructor(readonly column: ParquetColumn, readonly physicalBytes: number) {}
 
@@ -93,6 +96,8 @@ export abstract class ChunkColumn {
   protected abstract allDictionaryBytes(values: number): number;
   /** Its estimate of a PLAIN value's bytes, where it cuts pages. */
   protected abstract plainBytes(i: number): number;
+  /** At least the sum of plainBytes() over the cells held from `from` on (a null's are 0). */
+  protected abstract plainBytesFrom(from: number): number;
   protected abstract plain(out: PageBytes, i: number): void;
   protected abstract statistic(i: number, isMin: boolean): number | bigint | string;
 
@@ -106,7 +111,7 @@ export abstract class ChunkColumn {
     if (entries >= 0) {
       dictionary_page_offset = BigInt(writer.offset);
       pageOut.length = 0;
-      for (let e = 0; e < entries; e++) this.plain(pageOut, this.#entries[e]);
+      for (let e = 0; e < entries; e++) this.plain(pageOut, this.entries[e]);
       const compressed = snappyEncode(pageOut.view(), true);
       const head = writer.offset;
       writePageHeader(writer, { type: 'DICTIONARY_PAGE', uncompressed_page_size: pageOut.length, compressed_page_size: compressed.length, dictionary_page_header: { num_values: entries, encoding: 'PLAIN' } });
@@ -158,7 +163,7 @@ export abstract class ChunkColumn {
         total_uncompressed_size: BigInt(uncompressed),
         data_page_offset,
         dictionary_page_offset,
-        statistics: { ...this.#minMax(), null_count: BigInt(nulls) },
+        statistics: { ...this.#minMax(entries), null_count: BigInt(nulls) },
         encoding_stats,
       },
       file_offset: BigInt(start),
@@ -169,6 +174,8 @@ export abstract class ChunkColumn {
 
   /** Where the page that begins at cell `from` ends: once the estimated bytes reach PAGE_SIZE, the cell that reaches them begins the next. */
   #pageEnd(from: number, indexed: boolean): number {
+    // Most chunks are one page: all their bytes, a bound on any page's, below the size.
+    if ((indexed ? 4 * (this.n - from) : this.plainBytesFrom(from)) < PAGE_SIZE) return this.n;
     let bytes = 0;
     for (let i = from; i < this.n; i++) {
       const size = this.levels[i] === 0 ? 0 : indexed ? 4 : this.plainBytes(i);
@@ -180,20 +187,26 @@ export abstract class ChunkColumn {
 
   /** A page's values as dictionary indexes (their bit width, then the hybrid); its nulls. */
   #indexPage(from: number, to: number): number {
-    pageIndexes = grown(pageIndexes, to - from);
-    let k = 0;
+    const { levels, indexes } = this;
+    let nulls = 0;
     let max = 0;
     for (let i = from; i < to; i++) {
-      if (this.levels[i] === 0) continue;
-      const x = this.#indexes[i];
-      pageIndexes[k++] = x;
-      if (x > max) max = x;
+      if (levels[i] === 0) nulls++;
+      else if (indexes[i] > max) max = indexes[i];
     }
     const bits = bitWidth(max);
     pageOut.room(1);
     pageOut.bytes[pageOut.length++] = bits;
+    if (nulls === 0) {
+      writeHybrid(pageOut, indexes, from, to, bits);
+      return 0;
+    }
+    // The values' indexes only, nulls left out.
+    pageIndexes = grown(pageIndexes, to - from);
+    let k = 0;
+    for (let i = from; i < to; i++) if (levels[i] !== 0) pageIndexes[k++] = indexes[i];
     writeHybrid(pageOut, pageIndexes, 0, k, bits);
-    return to - from - k;
+    return nulls;
   }
 
   /** A page's values in PLAIN; its nulls. */
@@ -206,13 +219,17 @@ export abstract class ChunkColumn {
     return nulls;
   }
 
-  #minMax(): { min_value?: number | bigint | string; max_value?: number | bigint | string } {
-    const [min, max] = this.extremes();
+  /** The statistics' least and greatest values: over the dictionary's entries when there is one (each the first cell of its value). */
+  #minMax(entries: number): { min_value?: number | bigint | string; max_value?: number | bigint | string } {
+    const [min, max] = entries >= 0 ? this.extremes(this.entries, entries) : this.extremes(null, this.n);
     return min < 0 ? {} : { min_value: this.statistic(min, true), max_value: this.statistic(max, false) };
   }
 
-  /** The cells of the least and the greatest value (Parquet's order; the first of equals), -1 when all are null. */
-  protected abstract extremes(): [number, number];
+  /**
+   * The cells of the least and the greatest value (Parquet's order; the first of equals), -1 when all
+   * are null: among cells[0, count) (in order), or among cells [0, count) when `cells` is null.
+   */
+  protected abstract extremes(cells: Int32Array | null, count: number): [number, number];
 
   /**
    * Fills the dictionary (entries and each cell's index) and gives its size, or -1 where
@@ -231,58 +248,67 @@ export abstract class ChunkColumn {
       // A null counts as a value of no bytes.
       if (this.levels[i] === 0) continue;
       const size = this.dictionaryBytes(i) + prefix;
-      if (this.#find(i) === this.#size) {
-        this.#entries[this.#size++] = i;
+      if (this.#find(i) === this.size) {
+        this.entries[this.size++] = i;
         sampleDistinct += size;
       }
       sampleTotal += size;
     }
     if (!sampleTotal || sampleDistinct / sampleTotal > SAMPLE_REJECTION) return -1;
     this.#clear(n);
-    this.#indexes = grown(this.#indexes, n);
+    this.indexes = grown(this.indexes, n);
     let values = 0;
     for (let i = 0; i < n; i++) values += this.levels[i];
-    const total = this.allDictionaryBytes(values) + values * prefix;
-    let distinct = 0;
-    let prev = -1;
-    for (let i = 0; i < n; i++) {
-      if (this.levels[i] === 0) continue;
-      // A value equal to the one before (runs of a key's rows) takes its entry without a lookup.
-      const x = prev >= 0 && this.same(prev, i) ? this.#indexes[prev] : this.#find(i);
-      if (x === this.#size) {
-        this.#entries[this.#size++] = i;
-        distinct += this.dictionaryBytes(i) + prefix;
-        // PLAIN once the entries so far and their indexes' bytes no longer halve the PLAIN bytes: they only grow.
-        if (2 * (distinct + Math.ceil(values * Math.ceil(Math.log2(this.#size)) / 8)) > total) return -1;
-      }
-      this.#indexes[i] = x;
-      prev = i;
-    }
-    return this.#size;
+    this.#values = values;
+    this.#prefix = prefix;
+    this.#total = this.allDictionaryBytes(values) + values * prefix;
+    this.#distinct = 0;
+    return this.indexAll() ? this.size : -1;
   }
 
-  #size = 0;
+  // The full pass's figures, for admit().
+  #values = 0;
+  #prefix = 0;
+  #total = 0;
+  #distinct = 0;
+
+  /**
+   * The full pass over the cells held (each kind its own, the hash and equality inlined): each value's
+   * entry in `indexes`, a value equal to the cell before it (runs of a key's rows) taking that one's
+   * without a lookup; a value not in `slots` becomes an entry through admit(). False as soon as admit() is.
+   */
+  protected abstract indexAll(): boolean;
+
+  /**
+   * Cell i's value, not yet in the dictionary (its slot taken), becomes the next entry; false where the
+   * entries so far and their indexes' bytes no longer halve the PLAIN bytes (both only grow: PLAIN).
+   */
+  protected admit(i: number): boolean {
+    this.entries[this.size++] = i;
+    this.#distinct += this.dictionaryBytes(i) + this.#prefix;
+    return 2 * (this.#distinct + Math.ceil(this.#values * Math.ceil(Math.log2(this.size)) / 8)) <= this.#total;
+  }
 
   /** An empty hash set for up to `n` entries. */
   #clear(n: number): void {
     let slots = 1024;
     while (slots < 2 * n) slots *= 2;
-    if (this.#slots.length !== slots) this.#slots = new Int32Array(slots);
-    else this.#slots.fill(0);
-    this.#entries = grown(this.#entries, n);
-    this.#size = 0;
+    if (this.slots.length !== slots) this.slots = new Int32Array(slots);
+    else this.slots.fill(0);
+    this.entries = grown(this.entries, n);
+    this.size = 0;
   }
 
-  /** The entry whose value is cell i's, or #size (a new entry's, its slot taken) when there is none. */
+  /** The entry whose value is cell i's, or size (a new entry's, its slot taken) when there is none. */
   #find(i: number): number {
-    const mask = this.#slots.length - 1;
+    const mask = this.slots.length - 1;
     for (let h = this.hash(i) & mask; ; h = (h + 1) & mask) {
-      const e = this.#slots[h] - 1;
+      const e = this.slots[h] - 1;
       if (e < 0) {
-        this.#slots[h] = this.#size + 1;
-        return this.#size;
+        this.slots[h] = this.size + 1;
+        return this.size;
       }
-      if (this.same(this.#entries[e], i)) return e;
+      if (this.same(this.entries[e], i)) return e;
     }
   }
 }

@@ -49,18 +49,33 @@ export class PageBytes {
   /** A whole number of at most 53 bits as a little-endian INT64. */
   int64(v: number): void {
     this.room(8);
+    if (v >= -0x8000_0000 && v < 0x8000_0000) {
+      // Most values: the low word is the value, the high one its sign (no division).
+      this.#view.setInt32(this.length, v, true);
+      this.#view.setInt32(this.length + 4, v < 0 ? -1 : 0, true);
+      this.length += 8;
+      return;
+    }
     const low = v % 0x1_0000_0000;
     this.#view.setInt32(this.length, low, true);
     this.#view.setInt32(this.length + 4, (v - low) / 0x1_0000_0000 - (low < 0 ? 1 : 0), true);
     this.length += 8;
   }
 
-  /** A BYTE_ARRAY value in PLAIN: its length, then src[start, end). */
-  byteArray(src: Uint8Array, start: number, end: number): void {
-    this.room(4 + end - start);
-    this.#view.setUint32(this.length, end - start, true);
-    this.bytes.set(src.subarray(start, end), this.length + 4);
-    this.length += 4 + end - start;
+  /** A BYTE_ARRAY value in PLAIN: its length, then src[start, end) (`words`: a view of src). */
+  byteArray(src: Uint8Array, words: DataView, start: number, end: number): void {
+    const length = end - start;
+    this.room(4 + length);
+    const view = this.#view;
+    view.setUint32(this.length, length, true);
+    const at = this.length + 4;
+    // Short values four bytes a step: a subarray to copy from would be an object per value.
+    if (length < 64) {
+      let k = 0;
+      for (; k + 4 <= length; k += 4) view.setInt32(at + k, words.getInt32(start + k, true), true);
+      for (; k < length; k++) this.bytes[at + k] = src[start + k];
+    } else this.bytes.set(src.subarray(start, end), at);
+    this.length = at + length;
   }
 }
 

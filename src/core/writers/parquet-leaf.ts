@@ -30,6 +30,7 @@ import type { ParquetRows } from './parquet-rows.ts';
 const NO_VALUES = new Float64Array(0);
 const NO_ENDS = new Int32Array(0);
 const NO_BYTES = new Uint8Array(0);
+const NO_WORDS = new DataView(NO_BYTES.buffer);
 
 /** A read's plan: its fields, and each output column's fast kind with what reading it needs. */
 interface Plan {
@@ -54,6 +55,7 @@ export class ParquetLeaf implements LeafPageHook {
   readonly #values: Float64Array[];
   readonly #ends: Int32Array[];
   readonly #bytes: Uint8Array[];
+  readonly #words: DataView[];
   readonly #used: Int32Array;
 
   constructor(readonly rows: ParquetRows) {
@@ -62,6 +64,7 @@ export class ParquetLeaf implements LeafPageHook {
     this.#values = Array.from({ length: cols }, () => NO_VALUES);
     this.#ends = Array.from({ length: cols }, () => NO_ENDS);
     this.#bytes = Array.from({ length: cols }, () => NO_BYTES);
+    this.#words = Array.from({ length: cols }, () => NO_WORDS);
     this.#used = new Int32Array(cols);
   }
 
@@ -87,6 +90,7 @@ export class ParquetLeaf implements LeafPageHook {
     const values = this.#values;
     const ends = this.#ends;
     const texts = this.#bytes;
+    const words = this.#words;
     const used = this.#used;
     const rowBytes = this.#rowBytes;
     let rows = 0;
@@ -112,7 +116,6 @@ export class ParquetLeaf implements LeafPageHook {
           if (kind >= FAST_CHAR) ends[k][at] = used[k];
           continue;
         }
-        levels[k][at] = 1;
         switch (kind) {
           case FAST_INT: {
             const v = storedInt(bytes, o, intBytes[k], unsigned[k] === 1);
@@ -138,7 +141,7 @@ export class ParquetLeaf implements LeafPageHook {
             break;
           }
           default: {
-            const end = copyUtf8(texts[k], used[k], bytes, o, spans[2 * i + 1], kind === FAST_CHAR);
+            const end = copyUtf8(texts[k], words[k], used[k], bytes, o, spans[2 * i + 1], kind === FAST_CHAR);
             if (end < 0) return false;
             text += end - used[k];
             used[k] = end;
@@ -169,9 +172,11 @@ export class ParquetLeaf implements LeafPageHook {
       } else if (chunk instanceof TextColumn) {
         this.#ends[k] = chunk.endsFor(n);
         this.#bytes[k] = chunk.bytesFor(pageBytes);
+        this.#words[k] = chunk.words;
         this.#used[k] = at === 0 ? 0 : this.#ends[k][at - 1];
       }
-      this.#levels[k] = (chunk as NumberColumn | TextColumn).levels;
+      // Every cell a value (1) unless the walk finds it null: one fill per page, not a store per value.
+      this.#levels[k] = (chunk as NumberColumn | TextColumn).levels.fill(1, at, n);
     }
     return at;
   }
