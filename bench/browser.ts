@@ -377,7 +377,9 @@ export async function openBrowserSession(siteDir: string, chromiumPath: string):
         await firstRows;
         const tab = page.locator('[data-testid="panel-tab"][data-panel="pages"]');
         if ((await tab.count()) > 0 && (await tab.getAttribute('aria-expanded')) !== 'true') await tab.click();
-        await page.locator('[data-testid="page-map-panel"] > summary').click({ timeout: timeoutMs });
+        // In the side panel the map is unfolded (its summary hidden, the map open): only a folded one is clicked open.
+        const summary = page.locator('[data-testid="page-map-panel"] > summary');
+        if (await summary.isVisible()) await summary.click({ timeout: timeoutMs });
         const drawn = when(page, MARKS.mapRead, t0, timeoutMs);
         const [, e, d] = await Promise.race([Promise.all([firstRows, exactCount, decoded, drawn]), failure(page, timeoutMs)]);
         if (d === null) throw new Error(`the rows were not all decoded within ${timeoutMs / 1000} s`);
